@@ -1,0 +1,126 @@
+package contracts
+
+import "time"
+
+// The argument records of the MCP tools, one per tool, in catalog order.
+// Their JSON names match the tools' input schemas exactly.
+
+// ListDecksArgs are list_decks' arguments.
+type ListDecksArgs struct {
+	Cursor string `json:"cursor,omitempty"`
+	Limit  int    `json:"limit,omitempty"`
+}
+
+// GetDeckArgs are get_deck's arguments.
+type GetDeckArgs struct {
+	DeckID string `json:"deckId"`
+}
+
+// SearchCardsArgs are search_cards' arguments.
+type SearchCardsArgs struct {
+	Query     string     `json:"query,omitempty"`
+	DeckID    string     `json:"deckId,omitempty"`
+	Tags      []string   `json:"tags,omitempty"`
+	State     string     `json:"state,omitempty"`
+	DueBefore *time.Time `json:"dueBefore,omitempty"`
+	Cursor    string     `json:"cursor,omitempty"`
+	Limit     int        `json:"limit,omitempty"`
+}
+
+// GetStudySnapshotArgs are get_study_snapshot's arguments.
+type GetStudySnapshotArgs struct {
+	DeckID string `json:"deckId"`
+}
+
+// GetStatsArgs are get_stats' arguments.
+type GetStatsArgs struct {
+	DeckID string `json:"deckId,omitempty"`
+	Days   int    `json:"days,omitempty"`
+}
+
+// GetStudyPlanArgs are get_study_plan's arguments.
+type GetStudyPlanArgs struct {
+	DeckID        string  `json:"deckId,omitempty"`
+	Days          int     `json:"days,omitempty"`
+	MinutesPerDay float64 `json:"minutesPerDay,omitempty"`
+}
+
+// CreateDeckArgs are create_deck's arguments.
+type CreateDeckArgs struct {
+	Name                string   `json:"name"`
+	Description         string   `json:"description,omitempty"`
+	DesiredRetention    *float64 `json:"desiredRetention,omitempty"`
+	NewCardsPerDay      *int     `json:"newCardsPerDay,omitempty"`
+	ReviewsPerDay       *int     `json:"reviewsPerDay,omitempty"`
+	MaximumIntervalDays *int     `json:"maximumIntervalDays,omitempty"`
+}
+
+// UpdateDeckArgs are update_deck's arguments; absent fields stay as they are.
+type UpdateDeckArgs struct {
+	DeckID              string   `json:"deckId"`
+	Name                *string  `json:"name,omitempty"`
+	Description         *string  `json:"description,omitempty"`
+	DesiredRetention    *float64 `json:"desiredRetention,omitempty"`
+	NewCardsPerDay      *int     `json:"newCardsPerDay,omitempty"`
+	ReviewsPerDay       *int     `json:"reviewsPerDay,omitempty"`
+	MaximumIntervalDays *int     `json:"maximumIntervalDays,omitempty"`
+}
+
+// DeleteDeckArgs are delete_deck's arguments.
+type DeleteDeckArgs struct {
+	DeckID string `json:"deckId"`
+}
+
+// AddCardsArgs are add_cards' arguments.
+type AddCardsArgs struct {
+	DeckID         string    `json:"deckId"`
+	Cards          []NewCard `json:"cards"`
+	IdempotencyKey string    `json:"idempotencyKey,omitempty"`
+}
+
+// UpdateCardsArgs are update_cards' arguments.
+type UpdateCardsArgs struct {
+	Updates []CardPatch `json:"updates"`
+}
+
+// DeleteCardsArgs are delete_cards' arguments.
+type DeleteCardsArgs struct {
+	CardIDs []string `json:"cardIds"`
+}
+
+// ImportCardsArgs are import_cards' arguments.
+type ImportCardsArgs struct {
+	DeckID         string       `json:"deckId"`
+	Text           string       `json:"text"`
+	Format         ImportFormat `json:"format,omitempty"`
+	IdempotencyKey string       `json:"idempotencyKey,omitempty"`
+}
+
+// StartStudySessionArgs are start_study_session's arguments.
+type StartStudySessionArgs struct {
+	DeckID      string `json:"deckId"`
+	NewLimit    *int   `json:"newLimit,omitempty"`
+	ReviewLimit *int   `json:"reviewLimit,omitempty"`
+}
+
+// SubmitReviewArgs are submit_review's arguments.
+type SubmitReviewArgs struct {
+	SessionID  string `json:"sessionId"`
+	CardID     string `json:"cardId"`
+	Rating     Rating `json:"rating"`
+	DurationMs int    `json:"durationMs,omitempty"`
+}
+
+// RequestMediaUploadArgs are request_media_upload's arguments.
+type RequestMediaUploadArgs struct {
+	ContentType string `json:"contentType"`
+	Bytes       int64  `json:"bytes"`
+	Filename    string `json:"filename,omitempty"`
+}
+
+// RenderStudySessionArgs are render_study_session's arguments: exactly one
+// of SessionID and DeckID.
+type RenderStudySessionArgs struct {
+	SessionID string `json:"sessionId,omitempty"`
+	DeckID    string `json:"deckId,omitempty"`
+}

@@ -1,0 +1,121 @@
+package contracts
+
+import "time"
+
+// Card limits.
+const (
+	MaxCardSideLen   = 10000
+	MaxTagsPerCard   = 20
+	MaxTagLen        = 64
+	MaxBulkItems     = 1000
+	MaxImportBytes   = 1 << 20
+	MaxSearchResults = 100
+)
+
+// Phase is where a card is in the FSRS state machine.
+type Phase string
+
+// The phases.
+const (
+	PhaseNew        Phase = "new"
+	PhaseLearning   Phase = "learning"
+	PhaseReview     Phase = "review"
+	PhaseRelearning Phase = "relearning"
+)
+
+// Card is one flashcard.
+type Card struct {
+	ID        string    `json:"id"`
+	DeckID    string    `json:"deckId"`
+	Front     string    `json:"front"`
+	Back      string    `json:"back"`
+	Tags      []string  `json:"tags"`
+	Suspended bool      `json:"suspended"`
+	State     CardState `json:"state"`
+	CreatedAt time.Time `json:"createdAt"`
+	UpdatedAt time.Time `json:"updatedAt"`
+}
+
+// CardState is a card's scheduling state (FSRS memory model).
+type CardState struct {
+	Phase         Phase      `json:"phase"`
+	Due           time.Time  `json:"due"`
+	Stability     float64    `json:"stability"`
+	Difficulty    float64    `json:"difficulty"`
+	ScheduledDays int        `json:"scheduledDays"`
+	Reps          int        `json:"reps"`
+	Lapses        int        `json:"lapses"`
+	Step          int        `json:"step"` // learning or relearning step reached
+	LastReview    *time.Time `json:"lastReview,omitempty"`
+}
+
+// CardPage is a page of cards.
+type CardPage = Page[Card]
+
+// NewCard is one card to add.
+type NewCard struct {
+	Front string   `json:"front"`
+	Back  string   `json:"back"`
+	Tags  []string `json:"tags,omitempty"`
+}
+
+// CardPatch changes one card; nil fields stay as they are.
+type CardPatch struct {
+	ID        string    `json:"id"`
+	Front     *string   `json:"front,omitempty"`
+	Back      *string   `json:"back,omitempty"`
+	Tags      *[]string `json:"tags,omitempty"`
+	Suspended *bool     `json:"suspended,omitempty"`
+	DeckID    *string   `json:"deckId,omitempty"` // move to this deck
+}
+
+// OutcomeStatus is what happened to one item of a bulk operation.
+type OutcomeStatus string
+
+// The outcome statuses.
+const (
+	OutcomeCreated   OutcomeStatus = "created"
+	OutcomeUpdated   OutcomeStatus = "updated"
+	OutcomeDeleted   OutcomeStatus = "deleted"
+	OutcomeDuplicate OutcomeStatus = "duplicate" // ExistingID names the card it duplicates
+	OutcomeInvalid   OutcomeStatus = "invalid"   // Reason says why
+	OutcomeNotFound  OutcomeStatus = "not_found"
+	OutcomeConflict  OutcomeStatus = "conflict" // e.g. a move would duplicate a card in the target deck
+)
+
+// ItemOutcome is the outcome of one item of a bulk operation.
+type ItemOutcome struct {
+	Index      int           `json:"index"`
+	Status     OutcomeStatus `json:"status"`
+	ID         string        `json:"id,omitempty"`
+	ExistingID string        `json:"existingId,omitempty"`
+	Reason     string        `json:"reason,omitempty"`
+}
+
+// BulkResult is the outcome of a bulk operation, item by item, with totals.
+type BulkResult struct {
+	DeckID   string         `json:"deckId,omitempty"`
+	Items    []ItemOutcome  `json:"items"`
+	Counts   map[string]int `json:"counts"` // outcome status → number of items
+	Replayed bool           `json:"replayed,omitempty"`
+}
+
+// ImportFormat names a pasted-text format.
+type ImportFormat string
+
+// The import formats.
+const (
+	ImportAuto ImportFormat = "auto"
+	ImportCSV  ImportFormat = "csv"
+	ImportTSV  ImportFormat = "tsv"
+	ImportAnki ImportFormat = "anki" // Anki "Notes in Plain Text" export
+)
+
+// CardFilter selects cards for search.
+type CardFilter struct {
+	Query  string   // full-text query over front, back and tags; empty matches all
+	DeckID string   // only this deck
+	Tags   []string // cards carrying every one of these tags
+	State  string   // new, learning, review, relearning, suspended, or "" for any
+	DueBy  *time.Time
+}

@@ -1,0 +1,58 @@
+package contracts
+
+import "time"
+
+// Plan limits.
+const (
+	MaxPlanDays     = 365
+	DefaultPlanDays = 30
+)
+
+// DayCount is a count of reviews on one UTC day.
+type DayCount struct {
+	Date    string `json:"date"` // YYYY-MM-DD
+	Reviews int    `json:"reviews"`
+	Passed  int    `json:"passed"` // rated hard, good or easy
+}
+
+// PhaseCounts counts cards by phase.
+type PhaseCounts struct {
+	New        int `json:"new"`
+	Learning   int `json:"learning"`
+	Review     int `json:"review"`
+	Relearning int `json:"relearning"`
+	Suspended  int `json:"suspended"`
+}
+
+// Stats are review statistics, for one deck or the whole account.
+type Stats struct {
+	DeckID        string      `json:"deckId,omitempty"`
+	Days          int         `json:"days"`
+	ReviewsPerDay []DayCount  `json:"reviewsPerDay"`
+	TotalReviews  int         `json:"totalReviews"`
+	TrueRetention *float64    `json:"trueRetention"` // share of mature-card reviews passed; null without such reviews
+	CardStates    PhaseCounts `json:"cardStates"`
+	StreakDays    int         `json:"streakDays"`
+	GeneratedAt   time.Time   `json:"generatedAt"`
+}
+
+// DueDay is the number of cards due on one UTC day.
+type DueDay struct {
+	Date string `json:"date"`
+	Due  int    `json:"due"`
+}
+
+// StudyPlan forecasts the workload and the new cards per day that fit a
+// time budget.
+type StudyPlan struct {
+	DeckID                 string   `json:"deckId,omitempty"`
+	Days                   int      `json:"days"`
+	Forecast               []DueDay `json:"forecast"` // day 0 includes everything overdue
+	MinutesPerDay          float64  `json:"minutesPerDay"`
+	SecondsPerReview       float64  `json:"secondsPerReview"`
+	SecondsPerReviewSource string   `json:"secondsPerReviewSource"` // "measured" or "default"
+	AverageDuePerDay       float64  `json:"averageDuePerDay"`
+	CapacityPerDay         int      `json:"capacityPerDay"` // reviews that fit the budget
+	NewCardsPerDay         int      `json:"newCardsPerDay"` // recommended
+	NewCardsRemaining      int      `json:"newCardsRemaining"`
+}

@@ -1,0 +1,73 @@
+package contracts
+
+import "time"
+
+// Rating is the learner's answer to a card.
+type Rating string
+
+// The four ratings.
+const (
+	RatingAgain Rating = "again"
+	RatingHard  Rating = "hard"
+	RatingGood  Rating = "good"
+	RatingEasy  Rating = "easy"
+)
+
+// Ratings lists the ratings in order of increasing ease.
+var Ratings = []Rating{RatingAgain, RatingHard, RatingGood, RatingEasy}
+
+// Study session limits.
+const (
+	SessionTTL              = 24 * time.Hour
+	MaxSessionNewCards      = 500
+	MaxSessionReviews       = 1000
+	DefaultSecondsPerReview = 10.0
+)
+
+// StudyCard is a card as a study session shows it.
+type StudyCard struct {
+	CardID string   `json:"cardId"`
+	Front  string   `json:"front"`
+	Back   string   `json:"back"`
+	Tags   []string `json:"tags"`
+	Phase  Phase    `json:"phase"`
+}
+
+// StudySession is a run through a deck's queue. Its ID is a random,
+// expiring handle bound to the user who started it.
+type StudySession struct {
+	ID        string     `json:"sessionId"`
+	DeckID    string     `json:"deckId"`
+	StartedAt time.Time  `json:"startedAt"`
+	ExpiresAt time.Time  `json:"expiresAt"`
+	Reviewed  int        `json:"reviewed"`
+	Remaining int        `json:"remaining"`
+	Done      bool       `json:"done"`
+	Current   *StudyCard `json:"current,omitempty"`
+	StudyURL  string     `json:"studyUrl,omitempty"`
+}
+
+// ReviewResult is what recording one review did, and what comes next.
+type ReviewResult struct {
+	SessionID     string     `json:"sessionId"`
+	CardID        string     `json:"cardId"`
+	Rating        Rating     `json:"rating"`
+	State         CardState  `json:"state"`
+	NextDue       time.Time  `json:"nextDue"`
+	IntervalHuman string     `json:"interval"` // e.g. "10m", "3d"
+	Reviewed      int        `json:"reviewed"`
+	Remaining     int        `json:"remaining"`
+	Done          bool       `json:"done"`
+	Next          *StudyCard `json:"next,omitempty"`
+}
+
+// StudySnapshot is what a deck would offer right now, without starting a session.
+type StudySnapshot struct {
+	DeckID       string      `json:"deckId"`
+	DueNow       int         `json:"dueNow"`
+	Overdue      int         `json:"overdue"`
+	NewAvailable int         `json:"newAvailable"` // new cards in the deck
+	NewToday     int         `json:"newToday"`     // new cards the daily limit still allows today
+	NextDue      *time.Time  `json:"nextDue,omitempty"`
+	Preview      []StudyCard `json:"preview"` // the first few cards of the queue, fronts only
+}

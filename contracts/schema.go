@@ -1,0 +1,135 @@
+package contracts
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// A tiny vocabulary for writing the tools' JSON Schemas (2020-12) as Go
+// data. The catalog is their only source: tools/list serves the marshalled
+// bytes verbatim and mcpcore compiles the same bytes for validation.
+
+type schema map[string]any
+
+// object is a closed object schema: properties not listed are rejected.
+func object(props schema, required ...string) schema {
+	s := schema{"type": "object", "properties": props, "additionalProperties": false}
+	if len(required) > 0 {
+		s["required"] = required
+	}
+	return s
+}
+
+func str(desc string) schema { return withDesc(schema{"type": "string"}, desc) }
+
+func id(desc string) schema {
+	return withDesc(schema{"type": "string", "minLength": 1, "maxLength": 64}, desc)
+}
+
+func integer(desc string, min, max int) schema {
+	return withDesc(schema{"type": "integer", "minimum": min, "maximum": max}, desc)
+}
+
+func number(desc string, min, max float64) schema {
+	return withDesc(schema{"type": "number", "minimum": min, "maximum": max}, desc)
+}
+
+func boolean(desc string) schema { return withDesc(schema{"type": "boolean"}, desc) }
+
+func enum[T ~string](desc string, values ...T) schema {
+	return withDesc(schema{"type": "string", "enum": values}, desc)
+}
+
+func array(items schema, desc string) schema {
+	return withDesc(schema{"type": "array", "items": items}, desc)
+}
+
+func dateTime(desc string) schema {
+	return withDesc(schema{"type": "string", "format": "date-time"}, desc)
+}
+
+func nullable(s schema) schema {
+	out := schema{}
+	for k, v := range s {
+		out[k] = v
+	}
+	out["type"] = []string{s["type"].(string), "null"}
+	return out
+}
+
+func withDesc(s schema, desc string) schema {
+	if desc != "" {
+		s["description"] = desc
+	}
+	return s
+}
+
+func with(s schema, kv ...any) schema {
+	for i := 0; i+1 < len(kv); i += 2 {
+		s[kv[i].(string)] = kv[i+1]
+	}
+	return s
+}
+
+// raw marshals a schema compactly with sorted keys, so the bytes are stable.
+func raw(s schema) json.RawMessage {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(s); err != nil {
+		panic("contracts: schema does not marshal: " + err.Error())
+	}
+	return json.RawMessage(bytes.TrimRight(buf.Bytes(), "\n"))
+}
+
+// Output-side record schemas. Outputs are closed too, so a record that
+// grows a field without its schema fails the example test.
+
+var (
+	tsOut       = schema{"type": "string", "format": "date-time"}
+	strOut      = schema{"type": "string"}
+	intOut      = schema{"type": "integer"}
+	numOut      = schema{"type": "number"}
+	boolOut     = schema{"type": "boolean"}
+	strListOut  = schema{"type": "array", "items": strOut}
+	phaseOut    = schema{"type": "string", "enum": []Phase{PhaseNew, PhaseLearning, PhaseReview, PhaseRelearning}}
+	settingsOut = object(schema{
+		"desiredRetention": numOut, "newCardsPerDay": intOut, "reviewsPerDay": intOut, "maximumIntervalDays": intOut,
+	}, "desiredRetention", "newCardsPerDay", "reviewsPerDay", "maximumIntervalDays")
+	deckCountsOut = object(schema{
+		"total": intOut, "new": intOut, "learning": intOut, "review": intOut, "suspended": intOut, "dueNow": intOut,
+	}, "total", "new", "learning", "review", "suspended", "dueNow")
+	deckOut = object(schema{
+		"id": strOut, "name": strOut, "description": strOut, "settings": settingsOut, "counts": deckCountsOut,
+		"createdAt": tsOut, "updatedAt": tsOut,
+	}, "id", "name", "settings", "counts", "createdAt", "updatedAt")
+	cardStateOut = object(schema{
+		"phase": phaseOut, "due": tsOut, "stability": numOut, "difficulty": numOut, "scheduledDays": intOut,
+		"reps": intOut, "lapses": intOut, "step": intOut, "lastReview": tsOut,
+	}, "phase", "due", "stability", "difficulty", "scheduledDays", "reps", "lapses", "step")
+	cardOut = object(schema{
+		"id": strOut, "deckId": strOut, "front": strOut, "back": strOut, "tags": strListOut, "suspended": boolOut,
+		"state": cardStateOut, "createdAt": tsOut, "updatedAt": tsOut,
+	}, "id", "deckId", "front", "back", "tags", "suspended", "state", "createdAt", "updatedAt")
+	studyCardOut = object(schema{
+		"cardId": strOut, "front": strOut, "back": strOut, "tags": strListOut, "phase": phaseOut,
+	}, "cardId", "front", "back", "tags", "phase")
+	sessionOut = object(schema{
+		"sessionId": strOut, "deckId": strOut, "startedAt": tsOut, "expiresAt": tsOut, "reviewed": intOut,
+		"remaining": intOut, "done": boolOut, "current": studyCardOut, "studyUrl": strOut,
+	}, "sessionId", "deckId", "startedAt", "expiresAt", "reviewed", "remaining", "done")
+	bulkOut = object(schema{
+		"deckId": strOut,
+		"items": schema{"type": "array", "items": object(schema{
+			"index": intOut, "status": schema{"type": "string", "enum": []OutcomeStatus{
+				OutcomeCreated, OutcomeUpdated, OutcomeDeleted, OutcomeDuplicate, OutcomeInvalid, OutcomeNotFound, OutcomeConflict}},
+			"id": strOut, "existingId": strOut, "reason": strOut,
+		}, "index", "status")},
+		"counts":   schema{"type": "object", "additionalProperties": intOut},
+		"replayed": boolOut,
+	}, "items", "counts")
+)
+
+func pageOut(item schema) schema {
+	return object(schema{"items": schema{"type": "array", "items": item}, "nextCursor": strOut}, "items")
+}

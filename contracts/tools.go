@@ -1,0 +1,308 @@
+package contracts
+
+import (
+	"encoding/json"
+	"slices"
+)
+
+// Tool names. They are final: agents and users' settings refer to them.
+const (
+	ToolListDecks          = "list_decks"
+	ToolGetDeck            = "get_deck"
+	ToolSearchCards        = "search_cards"
+	ToolGetStudySnapshot   = "get_study_snapshot"
+	ToolGetStats           = "get_stats"
+	ToolGetStudyPlan       = "get_study_plan"
+	ToolCreateDeck         = "create_deck"
+	ToolUpdateDeck         = "update_deck"
+	ToolDeleteDeck         = "delete_deck"
+	ToolAddCards           = "add_cards"
+	ToolUpdateCards        = "update_cards"
+	ToolDeleteCards        = "delete_cards"
+	ToolImportCards        = "import_cards"
+	ToolStartStudySession  = "start_study_session"
+	ToolSubmitReview       = "submit_review"
+	ToolRequestMediaUpload = "request_media_upload"
+	ToolRenderStudySession = "render_study_session"
+)
+
+// StudyWidgetURI is the MCP Apps resource that renders a study session.
+const StudyWidgetURI = "ui://takhtabush/study-session"
+
+// StudyWidgetMIMEType is the MCP Apps HTML profile.
+const StudyWidgetMIMEType = "text/html;profile=mcp-app"
+
+// Annotations are the MCP tool hints. All four are always sent, so no
+// client falls back to the spec's pessimistic defaults.
+type Annotations struct {
+	ReadOnlyHint    bool `json:"readOnlyHint"`
+	DestructiveHint bool `json:"destructiveHint"`
+	IdempotentHint  bool `json:"idempotentHint"`
+	OpenWorldHint   bool `json:"openWorldHint"`
+}
+
+// ToolDef is one MCP tool: the single source for tools/list, argument
+// validation, scope enforcement, the audit write set, the generated tool
+// reference and the web app's settings screen.
+type ToolDef struct {
+	Name         string          // snake_case, ≤ 64 characters
+	Title        string          // for people
+	Description  string          // for a model: what it does and when to use it
+	InputSchema  json.RawMessage // JSON Schema 2020-12
+	OutputSchema json.RawMessage // JSON Schema 2020-12 of structuredContent
+	Annotations  Annotations
+	Scopes       []Scope        // all are required to see and call the tool
+	Mutates      bool           // writes data; hidden in read-only mode; audited
+	MutatesWith  string         // an argument whose presence makes a call mutate (and need WriteScopes)
+	WriteScopes  []Scope        // extra scopes a call needs when MutatesWith is present
+	AuditAction  string         // the action recorded in the audit trail for a mutating call
+	Meta         map[string]any // MCP _meta of the tool, e.g. its MCP Apps widget
+}
+
+// Audited reports whether a call with the given argument names writes an
+// audit row.
+func (t ToolDef) Audited(hasArg func(name string) bool) bool {
+	return t.Mutates || (t.MutatesWith != "" && hasArg(t.MutatesWith))
+}
+
+var (
+	readOnly    = Annotations{ReadOnlyHint: true, IdempotentHint: true}
+	additive    = Annotations{}
+	idempotent  = Annotations{IdempotentHint: true}
+	destructive = Annotations{DestructiveHint: true, IdempotentHint: true}
+)
+
+var (
+	deckIDArg = id("The deck's id (from list_decks or create_deck).")
+	cursorArg = str("Opaque cursor from a previous page's nextCursor; omit for the first page.")
+	cardsArg  = object(schema{
+		"front": with(str("Question side. Plain text or Markdown."), "minLength", 1, "maxLength", MaxCardSideLen),
+		"back":  with(str("Answer side."), "minLength", 1, "maxLength", MaxCardSideLen),
+		"tags":  with(array(with(str(""), "minLength", 1, "maxLength", MaxTagLen), "Tags, e.g. [\"chapter-1\"]."), "maxItems", MaxTagsPerCard),
+	}, "front", "back")
+	idemArg      = with(str("Any unique string per batch. Retrying with the same key returns the first result and adds nothing."), "maxLength", 128)
+	retentionArg = number("Target recall probability, 0.7-0.99 (default 0.9). Higher means more reviews.", 0.7, 0.99)
+	newPerDayArg = integer("New cards introduced per day (default 20).", 0, 1000)
+	revPerDayArg = integer("Maximum reviews per day (default 200).", 0, 10000)
+	maxIvlArg    = integer("Longest interval in days (default 36500).", 1, 36500)
+)
+
+var catalog = []ToolDef{
+	{
+		Name: ToolListDecks, Title: "List decks",
+		Description:  "List the user's flashcard decks with card counts (total, new, learning, review, due now). Paginated: pass nextCursor back as cursor.",
+		InputSchema:  raw(object(schema{"cursor": cursorArg, "limit": integer("Page size, default 50.", 1, 200)})),
+		OutputSchema: raw(pageOut(deckOut)),
+		Annotations:  readOnly, Scopes: []Scope{ScopeDecksRead},
+	},
+	{
+		Name: ToolGetDeck, Title: "Get deck",
+		Description:  "Get one deck with its scheduling settings and card counts.",
+		InputSchema:  raw(object(schema{"deckId": deckIDArg}, "deckId")),
+		OutputSchema: raw(deckOut),
+		Annotations:  readOnly, Scopes: []Scope{ScopeDecksRead},
+	},
+	{
+		Name: ToolSearchCards, Title: "Search cards",
+		Description: "Full-text search over the user's cards (front, back, tags), with optional filters by deck, tags, state and due date. An empty query lists cards. Paginated.",
+		InputSchema: raw(object(schema{
+			"query":     with(str("Words to match; all must appear."), "maxLength", 500),
+			"deckId":    deckIDArg,
+			"tags":      with(array(str(""), "Only cards with all of these tags."), "maxItems", 10),
+			"state":     enum("Only cards in this state.", "new", "learning", "review", "relearning", "suspended"),
+			"dueBefore": dateTime("Only cards due before this time (RFC 3339)."),
+			"cursor":    cursorArg,
+			"limit":     integer("Page size, default 20.", 1, MaxSearchResults),
+		})),
+		OutputSchema: raw(pageOut(cardOut)),
+		Annotations:  readOnly, Scopes: []Scope{ScopeDecksRead},
+	},
+	{
+		Name: ToolGetStudySnapshot, Title: "Study snapshot",
+		Description: "What a deck has to study right now (due, overdue, new cards allowed today, the first few fronts) without starting a session.",
+		InputSchema: raw(object(schema{"deckId": deckIDArg}, "deckId")),
+		OutputSchema: raw(object(schema{
+			"deckId": strOut, "dueNow": intOut, "overdue": intOut, "newAvailable": intOut, "newToday": intOut,
+			"nextDue": tsOut, "preview": schema{"type": "array", "items": studyCardOut},
+		}, "deckId", "dueNow", "overdue", "newAvailable", "newToday", "preview")),
+		Annotations: readOnly, Scopes: []Scope{ScopeDecksRead},
+	},
+	{
+		Name: ToolGetStats, Title: "Study statistics",
+		Description: "Review statistics for one deck or all decks: reviews per day, true retention, card states and the current streak.",
+		InputSchema: raw(object(schema{
+			"deckId": id("A deck's id; omit for all decks."),
+			"days":   integer("Days of history, default 30.", 1, MaxPlanDays),
+		})),
+		OutputSchema: raw(object(schema{
+			"deckId": strOut, "days": intOut,
+			"reviewsPerDay": schema{"type": "array", "items": object(schema{"date": strOut, "reviews": intOut, "passed": intOut}, "date", "reviews", "passed")},
+			"totalReviews":  intOut, "trueRetention": schema{"type": []string{"number", "null"}},
+			"cardStates": object(schema{"new": intOut, "learning": intOut, "review": intOut, "relearning": intOut, "suspended": intOut},
+				"new", "learning", "review", "relearning", "suspended"),
+			"streakDays": intOut, "generatedAt": tsOut,
+		}, "days", "reviewsPerDay", "totalReviews", "trueRetention", "cardStates", "streakDays", "generatedAt")),
+		Annotations: readOnly, Scopes: []Scope{ScopeStatsRead},
+	},
+	{
+		Name: ToolGetStudyPlan, Title: "Study plan",
+		Description: "Forecast of cards due per day, and how many new cards per day fit a daily time budget (from the user's measured seconds per review).",
+		InputSchema: raw(object(schema{
+			"deckId":        id("A deck's id; omit for all decks."),
+			"days":          integer("Forecast length in days, default 30.", 1, MaxPlanDays),
+			"minutesPerDay": number("Daily study budget in minutes, default 20.", 1, 1440),
+		})),
+		OutputSchema: raw(object(schema{
+			"deckId": strOut, "days": intOut,
+			"forecast":      schema{"type": "array", "items": object(schema{"date": strOut, "due": intOut}, "date", "due")},
+			"minutesPerDay": numOut, "secondsPerReview": numOut, "secondsPerReviewSource": schema{"type": "string", "enum": []string{"measured", "default"}},
+			"averageDuePerDay": numOut, "capacityPerDay": intOut, "newCardsPerDay": intOut, "newCardsRemaining": intOut,
+		}, "days", "forecast", "minutesPerDay", "secondsPerReview", "secondsPerReviewSource", "averageDuePerDay", "capacityPerDay", "newCardsPerDay", "newCardsRemaining")),
+		Annotations: readOnly, Scopes: []Scope{ScopeStatsRead},
+	},
+	{
+		Name: ToolCreateDeck, Title: "Create deck",
+		Description: "Create a new deck. Returns the deck with its id; add cards with add_cards.",
+		InputSchema: raw(object(schema{
+			"name":             with(str("Deck name, unique per user."), "minLength", 1, "maxLength", MaxDeckNameLen),
+			"description":      with(str(""), "maxLength", MaxDescriptionLen),
+			"desiredRetention": retentionArg, "newCardsPerDay": newPerDayArg, "reviewsPerDay": revPerDayArg, "maximumIntervalDays": maxIvlArg,
+		}, "name")),
+		OutputSchema: raw(deckOut),
+		Annotations:  additive, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "deck.create",
+	},
+	{
+		Name: ToolUpdateDeck, Title: "Update deck",
+		Description: "Rename a deck or change its description or scheduling settings. Only the fields given change.",
+		InputSchema: raw(object(schema{
+			"deckId":           deckIDArg,
+			"name":             with(str(""), "minLength", 1, "maxLength", MaxDeckNameLen),
+			"description":      with(str(""), "maxLength", MaxDescriptionLen),
+			"desiredRetention": retentionArg, "newCardsPerDay": newPerDayArg, "reviewsPerDay": revPerDayArg, "maximumIntervalDays": maxIvlArg,
+		}, "deckId")),
+		OutputSchema: raw(deckOut),
+		Annotations:  idempotent, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "deck.update",
+	},
+	{
+		Name: ToolDeleteDeck, Title: "Delete deck",
+		Description:  "Permanently delete a deck with all its cards and review history. Confirm with the user first.",
+		InputSchema:  raw(object(schema{"deckId": deckIDArg}, "deckId")),
+		OutputSchema: raw(object(schema{"id": strOut, "deleted": boolOut, "cardsDeleted": intOut}, "id", "deleted", "cardsDeleted")),
+		Annotations:  destructive, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "deck.delete",
+	},
+	{
+		Name: ToolAddCards, Title: "Add cards",
+		Description: "Add up to 1000 cards to a deck in one call. Each item gets an outcome: created (with id), duplicate (same front and back already in the deck, with existingId) or invalid (with reason). Safe to retry.",
+		InputSchema: raw(object(schema{
+			"deckId":         deckIDArg,
+			"cards":          with(array(cardsArg, "The cards to add."), "minItems", 1, "maxItems", MaxBulkItems),
+			"idempotencyKey": idemArg,
+		}, "deckId", "cards")),
+		OutputSchema: raw(bulkOut),
+		Annotations:  idempotent, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "cards.add",
+	},
+	{
+		Name: ToolUpdateCards, Title: "Update cards",
+		Description: "Edit up to 1000 cards: change front, back or tags, suspend or unsuspend, or move to another deck (deckId). Only the fields given change. Per-item outcome.",
+		InputSchema: raw(object(schema{
+			"updates": with(array(object(schema{
+				"id":        id("The card's id."),
+				"front":     with(str(""), "minLength", 1, "maxLength", MaxCardSideLen),
+				"back":      with(str(""), "minLength", 1, "maxLength", MaxCardSideLen),
+				"tags":      with(array(with(str(""), "minLength", 1, "maxLength", MaxTagLen), "Replaces all tags."), "maxItems", MaxTagsPerCard),
+				"suspended": boolean("true hides the card from study."),
+				"deckId":    id("Move the card to this deck."),
+			}, "id"), ""), "minItems", 1, "maxItems", MaxBulkItems),
+		}, "updates")),
+		OutputSchema: raw(bulkOut),
+		Annotations:  idempotent, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "cards.update",
+	},
+	{
+		Name: ToolDeleteCards, Title: "Delete cards",
+		Description: "Permanently delete cards by id, with their review history. Per-item outcome.",
+		InputSchema: raw(object(schema{
+			"cardIds": with(array(id(""), "Ids of the cards to delete."), "minItems", 1, "maxItems", MaxBulkItems),
+		}, "cardIds")),
+		OutputSchema: raw(bulkOut),
+		Annotations:  destructive, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "cards.delete",
+	},
+	{
+		Name: ToolImportCards, Title: "Import cards",
+		Description: "Import pasted CSV, TSV or Anki plain-text export (front, back, optional tags column; header row detected) into a deck. Same per-item outcomes as add_cards.",
+		InputSchema: raw(object(schema{
+			"deckId":         deckIDArg,
+			"text":           with(str("The pasted file content."), "minLength", 1, "maxLength", MaxImportBytes),
+			"format":         enum("Default auto-detects.", ImportAuto, ImportCSV, ImportTSV, ImportAnki),
+			"idempotencyKey": idemArg,
+		}, "deckId", "text")),
+		OutputSchema: raw(bulkOut),
+		Annotations:  idempotent, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "cards.import",
+	},
+	{
+		Name: ToolStartStudySession, Title: "Start study session",
+		Description: "Start studying a deck: due reviews first (most overdue first), then new cards up to the daily limit. Returns sessionId and the first card. Show the front, let the user answer, reveal the back, then call submit_review.",
+		InputSchema: raw(object(schema{
+			"deckId":      deckIDArg,
+			"newLimit":    integer("Cap on new cards this session.", 0, MaxSessionNewCards),
+			"reviewLimit": integer("Cap on reviews this session.", 0, MaxSessionReviews),
+		}, "deckId")),
+		OutputSchema: raw(sessionOut),
+		Annotations:  additive, Scopes: []Scope{ScopeStudyWrite}, Mutates: true, AuditAction: "study.start",
+	},
+	{
+		Name: ToolSubmitReview, Title: "Submit review",
+		Description: "Rate the current card of a session: again (forgot), hard, good or easy. Returns the next due date and the next card, or done.",
+		InputSchema: raw(object(schema{
+			"sessionId":  id("From start_study_session."),
+			"cardId":     id("The card being rated."),
+			"rating":     enum("How well the user recalled the answer.", Ratings...),
+			"durationMs": integer("Time the user took, if known.", 0, 3600000),
+		}, "sessionId", "cardId", "rating")),
+		OutputSchema: raw(object(schema{
+			"sessionId": strOut, "cardId": strOut, "rating": strOut, "state": cardStateOut, "nextDue": tsOut,
+			"interval": strOut, "reviewed": intOut, "remaining": intOut, "done": boolOut, "next": studyCardOut,
+		}, "sessionId", "cardId", "rating", "state", "nextDue", "interval", "reviewed", "remaining", "done")),
+		Annotations: additive, Scopes: []Scope{ScopeStudyWrite}, Mutates: true, AuditAction: "study.review",
+	},
+	{
+		Name: ToolRequestMediaUpload, Title: "Request media upload",
+		Description: "Get a short-lived URL to upload one image or audio file (PUT the bytes with the given headers). Returns mediaId to reference from cards.",
+		InputSchema: raw(object(schema{
+			"contentType": enum("The file's type.", AllowedMediaTypes...),
+			"bytes":       integer("The file's size in bytes.", 1, MaxMediaBytes),
+			"filename":    with(str(""), "maxLength", 200),
+		}, "contentType", "bytes")),
+		OutputSchema: raw(object(schema{
+			"mediaId": strOut, "uploadUrl": strOut, "method": strOut,
+			"headers": schema{"type": "object", "additionalProperties": strOut}, "expiresAt": tsOut, "maxBytes": intOut,
+			"contentType": strOut, "allowedTypes": strListOut,
+		}, "mediaId", "uploadUrl", "method", "headers", "expiresAt", "maxBytes", "contentType", "allowedTypes")),
+		Annotations: additive, Scopes: []Scope{ScopeMediaWrite}, Mutates: true, AuditAction: "media.request_upload",
+	},
+	{
+		Name: ToolRenderStudySession, Title: "Show study session",
+		Description: "Show an interactive study widget for a session (sessionId), or start one on a deck (deckId) and show it. Use it as the only tool call in the turn. The text result carries a study link.",
+		InputSchema: raw(with(object(schema{
+			"sessionId": id("An existing session."),
+			"deckId":    id("Start a new session on this deck."),
+		}), "oneOf", []schema{{"required": []string{"sessionId"}}, {"required": []string{"deckId"}}})),
+		OutputSchema: raw(sessionOut),
+		Annotations:  additive, Scopes: []Scope{ScopeStudyRender},
+		MutatesWith: "deckId", WriteScopes: []Scope{ScopeStudyWrite}, AuditAction: "study.start",
+		Meta: map[string]any{"ui": map[string]any{"resourceUri": StudyWidgetURI}, "ui/resourceUri": StudyWidgetURI},
+	},
+}
+
+// Catalog returns the tool definitions in catalog order. The slice is a
+// copy; the definitions share their schema bytes, which must not be modified.
+func Catalog() []ToolDef { return slices.Clone(catalog) }
+
+// Tool returns the definition of the named tool.
+func Tool(name string) (ToolDef, bool) {
+	for _, t := range catalog {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return ToolDef{}, false
+}

@@ -1,0 +1,62 @@
+package ports
+
+import (
+	"context"
+
+	"github.com/takhtabush/takhtabush/contracts"
+)
+
+// McpServices is the one port mcpcore consumes: one method per catalog
+// tool, named after the tool (list_decks → ListDecks), taking the tool's
+// argument record and returning the record its outputSchema describes, plus
+// the audit write and the exposure read. The apiserver binds it to the
+// domain services of the principal in ctx.
+//
+// Errors follow the ports error contract; mcpcore turns invalid, not_found,
+// conflict and forbidden into tool results a model can act on, and
+// anything else into an internal error with a reference id.
+type McpServices interface {
+	// ListDecks lists the user's decks, paginated.
+	ListDecks(ctx context.Context, args contracts.ListDecksArgs) (contracts.DeckPage, error)
+	// GetDeck returns one deck. Not found when absent.
+	GetDeck(ctx context.Context, args contracts.GetDeckArgs) (contracts.Deck, error)
+	// SearchCards searches the user's cards.
+	SearchCards(ctx context.Context, args contracts.SearchCardsArgs) (contracts.CardPage, error)
+	// GetStudySnapshot reports what a deck offers now. Not found for an unknown deck.
+	GetStudySnapshot(ctx context.Context, args contracts.GetStudySnapshotArgs) (contracts.StudySnapshot, error)
+	// GetStats returns statistics. Not found for an unknown deck.
+	GetStats(ctx context.Context, args contracts.GetStatsArgs) (contracts.Stats, error)
+	// GetStudyPlan returns a plan. Not found for an unknown deck.
+	GetStudyPlan(ctx context.Context, args contracts.GetStudyPlanArgs) (contracts.StudyPlan, error)
+	// CreateDeck creates a deck. Conflict on a duplicate name.
+	CreateDeck(ctx context.Context, args contracts.CreateDeckArgs) (contracts.Deck, error)
+	// UpdateDeck changes a deck. Not found, or conflict on a duplicate name.
+	UpdateDeck(ctx context.Context, args contracts.UpdateDeckArgs) (contracts.Deck, error)
+	// DeleteDeck deletes a deck and its cards. Not found when absent.
+	DeleteDeck(ctx context.Context, args contracts.DeleteDeckArgs) (contracts.DeleteResult, error)
+	// AddCards adds cards with per-item outcomes. Not found for an unknown deck.
+	AddCards(ctx context.Context, args contracts.AddCardsArgs) (contracts.BulkResult, error)
+	// UpdateCards edits cards with per-item outcomes.
+	UpdateCards(ctx context.Context, args contracts.UpdateCardsArgs) (contracts.BulkResult, error)
+	// DeleteCards deletes cards with per-item outcomes.
+	DeleteCards(ctx context.Context, args contracts.DeleteCardsArgs) (contracts.BulkResult, error)
+	// ImportCards imports pasted text with per-item outcomes. Not found for
+	// an unknown deck; invalid for unparseable text.
+	ImportCards(ctx context.Context, args contracts.ImportCardsArgs) (contracts.BulkResult, error)
+	// StartStudySession starts a session. Not found for an unknown deck.
+	StartStudySession(ctx context.Context, args contracts.StartStudySessionArgs) (contracts.StudySession, error)
+	// SubmitReview records a review. Not found for an unknown session;
+	// conflict for a card not pending in it.
+	SubmitReview(ctx context.Context, args contracts.SubmitReviewArgs) (contracts.ReviewResult, error)
+	// RequestMediaUpload returns an upload intent. Invalid outside the limits.
+	RequestMediaUpload(ctx context.Context, args contracts.RequestMediaUploadArgs) (contracts.MediaUploadIntent, error)
+	// RenderStudySession returns a session (starting one when given a deck
+	// id) with its absolute StudyURL set. Not found for an unknown session or deck.
+	RenderStudySession(ctx context.Context, args contracts.RenderStudySessionArgs) (contracts.StudySession, error)
+
+	// WriteAudit stores an audit event for the principal in ctx. Its
+	// failure never undoes the mutation the event describes.
+	WriteAudit(ctx context.Context, e contracts.AuditEvent) error
+	// Exposure returns the acting account's exposure settings, read at call time.
+	Exposure(ctx context.Context) (contracts.ExposureSettings, error)
+}

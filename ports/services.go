@@ -1,0 +1,154 @@
+package ports
+
+import (
+	"context"
+	"io"
+	"time"
+
+	"github.com/takhtabush/takhtabush/contracts"
+)
+
+// Driving ports. Every method acts for the principal in ctx
+// (contracts.PrincipalFrom) and fails unauthenticated without one, unless
+// its comment says otherwise.
+
+// DeckService manages the acting user's decks.
+type DeckService interface {
+	// CreateDeck creates a deck. Invalid for a bad name or setting, conflict
+	// when the user already has a deck of that name.
+	CreateDeck(ctx context.Context, args contracts.CreateDeckArgs) (contracts.Deck, error)
+	// GetDeck returns one deck with its counts. Not found when absent.
+	GetDeck(ctx context.Context, deckID string) (contracts.Deck, error)
+	// ListDecks returns a page of decks ordered by creation. Invalid for a
+	// bad cursor or limit.
+	ListDecks(ctx context.Context, args contracts.ListDecksArgs) (contracts.DeckPage, error)
+	// UpdateDeck changes the fields given. Not found, invalid, or conflict on
+	// a duplicate name.
+	UpdateDeck(ctx context.Context, args contracts.UpdateDeckArgs) (contracts.Deck, error)
+	// DeleteDeck deletes a deck with its cards, reviews and sessions. Not found when absent.
+	DeleteDeck(ctx context.Context, deckID string) (contracts.DeleteResult, error)
+}
+
+// CardService manages the acting user's cards. Bulk methods report one
+// outcome per item and fail as a whole only for a problem with the whole
+// request (a missing deck: not_found; too many items: invalid; an
+// idempotency key reused with different content: conflict).
+type CardService interface {
+	// AddCards adds up to contracts.MaxBulkItems cards in one transaction.
+	AddCards(ctx context.Context, args contracts.AddCardsArgs) (contracts.BulkResult, error)
+	// ImportCards parses pasted CSV, TSV or Anki text and adds the cards as AddCards does.
+	ImportCards(ctx context.Context, args contracts.ImportCardsArgs) (contracts.BulkResult, error)
+	// UpdateCards edits, suspends or moves cards.
+	UpdateCards(ctx context.Context, args contracts.UpdateCardsArgs) (contracts.BulkResult, error)
+	// DeleteCards deletes cards.
+	DeleteCards(ctx context.Context, args contracts.DeleteCardsArgs) (contracts.BulkResult, error)
+	// GetCard returns one card. Not found when absent.
+	GetCard(ctx context.Context, cardID string) (contracts.Card, error)
+	// SearchCards runs a full-text search with filters. Invalid for a bad
+	// cursor, state or limit.
+	SearchCards(ctx context.Context, args contracts.SearchCardsArgs) (contracts.CardPage, error)
+}
+
+// StudyService runs study sessions.
+type StudyService interface {
+	// StartSession builds a session queue for a deck. Not found for an unknown deck.
+	StartSession(ctx context.Context, args contracts.StartStudySessionArgs) (contracts.StudySession, error)
+	// GetSession returns a session with its current card. Not found when the
+	// handle is unknown, expired or another user's.
+	GetSession(ctx context.Context, sessionID string) (contracts.StudySession, error)
+	// SubmitReview rates a card of a session, updates its schedule and
+	// appends a review log in one transaction. Not found for an unknown
+	// session; conflict when the card is not pending in the session or was
+	// just reviewed by a concurrent call (never applied twice); invalid for
+	// a bad rating.
+	SubmitReview(ctx context.Context, args contracts.SubmitReviewArgs) (contracts.ReviewResult, error)
+	// Snapshot reports what a deck offers right now. Not found for an unknown deck.
+	Snapshot(ctx context.Context, deckID string) (contracts.StudySnapshot, error)
+}
+
+// StatsService reports statistics and plans.
+type StatsService interface {
+	// Stats returns review statistics for a deck or, with no deck id, the
+	// whole account. Not found for an unknown deck; invalid for bad days.
+	Stats(ctx context.Context, args contracts.GetStatsArgs) (contracts.Stats, error)
+	// Plan forecasts due cards and fits new cards to a time budget. Not
+	// found for an unknown deck; invalid for bad days or minutes.
+	Plan(ctx context.Context, args contracts.GetStudyPlanArgs) (contracts.StudyPlan, error)
+}
+
+// MediaService issues upload intents and accepts the uploads.
+type MediaService interface {
+	// RequestUpload records an upload intent and returns where to upload.
+	// Invalid for a type or size outside the limits.
+	RequestUpload(ctx context.Context, args contracts.RequestMediaUploadArgs) (contracts.MediaUploadIntent, error)
+	// AcceptUpload stores the bytes of an intent. It needs no principal: the
+	// intent's token authenticates it. Unauthenticated for a wrong token;
+	// not found for an unknown or expired intent; conflict when already
+	// uploaded; invalid for a wrong content type or too many bytes.
+	AcceptUpload(ctx context.Context, mediaID, token, contentType string, body io.Reader) error
+}
+
+// AccountService manages accounts. These are operator and sign-in actions:
+// they need no principal.
+type AccountService interface {
+	// CreateUser creates an account. Invalid for a bad email; conflict when
+	// the email is taken.
+	CreateUser(ctx context.Context, email, name string) (contracts.User, error)
+	// EnsureUser returns the account with this email, creating it if absent.
+	EnsureUser(ctx context.Context, email, name string) (user contracts.User, created bool, err error)
+	// UserByEmail finds an account. Not found when absent.
+	UserByEmail(ctx context.Context, email string) (contracts.User, error)
+	// UserByID finds an account. Not found when absent.
+	UserByID(ctx context.Context, id string) (contracts.User, error)
+}
+
+// KeyService mints, lists, revokes and checks API keys. Minting, listing
+// and revoking act for the principal in ctx and are forbidden when that
+// principal is itself an API key: a key is never a login.
+type KeyService interface {
+	// CreateKey mints a key; the secret is in the result and nowhere else.
+	// Invalid for no scopes, an unknown scope or a bad expiry.
+	CreateKey(ctx context.Context, name string, scopes []contracts.Scope, expiresIn time.Duration) (contracts.NewAPIKey, error)
+	// ListKeys lists the user's keys, newest first, revoked ones included.
+	ListKeys(ctx context.Context) ([]contracts.APIKeyView, error)
+	// RevokeKey revokes a key. Not found when absent or another user's.
+	RevokeKey(ctx context.Context, keyID string) error
+	// Authenticate checks a presented key and returns its principal. It
+	// needs no principal in ctx. Unauthenticated for a malformed, unknown,
+	// wrong, expired or revoked key, with a message that never echoes it.
+	Authenticate(ctx context.Context, secret string) (contracts.Principal, error)
+}
+
+// WebSessionService signs people in to the web app.
+type WebSessionService interface {
+	// CreateLoginLink returns a one-time sign-in token for a user (single
+	// use, short-lived). Not found for an unknown email.
+	CreateLoginLink(ctx context.Context, email string) (token string, expiresAt time.Time, err error)
+	// ConsumeLoginLink spends a sign-in token and opens a web session,
+	// returning the session token for the cookie. Unauthenticated for an
+	// unknown, used or expired token.
+	ConsumeLoginLink(ctx context.Context, token string) (sessionToken string, user contracts.User, err error)
+	// Authenticate checks a session token and returns its principal, with
+	// every scope. Unauthenticated for an unknown or expired session.
+	Authenticate(ctx context.Context, sessionToken string) (contracts.Principal, error)
+	// SignOut ends a session. Ending an unknown session is not an error.
+	SignOut(ctx context.Context, sessionToken string) error
+}
+
+// ExposureService reads and changes which tools agents may use.
+type ExposureService interface {
+	// Exposure returns the acting user's settings (everything on by default).
+	Exposure(ctx context.Context) (contracts.ExposureSettings, error)
+	// SetExposure replaces the settings. Forbidden for an API-key or OAuth
+	// principal; invalid for an unknown tool name.
+	SetExposure(ctx context.Context, s contracts.ExposureSettings) (contracts.ExposureSettings, error)
+}
+
+// AuditService records and lists what agents changed.
+type AuditService interface {
+	// Record appends an event for the acting user; the event's UserID is
+	// forced to that user.
+	Record(ctx context.Context, e contracts.AuditEvent) error
+	// List returns the acting user's events, newest first. Invalid for a bad cursor or limit.
+	List(ctx context.Context, f contracts.AuditFilter, cursor string, limit int) (contracts.Page[contracts.AuditEvent], error)
+}

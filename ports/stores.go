@@ -1,0 +1,337 @@
+package ports
+
+import (
+	"context"
+	"io"
+	"time"
+
+	"github.com/takhtabush/takhtabush/contracts"
+)
+
+// Driven ports. Stores take the owning user's id explicitly and scope every
+// read and write to it. Times are stored with millisecond precision (UTC).
+
+// Clock tells the time. The domain never calls time.Now itself.
+type Clock interface {
+	// Now returns the current time.
+	Now() time.Time
+}
+
+// IDSource makes identifiers and secrets.
+type IDSource interface {
+	// NewID returns a new, time-ordered unique id (a UUIDv7 string).
+	NewID() string
+	// Secret returns a URL-safe random string carrying at least bits bits
+	// of entropy (at least 128).
+	Secret(bits int) string
+}
+
+// Scheduler computes a card's next state from a rating. It is pure: the
+// same inputs give the same output.
+type Scheduler interface {
+	// Review returns the state after rating a card at now under the deck's
+	// settings. Invalid for an unknown rating or a corrupt state.
+	Review(state contracts.CardState, settings contracts.DeckSettings, now time.Time, rating contracts.Rating) (contracts.CardState, error)
+}
+
+// Store is the whole storage: its stores, a transaction runner, and its
+// lifecycle. Calls made on Store itself run outside a transaction.
+type Store interface {
+	Stores
+	TxRunner
+	// Ping checks the database answers. Unavailable when it does not.
+	Ping(ctx context.Context) error
+	// Close releases the database.
+	Close() error
+}
+
+// TxRunner runs work in one transaction.
+type TxRunner interface {
+	// InTx runs fn in a transaction and commits when fn returns nil. When fn
+	// returns an error or panics, everything it wrote is rolled back and the
+	// error is returned unchanged. tx must not be used after fn returns.
+	// Writers are serialised where the database needs it (SQLite); a
+	// transaction that cannot proceed because of a concurrent one fails with
+	// conflict or unavailable, never with partial effects.
+	InTx(ctx context.Context, fn func(tx Stores) error) error
+}
+
+// Stores groups the individual stores.
+type Stores interface {
+	Users() UserStore
+	Decks() DeckStore
+	Cards() CardStore
+	Reviews() ReviewStore
+	Sessions() StudySessionStore
+	Keys() APIKeyStore
+	WebSessions() WebSessionStore
+	Exposure() ExposureStore
+	Audit() AuditStore
+	Idempotency() IdempotencyStore
+	Media() MediaStore
+}
+
+// UserStore keeps accounts.
+type UserStore interface {
+	// CreateUser inserts a user. Conflict when the email is taken
+	// (emails compare case-insensitively; store them lower-cased).
+	CreateUser(ctx context.Context, u contracts.User) error
+	// UserByID returns a user. Not found when absent.
+	UserByID(ctx context.Context, id string) (contracts.User, error)
+	// UserByEmail returns a user. Not found when absent.
+	UserByEmail(ctx context.Context, email string) (contracts.User, error)
+}
+
+// DeckStore keeps decks. Counts are computed at the given time.
+type DeckStore interface {
+	// CreateDeck inserts a deck (its Counts are ignored). Conflict when the
+	// user has a deck with the same name.
+	CreateDeck(ctx context.Context, userID string, d contracts.Deck) error
+	// GetDeck returns a deck with counts as of now. Not found when absent.
+	GetDeck(ctx context.Context, userID, deckID string, now time.Time) (contracts.Deck, error)
+	// ListDecks returns up to limit decks with ids greater than afterID
+	// (all when afterID is ""), ordered by id, with counts as of now.
+	ListDecks(ctx context.Context, userID, afterID string, limit int, now time.Time) ([]contracts.Deck, error)
+	// UpdateDeck stores name, description, settings and UpdatedAt. Not
+	// found when absent; conflict on a duplicate name.
+	UpdateDeck(ctx context.Context, userID string, d contracts.Deck) error
+	// DeleteDeck deletes a deck and everything in it (cards, reviews,
+	// sessions). Not found when absent.
+	DeleteDeck(ctx context.Context, userID, deckID string) (cardsDeleted int, err error)
+}
+
+// CardRow is a card as stored: the record plus its content hash (unique
+// per deck) and a version bumped by every write (optimistic concurrency).
+type CardRow struct {
+	contracts.Card
+	Hash    string
+	Version int64
+}
+
+// CardStore keeps cards.
+type CardStore interface {
+	// InsertCards inserts cards (Version is set to 1). Conflict when a
+	// hash already exists in its deck; nothing is inserted then.
+	InsertCards(ctx context.Context, userID string, cards []CardRow) error
+	// HashesInDeck returns, for each given hash present in the deck, the
+	// id of the card carrying it.
+	HashesInDeck(ctx context.Context, userID, deckID string, hashes []string) (map[string]string, error)
+	// GetCards returns the cards with the given ids that exist, in no particular order.
+	GetCards(ctx context.Context, userID string, ids []string) ([]CardRow, error)
+	// UpdateCard stores deck, front, back, tags, suspension, hash and
+	// UpdatedAt if the stored version equals c.Version, and bumps the
+	// version. Not found when absent; conflict when the version moved or
+	// the hash exists in the target deck.
+	UpdateCard(ctx context.Context, userID string, c CardRow) error
+	// UpdateState stores a new schedule if the stored version equals
+	// version, and bumps it. Not found when absent; conflict when the
+	// version moved (a concurrent review won).
+	UpdateState(ctx context.Context, userID, cardID string, version int64, state contracts.CardState, updatedAt time.Time) error
+	// DeleteCards deletes cards with their reviews and returns the ids deleted.
+	DeleteCards(ctx context.Context, userID string, ids []string) ([]string, error)
+	// Search returns up to limit cards matching f with ids greater than
+	// afterID, ordered by id. f.Query is matched as full text (every word
+	// must appear in front, back or tags; prefix matching on the last word).
+	Search(ctx context.Context, userID string, f contracts.CardFilter, afterID string, limit int, now time.Time) ([]CardRow, error)
+	// DueCards returns up to limit unsuspended, non-new cards of a deck due
+	// at or before now, most overdue first.
+	DueCards(ctx context.Context, userID, deckID string, now time.Time, limit int) ([]CardRow, error)
+	// NewCards returns up to limit unsuspended new cards of a deck, oldest first.
+	NewCards(ctx context.Context, userID, deckID string, limit int) ([]CardRow, error)
+	// CountPhases counts a deck's cards (every deck when deckID is "") by
+	// phase; suspended cards are counted only as suspended.
+	CountPhases(ctx context.Context, userID, deckID string) (contracts.PhaseCounts, error)
+	// CountDue counts unsuspended non-new cards due at or before t (every deck when deckID is "").
+	CountDue(ctx context.Context, userID, deckID string, t time.Time) (int, error)
+	// DueHistogram counts unsuspended non-new cards by due day: bucket i
+	// holds those due in [start+i days, start+i+1 days); bucket 0 also
+	// holds everything due before start. len(result) == days.
+	DueHistogram(ctx context.Context, userID, deckID string, start time.Time, days int) ([]int, error)
+}
+
+// ReviewLog is one recorded review.
+type ReviewLog struct {
+	ID         string
+	UserID     string
+	CardID     string
+	DeckID     string
+	SessionID  string
+	Rating     contracts.Rating
+	PrevPhase  contracts.Phase
+	State      contracts.CardState // after the review
+	ReviewedAt time.Time
+	DurationMs int
+}
+
+// ReviewDay counts the reviews of one UTC day.
+type ReviewDay struct {
+	Day     time.Time // midnight UTC
+	Reviews int
+	Passed  int // rated hard, good or easy
+}
+
+// ReviewStore keeps the review log.
+type ReviewStore interface {
+	// AppendReview appends a review.
+	AppendReview(ctx context.Context, r ReviewLog) error
+	// ReviewDays counts reviews per UTC day since since (a deck's, or every
+	// deck's when deckID is ""), oldest first, days without reviews omitted.
+	ReviewDays(ctx context.Context, userID, deckID string, since time.Time) ([]ReviewDay, error)
+	// Retention counts reviews since since of cards that were in the
+	// review phase before the review, and how many of them passed.
+	Retention(ctx context.Context, userID, deckID string, since time.Time) (total, passed int, err error)
+	// NewCardsStudied counts reviews since since of cards that were new
+	// before the review.
+	NewCardsStudied(ctx context.Context, userID, deckID string, since time.Time) (int, error)
+	// AverageDuration returns the mean duration of reviews since since
+	// that recorded one, and how many did.
+	AverageDuration(ctx context.Context, userID string, since time.Time) (meanMs float64, n int, err error)
+}
+
+// StudySessionRow is a stored study session.
+type StudySessionRow struct {
+	ID        string
+	UserID    string
+	DeckID    string
+	StartedAt time.Time
+	ExpiresAt time.Time
+}
+
+// SessionItem is one entry of a session queue. A card may appear more than
+// once (learning steps bring it back).
+type SessionItem struct {
+	Position   int
+	CardID     string
+	ReviewedAt *time.Time
+}
+
+// StudySessionStore keeps study sessions and their queues.
+type StudySessionStore interface {
+	// CreateSession inserts a session with its queue (positions 0..n-1).
+	CreateSession(ctx context.Context, s StudySessionRow, cardIDs []string) error
+	// GetSession returns a session. Not found when absent or another
+	// user's (expiry is the caller's decision).
+	GetSession(ctx context.Context, userID, sessionID string) (StudySessionRow, error)
+	// NextItem returns the pending item with the lowest position, or nil when none is pending.
+	NextItem(ctx context.Context, userID, sessionID string) (*SessionItem, error)
+	// PendingItem returns the pending item of the card with the lowest
+	// position. Not found when the card has no pending item in the session.
+	PendingItem(ctx context.Context, userID, sessionID, cardID string) (SessionItem, error)
+	// CompleteItem marks an item reviewed. Conflict when it was already
+	// reviewed (a concurrent review won); not found when absent.
+	CompleteItem(ctx context.Context, userID, sessionID string, position int, at time.Time) error
+	// AppendItem adds a card at the end of the queue.
+	AppendItem(ctx context.Context, userID, sessionID, cardID string) error
+	// Progress counts reviewed and pending items.
+	Progress(ctx context.Context, userID, sessionID string) (reviewed, remaining int, err error)
+}
+
+// APIKeyRow is a stored API key: its view plus the owner and the hash of
+// its secret (never the secret).
+type APIKeyRow struct {
+	contracts.APIKeyView
+	UserID string
+	Hash   []byte
+}
+
+// APIKeyStore keeps API keys.
+type APIKeyStore interface {
+	// CreateKey inserts a key. Conflict on a duplicate id.
+	CreateKey(ctx context.Context, k APIKeyRow) error
+	// KeyByID returns any user's key by id, for authentication. Not found when absent.
+	KeyByID(ctx context.Context, id string) (APIKeyRow, error)
+	// ListKeys returns a user's keys, newest first.
+	ListKeys(ctx context.Context, userID string) ([]APIKeyRow, error)
+	// RevokeKey sets RevokedAt if not yet set. Not found when absent.
+	RevokeKey(ctx context.Context, userID, id string, at time.Time) error
+	// TouchKey records a use.
+	TouchKey(ctx context.Context, id string, at time.Time) error
+}
+
+// WebSessionRow is a web session or a one-time sign-in link, stored by the
+// hash of its token.
+type WebSessionRow struct {
+	Hash      []byte
+	UserID    string
+	Kind      string // "session" or "login_link"
+	CreatedAt time.Time
+	ExpiresAt time.Time
+}
+
+// WebSessionStore keeps web sessions and sign-in links.
+type WebSessionStore interface {
+	// CreateWebSession inserts a row.
+	CreateWebSession(ctx context.Context, s WebSessionRow) error
+	// WebSession returns a row of the kind by hash. Not found when absent.
+	WebSession(ctx context.Context, kind string, hash []byte) (WebSessionRow, error)
+	// DeleteWebSession deletes a row and reports whether it existed, so a
+	// sign-in link is spent exactly once.
+	DeleteWebSession(ctx context.Context, kind string, hash []byte) (bool, error)
+}
+
+// ExposureStore keeps per-account tool exposure settings.
+type ExposureStore interface {
+	// GetExposure returns a user's settings, the zero value when never set.
+	GetExposure(ctx context.Context, userID string) (contracts.ExposureSettings, error)
+	// PutExposure replaces a user's settings.
+	PutExposure(ctx context.Context, userID string, s contracts.ExposureSettings) error
+}
+
+// AuditStore keeps the audit trail.
+type AuditStore interface {
+	// AppendAudit appends an event.
+	AppendAudit(ctx context.Context, e contracts.AuditEvent) error
+	// ListAudit returns up to limit of a user's events matching f, newest
+	// first, older than the event beforeID (from the newest when "").
+	ListAudit(ctx context.Context, userID string, f contracts.AuditFilter, beforeID string, limit int) ([]contracts.AuditEvent, error)
+}
+
+// IdempotencyStore remembers the results of retry-safe batches.
+type IdempotencyStore interface {
+	// ClaimKey records that a batch with this key and request fingerprint
+	// is being applied, inside the caller's transaction. When the key was
+	// used before it returns that batch's fingerprint and stored result
+	// with found set, and records nothing.
+	ClaimKey(ctx context.Context, userID, scope, key, fingerprint string, at time.Time) (storedFingerprint string, result []byte, found bool, err error)
+	// SaveResult stores the result of a claimed key.
+	SaveResult(ctx context.Context, userID, scope, key string, result []byte) error
+}
+
+// MediaRow is a media upload intent and, once uploaded, the media file.
+type MediaRow struct {
+	ID          string
+	UserID      string
+	ContentType string
+	Filename    string
+	MaxBytes    int64
+	TokenHash   []byte
+	CreatedAt   time.Time
+	ExpiresAt   time.Time
+	UploadedAt  *time.Time
+	Size        int64
+}
+
+// MediaStore keeps media intents and files' metadata.
+type MediaStore interface {
+	// CreateMedia inserts an intent.
+	CreateMedia(ctx context.Context, m MediaRow) error
+	// MediaByID returns any user's media row, for the upload endpoint. Not found when absent.
+	MediaByID(ctx context.Context, id string) (MediaRow, error)
+	// MarkUploaded records the upload. Conflict when already uploaded.
+	MarkUploaded(ctx context.Context, id string, size int64, at time.Time) error
+}
+
+// BlobStore keeps media bytes.
+type BlobStore interface {
+	// PutBlob stores at most maxBytes bytes under key. Invalid when the
+	// reader has more.
+	PutBlob(ctx context.Context, key string, r io.Reader, maxBytes int64) (int64, error)
+	// GetBlob opens a blob. Not found when absent.
+	GetBlob(ctx context.Context, key string) (io.ReadCloser, error)
+}
+
+// Mailer sends mail.
+type Mailer interface {
+	// Send sends a plain-text message. Unavailable when the mail service is down.
+	Send(ctx context.Context, to, subject, body string) error
+}
