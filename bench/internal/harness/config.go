@@ -1,0 +1,78 @@
+// Package harness runs MCP servers in child processes, drives them with
+// keep-alive HTTP load over loopback, and reports per-request server CPU,
+// allocations and latency relative to a baseline server.
+package harness
+
+import (
+	"fmt"
+	"io"
+	"time"
+)
+
+// Config controls one harness run.
+type Config struct {
+	// Servers names the servers to compare, in run order; empty means all registered.
+	Servers []string
+	// Baseline names the server whose figures the ratios divide by.
+	Baseline string
+	// Rounds is how many times every server × scenario cell is measured; the
+	// report gives the median across rounds.
+	Rounds int
+	// Workers is the number of concurrent keep-alive connections.
+	Workers int
+	// WarmupRequests and Warmup bound the unmeasured warm-up before each measurement.
+	WarmupRequests int
+	Warmup         time.Duration
+	// Requests and Duration bound each measurement; whichever is reached first ends it.
+	Requests int
+	Duration time.Duration
+	// Spawn starts a server child process.
+	Spawn SpawnFunc
+	// Log receives progress lines; nil discards them.
+	Log io.Writer
+}
+
+// Default returns the settings used by `make bench`.
+func Default() Config {
+	return Config{
+		Baseline:       "floor",
+		Rounds:         3,
+		Workers:        8,
+		WarmupRequests: 3000,
+		Warmup:         500 * time.Millisecond,
+		Requests:       30000,
+		Duration:       2 * time.Second,
+	}
+}
+
+// Quick returns settings for a smoke test that finishes in seconds.
+func Quick() Config {
+	c := Default()
+	c.Rounds = 1
+	c.Workers = 4
+	c.WarmupRequests = 50
+	c.Warmup = 200 * time.Millisecond
+	c.Requests = 300
+	c.Duration = 300 * time.Millisecond
+	return c
+}
+
+func (c *Config) validate() error {
+	switch {
+	case c.Rounds < 1:
+		return fmt.Errorf("rounds must be at least 1")
+	case c.Workers < 1:
+		return fmt.Errorf("workers must be at least 1")
+	case c.Requests < 1 || c.Duration <= 0:
+		return fmt.Errorf("requests and duration must be positive")
+	case c.Spawn == nil:
+		return fmt.Errorf("no spawn function")
+	}
+	return nil
+}
+
+func (c *Config) logf(format string, args ...any) {
+	if c.Log != nil {
+		fmt.Fprintf(c.Log, format+"\n", args...)
+	}
+}

@@ -1,0 +1,167 @@
+package harness
+
+import (
+	"slices"
+	"time"
+
+	"github.com/takhtabush/takhtabush/bench/internal/servers"
+)
+
+// Metrics are the per-request figures of one measurement. Server figures
+// come from the child process's counters; latency and throughput are seen by
+// the load generator.
+type Metrics struct {
+	CPUMicros float64 `json:"cpuMicrosPerReq"`
+	Allocs    float64 `json:"allocsPerReq"`
+	Bytes     float64 `json:"bytesPerReq"`
+	RPS       float64 `json:"reqPerSec"`
+	P50Micros float64 `json:"p50Micros"`
+	P99Micros float64 `json:"p99Micros"`
+}
+
+// fields lists the metrics in report order, with pointers into m.
+func (m *Metrics) fields() []*float64 {
+	return []*float64{&m.CPUMicros, &m.Allocs, &m.Bytes, &m.RPS, &m.P50Micros, &m.P99Micros}
+}
+
+// Sample is one measurement of one server on one scenario.
+type Sample struct {
+	Round    int     `json:"round"`
+	Server   string  `json:"server"`
+	Scenario string  `json:"scenario"`
+	Requests int     `json:"requests"`
+	Seconds  float64 `json:"seconds"`
+	GCs      uint32  `json:"gcs"`
+	Metrics
+}
+
+// Cell is the summary of one server on one scenario across rounds.
+type Cell struct {
+	Scenario string `json:"scenario"`
+	Server   string `json:"server"`
+	Rounds   int    `json:"rounds"`
+	// Median holds the median of each metric across rounds, taken independently.
+	Median Metrics `json:"median"`
+	// Ratio is Median divided by the baseline's Median; nil without a baseline.
+	Ratio *Metrics `json:"ratioToBaseline,omitempty"`
+}
+
+// ServerInfo describes a compared server.
+type ServerInfo struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	// Checked lists the scenarios whose responses passed the full sanity check.
+	Checked []string `json:"checked"`
+}
+
+// RunInfo records the settings and host of a run.
+type RunInfo struct {
+	Started        time.Time `json:"started"`
+	GoVersion      string    `json:"goVersion"`
+	NumCPU         int       `json:"numCPU"`
+	Baseline       string    `json:"baseline"`
+	Rounds         int       `json:"rounds"`
+	Workers        int       `json:"workers"`
+	WarmupRequests int       `json:"warmupRequests"`
+	WarmupSeconds  float64   `json:"warmupSeconds"`
+	Requests       int       `json:"requests"`
+	Seconds        float64   `json:"seconds"`
+}
+
+// Report is the result of a harness run.
+type Report struct {
+	Run       RunInfo      `json:"run"`
+	Servers   []ServerInfo `json:"servers"`
+	Scenarios []string     `json:"scenarios"`
+	Cells     []Cell       `json:"cells"`
+	Samples   []Sample     `json:"samples"`
+}
+
+func newReport(cfg Config, srvs []servers.Server) *Report {
+	gv, ncpu := hostInfo()
+	r := &Report{Run: RunInfo{
+		Started: time.Now().UTC(), GoVersion: gv, NumCPU: ncpu, Baseline: cfg.Baseline,
+		Rounds: cfg.Rounds, Workers: cfg.Workers,
+		WarmupRequests: cfg.WarmupRequests, WarmupSeconds: cfg.Warmup.Seconds(),
+		Requests: cfg.Requests, Seconds: cfg.Duration.Seconds(),
+	}}
+	for _, s := range srvs {
+		r.Servers = append(r.Servers, ServerInfo{Name: s.Name(), Description: s.Description()})
+		for _, sc := range s.Scenarios() {
+			if !slices.Contains(r.Scenarios, sc.Name) {
+				r.Scenarios = append(r.Scenarios, sc.Name)
+			}
+		}
+	}
+	return r
+}
+
+func (r *Report) addChecked(server, scenario string) {
+	for i := range r.Servers {
+		if r.Servers[i].Name == server {
+			r.Servers[i].Checked = append(r.Servers[i].Checked, scenario)
+		}
+	}
+}
+
+// Cell returns the summary for scenario × server.
+func (r *Report) Cell(scenario, server string) (Cell, bool) {
+	i := slices.IndexFunc(r.Cells, func(c Cell) bool { return c.Scenario == scenario && c.Server == server })
+	if i < 0 {
+		return Cell{}, false
+	}
+	return r.Cells[i], true
+}
+
+// aggregate computes the per-cell medians and the ratios to the baseline.
+func (r *Report) aggregate(baseline string) {
+	r.Cells = nil
+	for _, sc := range r.Scenarios {
+		for _, s := range r.Servers {
+			var rounds []Sample
+			for _, smp := range r.Samples {
+				if smp.Scenario == sc && smp.Server == s.Name {
+					rounds = append(rounds, smp)
+				}
+			}
+			if len(rounds) == 0 {
+				continue
+			}
+			c := Cell{Scenario: sc, Server: s.Name, Rounds: len(rounds)}
+			for i, f := range c.Median.fields() {
+				vals := make([]float64, len(rounds))
+				for j := range rounds {
+					vals[j] = *rounds[j].Metrics.fields()[i]
+				}
+				*f = median(vals)
+			}
+			r.Cells = append(r.Cells, c)
+		}
+	}
+	for i := range r.Cells {
+		base, ok := r.Cell(r.Cells[i].Scenario, baseline)
+		if !ok {
+			continue
+		}
+		ratio := r.Cells[i].Median
+		bf := base.Median.fields()
+		for j, f := range ratio.fields() {
+			if *bf[j] != 0 {
+				*f /= *bf[j]
+			} else {
+				*f = 0
+			}
+		}
+		r.Cells[i].Ratio = &ratio
+	}
+}
+
+func median(v []float64) float64 {
+	s := slices.Clone(v)
+	slices.Sort(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}

@@ -1,0 +1,175 @@
+package harness
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"slices"
+	"time"
+
+	"github.com/takhtabush/takhtabush/bench/internal/scenario"
+	"github.com/takhtabush/takhtabush/bench/internal/servers"
+)
+
+// mcpPath is the URL path the load posts to.
+const mcpPath = "/mcp"
+
+// Run starts every configured server in its own child process, checks that
+// each answers its scenarios correctly, then measures every scenario × server
+// cell cfg.Rounds times, interleaving the servers within each round.
+func Run(ctx context.Context, cfg Config) (rep *Report, err error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	srvs, err := selectServers(cfg.Servers)
+	if err != nil {
+		return nil, err
+	}
+	rep = newReport(cfg, srvs)
+
+	children := make(map[string]*child, len(srvs))
+	defer func() {
+		for _, c := range children {
+			err = errors.Join(err, c.stop())
+		}
+	}()
+	for _, s := range srvs {
+		c, err := startChild(cfg.Spawn, s.Name(), cfg.Workers)
+		if err != nil {
+			return nil, err
+		}
+		children[s.Name()] = c
+		cfg.logf("started %s at %s", s.Name(), c.base)
+	}
+
+	for _, s := range srvs {
+		for _, sc := range s.Scenarios() {
+			if err := sanityCheck(ctx, children[s.Name()], sc); err != nil {
+				return nil, fmt.Errorf("sanity check %s / %s: %w", s.Name(), sc.Name, err)
+			}
+			rep.addChecked(s.Name(), sc.Name)
+		}
+	}
+	cfg.logf("sanity check passed: every server answered every scenario correctly")
+
+	for round := 1; round <= cfg.Rounds; round++ {
+		for _, name := range rep.Scenarios {
+			for _, s := range srvs {
+				sc, ok := findScenario(s, name)
+				if !ok {
+					continue
+				}
+				smp, err := measure(ctx, cfg, children[s.Name()], sc)
+				if err != nil {
+					return nil, fmt.Errorf("round %d, %s / %s: %w", round, s.Name(), name, err)
+				}
+				smp.Round = round
+				rep.Samples = append(rep.Samples, smp)
+				cfg.logf("round %d %-12s %-8s %7d req %8.0f req/s %8.1f µs CPU/req %7.1f allocs/req",
+					round, name, s.Name(), smp.Requests, smp.RPS, smp.CPUMicros, smp.Allocs)
+			}
+		}
+	}
+	rep.aggregate(cfg.Baseline)
+	return rep, nil
+}
+
+func selectServers(names []string) ([]servers.Server, error) {
+	if len(names) == 0 {
+		return servers.All(), nil
+	}
+	var out []servers.Server
+	for _, n := range names {
+		s, err := servers.Lookup(n)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+func findScenario(s servers.Server, name string) (scenario.Scenario, bool) {
+	i := slices.IndexFunc(s.Scenarios(), func(sc scenario.Scenario) bool { return sc.Name == name })
+	if i < 0 {
+		return scenario.Scenario{}, false
+	}
+	return s.Scenarios()[i], true
+}
+
+func (c *child) target(sc scenario.Scenario) target {
+	h := scenario.Header()
+	for k, v := range c.header {
+		h[k] = v
+	}
+	return target{client: c.client, url: c.base + mcpPath, header: h, body: sc.Body}
+}
+
+func sanityCheck(ctx context.Context, c *child, sc scenario.Scenario) error {
+	resp, err := fetch(ctx, c.target(sc))
+	if err != nil {
+		return err
+	}
+	if err := sc.Check(resp); err != nil {
+		return err
+	}
+	return scenario.FastCheck(resp.Status, resp.Body)
+}
+
+// measure warms one cell up, then runs the measured phase between two reads
+// of the server's counters.
+func measure(ctx context.Context, cfg Config, c *child, sc scenario.Scenario) (Sample, error) {
+	t := c.target(sc)
+	if cfg.WarmupRequests > 0 && cfg.Warmup > 0 {
+		if _, err := runLoad(ctx, t, cfg.Workers, phase{cfg.WarmupRequests, cfg.Warmup}); err != nil {
+			return Sample{}, fmt.Errorf("warm-up: %w", err)
+		}
+	}
+	before, err := c.stats()
+	if err != nil {
+		return Sample{}, err
+	}
+	res, err := runLoad(ctx, t, cfg.Workers, phase{cfg.Requests, cfg.Duration})
+	if err != nil {
+		return Sample{}, err
+	}
+	after, err := c.stats()
+	if err != nil {
+		return Sample{}, err
+	}
+	if res.ok == 0 {
+		return Sample{}, fmt.Errorf("no request completed")
+	}
+	n := float64(res.ok)
+	slices.Sort(res.latencies)
+	return Sample{
+		Server:   c.name,
+		Scenario: sc.Name,
+		Requests: res.ok,
+		Seconds:  res.elapsed.Seconds(),
+		GCs:      after.NumGC - before.NumGC,
+		Metrics: Metrics{
+			CPUMicros: float64(after.CPUNanos-before.CPUNanos) / 1e3 / n,
+			Allocs:    float64(after.Mallocs-before.Mallocs) / n,
+			Bytes:     float64(after.TotalAlloc-before.TotalAlloc) / n,
+			RPS:       n / res.elapsed.Seconds(),
+			P50Micros: micros(percentile(res.latencies, 0.50)),
+			P99Micros: micros(percentile(res.latencies, 0.99)),
+		},
+	}, nil
+}
+
+// percentile returns the nearest-rank percentile of sorted durations.
+func percentile(sorted []time.Duration, p float64) time.Duration {
+	if len(sorted) == 0 {
+		return 0
+	}
+	i := int(p*float64(len(sorted))+0.999999) - 1
+	return sorted[max(0, min(i, len(sorted)-1))]
+}
+
+func micros(d time.Duration) float64 { return float64(d) / float64(time.Microsecond) }
+
+// hostInfo describes the machine the harness runs on.
+func hostInfo() (goVersion string, numCPU int) { return runtime.Version(), runtime.NumCPU() }

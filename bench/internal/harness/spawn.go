@@ -1,0 +1,129 @@
+package harness
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+)
+
+// SpawnFunc returns the command that runs the named server as a child
+// process; the child must call [Serve] on 127.0.0.1 with the given stdio.
+type SpawnFunc func(server string) *exec.Cmd
+
+// SelfSpawn re-executes the running binary with args(server) appended, e.g.
+// "-serve engine -addr 127.0.0.1:0".
+func SelfSpawn(args func(server string) []string) (SpawnFunc, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	return func(server string) *exec.Cmd { return exec.Command(exe, args(server)...) }, nil
+}
+
+// child is a running server process as seen from the harness.
+type child struct {
+	name   string
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	base   string      // http://host:port
+	header http.Header // extra headers the server asked for
+	client *http.Client
+	exited chan error
+}
+
+const readyTimeout = 60 * time.Second
+
+// startChild launches the server and waits for its ready line.
+func startChild(spawn SpawnFunc, name string, workers int) (*child, error) {
+	cmd := spawn(name)
+	cmd.Stderr = os.Stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting %s: %w", name, err)
+	}
+	c := &child{name: name, cmd: cmd, stdin: stdin, exited: make(chan error, 1)}
+	readyc := make(chan ready, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		sent := false
+		for sc.Scan() {
+			line := sc.Text()
+			if !sent && strings.HasPrefix(line, readyPrefix) {
+				var r ready
+				if json.Unmarshal([]byte(strings.TrimPrefix(line, readyPrefix)), &r) == nil {
+					readyc <- r
+					sent = true
+				}
+				continue
+			}
+			fmt.Fprintf(os.Stderr, "[%s] %s\n", name, line)
+		}
+		c.exited <- cmd.Wait()
+	}()
+	select {
+	case r := <-readyc:
+		c.base = "http://" + r.Addr
+		c.header = r.Header
+	case err := <-c.exited:
+		return nil, fmt.Errorf("server %s exited before it was ready: %v", name, err)
+	case <-time.After(readyTimeout):
+		c.stop()
+		return nil, fmt.Errorf("server %s not ready after %v", name, readyTimeout)
+	}
+	c.client = &http.Client{Transport: &http.Transport{
+		MaxIdleConns:        4 * workers,
+		MaxIdleConnsPerHost: 2 * workers,
+		IdleConnTimeout:     5 * time.Minute,
+		DisableCompression:  true,
+	}}
+	return c, nil
+}
+
+// stats fetches the server process's counters.
+func (c *child) stats() (Stats, error) {
+	var s Stats
+	resp, err := c.client.Get(c.base + StatsPath)
+	if err != nil {
+		return s, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return s, fmt.Errorf("%s: stats: HTTP %d", c.name, resp.StatusCode)
+	}
+	err = json.NewDecoder(resp.Body).Decode(&s)
+	return s, err
+}
+
+// stop asks the child to exit by closing its stdin, and kills it if it does not.
+func (c *child) stop() error {
+	if c.client != nil {
+		c.client.CloseIdleConnections()
+	}
+	_ = c.stdin.Close()
+	select {
+	case err := <-c.exited:
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return fmt.Errorf("server %s: %w", c.name, err)
+		}
+		return nil
+	case <-time.After(5 * time.Second):
+		_ = c.cmd.Process.Kill()
+		<-c.exited
+		return fmt.Errorf("server %s did not exit; killed", c.name)
+	}
+}

@@ -1,0 +1,51 @@
+package harness
+
+import (
+	"encoding/json"
+	"net/http"
+	"runtime"
+)
+
+// StatsPath is the path of the child's stats endpoint. It is served next to
+// the MCP handler and never reaches it.
+const StatsPath = "/__stats"
+
+// Stats is a snapshot of a server process's resource counters.
+type Stats struct {
+	// CPUNanos is the process's user plus system CPU time (getrusage RUSAGE_SELF),
+	// covering every thread: handlers, the garbage collector and net/http.
+	CPUNanos int64 `json:"cpuNanos"`
+	// Mallocs is runtime.MemStats.Mallocs, the cumulative count of heap objects allocated.
+	Mallocs uint64 `json:"mallocs"`
+	// TotalAlloc is runtime.MemStats.TotalAlloc, the cumulative bytes allocated.
+	TotalAlloc uint64 `json:"totalAlloc"`
+	// NumGC is the number of completed GC cycles.
+	NumGC uint32 `json:"numGC"`
+	// GOMAXPROCS is the child's GOMAXPROCS setting.
+	GOMAXPROCS int `json:"gomaxprocs"`
+}
+
+// readStats takes a snapshot of the current process.
+func readStats() Stats {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return Stats{
+		CPUNanos:   processCPUNanos(),
+		Mallocs:    ms.Mallocs,
+		TotalAlloc: ms.TotalAlloc,
+		NumGC:      ms.NumGC,
+		GOMAXPROCS: runtime.GOMAXPROCS(0),
+	}
+}
+
+// withStats routes StatsPath to the stats endpoint and everything else to h.
+func withStats(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != StatsPath {
+			h.ServeHTTP(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(readStats())
+	})
+}
