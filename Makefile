@@ -1,0 +1,52 @@
+# Takhtabush: the two commands a newcomer needs are `make run` and `make test`.
+
+SHELL := /bin/bash
+MODULES := contracts ports domain adapters mcpcore apiserver bench
+GO ?= go
+DB ?= sqlite:./data/takhtabush.db
+ADDR ?= 127.0.0.1:8080
+
+.PHONY: run test generate check-generated lint tidy-check bench bench-quick conformance ci help
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
+
+run: ## start the service in development mode on the embedded SQLite database
+	@mkdir -p data
+	ENVIRONMENT=development MCP_DEV_NO_AUTH=true $(GO) run ./apiserver/cmd/takhtabush serve --db '$(DB)' --addr '$(ADDR)'
+
+test: ## run every module's tests (the Postgres suites too when TAKHTABUSH_TEST_POSTGRES_URL is set)
+	@if [ -z "$$TAKHTABUSH_TEST_POSTGRES_URL" ]; then \
+	  echo "NOTE: TAKHTABUSH_TEST_POSTGRES_URL is not set: the Postgres suites are skipped (SQLite suites run)."; \
+	else echo "Postgres suites run against $${TAKHTABUSH_TEST_POSTGRES_URL%%\?*}"; fi
+	$(GO) test -count=1 -timeout 20m work
+
+generate: ## regenerate mocks, wire_gen.go and the MCP tool reference
+	$(GO) generate -skip 'go run -mod=mod' work
+
+check-generated: generate ## fail when generated files are stale or missing
+	@git diff --exit-code || { echo "generated files are stale: run make generate and commit"; exit 1; }
+	@test -z "$$(git status --porcelain)" || { git status --porcelain; echo "untracked or changed files after make generate"; exit 1; }
+
+lint: tidy-check ## gofmt, go vet, tidy and the modernc libc pin
+	@test -z "$$(gofmt -l $(MODULES))" || { gofmt -l $(MODULES); echo "gofmt: the files above need formatting"; exit 1; }
+	$(GO) vet work
+	@sv=$$($(GO) list -m -f '{{.Version}}' modernc.org/sqlite); \
+	 want=$$($(GO) mod graph | awk -v n="modernc.org/sqlite@$$sv" '$$1==n && $$2 ~ /^modernc\.org\/libc@/ {sub(/.*@/,"",$$2); print $$2}'); \
+	 got=$$($(GO) list -m -f '{{.Version}}' modernc.org/libc); \
+	 [ -n "$$want" ] && [ "$$want" = "$$got" ] || { echo "modernc.org/libc is $$got, but sqlite $$sv pins $$want"; exit 1; }
+
+tidy-check:
+	@for m in $(MODULES); do (cd $$m && $(GO) mod tidy -diff) || { echo "go.mod of $$m is not tidy"; exit 1; }; done
+
+bench: ## benchmarks: storage, domain, and the MCP engine against its peers (ratios matter, not absolute times)
+	$(GO) test -run '^$$' -bench . -benchmem -timeout 30m ./adapters/... ./domain/...
+	$(GO) run ./bench/cmd/mcpbench
+
+bench-quick: ## a fast smoke run of the MCP comparison
+	$(GO) run ./bench/cmd/mcpbench -quick
+
+conformance: ## the official MCP conformance suite, both requirement sets (installs Node 22 from npm)
+	bash mcpcore/scripts/conformance.sh
+
+ci: lint test check-generated conformance ## what .ci/run runs after setting up Postgres

@@ -1,0 +1,139 @@
+package contracts_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/takhtabush/takhtabush/contracts"
+)
+
+var toolName = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
+
+func compile(t *testing.T, name string, raw json.RawMessage) *jsonschema.Schema {
+	t.Helper()
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatalf("%s: schema is not JSON: %v", name, err)
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.AssertFormat()
+	if err := c.AddResource(name, doc); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	s, err := c.Compile(name)
+	if err != nil {
+		t.Fatalf("%s: schema does not compile: %v", name, err)
+	}
+	return s
+}
+
+func TestCatalogDefinitions(t *testing.T) {
+	seen := map[string]bool{}
+	for _, tool := range contracts.Catalog() {
+		if !toolName.MatchString(tool.Name) {
+			t.Errorf("tool name %q is not snake_case of at most 64 characters", tool.Name)
+		}
+		if seen[tool.Name] {
+			t.Errorf("duplicate tool %q", tool.Name)
+		}
+		seen[tool.Name] = true
+		if tool.Title == "" || tool.Description == "" {
+			t.Errorf("%s: title and description are required", tool.Name)
+		}
+		if len(tool.Description) > 300 {
+			t.Errorf("%s: description is %d bytes; keep it under 300, agents pay for every byte", tool.Name, len(tool.Description))
+		}
+		if len(tool.Scopes) == 0 {
+			t.Errorf("%s: no scopes", tool.Name)
+		}
+		for _, s := range append(slices.Clone(tool.Scopes), tool.WriteScopes...) {
+			if !s.Valid() {
+				t.Errorf("%s: unknown scope %q", tool.Name, s)
+			}
+		}
+		if writes := tool.Mutates || tool.MutatesWith != ""; writes == tool.Annotations.ReadOnlyHint {
+			t.Errorf("%s: can write=%v but readOnlyHint=%v", tool.Name, writes, tool.Annotations.ReadOnlyHint)
+		}
+		if (tool.Mutates || tool.MutatesWith != "") != (tool.AuditAction != "") {
+			t.Errorf("%s: a mutating tool needs an audit action, and only a mutating tool has one", tool.Name)
+		}
+		if tool.Mutates {
+			for _, s := range tool.Scopes {
+				if !strings.HasSuffix(string(s), ":write") {
+					t.Errorf("%s: mutating tool requires non-write scope %s", tool.Name, s)
+				}
+			}
+		} else if tool.MutatesWith == "" {
+			for _, s := range tool.Scopes {
+				if !strings.HasSuffix(string(s), ":read") {
+					t.Errorf("%s: read tool requires scope %s", tool.Name, s)
+				}
+			}
+		}
+		in := compile(t, tool.Name+".input.json", tool.InputSchema)
+		compile(t, tool.Name+".output.json", tool.OutputSchema)
+		var top map[string]any
+		if err := json.Unmarshal(tool.InputSchema, &top); err != nil || top["type"] != "object" {
+			t.Errorf("%s: input schema must be an object schema", tool.Name)
+		}
+		// The empty object is rejected exactly when the tool has required arguments.
+		err := in.Validate(map[string]any{})
+		_, hasRequired := top["required"]
+		_, hasOneOf := top["oneOf"]
+		if (err != nil) != (hasRequired || hasOneOf) {
+			t.Errorf("%s: empty arguments validate=%v, but required=%v", tool.Name, err, hasRequired)
+		}
+	}
+	if len(seen) != 17 {
+		t.Errorf("catalog has %d tools, DESIGN.md names 17", len(seen))
+	}
+}
+
+// TestToolsListSize keeps the whole catalog, serialised as tools/list sends
+// it, under 32 KB: agents pay for every byte in context.
+func TestToolsListSize(t *testing.T) {
+	type wireTool struct {
+		Name         string                `json:"name"`
+		Title        string                `json:"title"`
+		Description  string                `json:"description"`
+		InputSchema  json.RawMessage       `json:"inputSchema"`
+		OutputSchema json.RawMessage       `json:"outputSchema"`
+		Annotations  contracts.Annotations `json:"annotations"`
+		Meta         map[string]any        `json:"_meta,omitempty"`
+	}
+	var tools []wireTool
+	for _, tool := range contracts.Catalog() {
+		tools = append(tools, wireTool{tool.Name, tool.Title, tool.Description, tool.InputSchema, tool.OutputSchema, tool.Annotations, tool.Meta})
+	}
+	b, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "result": map[string]any{"tools": tools}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("tools/list response: %d bytes", len(b))
+	if len(b) >= 32*1024 {
+		t.Fatalf("tools/list is %d bytes; the budget is 32768", len(b))
+	}
+}
+
+func TestToolLookup(t *testing.T) {
+	tool, ok := contracts.Tool(contracts.ToolAddCards)
+	if !ok || !tool.Mutates || tool.AuditAction != "cards.add" {
+		t.Fatalf("Tool(add_cards) = %+v, %v", tool, ok)
+	}
+	if _, ok := contracts.Tool("nope"); ok {
+		t.Fatal("Tool(nope) found")
+	}
+	// Catalog returns a copy: changing it does not change the catalog.
+	c := contracts.Catalog()
+	c[0].Name = "changed"
+	if contracts.Catalog()[0].Name == "changed" {
+		t.Fatal("Catalog exposes its backing array")
+	}
+}

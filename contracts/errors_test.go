@@ -1,0 +1,86 @@
+package contracts_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/takhtabush/takhtabush/contracts"
+)
+
+func TestErrorKinds(t *testing.T) {
+	nf := contracts.Errorf(contracts.KindNotFound, "deck %q not found", "d1")
+	wrapped := fmt.Errorf("loading: %w", nf)
+	if got := contracts.KindOf(wrapped); got != contracts.KindNotFound {
+		t.Fatalf("KindOf(wrapped) = %q", got)
+	}
+	if !errors.Is(wrapped, &contracts.Error{Kind: contracts.KindNotFound}) {
+		t.Fatal("errors.Is does not match by kind through wrapping")
+	}
+	if errors.Is(wrapped, &contracts.Error{Kind: contracts.KindConflict}) {
+		t.Fatal("errors.Is matched another kind")
+	}
+	if got := contracts.MessageOf(wrapped); got != `deck "d1" not found` {
+		t.Fatalf("MessageOf = %q", got)
+	}
+	secret := errors.New("pq: relation \"cards\" does not exist")
+	internal := contracts.Internal(secret)
+	if contracts.KindOf(internal) != contracts.KindInternal || contracts.MessageOf(internal) != "internal error" {
+		t.Fatalf("internal error leaks: kind %q message %q", contracts.KindOf(internal), contracts.MessageOf(internal))
+	}
+	if !errors.Is(internal, secret) {
+		t.Fatal("Internal drops its cause for logs")
+	}
+	if contracts.Internal(nf) != nf {
+		t.Fatal("Internal rewraps an *Error")
+	}
+	if contracts.KindOf(errors.New("plain")) != contracts.KindInternal || contracts.KindOf(nil) != "" {
+		t.Fatal("KindOf of plain or nil errors is wrong")
+	}
+}
+
+func TestParseScopes(t *testing.T) {
+	got, err := contracts.ParseScopes("stats:read, decks:read decks:read")
+	if err != nil || len(got) != 2 || got[0] != contracts.ScopeDecksRead || got[1] != contracts.ScopeStatsRead {
+		t.Fatalf("ParseScopes = %v, %v", got, err)
+	}
+	if _, err := contracts.ParseScopes("decks:read,admin"); !contracts.IsKind(err, contracts.KindInvalid) {
+		t.Fatalf("unknown scope: err = %v", err)
+	}
+	if got, err := contracts.ParseScopes(""); err != nil || len(got) != 0 {
+		t.Fatalf("empty list = %v, %v", got, err)
+	}
+	if !contracts.HasScopes(contracts.AllScopes, []contracts.Scope{contracts.ScopeMediaWrite}) ||
+		contracts.HasScopes([]contracts.Scope{contracts.ScopeDecksRead}, []contracts.Scope{contracts.ScopeDecksWrite}) {
+		t.Fatal("HasScopes is wrong")
+	}
+}
+
+func TestPrincipalContext(t *testing.T) {
+	ctx := context.Background()
+	if _, err := contracts.UserID(ctx); !contracts.IsKind(err, contracts.KindUnauthenticated) {
+		t.Fatalf("UserID without principal: %v", err)
+	}
+	ctx = contracts.WithPrincipal(ctx, contracts.Principal{UserID: "u1", CredentialKind: contracts.CredentialAPIKey})
+	if id, err := contracts.UserID(ctx); id != "u1" || err != nil {
+		t.Fatalf("UserID = %q, %v", id, err)
+	}
+}
+
+func TestExposureAllows(t *testing.T) {
+	add, _ := contracts.Tool(contracts.ToolAddCards)
+	list, _ := contracts.Tool(contracts.ToolListDecks)
+	var s contracts.ExposureSettings
+	if !s.Allows(add) || !s.Allows(list) {
+		t.Fatal("default settings must expose everything")
+	}
+	s.ReadOnly = true
+	if s.Allows(add) || !s.Allows(list) {
+		t.Fatal("read-only must hide writes only")
+	}
+	s = contracts.ExposureSettings{DisabledTools: []string{contracts.ToolListDecks}}
+	if s.Allows(list) || !s.Allows(add) {
+		t.Fatal("a disabled tool must be hidden, others not")
+	}
+}
