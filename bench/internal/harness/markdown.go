@@ -24,7 +24,8 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		ri.WarmupRequests, ri.WarmupSeconds, ri.Requests, ri.Seconds, ri.Workers)
 	fmt.Fprintf(&b, "Each figure is the median across rounds; (×N) is its ratio to **%s**. "+
 		"CPU, allocs and bytes are the server process's own (getrusage user+sys, runtime.MemStats) divided by completed requests; "+
-		"req/s and latency are seen by the load generator, which shares the machine.\n\n", ri.Baseline)
+		"req/s and latency are seen by the load generator, which shares the machine. "+
+		"Lower is better except for req/s.\n\n", ri.Baseline)
 	for _, s := range r.Servers {
 		fmt.Fprintf(&b, "- **%s**: %s\n", s.Name, s.Description)
 	}
