@@ -1,0 +1,15 @@
+module github.com/takhtabush/takhtabush/domain
+
+go 1.26.0
+
+replace (
+	github.com/takhtabush/takhtabush/contracts => ../contracts
+	github.com/takhtabush/takhtabush/ports => ../ports
+)
+
+require (
+	github.com/open-spaced-repetition/go-fsrs/v4 v4.0.0
+	github.com/takhtabush/takhtabush/contracts v0.0.0-00010101000000-000000000000
+	github.com/takhtabush/takhtabush/ports v0.0.0-00010101000000-000000000000
+	pgregory.net/rapid v1.3.0
+)
