@@ -1,0 +1,95 @@
+package mcpcore
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"sync"
+)
+
+// ServeStdio serves srv over newline-delimited JSON-RPC on in and out (the
+// stdio transport): nothing but MCP messages are written to out. Requests
+// run concurrently; notifications/cancelled cancels them; in the handshake
+// era the handlers' requests to the client travel on the same pipe. It
+// returns when in is exhausted (after in-flight requests finish) or ctx
+// ends. A principal in ctx applies to every request.
+func ServeStdio(ctx context.Context, srv *Server, in io.Reader, out io.Writer) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	w := &lineOut{w: bufio.NewWriter(out)}
+	tr := &transport{out: w, conn: &connState{}, scope: "stdio:" + randomRef()}
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	r := bufio.NewReaderSize(in, 64<<10)
+	for {
+		line, err := r.ReadBytes('\n')
+		line = bytes.TrimSpace(line)
+		if len(line) > 0 {
+			msg := line // ReadBytes returns a fresh slice per call
+			if isRequest(msg) {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					serveLine(ctx, srv, msg, tr, w)
+				}()
+			} else {
+				serveLine(ctx, srv, msg, tr, w)
+			}
+		}
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+	}
+}
+
+func serveLine(ctx context.Context, srv *Server, msg []byte, tr *transport, w *lineOut) {
+	rep := srv.handle(ctx, msg, tr)
+	if rep.body != nil {
+		w.send(rep.body)
+	}
+	rep.release()
+}
+
+// isRequest reports whether msg looks like a request (has both method and
+// id); such messages run concurrently, everything else in order.
+func isRequest(msg []byte) bool {
+	it, ok := newObjIter(msg)
+	if !ok {
+		return false
+	}
+	var method, id bool
+	for {
+		k, _, ok := it.next()
+		if !ok {
+			return method && id
+		}
+		switch string(k) {
+		case "method":
+			method = true
+		case "id":
+			id = true
+		}
+	}
+}
+
+// lineOut writes one message per line.
+type lineOut struct {
+	mu sync.Mutex
+	w  *bufio.Writer
+}
+
+func (l *lineOut) send(msg []byte) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.w.Write(msg)
+	l.w.WriteByte('\n')
+	return l.w.Flush()
+}

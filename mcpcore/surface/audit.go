@@ -1,0 +1,150 @@
+package surface
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/mcpcore"
+)
+
+// MetaAuditFailed is the _meta key set on a result whose audit row could not
+// be written. The mutation itself stays applied.
+const MetaAuditFailed = "takhtabush/auditFailed"
+
+// project builds the audit event of a mutating call from what the engine
+// knows: the principal, the tool, the arguments, the result and the outcome.
+func project(ctx context.Context, def contracts.ToolDef, req *mcpcore.CallRequest, result any, err error) contracts.AuditEvent {
+	e := contracts.AuditEvent{
+		Tool:         def.Name,
+		Action:       def.AuditAction,
+		InputSummary: Summarize(req.Arguments, contracts.MaxAuditSummaryBytes),
+		AffectedIDs:  affectedIDs(result, req.Arguments),
+		Outcome:      contracts.AuditOK,
+		RequestID:    string(req.ID()),
+	}
+	if p, ok := contracts.PrincipalFrom(ctx); ok {
+		e.UserID, e.CredentialKind, e.CredentialID = p.UserID, p.CredentialKind, p.CredentialID
+	}
+	if err != nil {
+		e.Outcome, e.ErrorKind = contracts.AuditError, contracts.KindOf(err)
+	}
+	return e
+}
+
+// audit writes the event; when that fails, the result stays as it is and
+// carries a marker in _meta.
+func (s *Surface) audit(ctx context.Context, e contracts.AuditEvent, res *mcpcore.CallToolResult) {
+	if err := s.svc.WriteAudit(ctx, e); err != nil {
+		s.log.LogAttrs(ctx, slog.LevelError, "audit write failed",
+			slog.String("tool", e.Tool), slog.String("user", e.UserID), slog.Any("err", err))
+		if res.Meta == nil {
+			res.Meta = map[string]any{}
+		}
+		res.Meta[MetaAuditFailed] = true
+	}
+}
+
+// affectedIDs takes the ids a call touched from its result, or, when the
+// call failed, from the ids named in its arguments.
+func affectedIDs(result any, args json.RawMessage) []string {
+	ids := []string{}
+	add := func(id string) {
+		if id != "" {
+			ids = append(ids, id)
+		}
+	}
+	switch r := result.(type) {
+	case contracts.Deck:
+		add(r.ID)
+	case contracts.DeleteResult:
+		add(r.ID)
+	case contracts.BulkResult:
+		add(r.DeckID)
+		for _, it := range r.Items {
+			if it.Status == contracts.OutcomeCreated || it.Status == contracts.OutcomeUpdated || it.Status == contracts.OutcomeDeleted {
+				add(it.ID)
+			}
+		}
+	case contracts.StudySession:
+		add(r.ID)
+		add(r.DeckID)
+	case contracts.ReviewResult:
+		add(r.SessionID)
+		add(r.CardID)
+	case contracts.MediaUploadIntent:
+		add(r.MediaID)
+	default:
+		var named struct {
+			DeckID    string   `json:"deckId"`
+			SessionID string   `json:"sessionId"`
+			CardID    string   `json:"cardId"`
+			CardIDs   []string `json:"cardIds"`
+		}
+		_ = json.Unmarshal(args, &named)
+		add(named.DeckID)
+		add(named.SessionID)
+		add(named.CardID)
+		for _, id := range named.CardIDs {
+			add(id)
+		}
+	}
+	const maxIDs = 100
+	if len(ids) > maxIDs {
+		ids = ids[:maxIDs]
+	}
+	return ids
+}
+
+// Summarize returns a JSON summary of args no longer than max bytes: long
+// strings are cut, long arrays keep their first items and say how many
+// were left out. It never fails: unreadable input becomes a note.
+func Summarize(args json.RawMessage, max int) json.RawMessage {
+	var v any
+	if err := json.Unmarshal(args, &v); err != nil {
+		return json.RawMessage(`{"unreadable":true}`)
+	}
+	for _, lim := range []struct{ str, items int }{{200, 20}, {80, 5}, {24, 2}, {8, 1}} {
+		b, err := json.Marshal(shrink(v, lim.str, lim.items))
+		if err == nil && len(b) <= max {
+			return b
+		}
+	}
+	b, _ := json.Marshal(map[string]any{"truncated": true, "bytes": len(args)})
+	return b
+}
+
+func shrink(v any, maxStr, maxItems int) any {
+	switch x := v.(type) {
+	case string:
+		if utf8.RuneCountInString(x) <= maxStr {
+			return x
+		}
+		runes := []rune(x)
+		return string(runes[:maxStr]) + "…"
+	case []any:
+		n := min(len(x), maxItems)
+		out := make([]any, 0, n+1)
+		for _, item := range x[:n] {
+			out = append(out, shrink(item, maxStr, maxItems))
+		}
+		if len(x) > n {
+			out = append(out, map[string]any{"omitted": len(x) - n})
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, item := range x {
+			if len(k) > 64 {
+				k = strings.ToValidUTF8(k[:64], "")
+			}
+			out[k] = shrink(item, maxStr, maxItems)
+		}
+		return out
+	default:
+		return v
+	}
+}

@@ -1,0 +1,192 @@
+package surface_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"go.uber.org/mock/gomock"
+
+	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/mcpcore/surface"
+)
+
+// TestAuditFields: every mutating tool writes one audit event after the
+// service call, with the principal, tool, action, a bounded summary, the
+// affected ids and the request id; read tools write none.
+func TestAuditFields(t *testing.T) {
+	for _, def := range contracts.Catalog() {
+		t.Run(def.Name, func(t *testing.T) {
+			f := newFixture(t)
+			f.exposure(contracts.ExposureSettings{})
+			ex := contracts.Examples()[def.Name]
+			svcCall := f.expectTool(def.Name, ex.Result, nil)
+			if def.AuditAction == "" {
+				// No WriteAudit expectation: a write fails the test.
+				if _, rerr := f.call(as(contracts.AllScopes...), def.Name, ex.Args); rerr != nil {
+					t.Fatal(rerr)
+				}
+				return
+			}
+			var got contracts.AuditEvent
+			f.svc.EXPECT().WriteAudit(gomock.Any(), gomock.Any()).After(svcCall).
+				DoAndReturn(func(_ context.Context, e contracts.AuditEvent) error { got = e; return nil })
+			res, rerr := f.call(as(contracts.AllScopes...), def.Name, ex.Args)
+			if rerr != nil || res.IsError {
+				t.Fatalf("%+v %+v", rerr, res)
+			}
+			if got.UserID != "u1" || got.CredentialKind != contracts.CredentialAPIKey || got.CredentialID != "k1" {
+				t.Errorf("principal fields: %+v", got)
+			}
+			if got.Tool != def.Name || got.Action != def.AuditAction || got.Outcome != contracts.AuditOK || got.ErrorKind != "" {
+				t.Errorf("tool fields: %+v", got)
+			}
+			if got.RequestID != "7" {
+				t.Errorf("request id %q, want the JSON-RPC id 7", got.RequestID)
+			}
+			if len(got.AffectedIDs) == 0 {
+				t.Errorf("no affected ids")
+			}
+			if !json.Valid(got.InputSummary) || len(got.InputSummary) > contracts.MaxAuditSummaryBytes {
+				t.Errorf("summary invalid or too long: %s", got.InputSummary)
+			}
+			if res.Meta[surface.MetaAuditFailed] != nil {
+				t.Errorf("audit marked failed: %v", res.Meta)
+			}
+		})
+	}
+}
+
+// TestAuditFailureKeepsResult: a failed audit write leaves the result as it
+// is, marked in _meta; the mutation is not undone or reported as failed.
+func TestAuditFailureKeepsResult(t *testing.T) {
+	f := newFixture(t)
+	f.exposure(contracts.ExposureSettings{})
+	ex := contracts.Examples()[contracts.ToolCreateDeck]
+	f.expectTool(contracts.ToolCreateDeck, ex.Result, nil)
+	f.svc.EXPECT().WriteAudit(gomock.Any(), gomock.Any()).Return(errors.New("disk full"))
+	res, rerr := f.call(as(contracts.AllScopes...), contracts.ToolCreateDeck, ex.Args)
+	if rerr != nil || res.IsError {
+		t.Fatalf("the mutation must still succeed: %+v %+v", rerr, res)
+	}
+	if res.Meta[surface.MetaAuditFailed] != true {
+		t.Fatalf("_meta = %v, want %s", res.Meta, surface.MetaAuditFailed)
+	}
+	if !strings.Contains(f.logs.String(), "audit write failed") {
+		t.Fatalf("audit failure not logged: %s", f.logs)
+	}
+}
+
+// TestServiceErrors: domain failures become tool results a model can act
+// on; internal failures carry a reference, never their cause; the audit
+// row records the failure.
+func TestServiceErrors(t *testing.T) {
+	cases := []struct {
+		err      error
+		wantText string
+		kind     contracts.ErrorKind
+	}{
+		{contracts.Errorf(contracts.KindNotFound, "deck d9 not found"), "Not found: deck d9 not found", contracts.KindNotFound},
+		{contracts.Errorf(contracts.KindConflict, "a deck named Geography exists"), "Conflict: a deck named Geography exists", contracts.KindConflict},
+		{contracts.Errorf(contracts.KindInvalid, "name must be 1-200 characters"), "Invalid input: name must be 1-200 characters", contracts.KindInvalid},
+		{contracts.Internal(errors.New(`pq: duplicate key value violates unique constraint "decks_pkey" SELECT secret`)), "Internal error (ref ", contracts.KindInternal},
+		{fmt.Errorf("wrapped: %w", errors.New("sqlite: database is locked")), "Internal error (ref ", contracts.KindInternal},
+	}
+	for _, tc := range cases {
+		f := newFixture(t)
+		f.exposure(contracts.ExposureSettings{})
+		var got contracts.AuditEvent
+		f.expectTool(contracts.ToolCreateDeck, contracts.Deck{}, tc.err)
+		f.svc.EXPECT().WriteAudit(gomock.Any(), gomock.Any()).DoAndReturn(func(_ context.Context, e contracts.AuditEvent) error { got = e; return nil })
+		res, rerr := f.call(as(contracts.AllScopes...), contracts.ToolCreateDeck, json.RawMessage(`{"name":"Geography"}`))
+		if rerr != nil || !res.IsError {
+			t.Fatalf("%v: want an isError result, got %+v %+v", tc.err, rerr, res)
+		}
+		text := res.Content[0].Text
+		if !strings.HasPrefix(text, tc.wantText) {
+			t.Errorf("%v: text %q, want prefix %q", tc.err, text, tc.wantText)
+		}
+		for _, leak := range []string{"pq:", "SELECT", "sqlite", "locked"} {
+			if strings.Contains(text, leak) {
+				t.Errorf("result leaks %q: %s", leak, text)
+			}
+		}
+		if got.Outcome != contracts.AuditError || got.ErrorKind != tc.kind {
+			t.Errorf("%v: audit outcome %q kind %q", tc.err, got.Outcome, got.ErrorKind)
+		}
+		if len(got.AffectedIDs) != 0 {
+			t.Errorf("create_deck that failed touched %v", got.AffectedIDs)
+		}
+	}
+}
+
+// TestArgumentErrors: arguments that break the schema never reach the
+// service and come back as one isError result listing every violation.
+func TestArgumentErrors(t *testing.T) {
+	f := newFixture(t)
+	f.exposure(contracts.ExposureSettings{})
+	res, rerr := f.call(as(contracts.AllScopes...), contracts.ToolAddCards, json.RawMessage(`{"deckId":"","cards":[{"front":"Q"}],"bogus":1}`))
+	if rerr != nil || !res.IsError {
+		t.Fatalf("%+v %+v", rerr, res)
+	}
+	text := res.Content[0].Text
+	for _, want := range []string{"/deckId", "/cards/0", "bogus"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("violation list misses %s: %s", want, text)
+		}
+	}
+}
+
+// TestRenderStudySession: given a deck it starts a session, which also
+// needs study:write; the text leads with an absolute study link and the
+// result links the widget.
+func TestRenderStudySession(t *testing.T) {
+	f := newFixture(t)
+	f.exposure(contracts.ExposureSettings{})
+	if _, rerr := f.call(as(contracts.ScopeStudyRender), contracts.ToolRenderStudySession, json.RawMessage(`{"deckId":"d1"}`)); rerr == nil ||
+		rerr.Code != -32003 || !strings.Contains(string(rerr.Data), "study:write") {
+		t.Fatalf("deckId without study:write: %+v", rerr)
+	}
+	sess := contracts.StudySession{ID: "s1", DeckID: "d1", Remaining: 4, StudyURL: "https://tb.example/study/s1"}
+	f.expectTool(contracts.ToolRenderStudySession, sess, nil)
+	// A session id alone is a read: no audit row.
+	res, rerr := f.call(as(contracts.ScopeStudyRender), contracts.ToolRenderStudySession, json.RawMessage(`{"sessionId":"s1"}`))
+	if rerr != nil || res.IsError {
+		t.Fatalf("%+v %+v", rerr, res)
+	}
+	if !strings.Contains(res.Content[0].Text, "https://tb.example/study/s1") {
+		t.Fatalf("no study link: %q", res.Content[0].Text)
+	}
+	ui, _ := res.Meta["ui"].(map[string]any)
+	if ui["resourceUri"] != contracts.StudyWidgetURI {
+		t.Fatalf("_meta.ui = %v", res.Meta)
+	}
+	r := f.rpc(as(contracts.ScopeStudyRender), "resources/read", map[string]any{"uri": contracts.StudyWidgetURI})
+	if r.Error != nil || !strings.Contains(string(r.Result), "text/html;profile=mcp-app") || !strings.Contains(string(r.Result), "https://tb.example") {
+		t.Fatalf("widget resource: %+v %s", r.Error, r.Result)
+	}
+	if r := f.rpc(as(contracts.ScopeDecksRead), "resources/read", map[string]any{"uri": contracts.StudyWidgetURI}); r.Error == nil {
+		t.Fatalf("widget readable without study:render: %s", r.Result)
+	}
+}
+
+func TestSummarizeBounds(t *testing.T) {
+	var cards []string
+	for i := range 1000 {
+		cards = append(cards, fmt.Sprintf(`{"front":"%s","back":"answer %d"}`, strings.Repeat("é", 500), i))
+	}
+	args := json.RawMessage(`{"deckId":"d1","cards":[` + strings.Join(cards, ",") + `]}`)
+	sum := surface.Summarize(args, contracts.MaxAuditSummaryBytes)
+	if !json.Valid(sum) || len(sum) > contracts.MaxAuditSummaryBytes {
+		t.Fatalf("summary of %d bytes is %d bytes", len(args), len(sum))
+	}
+	if !strings.Contains(string(sum), `"deckId":"d1"`) || !strings.Contains(string(sum), "omitted") {
+		t.Fatalf("summary lost what matters: %s", sum)
+	}
+	if s := surface.Summarize(json.RawMessage(`{"name":"x"}`), 2048); string(s) != `{"name":"x"}` {
+		t.Fatalf("a small input must be kept whole: %s", s)
+	}
+}

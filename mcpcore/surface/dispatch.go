@@ -1,0 +1,46 @@
+package surface
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/ports"
+)
+
+// call runs one tool against the services: decode the (already validated)
+// arguments into the tool's record, call the port method, return its record.
+type call func(ctx context.Context, svc ports.McpServices, args json.RawMessage) (any, error)
+
+// bind turns a McpServices method expression into a call.
+func bind[A, R any](method func(ports.McpServices, context.Context, A) (R, error)) call {
+	return func(ctx context.Context, svc ports.McpServices, raw json.RawMessage) (any, error) {
+		var args A
+		if err := json.Unmarshal(raw, &args); err != nil {
+			return nil, contracts.Errorf(contracts.KindInvalid, "arguments do not match the tool's input schema: %v", err)
+		}
+		return method(svc, ctx, args)
+	}
+}
+
+// dispatch maps every catalog tool to its McpServices method. The mirror
+// test fails when catalog, port and this table disagree.
+var dispatch = map[string]call{
+	contracts.ToolListDecks:          bind(ports.McpServices.ListDecks),
+	contracts.ToolGetDeck:            bind(ports.McpServices.GetDeck),
+	contracts.ToolSearchCards:        bind(ports.McpServices.SearchCards),
+	contracts.ToolGetStudySnapshot:   bind(ports.McpServices.GetStudySnapshot),
+	contracts.ToolGetStats:           bind(ports.McpServices.GetStats),
+	contracts.ToolGetStudyPlan:       bind(ports.McpServices.GetStudyPlan),
+	contracts.ToolCreateDeck:         bind(ports.McpServices.CreateDeck),
+	contracts.ToolUpdateDeck:         bind(ports.McpServices.UpdateDeck),
+	contracts.ToolDeleteDeck:         bind(ports.McpServices.DeleteDeck),
+	contracts.ToolAddCards:           bind(ports.McpServices.AddCards),
+	contracts.ToolUpdateCards:        bind(ports.McpServices.UpdateCards),
+	contracts.ToolDeleteCards:        bind(ports.McpServices.DeleteCards),
+	contracts.ToolImportCards:        bind(ports.McpServices.ImportCards),
+	contracts.ToolStartStudySession:  bind(ports.McpServices.StartStudySession),
+	contracts.ToolSubmitReview:       bind(ports.McpServices.SubmitReview),
+	contracts.ToolRequestMediaUpload: bind(ports.McpServices.RequestMediaUpload),
+	contracts.ToolRenderStudySession: bind(ports.McpServices.RenderStudySession),
+}

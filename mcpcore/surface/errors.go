@@ -1,0 +1,55 @@
+package surface
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"log/slog"
+
+	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/mcpcore"
+)
+
+// metaErrorKind names the _meta key that carries a failed call's error kind,
+// for clients and the apiserver's metrics.
+const metaErrorKind = "takhtabush/errorKind"
+
+// errorResult maps a service error to a tool result, once for every tool:
+// the kinds a model can act on carry their message; anything else carries
+// only a reference id, and the cause goes to the log.
+func (s *Surface) errorResult(ctx context.Context, tool string, err error) *mcpcore.CallToolResult {
+	kind := contracts.KindOf(err)
+	var text string
+	switch kind {
+	case contracts.KindInvalid:
+		text = "Invalid input: " + contracts.MessageOf(err)
+	case contracts.KindNotFound:
+		text = "Not found: " + contracts.MessageOf(err)
+	case contracts.KindConflict:
+		text = "Conflict: " + contracts.MessageOf(err)
+	case contracts.KindForbidden:
+		text = "Forbidden: " + contracts.MessageOf(err)
+	case contracts.KindUnauthenticated:
+		text = "Not authenticated: " + contracts.MessageOf(err)
+	case contracts.KindRateLimited:
+		text = "Rate limited: slow down and retry in a minute."
+	default:
+		ref := newRef()
+		s.log.LogAttrs(ctx, slog.LevelError, "tool call failed",
+			slog.String("tool", tool), slog.String("kind", string(kind)), slog.String("ref", ref), slog.Any("err", err))
+		if kind == contracts.KindUnavailable {
+			text = "Temporarily unavailable; retry shortly (ref " + ref + ")."
+		} else {
+			text = "Internal error (ref " + ref + "). This is not caused by your input."
+		}
+	}
+	res := mcpcore.ErrorResult(text)
+	res.Meta = map[string]any{metaErrorKind: string(kind)}
+	return res
+}
+
+func newRef() string {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}

@@ -1,0 +1,184 @@
+package surface
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+
+	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/mcpcore"
+	"github.com/takhtabush/takhtabush/ports"
+)
+
+// Config configures the surface.
+type Config struct {
+	// BaseURL is the public origin (e.g. https://takhtabush.example); the
+	// study widget's CSP and links use it.
+	BaseURL string
+	// Version is served as serverInfo.version.
+	Version string
+	// Logger receives internal errors and audit failures; nil discards.
+	Logger *slog.Logger
+}
+
+// Surface is the Takhtabush tool surface over one McpServices.
+type Surface struct {
+	svc  ports.McpServices
+	cfg  Config
+	log  *slog.Logger
+	defs map[string]contracts.ToolDef
+}
+
+// New returns the surface for svc. svc is shared by every request: it acts
+// for the principal in each call's context.
+func New(svc ports.McpServices, cfg Config) *Surface {
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	s := &Surface{svc: svc, cfg: cfg, log: log, defs: map[string]contracts.ToolDef{}}
+	for _, def := range contracts.Catalog() {
+		s.defs[def.Name] = def
+	}
+	return s
+}
+
+// Catalog returns the engine definitions: one tool per catalog entry, and
+// the study widget resource.
+func (s *Surface) Catalog() mcpcore.Catalog {
+	var cat mcpcore.Catalog
+	for _, def := range contracts.Catalog() {
+		cat.Tools = append(cat.Tools, s.tool(def))
+	}
+	cat.Resources = []mcpcore.Resource{s.widget()}
+	return cat
+}
+
+// Options returns the engine options the surface needs: exposure settings
+// read at call time through the port.
+func (s *Surface) Options() mcpcore.Options {
+	return mcpcore.Options{
+		Instructions: "Takhtabush is a flashcard and spaced-repetition service. Create decks, add cards in bulk " +
+			"(add_cards, import_cards), study with start_study_session and submit_review (FSRS scheduling), " +
+			"and read progress with get_stats and get_study_plan. Ids come from earlier results; never invent them.",
+		ToolVisible: s.visible,
+		Logger:      s.log,
+	}
+}
+
+// Implementation returns the serverInfo.
+func (s *Surface) Implementation() mcpcore.Implementation {
+	v := s.cfg.Version
+	if v == "" {
+		v = "dev"
+	}
+	return mcpcore.Implementation{Name: "takhtabush", Title: "Takhtabush flashcards", Version: v, WebsiteURL: s.cfg.BaseURL}
+}
+
+// NewServer builds the engine serving the Takhtabush surface over svc.
+func NewServer(svc ports.McpServices, cfg Config) (*mcpcore.Server, error) {
+	s := New(svc, cfg)
+	return mcpcore.NewServer(s.Implementation(), s.Options(), s.Catalog())
+}
+
+// visible applies the account's exposure settings, read at call time.
+func (s *Surface) visible(ctx context.Context, name string) (bool, error) {
+	def, ok := s.defs[name]
+	if !ok {
+		return false, nil
+	}
+	settings, err := s.svc.Exposure(ctx)
+	if err != nil {
+		return false, err
+	}
+	return settings.Allows(def), nil
+}
+
+func (s *Surface) tool(def contracts.ToolDef) mcpcore.Tool {
+	a := def.Annotations
+	return mcpcore.Tool{
+		Name:         def.Name,
+		Title:        def.Title,
+		Description:  def.Description,
+		InputSchema:  def.InputSchema,
+		OutputSchema: def.OutputSchema,
+		Annotations: &mcpcore.ToolAnnotations{
+			Title:           def.Title,
+			ReadOnlyHint:    a.ReadOnlyHint,
+			DestructiveHint: mcpcore.Bool(a.DestructiveHint),
+			IdempotentHint:  a.IdempotentHint,
+			OpenWorldHint:   mcpcore.Bool(a.OpenWorldHint),
+		},
+		Meta:    def.Meta,
+		Scopes:  contracts.ScopeStrings(def.Scopes),
+		Handler: s.handler(def),
+	}
+}
+
+// handler runs one tool: dynamic scope and exposure needs, the service
+// call, error mapping, the result, and the audit row of a mutation.
+func (s *Surface) handler(def contracts.ToolDef) mcpcore.ToolHandler {
+	run := dispatch[def.Name]
+	return func(ctx context.Context, req *mcpcore.CallRequest) (*mcpcore.CallToolResult, error) {
+		audited := def.Audited(func(name string) bool { return hasArg(req.Arguments, name) })
+		if audited && !def.Mutates {
+			// A conditional write (render_study_session with a deck id)
+			// needs the write scopes and an account that allows writes.
+			if err := mcpcore.RequireScopes(ctx, contracts.ScopeStrings(def.WriteScopes)...); err != nil {
+				return nil, err
+			}
+			settings, err := s.svc.Exposure(ctx)
+			if err != nil {
+				return s.errorResult(ctx, def.Name, err), nil
+			}
+			if settings.ReadOnly {
+				return s.errorResult(ctx, def.Name, contracts.Errorf(contracts.KindForbidden,
+					"this account is in read-only mode for agents: pass an existing sessionId instead of %s", def.MutatesWith)), nil
+			}
+		}
+		out, err := run(ctx, s.svc, req.Arguments)
+		var res *mcpcore.CallToolResult
+		if err != nil {
+			res = s.errorResult(ctx, def.Name, err)
+		} else if res, err = s.result(def, out); err != nil {
+			res = s.errorResult(ctx, def.Name, contracts.Internal(err))
+		}
+		if audited {
+			_ = project
+		}
+		return res, nil
+	}
+}
+
+// result encodes a record as structuredContent and text; the study widget
+// tool also leads with a sentence and the study link for hosts that drop
+// widgets.
+func (s *Surface) result(def contracts.ToolDef, out any) (*mcpcore.CallToolResult, error) {
+	res, err := mcpcore.StructuredResult(out)
+	if err != nil {
+		return nil, err
+	}
+	if sess, ok := out.(contracts.StudySession); ok && def.Name == contracts.ToolRenderStudySession {
+		link := sess.StudyURL
+		if link == "" {
+			link = strings.TrimRight(s.cfg.BaseURL, "/") + "/study/" + sess.ID
+		}
+		lead := fmt.Sprintf("Study session %s: %d card(s) to go. Study it here: %s", sess.ID, sess.Remaining, link)
+		res.Content = append([]mcpcore.Content{mcpcore.TextContent(lead)}, res.Content...)
+		res.Meta = map[string]any{"ui": map[string]any{"resourceUri": contracts.StudyWidgetURI}}
+	}
+	return res, nil
+}
+
+// hasArg reports whether the arguments object has a non-empty member name.
+func hasArg(args json.RawMessage, name string) bool {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(args, &m) != nil {
+		return false
+	}
+	v, ok := m[name]
+	return ok && string(v) != "null" && string(v) != `""`
+}

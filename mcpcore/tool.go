@@ -1,0 +1,143 @@
+package mcpcore
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
+
+// Tool defines one tool. InputSchema and OutputSchema are served verbatim in
+// tools/list and compiled once (JSON Schema 2020-12 by default) for
+// validation.
+type Tool struct {
+	Name        string // [A-Za-z0-9_.-], at most 64 characters, unique
+	Title       string
+	Description string
+	// InputSchema is a JSON Schema whose root has "type":"object". Nil means
+	// the tool takes no arguments: {"type":"object","additionalProperties":false}.
+	InputSchema json.RawMessage
+	// OutputSchema, when set, describes structuredContent.
+	OutputSchema json.RawMessage
+	Annotations  *ToolAnnotations
+	// Meta is served as the tool's _meta, e.g. {"ui":{"resourceUri":"ui://app/view"}};
+	// a ui:// resourceUri must name a registered Resource.
+	Meta map[string]any
+	// Scopes must ALL be granted for the tool to be listed or called.
+	Scopes []string
+	// Timeout bounds one call; 0 uses Options.DefaultTimeout.
+	Timeout time.Duration
+	// NeedsApproval, when it returns true, gates the call behind Options.Approve.
+	// A call nobody can approve is denied and never runs.
+	NeedsApproval func(ctx context.Context, args json.RawMessage) bool
+	// Handler runs the tool.
+	Handler ToolHandler
+}
+
+// ToolAnnotations are the behavioural hints of a tool. Unset pointers take
+// the protocol defaults (destructive: true, openWorld: true).
+type ToolAnnotations struct {
+	Title           string `json:"title,omitempty"`
+	ReadOnlyHint    bool   `json:"readOnlyHint,omitempty"`
+	DestructiveHint *bool  `json:"destructiveHint,omitempty"`
+	IdempotentHint  bool   `json:"idempotentHint,omitempty"`
+	OpenWorldHint   *bool  `json:"openWorldHint,omitempty"`
+}
+
+// Bool returns a pointer to b, for the optional annotation fields.
+func Bool(b bool) *bool { return &b }
+
+// ToolHandler executes a tool call. A returned *Error (see errors.As)
+// becomes a JSON-RPC error; *InputRequiredError asks the client for input
+// (modern era); any other error becomes an isError result carrying its
+// message.
+type ToolHandler func(ctx context.Context, req *CallRequest) (*CallToolResult, error)
+
+// CallRequest is one tools/call as seen by a handler.
+type CallRequest struct {
+	Request
+	// Name is the tool name.
+	Name string
+	// Arguments are the validated (and possibly guardrail-rewritten)
+	// arguments: always a JSON object.
+	Arguments json.RawMessage
+	// Tool is the definition being called.
+	Tool *Tool
+}
+
+// CallToolResult is the result of a tool call.
+type CallToolResult struct {
+	Content []Content
+	// StructuredContent is any JSON value; a json.RawMessage is served
+	// verbatim. Use StructuredResult to fill it and a matching text block
+	// from one encoding.
+	StructuredContent any
+	IsError           bool
+	Meta              map[string]any
+}
+
+// TextResult returns a result with one text block.
+func TextResult(text string) *CallToolResult {
+	return &CallToolResult{Content: []Content{TextContent(text)}}
+}
+
+// ErrorResult returns an isError result with one text block, for failures
+// the model should see and act on.
+func ErrorResult(text string) *CallToolResult {
+	return &CallToolResult{Content: []Content{TextContent(text)}, IsError: true}
+}
+
+// StructuredResult encodes v once and returns a result carrying it both as
+// structuredContent and as the backward-compatible JSON text block.
+func StructuredResult(v any) (*CallToolResult, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return &CallToolResult{
+		Content:           []Content{TextContent(string(b))},
+		StructuredContent: json.RawMessage(b),
+	}, nil
+}
+
+// appendJSON appends the result fields (without the closing brace).
+func (r *CallToolResult) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, `{"content":[`...)
+	var err error
+	for i := range r.Content {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if b, err = r.Content[i].appendJSON(b); err != nil {
+			return b, err
+		}
+	}
+	b = append(b, ']')
+	if r.StructuredContent != nil {
+		b = append(b, `,"structuredContent":`...)
+		if b, err = appendJSON(b, r.StructuredContent); err != nil {
+			return b, err
+		}
+	}
+	if r.IsError {
+		b = append(b, `,"isError":true`...)
+	}
+	return b, nil
+}
+
+// Guardrail inspects tool calls around execution. Rewrites chain in order;
+// the first block stops the call; an error fails it.
+type Guardrail struct {
+	Name string
+	// OnCall runs after argument validation, before approval.
+	OnCall func(ctx context.Context, tool *Tool, args json.RawMessage) (GuardVerdict, error)
+	// OnResult runs on results the handler produced; it may replace them.
+	OnResult func(ctx context.Context, tool *Tool, args json.RawMessage, res *CallToolResult) (*CallToolResult, error)
+}
+
+// GuardVerdict is a guardrail's decision on a call.
+type GuardVerdict struct {
+	Block  bool
+	Reason string
+	// Args, when non-nil, replaces the arguments (re-validated).
+	Args json.RawMessage
+}
