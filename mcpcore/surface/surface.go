@@ -147,7 +147,7 @@ func (s *Surface) handler(def contracts.ToolDef) mcpcore.ToolHandler {
 			res = s.errorResult(ctx, def.Name, contracts.Internal(err))
 		}
 		if audited {
-			_ = project
+			s.audit(ctx, project(ctx, def, req, out, err), res)
 		}
 		return res, nil
 	}

@@ -62,6 +62,9 @@ func render(tools []contracts.ToolDef) []byte {
 			p("- MCP Apps widget: `%v`\n", ui["resourceUri"])
 		}
 		p("\n%s", arguments(t.InputSchema))
+		if ex, ok := contracts.Examples()[t.Name]; ok {
+			p("\nExample arguments:\n\n```json\n%s\n```\n", ex.Args)
+		}
 	}
 	return b.Bytes()
 }

@@ -1,0 +1,57 @@
+package contracts
+
+import (
+	"encoding/json"
+	"maps"
+	"time"
+)
+
+var (
+	exT0    = time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
+	exRet   = 0.91
+	exFront = "What is the capital of Türkiye?"
+	exDeck  = Deck{ID: "d1", Name: "Geography", Description: "Capitals", Settings: DefaultDeckSettings(),
+		Counts: DeckCounts{Total: 3, New: 1, Learning: 1, Review: 1, DueNow: 2}, CreatedAt: exT0, UpdatedAt: exT0}
+	exState = CardState{Phase: PhaseReview, Due: exT0.Add(72 * time.Hour), Stability: 3.2, Difficulty: 5.1, ScheduledDays: 3, Reps: 4, Lapses: 1, LastReview: &exT0}
+	exCard  = Card{ID: "c1", DeckID: "d1", Front: exFront, Back: "Ankara", Tags: []string{"europe"}, State: exState, CreatedAt: exT0, UpdatedAt: exT0}
+	exScard = &StudyCard{CardID: "c1", Front: exFront, Back: "Ankara", Tags: []string{"europe"}, Phase: PhaseNew}
+	exSess  = StudySession{ID: "s1", DeckID: "d1", StartedAt: exT0, ExpiresAt: exT0.Add(SessionTTL), Remaining: 3, Current: exScard, StudyURL: "https://x.test/study/s1"}
+	exBulk  = BulkResult{DeckID: "d1", Items: []ItemOutcome{
+		{Index: 0, Status: OutcomeCreated, ID: "c2"},
+		{Index: 1, Status: OutcomeDuplicate, ExistingID: "c1"},
+		{Index: 2, Status: OutcomeInvalid, Reason: "back must not be empty"}},
+		Counts: map[string]int{"created": 1, "duplicate": 1, "invalid": 1}}
+)
+
+// Example is a sample call of a tool: arguments a model might send, the
+// argument record they decode into, and a result the tool returns. Tests
+// check both validate against the tool's schemas; the tool reference shows
+// them.
+type Example struct {
+	Args   json.RawMessage
+	Record any // a zero value of the tool's argument record
+	Result any
+}
+
+// Examples returns one example per catalog tool, keyed by tool name.
+func Examples() map[string]Example { return maps.Clone(examples) }
+
+var examples = map[string]Example{
+	ToolListDecks:          {json.RawMessage(`{"limit":10}`), ListDecksArgs{}, DeckPage{Items: []Deck{exDeck}, NextCursor: "ZDE"}},
+	ToolGetDeck:            {json.RawMessage(`{"deckId":"d1"}`), GetDeckArgs{}, exDeck},
+	ToolSearchCards:        {json.RawMessage(`{"query":"capital","deckId":"d1","tags":["europe"],"state":"review","dueBefore":"2026-12-01T00:00:00Z","limit":5}`), SearchCardsArgs{}, CardPage{Items: []Card{exCard}}},
+	ToolGetStudySnapshot:   {json.RawMessage(`{"deckId":"d1"}`), GetStudySnapshotArgs{}, StudySnapshot{DeckID: "d1", DueNow: 2, Overdue: 1, NewAvailable: 5, NewToday: 5, NextDue: &exT0, Preview: []StudyCard{*exScard}}},
+	ToolGetStats:           {json.RawMessage(`{"deckId":"d1","days":7}`), GetStatsArgs{}, Stats{DeckID: "d1", Days: 7, ReviewsPerDay: []DayCount{{Date: "2026-11-29", Reviews: 4, Passed: 3}}, TotalReviews: 4, TrueRetention: &exRet, CardStates: PhaseCounts{New: 1, Review: 2}, StreakDays: 3, GeneratedAt: exT0}},
+	ToolGetStudyPlan:       {json.RawMessage(`{"days":14,"minutesPerDay":15}`), GetStudyPlanArgs{}, StudyPlan{Days: 14, Forecast: []DueDay{{Date: "2026-11-29", Due: 12}}, MinutesPerDay: 15, SecondsPerReview: 10, SecondsPerReviewSource: "default", AverageDuePerDay: 12, CapacityPerDay: 90, NewCardsPerDay: 15, NewCardsRemaining: 200}},
+	ToolCreateDeck:         {json.RawMessage(`{"name":"Geography","description":"Capitals","desiredRetention":0.91,"newCardsPerDay":8}`), CreateDeckArgs{}, exDeck},
+	ToolUpdateDeck:         {json.RawMessage(`{"deckId":"d1","name":"World geography","reviewsPerDay":100}`), UpdateDeckArgs{}, exDeck},
+	ToolDeleteDeck:         {json.RawMessage(`{"deckId":"d1"}`), DeleteDeckArgs{}, DeleteResult{ID: "d1", Deleted: true, CardsDeleted: 3}},
+	ToolAddCards:           {json.RawMessage(`{"deckId":"d1","cards":[{"front":"Q","back":"A","tags":["t"]}],"idempotencyKey":"batch-1"}`), AddCardsArgs{}, exBulk},
+	ToolUpdateCards:        {json.RawMessage(`{"updates":[{"id":"c1","back":"Ankara (since 1923)","suspended":true,"deckId":"d2","tags":["europe"]}]}`), UpdateCardsArgs{}, exBulk},
+	ToolDeleteCards:        {json.RawMessage(`{"cardIds":["c1","c2"]}`), DeleteCardsArgs{}, BulkResult{Items: []ItemOutcome{{Index: 0, Status: OutcomeDeleted, ID: "c1"}, {Index: 1, Status: OutcomeNotFound, ID: "c2"}}, Counts: map[string]int{"deleted": 1, "not_found": 1}}},
+	ToolImportCards:        {json.RawMessage(`{"deckId":"d1","text":"front,back\nQ,A\n","format":"csv","idempotencyKey":"imp-1"}`), ImportCardsArgs{}, exBulk},
+	ToolStartStudySession:  {json.RawMessage(`{"deckId":"d1","newLimit":5,"reviewLimit":50}`), StartStudySessionArgs{}, exSess},
+	ToolSubmitReview:       {json.RawMessage(`{"sessionId":"s1","cardId":"c1","rating":"good","durationMs":5400}`), SubmitReviewArgs{}, ReviewResult{SessionID: "s1", CardID: "c1", Rating: RatingGood, State: exState, NextDue: exState.Due, IntervalHuman: "3d", Reviewed: 1, Remaining: 2, Next: exScard}},
+	ToolRequestMediaUpload: {json.RawMessage(`{"contentType":"image/png","bytes":2048,"filename":"map.png"}`), RequestMediaUploadArgs{}, MediaUploadIntent{MediaID: "m1", UploadURL: "https://x.test/media/m1", Method: "PUT", Headers: map[string]string{"Authorization": "Upload abc"}, ExpiresAt: exT0, MaxBytes: 2048, ContentType: "image/png", AllowedTypes: AllowedMediaTypes}},
+	ToolRenderStudySession: {json.RawMessage(`{"deckId":"d1"}`), RenderStudySessionArgs{}, exSess},
+}
