@@ -101,7 +101,9 @@ func TestExposure(t *testing.T) {
 func TestNarrowingHeader(t *testing.T) {
 	f := newFixture(t)
 	f.exposure(contracts.ExposureSettings{})
-	srv := f.httpServer(func(r *http.Request) context.Context { return as(contracts.ScopeDecksRead, contracts.ScopeStatsRead, contracts.ScopeDecksWrite) })
+	srv := f.httpServer(func(r *http.Request) context.Context {
+		return as(contracts.ScopeDecksRead, contracts.ScopeStatsRead, contracts.ScopeDecksWrite)
+	})
 	list := func(h string) []string {
 		header := http.Header{}
 		if h != "" {
