@@ -10,6 +10,7 @@ const Baseline = "floor"
 
 // all lists the registered servers in the order each round runs them.
 var all = []Server{
+	Engine{},
 	GoSDK{},
 	MCPGo{},
 	Floor{},
