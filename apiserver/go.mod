@@ -1,0 +1,42 @@
+module github.com/takhtabush/takhtabush/apiserver
+
+go 1.26.0
+
+replace (
+	github.com/takhtabush/takhtabush/adapters => ../adapters
+	github.com/takhtabush/takhtabush/contracts => ../contracts
+	github.com/takhtabush/takhtabush/domain => ../domain
+	github.com/takhtabush/takhtabush/mcpcore => ../mcpcore
+	github.com/takhtabush/takhtabush/ports => ../ports
+)
+
+require (
+	github.com/go-kit/kit v0.13.0
+	github.com/prometheus/client_golang v1.25.0
+	github.com/takhtabush/takhtabush/contracts v0.0.0-00010101000000-000000000000
+	github.com/takhtabush/takhtabush/mcpcore v0.0.0-00010101000000-000000000000
+	github.com/takhtabush/takhtabush/ports v0.0.0-00010101000000-000000000000
+)
+
+require (
+	github.com/beorn7/perks v1.0.1 // indirect
+	github.com/cespare/xxhash/v2 v2.3.0 // indirect
+	github.com/go-kit/log v0.2.0 // indirect
+	github.com/go-logfmt/logfmt v0.5.1 // indirect
+	github.com/google/subcommands v1.2.0 // indirect
+	github.com/google/wire v0.7.0 // indirect
+	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
+	github.com/pmezard/go-difflib v1.0.0 // indirect
+	github.com/prometheus/client_model v0.6.3 // indirect
+	github.com/prometheus/common v0.72.0 // indirect
+	github.com/prometheus/procfs v0.22.0 // indirect
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
+	golang.org/x/mod v0.42.0 // indirect
+	golang.org/x/sync v0.24.0 // indirect
+	golang.org/x/sys v0.49.0 // indirect
+	golang.org/x/text v0.43.0 // indirect
+	golang.org/x/tools v0.52.0 // indirect
+	google.golang.org/protobuf v1.36.12 // indirect
+)
+
+tool github.com/google/wire/cmd/wire

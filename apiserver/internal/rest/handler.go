@@ -1,0 +1,127 @@
+package rest
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"github.com/go-kit/kit/endpoint"
+	kithttp "github.com/go-kit/kit/transport/http"
+	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/ports"
+)
+
+// PathPrefix is where the handler expects to be mounted: every route it
+// serves starts with it, and it answers anything else below it with a JSON
+// 404 or 405. Mount it unstripped, e.g. mux.Handle(rest.PathPrefix, h).
+const PathPrefix = "/api/"
+
+// Services are the driving ports the REST API calls.
+type Services struct {
+	Decks    ports.DeckService
+	Cards    ports.CardService
+	Study    ports.StudyService
+	Stats    ports.StatsService
+	Keys     ports.KeyService
+	Exposure ports.ExposureService
+	Audit    ports.AuditService
+	Accounts ports.AccountService
+}
+
+// route is one line of the route table.
+type route struct {
+	method   string
+	path     string // below PathPrefix
+	access   access
+	endpoint endpoint.Endpoint
+	decode   kithttp.DecodeRequestFunc
+}
+
+// routes is the route table: every use case with its method, path, access
+// policy, endpoint and decoder.
+func routes(s Services) []route {
+	return []route{
+		{"GET", "me", anyPrincipal, makeMeEndpoint(s.Accounts), decodeNothing},
+
+		{"GET", "decks", anyPrincipal, makeListDecksEndpoint(s.Decks), decodeListDecksRequest},
+		{"POST", "decks", anyPrincipal, makeCreateDeckEndpoint(s.Decks), decodeCreateDeckRequest},
+		{"GET", "decks/{id}", anyPrincipal, makeGetDeckEndpoint(s.Decks), decodeIDRequest},
+		{"PATCH", "decks/{id}", anyPrincipal, makeUpdateDeckEndpoint(s.Decks), decodeUpdateDeckRequest},
+		{"DELETE", "decks/{id}", anyPrincipal, makeDeleteDeckEndpoint(s.Decks), decodeIDRequest},
+
+		{"GET", "cards", anyPrincipal, makeSearchCardsEndpoint(s.Cards), decodeSearchCardsRequest},
+		{"GET", "cards/{id}", anyPrincipal, makeGetCardEndpoint(s.Cards), decodeIDRequest},
+		{"POST", "decks/{id}/cards", anyPrincipal, makeAddCardsEndpoint(s.Cards), decodeAddCardsRequest},
+		{"POST", "decks/{id}/import", anyPrincipal, makeImportCardsEndpoint(s.Cards), decodeImportCardsRequest},
+		{"PATCH", "cards", anyPrincipal, makeUpdateCardsEndpoint(s.Cards), decodeUpdateCardsRequest},
+		{"POST", "cards/delete", anyPrincipal, makeDeleteCardsEndpoint(s.Cards), decodeDeleteCardsRequest},
+
+		{"POST", "decks/{id}/study-sessions", anyPrincipal, makeStartSessionEndpoint(s.Study), decodeStartSessionRequest},
+		{"GET", "study-sessions/{id}", anyPrincipal, makeGetSessionEndpoint(s.Study), decodeIDRequest},
+		{"POST", "study-sessions/{id}/reviews", anyPrincipal, makeSubmitReviewEndpoint(s.Study), decodeSubmitReviewRequest},
+		{"GET", "decks/{id}/snapshot", anyPrincipal, makeSnapshotEndpoint(s.Study), decodeIDRequest},
+
+		{"GET", "stats", anyPrincipal, makeStatsEndpoint(s.Stats), decodeStatsRequest},
+		{"GET", "plan", anyPrincipal, makePlanEndpoint(s.Stats), decodePlanRequest},
+
+		{"GET", "keys", webSession, makeListKeysEndpoint(s.Keys), decodeNothing},
+		{"POST", "keys", webSession, makeCreateKeyEndpoint(s.Keys), decodeCreateKeyRequest},
+		{"DELETE", "keys/{id}", webSession, makeRevokeKeyEndpoint(s.Keys), decodeIDRequest},
+
+		{"GET", "exposure", webSession, makeGetExposureEndpoint(s.Exposure), decodeNothing},
+		{"PUT", "exposure", webSession, makeSetExposureEndpoint(s.Exposure), decodeSetExposureRequest},
+
+		{"GET", "audit", webSession, makeListAuditEndpoint(s.Audit), decodeListAuditRequest},
+	}
+}
+
+// NewHandler returns the REST API over s, to be mounted at PathPrefix.
+// Internal errors are logged to logger with their reference id; a nil
+// logger discards them.
+func NewHandler(s Services, logger *slog.Logger) http.Handler {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	errorEncoder := encodeError(logger)
+	mux := http.NewServeMux()
+	for _, rt := range routes(s) {
+		mux.Handle(rt.method+" "+PathPrefix+rt.path, kithttp.NewServer(
+			rt.endpoint,
+			admit(rt.access, rt.decode),
+			encodeResponse,
+			kithttp.ServerErrorEncoder(errorEncoder),
+		))
+	}
+	mux.Handle(PathPrefix, unrouted(mux, errorEncoder))
+	return mux
+}
+
+// unrouted answers a request that matches no route: 405 with an Allow
+// header when the path exists under other methods, 404 otherwise.
+func unrouted(mux *http.ServeMux, errorEncoder kithttp.ErrorEncoder) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var allow []string
+		for _, method := range []string{"GET", "POST", "PUT", "PATCH", "DELETE"} {
+			probe := r.Clone(r.Context())
+			probe.Method = method
+			if _, pattern := mux.Handler(probe); pattern != "" && pattern != PathPrefix {
+				allow = append(allow, method)
+			}
+		}
+		if len(allow) == 0 {
+			errorEncoder(r.Context(), contracts.Errorf(contracts.KindNotFound, "no API route %s %s", r.Method, r.URL.Path), w)
+			return
+		}
+		w.Header().Set("Allow", strings.Join(allow, ", "))
+		writeError(w, http.StatusMethodNotAllowed, contracts.KindInvalid,
+			fmt.Sprintf("method %s is not allowed on %s; use %s", r.Method, r.URL.Path, strings.Join(allow, " or ")))
+	})
+}
+
+// decodeNothing is the decoder of routes that take no input at all: it
+// still rejects query parameters, which would otherwise be ignored silently.
+func decodeNothing(_ context.Context, r *http.Request) (any, error) {
+	return struct{}{}, readQuery(r).err
+}
