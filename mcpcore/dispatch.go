@@ -3,6 +3,7 @@ package mcpcore
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strconv"
 	"sync"
@@ -269,8 +270,8 @@ func (x *exchange) dispatch(ctx context.Context) reply {
 		if err == errNoReply {
 			return reply{status: http.StatusAccepted}
 		}
-		e, ok := err.(*Error)
-		if !ok {
+		var e *Error
+		if !errors.As(err, &e) {
 			x.s.logger.Error("mcpcore: method failed", "method", x.m.method, "err", err)
 			e = &Error{Code: CodeInternalError, Message: defaultInternalErrorMessageText}
 		}
