@@ -79,7 +79,11 @@ func encodeError(logger *slog.Logger) kithttp.ErrorEncoder {
 		}
 		if !known || kind == contracts.KindInternal {
 			ref := newRef()
-			logger.ErrorContext(ctx, "rest: internal error", "ref", ref, "kind", string(kind), "err", err)
+			attrs := []any{"ref", ref, "kind", string(kind), "err", err.Error()}
+			if e != nil && e.Err != nil {
+				attrs = append(attrs, "cause", e.Err.Error()) // Error() shows only the safe message
+			}
+			logger.ErrorContext(ctx, "rest: internal error", attrs...)
 			kind, status = contracts.KindInternal, http.StatusInternalServerError
 			message = "internal error (ref " + ref + ")"
 		} else if message == "" {
