@@ -1,0 +1,205 @@
+package domain
+
+import (
+	"context"
+	"math"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/ports"
+)
+
+// Deck setting limits (the tool schemas say the same).
+const (
+	MinDesiredRetention = 0.7
+	MaxDesiredRetention = 0.99
+	MaxNewCardsPerDay   = 1000
+	MaxReviewsPerDay    = 10000
+	DefaultDeckPage     = 50
+	MaxDeckPage         = 200
+)
+
+// DeckService manages the acting user's decks.
+type DeckService struct{ *deps }
+
+var _ ports.DeckService = (*DeckService)(nil)
+
+// CreateDeck creates a deck with default settings for the fields not given.
+func (s *DeckService) CreateDeck(ctx context.Context, args contracts.CreateDeckArgs) (contracts.Deck, error) {
+	uid, err := userID(ctx)
+	if err != nil {
+		return contracts.Deck{}, err
+	}
+	name, err := cleanDeckName(args.Name)
+	if err != nil {
+		return contracts.Deck{}, err
+	}
+	desc, err := cleanDescription(args.Description)
+	if err != nil {
+		return contracts.Deck{}, err
+	}
+	set := contracts.DefaultDeckSettings()
+	if err := applySettings(&set, args.DesiredRetention, args.NewCardsPerDay, args.ReviewsPerDay, args.MaximumIntervalDays); err != nil {
+		return contracts.Deck{}, err
+	}
+	now := s.now()
+	d := contracts.Deck{ID: s.ids.NewID(), Name: name, Description: desc, Settings: set, CreatedAt: now, UpdatedAt: now}
+	if err := s.store.Decks().CreateDeck(ctx, uid, d); err != nil {
+		if contracts.IsKind(err, contracts.KindConflict) {
+			return contracts.Deck{}, contracts.Errorf(contracts.KindConflict, "a deck named %q already exists; pick another name or use that deck", name)
+		}
+		return contracts.Deck{}, fail(err)
+	}
+	return d, nil
+}
+
+// GetDeck returns one deck with its counts.
+func (s *DeckService) GetDeck(ctx context.Context, deckID string) (contracts.Deck, error) {
+	uid, err := userID(ctx)
+	if err != nil {
+		return contracts.Deck{}, err
+	}
+	return getDeck(ctx, s.store, uid, deckID, s.now())
+}
+
+// getDeck loads a deck, turning not found into the deck message.
+func getDeck(ctx context.Context, st ports.Stores, uid, deckID string, now time.Time) (contracts.Deck, error) {
+	if !plausibleID(deckID) {
+		return contracts.Deck{}, deckNotFound(deckID)
+	}
+	d, err := st.Decks().GetDeck(ctx, uid, deckID, now)
+	if contracts.IsKind(err, contracts.KindNotFound) {
+		return contracts.Deck{}, deckNotFound(deckID)
+	}
+	return d, fail(err)
+}
+
+// ListDecks returns a page of decks in creation order.
+func (s *DeckService) ListDecks(ctx context.Context, args contracts.ListDecksArgs) (contracts.DeckPage, error) {
+	uid, err := userID(ctx)
+	if err != nil {
+		return contracts.DeckPage{}, err
+	}
+	limit, err := pageLimit(args.Limit, DefaultDeckPage, MaxDeckPage)
+	if err != nil {
+		return contracts.DeckPage{}, err
+	}
+	after, err := decodeCursor(args.Cursor)
+	if err != nil {
+		return contracts.DeckPage{}, err
+	}
+	decks, err := s.store.Decks().ListDecks(ctx, uid, after, limit+1, s.now())
+	if err != nil {
+		return contracts.DeckPage{}, fail(err)
+	}
+	return page(decks, limit, func(d contracts.Deck) string { return d.ID }), nil
+}
+
+// UpdateDeck changes the fields given.
+func (s *DeckService) UpdateDeck(ctx context.Context, args contracts.UpdateDeckArgs) (contracts.Deck, error) {
+	uid, err := userID(ctx)
+	if err != nil {
+		return contracts.Deck{}, err
+	}
+	var out contracts.Deck
+	err = s.store.InTx(ctx, func(tx ports.Stores) error {
+		now := s.now()
+		d, err := getDeck(ctx, tx, uid, args.DeckID, now)
+		if err != nil {
+			return err
+		}
+		if args.Name != nil {
+			if d.Name, err = cleanDeckName(*args.Name); err != nil {
+				return err
+			}
+		}
+		if args.Description != nil {
+			if d.Description, err = cleanDescription(*args.Description); err != nil {
+				return err
+			}
+		}
+		if err := applySettings(&d.Settings, args.DesiredRetention, args.NewCardsPerDay, args.ReviewsPerDay, args.MaximumIntervalDays); err != nil {
+			return err
+		}
+		d.UpdatedAt = now
+		if err := tx.Decks().UpdateDeck(ctx, uid, d); err != nil {
+			if contracts.IsKind(err, contracts.KindConflict) {
+				return contracts.Errorf(contracts.KindConflict, "a deck named %q already exists; pick another name", d.Name)
+			}
+			return fail(err)
+		}
+		out = d
+		return nil
+	})
+	return out, err
+}
+
+// DeleteDeck deletes a deck with its cards, reviews and sessions.
+func (s *DeckService) DeleteDeck(ctx context.Context, deckID string) (contracts.DeleteResult, error) {
+	uid, err := userID(ctx)
+	if err != nil {
+		return contracts.DeleteResult{}, err
+	}
+	if !plausibleID(deckID) {
+		return contracts.DeleteResult{}, deckNotFound(deckID)
+	}
+	n, err := s.store.Decks().DeleteDeck(ctx, uid, deckID)
+	if contracts.IsKind(err, contracts.KindNotFound) {
+		return contracts.DeleteResult{}, deckNotFound(deckID)
+	}
+	if err != nil {
+		return contracts.DeleteResult{}, fail(err)
+	}
+	return contracts.DeleteResult{ID: deckID, Deleted: true, CardsDeleted: n}, nil
+}
+
+func cleanDeckName(name string) (string, error) {
+	name = strings.Join(strings.Fields(name), " ")
+	if n := utf8.RuneCountInString(name); n < 1 || n > contracts.MaxDeckNameLen || !utf8.ValidString(name) {
+		return "", contracts.Errorf(contracts.KindInvalid, "name must be 1-%d characters", contracts.MaxDeckNameLen)
+	}
+	return name, nil
+}
+
+func cleanDescription(desc string) (string, error) {
+	desc = strings.TrimSpace(desc)
+	if !utf8.ValidString(desc) || strings.ContainsRune(desc, 0) {
+		return "", contracts.Errorf(contracts.KindInvalid, "description must be plain UTF-8 text")
+	}
+	if n := utf8.RuneCountInString(desc); n > contracts.MaxDescriptionLen {
+		return "", contracts.Errorf(contracts.KindInvalid, "description is %d characters; the limit is %d", n, contracts.MaxDescriptionLen)
+	}
+	return desc, nil
+}
+
+// applySettings checks and applies the settings given.
+func applySettings(set *contracts.DeckSettings, retention *float64, newPerDay, reviewsPerDay, maxIvl *int) error {
+	if retention != nil {
+		r := *retention
+		if math.IsNaN(r) || r < MinDesiredRetention || r > MaxDesiredRetention {
+			return contracts.Errorf(contracts.KindInvalid, "desiredRetention must be between %v and %v (0.9 is a good default), got %v", MinDesiredRetention, MaxDesiredRetention, r)
+		}
+		set.DesiredRetention = r
+	}
+	if newPerDay != nil {
+		if *newPerDay < 0 || *newPerDay > MaxNewCardsPerDay {
+			return contracts.Errorf(contracts.KindInvalid, "newCardsPerDay must be 0-%d, got %d", MaxNewCardsPerDay, *newPerDay)
+		}
+		set.NewCardsPerDay = *newPerDay
+	}
+	if reviewsPerDay != nil {
+		if *reviewsPerDay < 0 || *reviewsPerDay > MaxReviewsPerDay {
+			return contracts.Errorf(contracts.KindInvalid, "reviewsPerDay must be 0-%d, got %d", MaxReviewsPerDay, *reviewsPerDay)
+		}
+		set.ReviewsPerDay = *reviewsPerDay
+	}
+	if maxIvl != nil {
+		if *maxIvl < 1 || *maxIvl > contracts.DefaultMaximumIntervalDays {
+			return contracts.Errorf(contracts.KindInvalid, "maximumIntervalDays must be 1-%d, got %d", contracts.DefaultMaximumIntervalDays, *maxIvl)
+		}
+		set.MaximumIntervalDays = *maxIvl
+	}
+	return nil
+}

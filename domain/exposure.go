@@ -1,0 +1,60 @@
+package domain
+
+import (
+	"context"
+
+	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/ports"
+)
+
+// ExposureService reads and changes which tools agents may use.
+type ExposureService struct{ *deps }
+
+var _ ports.ExposureService = (*ExposureService)(nil)
+
+// Exposure returns the acting user's settings; everything is on until
+// changed. DisabledTools is never nil.
+func (s *ExposureService) Exposure(ctx context.Context) (contracts.ExposureSettings, error) {
+	uid, err := userID(ctx)
+	if err != nil {
+		return contracts.ExposureSettings{}, err
+	}
+	e, err := s.store.Exposure().GetExposure(ctx, uid)
+	if err != nil {
+		return contracts.ExposureSettings{}, fail(err)
+	}
+	if e.DisabledTools == nil {
+		e.DisabledTools = []string{}
+	}
+	return e, nil
+}
+
+// SetExposure replaces the settings. Agents cannot change their own
+// reach: an API-key or OAuth principal is forbidden. Disabled tools are
+// stored once each, in catalog order.
+func (s *ExposureService) SetExposure(ctx context.Context, e contracts.ExposureSettings) (contracts.ExposureSettings, error) {
+	p, err := actor(ctx)
+	if err != nil {
+		return contracts.ExposureSettings{}, err
+	}
+	if p.CredentialKind == contracts.CredentialAPIKey || p.CredentialKind == contracts.CredentialOAuth {
+		return contracts.ExposureSettings{}, contracts.Errorf(contracts.KindForbidden, "API keys and connected apps cannot change tool exposure; sign in to the web app")
+	}
+	disabled := map[string]bool{}
+	for _, name := range e.DisabledTools {
+		if _, ok := contracts.Tool(name); !ok {
+			return contracts.ExposureSettings{}, contracts.Errorf(contracts.KindInvalid, "unknown tool %q in disabledTools; tool names are those of tools/list, e.g. %s", name, contracts.ToolAddCards)
+		}
+		disabled[name] = true
+	}
+	out := contracts.ExposureSettings{ReadOnly: e.ReadOnly, DisabledTools: []string{}, UpdatedAt: s.now()}
+	for _, t := range contracts.Catalog() {
+		if disabled[t.Name] {
+			out.DisabledTools = append(out.DisabledTools, t.Name)
+		}
+	}
+	if err := s.store.Exposure().PutExposure(ctx, p.UserID, out); err != nil {
+		return contracts.ExposureSettings{}, fail(err)
+	}
+	return out, nil
+}

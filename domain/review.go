@@ -1,0 +1,123 @@
+package domain
+
+import (
+	"context"
+	"slices"
+
+	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/ports"
+)
+
+// maxDurationMs bounds a review's recorded duration (one hour).
+const maxDurationMs = 3_600_000
+
+// SubmitReview rates a card pending in a session. In one transaction it
+// completes the card's queue item (a concurrent review of the same item
+// makes this call fail with conflict, so a review is never applied twice),
+// computes the new schedule, stores it if the card did not change
+// meanwhile, appends the review log, and re-queues the card when it is due
+// again within RequeueWindow (a learning step) before the session expires.
+func (s *StudyService) SubmitReview(ctx context.Context, args contracts.SubmitReviewArgs) (contracts.ReviewResult, error) {
+	uid, err := userID(ctx)
+	if err != nil {
+		return contracts.ReviewResult{}, err
+	}
+	if !slices.Contains(contracts.Ratings, args.Rating) {
+		return contracts.ReviewResult{}, contracts.Errorf(contracts.KindInvalid, "rating must be one of again, hard, good, easy; got %q", args.Rating)
+	}
+	if args.DurationMs < 0 || args.DurationMs > maxDurationMs {
+		return contracts.ReviewResult{}, contracts.Errorf(contracts.KindInvalid, "durationMs must be 0-%d, got %d", maxDurationMs, args.DurationMs)
+	}
+	var out contracts.ReviewResult
+	err = s.store.InTx(ctx, func(tx ports.Stores) error {
+		var err error
+		out, err = s.review(ctx, tx, uid, args)
+		return err
+	})
+	return out, err
+}
+
+func (s *StudyService) review(ctx context.Context, tx ports.Stores, uid string, args contracts.SubmitReviewArgs) (contracts.ReviewResult, error) {
+	now := s.now()
+	sess, err := s.liveSession(ctx, tx, uid, args.SessionID)
+	if err != nil {
+		return contracts.ReviewResult{}, err
+	}
+	sessions := tx.Sessions()
+	item, err := pendingItem(ctx, sessions, uid, sess.ID, args.CardID)
+	if contracts.IsKind(err, contracts.KindNotFound) {
+		return contracts.ReviewResult{}, s.notWaiting(ctx, tx, sess, args.CardID)
+	}
+	if err != nil {
+		return contracts.ReviewResult{}, fail(err)
+	}
+	switch err := sessions.CompleteItem(ctx, uid, sess.ID, item.Position, now); {
+	case contracts.IsKind(err, contracts.KindConflict), contracts.IsKind(err, contracts.KindNotFound):
+		return contracts.ReviewResult{}, contracts.Errorf(contracts.KindConflict, "card %s was just reviewed by another request in this session; get the session for the current card", args.CardID)
+	case err != nil:
+		return contracts.ReviewResult{}, fail(err)
+	}
+	rows, err := tx.Cards().GetCards(ctx, uid, []string{args.CardID})
+	if err != nil {
+		return contracts.ReviewResult{}, fail(err)
+	}
+	if len(rows) == 0 {
+		return contracts.ReviewResult{}, contracts.Errorf(contracts.KindNotFound, "card %s no longer exists; get the session for the current card", args.CardID)
+	}
+	card := rows[0]
+	deck, err := getDeck(ctx, tx, uid, card.DeckID, now)
+	if err != nil {
+		return contracts.ReviewResult{}, err
+	}
+	next, err := s.sched.Review(card.State, deck.Settings, now, args.Rating)
+	if err != nil {
+		return contracts.ReviewResult{}, err
+	}
+	switch err := tx.Cards().UpdateState(ctx, uid, card.ID, card.Version, next, now); {
+	case contracts.IsKind(err, contracts.KindConflict):
+		return contracts.ReviewResult{}, contracts.Errorf(contracts.KindConflict, "card %s was changed by another request while it was being reviewed; submit the review again", card.ID)
+	case err != nil:
+		return contracts.ReviewResult{}, fail(err)
+	}
+	log := ports.ReviewLog{
+		ID: s.ids.NewID(), UserID: uid, CardID: card.ID, DeckID: card.DeckID, SessionID: sess.ID,
+		Rating: args.Rating, PrevPhase: card.State.Phase, State: next, ReviewedAt: now, DurationMs: args.DurationMs,
+	}
+	if err := tx.Reviews().AppendReview(ctx, log); err != nil {
+		return contracts.ReviewResult{}, fail(err)
+	}
+	if next.Due.Before(now.Add(RequeueWindow)) && next.Due.Before(sess.ExpiresAt) && !card.Suspended {
+		if err := sessions.AppendItem(ctx, uid, sess.ID, card.ID); err != nil {
+			return contracts.ReviewResult{}, fail(err)
+		}
+	}
+	view, err := s.view(ctx, tx, sess)
+	if err != nil {
+		return contracts.ReviewResult{}, err
+	}
+	return contracts.ReviewResult{
+		SessionID: sess.ID, CardID: card.ID, Rating: args.Rating, State: next, NextDue: next.Due,
+		IntervalHuman: formatInterval(next.Due.Sub(now)), Reviewed: view.Reviewed, Remaining: view.Remaining,
+		Done: view.Done, Next: view.Current,
+	}, nil
+}
+
+func pendingItem(ctx context.Context, sessions ports.StudySessionStore, uid, sessionID, cardID string) (ports.SessionItem, error) {
+	if !plausibleID(cardID) {
+		return ports.SessionItem{}, contracts.Errorf(contracts.KindNotFound, "no such card")
+	}
+	return sessions.PendingItem(ctx, uid, sessionID, cardID)
+}
+
+// notWaiting is the conflict for a card without a pending item, naming the
+// card that is.
+func (s *StudyService) notWaiting(ctx context.Context, tx ports.Stores, sess ports.StudySessionRow, cardID string) error {
+	cur, err := s.current(ctx, tx, sess)
+	if err != nil {
+		return err
+	}
+	if cur == nil {
+		return contracts.Errorf(contracts.KindConflict, "card %s is not waiting in this session; the session is finished", quoteID(cardID))
+	}
+	return contracts.Errorf(contracts.KindConflict, "card %s is not waiting in this session; the current card is %s", quoteID(cardID), cur.CardID)
+}

@@ -1,0 +1,136 @@
+package domain
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"time"
+
+	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/ports"
+)
+
+// Web session row kinds.
+const (
+	kindLoginLink  = "login_link"
+	kindWebSession = "session"
+	// webTokenBits is the entropy of sign-in and session tokens.
+	webTokenBits = 192
+	// maxWebTokenLen bounds a presented token before it is hashed.
+	maxWebTokenLen = 256
+)
+
+// WebSessionService signs people in to the web app with one-time links and
+// session tokens. Only SHA-256 hashes of the tokens are stored.
+type WebSessionService struct{ *deps }
+
+var _ ports.WebSessionService = (*WebSessionService)(nil)
+
+// CreateLoginLink returns a one-time sign-in token for the account with
+// this email, valid for Config.LoginLinkTTL.
+func (s *WebSessionService) CreateLoginLink(ctx context.Context, email string) (string, time.Time, error) {
+	email, err := cleanEmail(email)
+	if err != nil {
+		return "", time.Time{}, err
+	}
+	u, err := s.store.Users().UserByEmail(ctx, email)
+	if contracts.IsKind(err, contracts.KindNotFound) {
+		return "", time.Time{}, contracts.Errorf(contracts.KindNotFound, "no account with email %s", email)
+	}
+	if err != nil {
+		return "", time.Time{}, fail(err)
+	}
+	now := s.now()
+	token := s.ids.Secret(webTokenBits)
+	row := ports.WebSessionRow{Hash: tokenHash(token), UserID: u.ID, Kind: kindLoginLink, CreatedAt: now, ExpiresAt: now.Add(s.cfg.LoginLinkTTL)}
+	if err := s.store.WebSessions().CreateWebSession(ctx, row); err != nil {
+		return "", time.Time{}, fail(err)
+	}
+	return token, row.ExpiresAt, nil
+}
+
+// ConsumeLoginLink spends a sign-in token and opens a web session.
+func (s *WebSessionService) ConsumeLoginLink(ctx context.Context, token string) (string, contracts.User, error) {
+	denied := contracts.Errorf(contracts.KindUnauthenticated, "this sign-in link is invalid, used or expired; request a new one")
+	if token == "" || len(token) > maxWebTokenLen {
+		return "", contracts.User{}, denied
+	}
+	var session string
+	var user contracts.User
+	err := s.store.InTx(ctx, func(tx ports.Stores) error {
+		now := s.now()
+		h := tokenHash(token)
+		link, err := tx.WebSessions().WebSession(ctx, kindLoginLink, h)
+		if contracts.IsKind(err, contracts.KindNotFound) {
+			return denied
+		}
+		if err != nil {
+			return fail(err)
+		}
+		spent, err := tx.WebSessions().DeleteWebSession(ctx, kindLoginLink, h)
+		if err != nil {
+			return fail(err)
+		}
+		if !spent || !now.Before(link.ExpiresAt) {
+			return denied
+		}
+		if user, err = tx.Users().UserByID(ctx, link.UserID); err != nil {
+			if contracts.IsKind(err, contracts.KindNotFound) {
+				return denied
+			}
+			return fail(err)
+		}
+		session = s.ids.Secret(webTokenBits)
+		row := ports.WebSessionRow{Hash: tokenHash(session), UserID: user.ID, Kind: kindWebSession, CreatedAt: now, ExpiresAt: now.Add(s.cfg.WebSessionTTL)}
+		return fail(tx.WebSessions().CreateWebSession(ctx, row))
+	})
+	if err != nil {
+		return "", contracts.User{}, err
+	}
+	return session, user, nil
+}
+
+// Authenticate checks a session token and returns its principal, with
+// every scope. The principal's CredentialID is a prefix of the token's
+// hash, never the token.
+func (s *WebSessionService) Authenticate(ctx context.Context, sessionToken string) (contracts.Principal, error) {
+	denied := contracts.Errorf(contracts.KindUnauthenticated, "your session has ended; sign in again")
+	if sessionToken == "" || len(sessionToken) > maxWebTokenLen {
+		return contracts.Principal{}, denied
+	}
+	h := tokenHash(sessionToken)
+	row, err := s.store.WebSessions().WebSession(ctx, kindWebSession, h)
+	if contracts.IsKind(err, contracts.KindNotFound) {
+		return contracts.Principal{}, denied
+	}
+	if err != nil {
+		return contracts.Principal{}, fail(err)
+	}
+	if !s.now().Before(row.ExpiresAt) {
+		return contracts.Principal{}, denied
+	}
+	return contracts.Principal{
+		UserID: row.UserID, Scopes: append([]contracts.Scope(nil), contracts.AllScopes...),
+		CredentialKind: contracts.CredentialSession, CredentialID: WebSessionID(sessionToken),
+	}, nil
+}
+
+// SignOut ends a session; an unknown session is not an error.
+func (s *WebSessionService) SignOut(ctx context.Context, sessionToken string) error {
+	if sessionToken == "" || len(sessionToken) > maxWebTokenLen {
+		return nil
+	}
+	_, err := s.store.WebSessions().DeleteWebSession(ctx, kindWebSession, tokenHash(sessionToken))
+	return fail(err)
+}
+
+// WebSessionID is the public id of a web session: the hex of the first 8
+// bytes of its token's SHA-256.
+func WebSessionID(sessionToken string) string {
+	return hex.EncodeToString(tokenHash(sessionToken)[:8])
+}
+
+func tokenHash(token string) []byte {
+	sum := sha256.Sum256([]byte(token))
+	return sum[:]
+}
