@@ -1,0 +1,153 @@
+// Package sqlite is Takhtabush's embedded store: ports.Store on a SQLite
+// file through modernc.org/sqlite (pure Go, driver "sqlite"), with FTS5
+// card search. It is the default, so the service runs on a bare machine.
+//
+// Open configures the file for concurrent use: WAL journal, busy_timeout
+// 5000 ms, synchronous NORMAL, foreign keys on, BEGIN IMMEDIATE for every
+// transaction, a bounded pool, and transactions serialised in the process
+// (sqlstore.Config.SerializeTx), so concurrent writers queue instead of
+// failing with SQLITE_BUSY.
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+
+	"github.com/pressly/goose/v3"
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"github.com/takhtabush/takhtabush/adapters/internal/migrate"
+	"github.com/takhtabush/takhtabush/adapters/sqlstore"
+	"github.com/takhtabush/takhtabush/contracts"
+)
+
+//go:embed migrations/*.sql
+var migrationFiles embed.FS
+
+// Migrations returns the SQLite migrations (goose SQL files).
+func Migrations() fs.FS {
+	sub, err := fs.Sub(migrationFiles, "migrations")
+	if err != nil {
+		panic(err) // the directory is embedded
+	}
+	return sub
+}
+
+// Memory is the path that opens a private database in a temporary file,
+// removed by Close (a true ":memory:" database would give every pooled
+// connection its own empty database).
+const Memory = ":memory:"
+
+// DefaultMaxOpenConns bounds the connection pool: one writer at a time and
+// a few readers (WAL lets them read while it writes).
+const DefaultMaxOpenConns = 6
+
+// Store is the SQLite store. Its methods are those of sqlstore.Store plus
+// Migrate.
+type Store struct {
+	*sqlstore.Store
+	cleanup func() error
+}
+
+// Option changes how Open opens a store.
+type Option func(*options)
+
+type options struct {
+	maxOpenConns int
+	noMigrate    bool
+}
+
+// WithMaxOpenConns sets the connection pool's size (default DefaultMaxOpenConns).
+func WithMaxOpenConns(n int) Option { return func(o *options) { o.maxOpenConns = n } }
+
+// WithoutMigrate makes Open skip the migrations; call Migrate yourself.
+func WithoutMigrate() Option { return func(o *options) { o.noMigrate = true } }
+
+// DSN returns the modernc.org/sqlite data source name Open uses for path.
+func DSN(path string) string {
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout(5000)")
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Add("_pragma", "foreign_keys(1)")
+	q.Add("_pragma", "temp_store(MEMORY)")
+	q.Set("_txlock", "immediate")
+	return path + "?" + q.Encode()
+}
+
+// Open opens (creating it when absent) the SQLite database at path and,
+// unless WithoutMigrate is given, applies the migrations. Path Memory
+// opens a private temporary database. Unavailable when the file cannot be
+// opened.
+func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
+	o := options{maxOpenConns: DefaultMaxOpenConns}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	cleanup := func() error { return nil }
+	if path == Memory {
+		dir, err := os.MkdirTemp("", "takhtabush-sqlite-")
+		if err != nil {
+			return nil, unavailable(err)
+		}
+		path = filepath.Join(dir, "memory.db")
+		cleanup = func() error { return os.RemoveAll(dir) }
+	} else if dir := filepath.Dir(path); dir != "." {
+		if err := os.MkdirAll(dir, 0o750); err != nil {
+			return nil, unavailable(err)
+		}
+	}
+	db, err := sql.Open("sqlite", DSN(path))
+	if err != nil {
+		_ = cleanup()
+		return nil, unavailable(err)
+	}
+	db.SetMaxOpenConns(max(o.maxOpenConns, 2))
+	db.SetMaxIdleConns(max(o.maxOpenConns, 2))
+	s := &Store{Store: sqlstore.New(db, sqlstore.Config{Dialect: dialect{}, SerializeTx: true}), cleanup: cleanup}
+	if err := s.Ping(ctx); err != nil {
+		_ = s.Close()
+		return nil, err
+	}
+	if !o.noMigrate {
+		if err := s.Migrate(ctx); err != nil {
+			_ = s.Close()
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// Migrate applies the pending migrations. Running it again is a no-op.
+func (s *Store) Migrate(ctx context.Context) error {
+	_, err := s.migrate(ctx)
+	return err
+}
+
+// migrate applies the pending migrations and says how many.
+func (s *Store) migrate(ctx context.Context) (int, error) {
+	n, err := migrate.Up(ctx, s.DB(), goose.DialectSQLite3, Migrations())
+	if err != nil {
+		return n, contracts.Internal(fmt.Errorf("sqlite: %w", err))
+	}
+	return n, nil
+}
+
+// Close optimises the query planner's statistics, closes the database and
+// removes a Memory database's file.
+func (s *Store) Close() error {
+	_, _ = s.DB().Exec("PRAGMA optimize")
+	return errors.Join(s.Store.Close(), s.cleanup())
+}
+
+// unavailable wraps a failure to open the database.
+func unavailable(err error) error {
+	return &contracts.Error{Kind: contracts.KindUnavailable, Message: "the database cannot be opened", Err: fmt.Errorf("sqlite: %w", err)}
+}

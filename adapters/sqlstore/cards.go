@@ -1,0 +1,268 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+	"time"
+
+	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/ports"
+)
+
+// cardCols are the columns scanCard reads, in order, from the cards row aliased c.
+const cardCols = `c.id, c.deck_id, c.front, c.back, c.tags, c.suspended, c.phase, c.due, c.stability, c.difficulty,
+c.scheduled_days, c.reps, c.lapses, c.step, c.last_review, c.hash, c.version, c.created_at, c.updated_at`
+
+// insertCols are the columns InsertCards writes, one placeholder each.
+const insertCols = `id, user_id, deck_id, front, back, tags, suspended, phase, due, stability, difficulty,
+scheduled_days, reps, lapses, step, last_review, hash, version, created_at, updated_at`
+
+const insertColCount = 20
+
+// insertChunk bounds the rows of one multi-row INSERT (20 placeholders a row).
+const insertChunk = 400
+
+// scanCard reads one row of cardCols.
+func scanCard(sc interface{ Scan(...any) error }) (ports.CardRow, error) {
+	var c ports.CardRow
+	var tags string
+	var phase string
+	var due, created, updated int64
+	var last sql.NullInt64
+	err := sc.Scan(&c.ID, &c.DeckID, &c.Front, &c.Back, &tags, &c.Suspended, &phase, &due, &c.State.Stability, &c.State.Difficulty,
+		&c.State.ScheduledDays, &c.State.Reps, &c.State.Lapses, &c.State.Step, &last, &c.Hash, &c.Version, &created, &updated)
+	if err != nil {
+		return c, err
+	}
+	if c.Tags, err = parseStrings(tags); err != nil {
+		return c, err
+	}
+	c.State.Phase = contracts.Phase(phase)
+	c.State.Due = fromMs(due)
+	c.State.LastReview = fromNullMs(last)
+	c.CreatedAt, c.UpdatedAt = fromMs(created), fromMs(updated)
+	return c, nil
+}
+
+// scanCards reads every row of cardCols.
+func (h *handle) scanCards(ctx context.Context, op, query string, a ...any) ([]ports.CardRow, error) {
+	rows, err := h.q.QueryContext(ctx, query, a...)
+	if err != nil {
+		return nil, h.s.wrap(ctx, err, op)
+	}
+	defer rows.Close()
+	out := []ports.CardRow{}
+	for rows.Next() {
+		c, err := scanCard(rows)
+		if err != nil {
+			return nil, h.s.wrap(ctx, err, op)
+		}
+		out = append(out, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, h.s.wrap(ctx, err, op)
+	}
+	return out, nil
+}
+
+// InsertCards inserts cards with Version 1. Not found when a card's deck is
+// not the user's; conflict when a hash already exists in its deck (or
+// twice in the batch). Nothing is inserted on failure.
+func (s cardStore) InsertCards(ctx context.Context, userID string, cards []ports.CardRow) error {
+	if len(cards) == 0 {
+		return nil
+	}
+	return s.atomic(ctx, func(h *handle) error {
+		if err := h.checkDecks(ctx, userID, cards); err != nil {
+			return err
+		}
+		var b strings.Builder
+		for _, chunk := range chunks(cards, insertChunk) {
+			b.Reset()
+			b.WriteString(`INSERT INTO cards (` + insertCols + `) VALUES `)
+			a := make(args, 0, len(chunk)*insertColCount)
+			for i, c := range chunk {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				b.WriteByte('(')
+				b.WriteString(list(&a, []any{c.ID, userID, c.DeckID, c.Front, c.Back, stringsJSON(c.Tags), c.Suspended,
+					string(c.State.Phase), ms(c.State.Due), c.State.Stability, c.State.Difficulty, c.State.ScheduledDays,
+					c.State.Reps, c.State.Lapses, c.State.Step, msPtr(c.State.LastReview), c.Hash, int64(1),
+					ms(c.CreatedAt), ms(c.UpdatedAt)}))
+				b.WriteByte(')')
+			}
+			if _, err := h.exec(ctx, b.String(), a...); err != nil {
+				return h.fail(ctx, err, "insert cards", failMsgs{
+					unique: "a card with the same content already exists in the deck",
+					fk:     "deck not found",
+				})
+			}
+		}
+		return nil
+	})
+}
+
+// checkDecks fails not found unless every card's deck is the user's.
+func (h *handle) checkDecks(ctx context.Context, userID string, cards []ports.CardRow) error {
+	ids := make([]string, len(cards))
+	for i, c := range cards {
+		ids[i] = c.DeckID
+	}
+	ids = dedupe(ids)
+	var a args
+	q := `SELECT COUNT(*) FROM decks WHERE user_id = ` + a.add(userID) + ` AND id IN (` + list(&a, ids) + `)`
+	var n int
+	if err := h.q.QueryRowContext(ctx, q, a...).Scan(&n); err != nil {
+		return h.s.wrap(ctx, err, "check decks")
+	}
+	if n != len(ids) {
+		return notFound("deck")
+	}
+	return nil
+}
+
+// HashesInDeck maps each given hash present in the deck to its card's id.
+func (s cardStore) HashesInDeck(ctx context.Context, userID, deckID string, hashes []string) (map[string]string, error) {
+	out := make(map[string]string, len(hashes))
+	for _, chunk := range chunks(dedupe(hashes), inChunk) {
+		var a args
+		q := `SELECT hash, id FROM cards WHERE user_id = ` + a.add(userID) + ` AND deck_id = ` + a.add(deckID) +
+			` AND hash IN (` + list(&a, chunk) + `)`
+		rows, err := s.q.QueryContext(ctx, q, a...)
+		if err != nil {
+			return nil, s.s.wrap(ctx, err, "find hashes")
+		}
+		for rows.Next() {
+			var hash, id string
+			if err := rows.Scan(&hash, &id); err != nil {
+				rows.Close()
+				return nil, s.s.wrap(ctx, err, "find hashes")
+			}
+			out[hash] = id
+		}
+		err = rows.Err()
+		rows.Close()
+		if err != nil {
+			return nil, s.s.wrap(ctx, err, "find hashes")
+		}
+	}
+	return out, nil
+}
+
+// GetCards returns the user's cards with the given ids that exist.
+func (s cardStore) GetCards(ctx context.Context, userID string, ids []string) ([]ports.CardRow, error) {
+	out := []ports.CardRow{}
+	for _, chunk := range chunks(dedupe(ids), inChunk) {
+		var a args
+		q := `SELECT ` + cardCols + ` FROM cards c WHERE c.user_id = ` + a.add(userID) + ` AND c.id IN (` + list(&a, chunk) + `)`
+		cards, err := s.scanCards(ctx, "get cards", q, a...)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, cards...)
+	}
+	return out, nil
+}
+
+// UpdateCard stores deck, front, back, tags, suspension, hash and
+// UpdatedAt when the stored version equals c.Version, and bumps it. A
+// card moved to another deck takes its review log with it. Not found when
+// the card or the target deck is absent; conflict when the version moved
+// or the hash exists in the target deck.
+func (s cardStore) UpdateCard(ctx context.Context, userID string, c ports.CardRow) error {
+	return s.atomic(ctx, func(h *handle) error {
+		res, err := h.exec(ctx, `UPDATE cards SET deck_id = $3, front = $4, back = $5, tags = $6, suspended = $7, hash = $8,
+updated_at = $9, version = version + 1 WHERE user_id = $1 AND id = $2 AND version = $10`,
+			userID, c.ID, c.DeckID, c.Front, c.Back, stringsJSON(c.Tags), c.Suspended, c.Hash, ms(c.UpdatedAt), c.Version)
+		if err != nil {
+			return h.fail(ctx, err, "update card", failMsgs{
+				unique: "a card with the same content already exists in the target deck",
+				fk:     "deck not found",
+			})
+		}
+		n, err := h.affected(ctx, res, nil, "update card")
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return h.versionMiss(ctx, userID, c.ID)
+		}
+		_, err = h.exec(ctx, `UPDATE review_logs SET deck_id = $3 WHERE user_id = $1 AND card_id = $2 AND deck_id <> $3`,
+			userID, c.ID, c.DeckID)
+		return h.s.wrap(ctx, err, "move reviews")
+	})
+}
+
+// versionMiss explains an update that matched no row: not found or conflict.
+func (h *handle) versionMiss(ctx context.Context, userID, cardID string) error {
+	ok, err := h.exists(ctx, "find card", `SELECT 1 FROM cards WHERE user_id = $1 AND id = $2`, userID, cardID)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return notFound("card")
+	}
+	return contracts.Errorf(contracts.KindConflict, "the card changed since it was read; reload it and retry")
+}
+
+// UpdateState stores a new schedule when the stored version equals
+// version, and bumps it. Not found when absent; conflict when the version
+// moved (a concurrent review won).
+func (s cardStore) UpdateState(ctx context.Context, userID, cardID string, version int64, st contracts.CardState, updatedAt time.Time) error {
+	res, err := s.exec(ctx, `UPDATE cards SET phase = $3, due = $4, stability = $5, difficulty = $6, scheduled_days = $7,
+reps = $8, lapses = $9, step = $10, last_review = $11, updated_at = $12, version = version + 1
+WHERE user_id = $1 AND id = $2 AND version = $13`,
+		userID, cardID, string(st.Phase), ms(st.Due), st.Stability, st.Difficulty, st.ScheduledDays,
+		st.Reps, st.Lapses, st.Step, msPtr(st.LastReview), ms(updatedAt), version)
+	n, err := s.affected(ctx, res, err, "update card state")
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return s.versionMiss(ctx, userID, cardID)
+	}
+	return nil
+}
+
+// DeleteCards deletes the user's cards with the given ids, with their
+// reviews and queue entries, and returns the ids deleted in input order.
+func (s cardStore) DeleteCards(ctx context.Context, userID string, ids []string) ([]string, error) {
+	ids = dedupe(ids)
+	deleted := map[string]bool{}
+	err := s.atomic(ctx, func(h *handle) error {
+		for _, chunk := range chunks(ids, inChunk) {
+			var a args
+			q := `DELETE FROM cards WHERE user_id = ` + a.add(userID) + ` AND id IN (` + list(&a, chunk) + `) RETURNING id`
+			rows, err := h.q.QueryContext(ctx, q, a...)
+			if err != nil {
+				return h.s.wrap(ctx, err, "delete cards")
+			}
+			for rows.Next() {
+				var id string
+				if err := rows.Scan(&id); err != nil {
+					rows.Close()
+					return h.s.wrap(ctx, err, "delete cards")
+				}
+				deleted[id] = true
+			}
+			err = rows.Err()
+			rows.Close()
+			if err != nil {
+				return h.s.wrap(ctx, err, "delete cards")
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, len(deleted))
+	for _, id := range ids {
+		if deleted[id] {
+			out = append(out, id)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,175 @@
+package sqlstore
+
+import (
+	"context"
+	"time"
+
+	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/ports"
+)
+
+// dayMs is one day in milliseconds.
+const dayMs = 24 * 60 * 60 * 1000
+
+// queued holds for cards a study queue would show: unsuspended and not new.
+// Indexes repeat it verbatim, so keep the text in step with the migrations.
+const queued = `c.suspended = FALSE AND c.phase <> 'new'`
+
+// Search returns up to limit of the user's cards matching f with ids
+// greater than afterID, ordered by id. f.Query must match as full text
+// (every word in front, back or tags; the last word as a prefix). f.State
+// "suspended" selects suspended cards; a phase selects unsuspended cards in
+// that phase. f.DueBy selects unsuspended, non-new cards due at or before it.
+// Invalid for an unknown state.
+func (s cardStore) Search(ctx context.Context, userID string, f contracts.CardFilter, afterID string, limit int, _ time.Time) ([]ports.CardRow, error) {
+	if limit <= 0 {
+		return []ports.CardRow{}, nil
+	}
+	var a args
+	q := `SELECT ` + cardCols + ` FROM cards c WHERE c.user_id = ` + a.add(userID)
+	if f.DeckID != "" {
+		q += ` AND c.deck_id = ` + a.add(f.DeckID)
+	}
+	if afterID != "" {
+		q += ` AND c.id > ` + a.add(afterID)
+	}
+	if words := queryWords(f.Query); len(words) > 0 {
+		param := "$" + itoa(len(a)+1)
+		cond, arg := s.s.d.MatchText(param, words)
+		a.add(arg)
+		q += ` AND ` + cond
+	}
+	for _, tag := range dedupe(f.Tags) {
+		q += ` AND ` + s.s.d.HasTag(a.add(tag))
+	}
+	switch f.State {
+	case "":
+	case "suspended":
+		q += ` AND c.suspended = TRUE`
+	case string(contracts.PhaseNew), string(contracts.PhaseLearning), string(contracts.PhaseReview), string(contracts.PhaseRelearning):
+		q += ` AND c.suspended = FALSE AND c.phase = ` + a.add(f.State)
+	default:
+		return nil, contracts.Errorf(contracts.KindInvalid, "unknown state %q: use new, learning, review, relearning or suspended", f.State)
+	}
+	if f.DueBy != nil {
+		q += ` AND ` + queued + ` AND c.due <= ` + a.add(ms(*f.DueBy))
+	}
+	q += ` ORDER BY c.id LIMIT ` + a.add(limit)
+	return s.scanCards(ctx, "search cards", q, a...)
+}
+
+// DueCards returns up to limit unsuspended, non-new cards of a deck due at
+// or before now, most overdue first (ties by id).
+func (s cardStore) DueCards(ctx context.Context, userID, deckID string, now time.Time, limit int) ([]ports.CardRow, error) {
+	if limit <= 0 {
+		return []ports.CardRow{}, nil
+	}
+	return s.scanCards(ctx, "due cards", `SELECT `+cardCols+` FROM cards c
+WHERE c.user_id = $1 AND c.deck_id = $2 AND `+queued+` AND c.due <= $3 ORDER BY c.due, c.id LIMIT $4`,
+		userID, deckID, ms(now), limit)
+}
+
+// NewCards returns up to limit unsuspended new cards of a deck, oldest
+// first (ties by id).
+func (s cardStore) NewCards(ctx context.Context, userID, deckID string, limit int) ([]ports.CardRow, error) {
+	if limit <= 0 {
+		return []ports.CardRow{}, nil
+	}
+	return s.scanCards(ctx, "new cards", `SELECT `+cardCols+` FROM cards c
+WHERE c.user_id = $1 AND c.deck_id = $2 AND c.suspended = FALSE AND c.phase = 'new' ORDER BY c.created_at, c.id LIMIT $3`,
+		userID, deckID, limit)
+}
+
+// CountPhases counts a deck's cards (every deck's when deckID is "") by
+// phase; suspended cards count only as suspended.
+func (s cardStore) CountPhases(ctx context.Context, userID, deckID string) (contracts.PhaseCounts, error) {
+	var a args
+	q := `SELECT c.phase, c.suspended, COUNT(*) FROM cards c WHERE c.user_id = ` + a.add(userID)
+	if deckID != "" {
+		q += ` AND c.deck_id = ` + a.add(deckID)
+	}
+	q += ` GROUP BY c.phase, c.suspended`
+	rows, err := s.q.QueryContext(ctx, q, a...)
+	if err != nil {
+		return contracts.PhaseCounts{}, s.s.wrap(ctx, err, "count phases")
+	}
+	defer rows.Close()
+	var pc contracts.PhaseCounts
+	for rows.Next() {
+		var phase string
+		var suspended bool
+		var n int
+		if err := rows.Scan(&phase, &suspended, &n); err != nil {
+			return contracts.PhaseCounts{}, s.s.wrap(ctx, err, "count phases")
+		}
+		switch {
+		case suspended:
+			pc.Suspended += n
+		case phase == string(contracts.PhaseNew):
+			pc.New += n
+		case phase == string(contracts.PhaseLearning):
+			pc.Learning += n
+		case phase == string(contracts.PhaseReview):
+			pc.Review += n
+		case phase == string(contracts.PhaseRelearning):
+			pc.Relearning += n
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return contracts.PhaseCounts{}, s.s.wrap(ctx, err, "count phases")
+	}
+	return pc, nil
+}
+
+// CountDue counts unsuspended non-new cards due at or before t (every
+// deck's when deckID is "").
+func (s cardStore) CountDue(ctx context.Context, userID, deckID string, t time.Time) (int, error) {
+	var a args
+	q := `SELECT COUNT(*) FROM cards c WHERE c.user_id = ` + a.add(userID)
+	if deckID != "" {
+		q += ` AND c.deck_id = ` + a.add(deckID)
+	}
+	q += ` AND ` + queued + ` AND c.due <= ` + a.add(ms(t))
+	var n int
+	if err := s.q.QueryRowContext(ctx, q, a...).Scan(&n); err != nil {
+		return 0, s.s.wrap(ctx, err, "count due")
+	}
+	return n, nil
+}
+
+// DueHistogram counts unsuspended non-new cards by due day: bucket i holds
+// those due in [start+i days, start+i+1 days); bucket 0 also holds
+// everything due before start. len(result) == days (none when days <= 0).
+func (s cardStore) DueHistogram(ctx context.Context, userID, deckID string, start time.Time, days int) ([]int, error) {
+	if days <= 0 {
+		return []int{}, nil
+	}
+	out := make([]int, days)
+	var a args
+	user, from := a.add(userID), a.add(ms(start))
+	q := `SELECT CASE WHEN c.due < ` + from + ` THEN 0 ELSE (c.due - ` + from + `) / ` + itoa(dayMs) + ` END, COUNT(*)
+FROM cards c WHERE c.user_id = ` + user
+	if deckID != "" {
+		q += ` AND c.deck_id = ` + a.add(deckID)
+	}
+	q += ` AND ` + queued + ` AND c.due < ` + a.add(ms(start)+int64(days)*dayMs) + ` GROUP BY 1`
+	rows, err := s.q.QueryContext(ctx, q, a...)
+	if err != nil {
+		return nil, s.s.wrap(ctx, err, "due histogram")
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var bucket int64
+		var n int
+		if err := rows.Scan(&bucket, &n); err != nil {
+			return nil, s.s.wrap(ctx, err, "due histogram")
+		}
+		if bucket >= 0 && bucket < int64(days) {
+			out[bucket] += n
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.s.wrap(ctx, err, "due histogram")
+	}
+	return out, nil
+}

@@ -1,0 +1,137 @@
+package sqlstore
+
+import (
+	"bytes"
+	"database/sql"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+)
+
+// ms converts a time to unix milliseconds.
+func ms(t time.Time) int64 { return t.UnixMilli() }
+
+// fromMs converts unix milliseconds to a UTC time.
+func fromMs(v int64) time.Time { return time.UnixMilli(v).UTC() }
+
+// msPtr converts an optional time to a nullable column value.
+func msPtr(t *time.Time) any {
+	if t == nil {
+		return nil
+	}
+	return t.UnixMilli()
+}
+
+// fromNullMs converts a nullable column value to an optional time.
+func fromNullMs(v sql.NullInt64) *time.Time {
+	if !v.Valid {
+		return nil
+	}
+	t := fromMs(v.Int64)
+	return &t
+}
+
+// jsonText encodes v as JSON text without HTML escaping.
+func jsonText(v any) (string, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return "", err
+	}
+	return strings.TrimSuffix(b.String(), "\n"), nil
+}
+
+// stringsJSON encodes a string list; nil encodes as [].
+func stringsJSON(v []string) string {
+	if v == nil {
+		v = []string{}
+	}
+	s, _ := jsonText(v) // a []string always encodes
+	return s
+}
+
+// parseStrings decodes a JSON string list, never returning nil.
+func parseStrings(s string) ([]string, error) {
+	out := []string{}
+	if s == "" {
+		return out, nil
+	}
+	if err := json.Unmarshal([]byte(s), &out); err != nil {
+		return nil, err
+	}
+	if out == nil {
+		out = []string{}
+	}
+	return out, nil
+}
+
+// maxQueryWords bounds the words of a full-text query.
+const maxQueryWords = 16
+
+// queryWords splits a full-text query into words of letters, marks and
+// digits; everything else separates words.
+func queryWords(q string) []string {
+	words := strings.FieldsFunc(q, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.IsMark(r)
+	})
+	if len(words) > maxQueryWords {
+		words = words[:maxQueryWords]
+	}
+	return words
+}
+
+// args collects positional arguments and hands out their placeholders.
+type args []any
+
+// add appends an argument and returns its placeholder ($n).
+func (a *args) add(v any) string {
+	*a = append(*a, v)
+	return "$" + strconv.Itoa(len(*a))
+}
+
+// list appends arguments and returns their placeholders, comma-separated.
+func list[T any](a *args, vs []T) string {
+	var b strings.Builder
+	for i, v := range vs {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(a.add(v))
+	}
+	return b.String()
+}
+
+// chunks splits vs into slices of at most n.
+func chunks[T any](vs []T, n int) [][]T {
+	var out [][]T
+	for len(vs) > n {
+		out = append(out, vs[:n])
+		vs = vs[n:]
+	}
+	if len(vs) > 0 {
+		out = append(out, vs)
+	}
+	return out
+}
+
+// inChunk bounds the ids of one IN list.
+const inChunk = 500
+
+// dedupe returns vs without repeats, keeping the first occurrence.
+func dedupe(vs []string) []string {
+	seen := make(map[string]bool, len(vs))
+	out := make([]string, 0, len(vs))
+	for _, v := range vs {
+		if !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// itoa formats an integer.
+func itoa[T int | int64](v T) string { return strconv.FormatInt(int64(v), 10) }

@@ -1,0 +1,188 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/takhtabush/takhtabush/contracts"
+)
+
+const deckCols = `id, name, description, settings, created_at, updated_at`
+
+// CreateDeck inserts a deck. Conflict when the user has a deck with the
+// same name (or the id is taken); not found when the user does not exist.
+func (s deckStore) CreateDeck(ctx context.Context, userID string, d contracts.Deck) error {
+	settings, err := jsonText(d.Settings)
+	if err != nil {
+		return contracts.Internal(err)
+	}
+	res, err := s.exec(ctx, `INSERT INTO decks (id, user_id, name, description, settings, created_at, updated_at)
+VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
+		d.ID, userID, d.Name, d.Description, settings, ms(d.CreatedAt), ms(d.UpdatedAt))
+	if err != nil {
+		return s.fail(ctx, err, "create deck", failMsgs{fk: "user not found"})
+	}
+	n, err := s.affected(ctx, res, nil, "create deck")
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return contracts.Errorf(contracts.KindConflict, "a deck named %q already exists", d.Name)
+	}
+	return nil
+}
+
+// GetDeck returns a deck with its counts as of now. Not found when absent.
+func (s deckStore) GetDeck(ctx context.Context, userID, deckID string, now time.Time) (contracts.Deck, error) {
+	rows, err := s.q.QueryContext(ctx, `SELECT `+deckCols+` FROM decks WHERE user_id = $1 AND id = $2`, userID, deckID)
+	if err != nil {
+		return contracts.Deck{}, s.s.wrap(ctx, err, "get deck")
+	}
+	decks, err := s.scanDecks(ctx, rows, userID, now)
+	if err != nil {
+		return contracts.Deck{}, err
+	}
+	if len(decks) == 0 {
+		return contracts.Deck{}, notFound("deck")
+	}
+	return decks[0], nil
+}
+
+// ListDecks returns up to limit decks with ids greater than afterID,
+// ordered by id, with counts as of now.
+func (s deckStore) ListDecks(ctx context.Context, userID, afterID string, limit int, now time.Time) ([]contracts.Deck, error) {
+	if limit <= 0 {
+		return []contracts.Deck{}, nil
+	}
+	rows, err := s.q.QueryContext(ctx, `SELECT `+deckCols+` FROM decks WHERE user_id = $1 AND id > $2 ORDER BY id LIMIT $3`,
+		userID, afterID, limit)
+	if err != nil {
+		return nil, s.s.wrap(ctx, err, "list decks")
+	}
+	return s.scanDecks(ctx, rows, userID, now)
+}
+
+// scanDecks reads deck rows and adds their counts.
+func (s deckStore) scanDecks(ctx context.Context, rows *sql.Rows, userID string, now time.Time) ([]contracts.Deck, error) {
+	decks := []contracts.Deck{}
+	err := func() error {
+		defer rows.Close()
+		for rows.Next() {
+			var d contracts.Deck
+			var settings string
+			var created, updated int64
+			if err := rows.Scan(&d.ID, &d.Name, &d.Description, &settings, &created, &updated); err != nil {
+				return err
+			}
+			if err := json.Unmarshal([]byte(settings), &d.Settings); err != nil {
+				return err
+			}
+			d.CreatedAt, d.UpdatedAt = fromMs(created), fromMs(updated)
+			decks = append(decks, d)
+		}
+		return rows.Err()
+	}()
+	if err != nil {
+		return nil, s.s.wrap(ctx, err, "read decks")
+	}
+	if len(decks) == 0 {
+		return decks, nil
+	}
+	ids := make([]string, len(decks))
+	for i, d := range decks {
+		ids[i] = d.ID
+	}
+	counts, err := s.counts(ctx, userID, ids, now)
+	if err != nil {
+		return nil, err
+	}
+	for i := range decks {
+		decks[i].Counts = counts[decks[i].ID]
+	}
+	return decks, nil
+}
+
+// counts computes the card counts of the given decks.
+func (s deckStore) counts(ctx context.Context, userID string, deckIDs []string, now time.Time) (map[string]contracts.DeckCounts, error) {
+	out := make(map[string]contracts.DeckCounts, len(deckIDs))
+	var a args
+	user, at := a.add(userID), a.add(ms(now))
+	q := `SELECT deck_id, COUNT(*),
+  COALESCE(SUM(CASE WHEN suspended THEN 0 WHEN phase = 'new' THEN 1 ELSE 0 END), 0),
+  COALESCE(SUM(CASE WHEN suspended THEN 0 WHEN phase IN ('learning', 'relearning') THEN 1 ELSE 0 END), 0),
+  COALESCE(SUM(CASE WHEN suspended THEN 0 WHEN phase = 'review' THEN 1 ELSE 0 END), 0),
+  COALESCE(SUM(CASE WHEN suspended THEN 1 ELSE 0 END), 0),
+  COALESCE(SUM(CASE WHEN suspended THEN 0 WHEN phase <> 'new' AND due <= ` + at + ` THEN 1 ELSE 0 END), 0)
+FROM cards WHERE user_id = ` + user + ` AND deck_id IN (` + list(&a, deckIDs) + `) GROUP BY deck_id`
+	rows, err := s.q.QueryContext(ctx, q, a...)
+	if err != nil {
+		return nil, s.s.wrap(ctx, err, "count cards")
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		var c contracts.DeckCounts
+		if err := rows.Scan(&id, &c.Total, &c.New, &c.Learning, &c.Review, &c.Suspended, &c.DueNow); err != nil {
+			return nil, s.s.wrap(ctx, err, "count cards")
+		}
+		out[id] = c
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.s.wrap(ctx, err, "count cards")
+	}
+	return out, nil
+}
+
+// UpdateDeck stores name, description, settings and UpdatedAt. Not found
+// when absent; conflict on a duplicate name.
+func (s deckStore) UpdateDeck(ctx context.Context, userID string, d contracts.Deck) error {
+	settings, err := jsonText(d.Settings)
+	if err != nil {
+		return contracts.Internal(err)
+	}
+	return s.atomic(ctx, func(h *handle) error {
+		res, err := h.exec(ctx, `UPDATE decks SET name = $3, description = $4, settings = $5, updated_at = $6 WHERE user_id = $1 AND id = $2`,
+			userID, d.ID, d.Name, d.Description, settings, ms(d.UpdatedAt))
+		if err != nil {
+			return h.fail(ctx, err, "update deck", failMsgs{unique: "a deck named \"" + d.Name + "\" already exists"})
+		}
+		n, err := h.affected(ctx, res, nil, "update deck")
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return notFound("deck")
+		}
+		return nil
+	})
+}
+
+// DeleteDeck deletes a deck and everything in it: its cards, their
+// reviews, its study sessions (by foreign key cascade). Not found when absent.
+func (s deckStore) DeleteDeck(ctx context.Context, userID, deckID string) (int, error) {
+	var cards int
+	err := s.atomic(ctx, func(h *handle) error {
+		if err := h.q.QueryRowContext(ctx, `SELECT COUNT(*) FROM cards WHERE user_id = $1 AND deck_id = $2`, userID, deckID).Scan(&cards); err != nil {
+			return h.s.wrap(ctx, err, "count deck cards")
+		}
+		res, err := h.exec(ctx, `DELETE FROM decks WHERE user_id = $1 AND id = $2`, userID, deckID)
+		n, err := h.affected(ctx, res, err, "delete deck")
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return notFound("deck")
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	return cards, nil
+}
+
+// errNoRows reports a missing row.
+func errNoRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }

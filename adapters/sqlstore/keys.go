@@ -1,0 +1,118 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"time"
+
+	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/ports"
+)
+
+const keyCols = `id, user_id, name, scopes, hint, hash, created_at, expires_at, last_used_at, revoked_at`
+
+// CreateKey inserts a key. Conflict on a duplicate id; not found when the
+// user does not exist.
+func (s keyStore) CreateKey(ctx context.Context, k ports.APIKeyRow) error {
+	scopes, err := jsonText(contracts.ScopeStrings(k.Scopes))
+	if err != nil {
+		return contracts.Internal(err)
+	}
+	res, err := s.exec(ctx, `INSERT INTO api_keys (`+keyCols+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT DO NOTHING`,
+		k.ID, k.UserID, k.Name, scopes, k.Hint, k.Hash, ms(k.CreatedAt), msPtr(k.ExpiresAt), msPtr(k.LastUsedAt), msPtr(k.RevokedAt))
+	if err != nil {
+		return s.fail(ctx, err, "create key", failMsgs{fk: "user not found"})
+	}
+	n, err := s.affected(ctx, res, nil, "create key")
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return contracts.Errorf(contracts.KindConflict, "an API key with this id already exists")
+	}
+	return nil
+}
+
+// scanKey reads one row of keyCols.
+func scanKey(sc interface{ Scan(...any) error }) (ports.APIKeyRow, error) {
+	var k ports.APIKeyRow
+	var scopes string
+	var created int64
+	var expires, used, revoked sql.NullInt64
+	if err := sc.Scan(&k.ID, &k.UserID, &k.Name, &scopes, &k.Hint, &k.Hash, &created, &expires, &used, &revoked); err != nil {
+		return k, err
+	}
+	list, err := parseStrings(scopes)
+	if err != nil {
+		return k, err
+	}
+	k.Scopes = make([]contracts.Scope, len(list))
+	for i, s := range list {
+		k.Scopes[i] = contracts.Scope(s)
+	}
+	k.CreatedAt = fromMs(created)
+	k.ExpiresAt, k.LastUsedAt, k.RevokedAt = fromNullMs(expires), fromNullMs(used), fromNullMs(revoked)
+	return k, nil
+}
+
+// KeyByID returns any user's key by id. Not found when absent.
+func (s keyStore) KeyByID(ctx context.Context, id string) (ports.APIKeyRow, error) {
+	k, err := scanKey(s.q.QueryRowContext(ctx, `SELECT `+keyCols+` FROM api_keys WHERE id = $1`, id))
+	if errNoRows(err) {
+		return ports.APIKeyRow{}, notFound("API key")
+	}
+	if err != nil {
+		return ports.APIKeyRow{}, s.s.wrap(ctx, err, "get key")
+	}
+	return k, nil
+}
+
+// ListKeys returns a user's keys, newest first.
+func (s keyStore) ListKeys(ctx context.Context, userID string) ([]ports.APIKeyRow, error) {
+	rows, err := s.q.QueryContext(ctx, `SELECT `+keyCols+` FROM api_keys WHERE user_id = $1 ORDER BY created_at DESC, id DESC`, userID)
+	if err != nil {
+		return nil, s.s.wrap(ctx, err, "list keys")
+	}
+	defer rows.Close()
+	out := []ports.APIKeyRow{}
+	for rows.Next() {
+		k, err := scanKey(rows)
+		if err != nil {
+			return nil, s.s.wrap(ctx, err, "list keys")
+		}
+		out = append(out, k)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.s.wrap(ctx, err, "list keys")
+	}
+	return out, nil
+}
+
+// RevokeKey sets RevokedAt if not yet set. Not found when absent or
+// another user's.
+func (s keyStore) RevokeKey(ctx context.Context, userID, id string, at time.Time) error {
+	res, err := s.exec(ctx, `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $3) WHERE user_id = $1 AND id = $2`, userID, id, ms(at))
+	n, err := s.affected(ctx, res, err, "revoke key")
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return notFound("API key")
+	}
+	return nil
+}
+
+// TouchKey records a use; the last-used time only moves forward. Not
+// found when absent.
+func (s keyStore) TouchKey(ctx context.Context, id string, at time.Time) error {
+	res, err := s.exec(ctx, `UPDATE api_keys SET last_used_at = CASE WHEN last_used_at IS NULL OR last_used_at < $2 THEN $2 ELSE last_used_at END
+WHERE id = $1`, id, ms(at))
+	n, err := s.affected(ctx, res, err, "touch key")
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return notFound("API key")
+	}
+	return nil
+}

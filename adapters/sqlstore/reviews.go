@@ -1,0 +1,106 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"time"
+
+	"github.com/takhtabush/takhtabush/ports"
+)
+
+// passed holds for a review rated hard, good or easy.
+const passed = `CASE WHEN rating <> 'again' THEN 1 ELSE 0 END`
+
+// AppendReview appends a review. Not found when the card is not the
+// review's user's; conflict on a duplicate id. A zero DurationMs is stored
+// as "not recorded".
+func (s reviewStore) AppendReview(ctx context.Context, r ports.ReviewLog) error {
+	var session, duration any
+	if r.SessionID != "" {
+		session = r.SessionID
+	}
+	if r.DurationMs > 0 {
+		duration = r.DurationMs
+	}
+	st := r.State
+	_, err := s.exec(ctx, `INSERT INTO review_logs (id, user_id, card_id, deck_id, session_id, rating, prev_phase,
+phase, due, stability, difficulty, scheduled_days, reps, lapses, step, last_review, reviewed_at, duration_ms)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
+		r.ID, r.UserID, r.CardID, r.DeckID, session, string(r.Rating), string(r.PrevPhase),
+		string(st.Phase), ms(st.Due), st.Stability, st.Difficulty, st.ScheduledDays, st.Reps, st.Lapses, st.Step,
+		msPtr(st.LastReview), ms(r.ReviewedAt), duration)
+	return s.fail(ctx, err, "append review", failMsgs{unique: "a review with this id already exists", fk: "card not found"})
+}
+
+// scope returns the WHERE clause selecting a user's (and a deck's) reviews since a time.
+func reviewScope(a *args, userID, deckID string, since time.Time) string {
+	q := ` WHERE user_id = ` + a.add(userID)
+	if deckID != "" {
+		q += ` AND deck_id = ` + a.add(deckID)
+	}
+	return q + ` AND reviewed_at >= ` + a.add(ms(since))
+}
+
+// ReviewDays counts reviews per UTC day since since, oldest first, days
+// without reviews omitted.
+func (s reviewStore) ReviewDays(ctx context.Context, userID, deckID string, since time.Time) ([]ports.ReviewDay, error) {
+	var a args
+	q := `SELECT reviewed_at / ` + itoa(dayMs) + `, COUNT(*), COALESCE(SUM(` + passed + `), 0) FROM review_logs` +
+		reviewScope(&a, userID, deckID, since) + ` GROUP BY 1 ORDER BY 1`
+	rows, err := s.q.QueryContext(ctx, q, a...)
+	if err != nil {
+		return nil, s.s.wrap(ctx, err, "review days")
+	}
+	defer rows.Close()
+	out := []ports.ReviewDay{}
+	for rows.Next() {
+		var day int64
+		var d ports.ReviewDay
+		if err := rows.Scan(&day, &d.Reviews, &d.Passed); err != nil {
+			return nil, s.s.wrap(ctx, err, "review days")
+		}
+		d.Day = fromMs(day * dayMs)
+		out = append(out, d)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.s.wrap(ctx, err, "review days")
+	}
+	return out, nil
+}
+
+// Retention counts reviews since since of cards that were in the review
+// phase before the review, and how many of them passed.
+func (s reviewStore) Retention(ctx context.Context, userID, deckID string, since time.Time) (total, pass int, err error) {
+	var a args
+	q := `SELECT COUNT(*), COALESCE(SUM(` + passed + `), 0) FROM review_logs` + reviewScope(&a, userID, deckID, since) +
+		` AND prev_phase = 'review'`
+	if err := s.q.QueryRowContext(ctx, q, a...).Scan(&total, &pass); err != nil {
+		return 0, 0, s.s.wrap(ctx, err, "retention")
+	}
+	return total, pass, nil
+}
+
+// NewCardsStudied counts reviews since since of cards that were new before
+// the review.
+func (s reviewStore) NewCardsStudied(ctx context.Context, userID, deckID string, since time.Time) (int, error) {
+	var a args
+	q := `SELECT COUNT(*) FROM review_logs` + reviewScope(&a, userID, deckID, since) + ` AND prev_phase = 'new'`
+	var n int
+	if err := s.q.QueryRowContext(ctx, q, a...).Scan(&n); err != nil {
+		return 0, s.s.wrap(ctx, err, "new cards studied")
+	}
+	return n, nil
+}
+
+// AverageDuration returns the mean duration of the reviews since since
+// that recorded one, and how many did.
+func (s reviewStore) AverageDuration(ctx context.Context, userID string, since time.Time) (float64, int, error) {
+	var mean sql.NullFloat64
+	var n int
+	err := s.q.QueryRowContext(ctx, `SELECT AVG(duration_ms), COUNT(duration_ms) FROM review_logs
+WHERE user_id = $1 AND reviewed_at >= $2 AND duration_ms IS NOT NULL`, userID, ms(since)).Scan(&mean, &n)
+	if err != nil {
+		return 0, 0, s.s.wrap(ctx, err, "average duration")
+	}
+	return mean.Float64, n, nil
+}

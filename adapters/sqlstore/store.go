@@ -1,0 +1,185 @@
+// Package sqlstore implements ports.Store once over database/sql for both
+// SQL dialects Takhtabush runs on (SQLite through modernc.org/sqlite and
+// PostgreSQL through lib/pq). The SQL text is shared: both drivers bind
+// $1..$N placeholders by number, and both databases understand
+// ON CONFLICT DO NOTHING, RETURNING, partial indexes and SAVEPOINT. What
+// differs (full-text matching, tag containment, error classification) sits
+// behind the small Dialect interface.
+//
+// Storage conventions: times are BIGINT unix milliseconds UTC, ids are
+// TEXT, tags and other JSON values are TEXT holding JSON, booleans are
+// BOOLEAN (0/1 in SQLite). Every query is scoped by user_id.
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+
+	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/ports"
+)
+
+// ErrClass classifies a driver error.
+type ErrClass int
+
+// The error classes a Dialect recognises.
+const (
+	ClassOther       ErrClass = iota // anything else: internal
+	ClassUnique                      // a unique or primary key violation: conflict
+	ClassForeignKey                  // a foreign key violation: not found
+	ClassConflict                    // a serialization failure or deadlock: conflict
+	ClassUnavailable                 // busy, locked, connection lost: unavailable
+)
+
+// Dialect is what differs between the SQL databases.
+type Dialect interface {
+	// Name names the dialect ("sqlite", "postgres") in logged causes.
+	Name() string
+	// MatchText returns a condition on the cards row aliased c that holds
+	// when every word appears in its front, back or tags (the last word as
+	// a prefix), given that param is the placeholder of the returned
+	// argument. words is never empty and holds only letters, marks and digits.
+	MatchText(param string, words []string) (cond string, arg any)
+	// HasTag returns a condition on the cards row aliased c that holds when
+	// its tags contain the tag bound to param.
+	HasTag(param string) string
+	// Classify says what kind of failure a driver error is.
+	Classify(err error) ErrClass
+}
+
+// Config configures a Store.
+type Config struct {
+	// Dialect is the database's dialect. Required.
+	Dialect Dialect
+	// SerializeTx runs one transaction at a time in this process (InTx and
+	// the store's own multi-statement writes wait for their turn). SQLite
+	// needs it: it has one writer, and queueing in Go is fairer than
+	// busy-waiting in the driver. Other processes are still kept out by
+	// the database's own locking (busy_timeout).
+	SerializeTx bool
+}
+
+// Store is a ports.Store over a *sql.DB. It is safe for concurrent use.
+type Store struct {
+	db   *sql.DB
+	d    Dialect
+	gate chan struct{} // one slot when transactions are serialised; nil otherwise
+	root *handle
+}
+
+var _ ports.Store = (*Store)(nil)
+
+// New returns a Store over db, which must hold the schema of the dialect's
+// migrations. The Store owns db: Close closes it.
+func New(db *sql.DB, cfg Config) *Store {
+	if cfg.Dialect == nil {
+		panic("sqlstore: Config.Dialect is required")
+	}
+	s := &Store{db: db, d: cfg.Dialect}
+	if cfg.SerializeTx {
+		s.gate = make(chan struct{}, 1)
+	}
+	s.root = &handle{s: s, q: db}
+	return s
+}
+
+// DB returns the underlying database handle, for migrations and tests.
+func (s *Store) DB() *sql.DB { return s.db }
+
+// Ping checks the database answers. Unavailable when it does not.
+func (s *Store) Ping(ctx context.Context) error {
+	if err := s.db.PingContext(ctx); err != nil {
+		return &contracts.Error{Kind: contracts.KindUnavailable, Message: "the database is unreachable", Err: err}
+	}
+	return nil
+}
+
+// Close releases the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+// InTx runs fn in one transaction, as ports.TxRunner says: it commits when
+// fn returns nil; when fn returns an error, everything is rolled back and
+// the error is returned unchanged; when fn panics, everything is rolled
+// back and the panic continues. fn must not call InTx or the Store's own
+// methods that write (it would wait for itself under SerializeTx): it uses
+// tx.
+func (s *Store) InTx(ctx context.Context, fn func(tx ports.Stores) error) error {
+	return s.runTx(ctx, func(h *handle) error { return fn(h) })
+}
+
+// runTx runs fn in a transaction on a handle bound to it.
+func (s *Store) runTx(ctx context.Context, fn func(h *handle) error) (err error) {
+	release, err := s.acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer release()
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return s.wrap(ctx, err, "begin transaction")
+	}
+	done := false
+	defer func() {
+		if !done {
+			_ = tx.Rollback() // on an error or a panic; the panic carries on
+		}
+	}()
+	if err := fn(&handle{s: s, q: tx, inTx: true}); err != nil {
+		return err
+	}
+	done = true
+	if err := tx.Commit(); err != nil {
+		return s.wrap(ctx, err, "commit")
+	}
+	return nil
+}
+
+// acquire waits for the transaction slot when transactions are serialised.
+func (s *Store) acquire(ctx context.Context) (release func(), err error) {
+	if s.gate == nil {
+		return func() {}, nil
+	}
+	select {
+	case s.gate <- struct{}{}:
+		return func() { <-s.gate }, nil
+	case <-ctx.Done():
+		return nil, &contracts.Error{Kind: contracts.KindUnavailable, Message: "the database is busy; retry later", Err: ctx.Err()}
+	}
+}
+
+// Users returns the user store outside any transaction.
+func (s *Store) Users() ports.UserStore { return s.root.Users() }
+
+// Decks returns the deck store outside any transaction.
+func (s *Store) Decks() ports.DeckStore { return s.root.Decks() }
+
+// Cards returns the card store outside any transaction.
+func (s *Store) Cards() ports.CardStore { return s.root.Cards() }
+
+// Reviews returns the review store outside any transaction.
+func (s *Store) Reviews() ports.ReviewStore { return s.root.Reviews() }
+
+// Sessions returns the study session store outside any transaction.
+func (s *Store) Sessions() ports.StudySessionStore { return s.root.Sessions() }
+
+// Keys returns the API key store outside any transaction.
+func (s *Store) Keys() ports.APIKeyStore { return s.root.Keys() }
+
+// WebSessions returns the web session store outside any transaction.
+func (s *Store) WebSessions() ports.WebSessionStore { return s.root.WebSessions() }
+
+// Exposure returns the exposure store outside any transaction.
+func (s *Store) Exposure() ports.ExposureStore { return s.root.Exposure() }
+
+// Audit returns the audit store outside any transaction.
+func (s *Store) Audit() ports.AuditStore { return s.root.Audit() }
+
+// Idempotency returns the idempotency store outside any transaction.
+func (s *Store) Idempotency() ports.IdempotencyStore { return s.root.Idempotency() }
+
+// Media returns the media store outside any transaction.
+func (s *Store) Media() ports.MediaStore { return s.root.Media() }
+
+// String names the store for logs.
+func (s *Store) String() string { return fmt.Sprintf("sqlstore(%s)", s.d.Name()) }

@@ -1,0 +1,247 @@
+package storetest
+
+import (
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/ports"
+)
+
+func testUsers(t *testing.T, f *fixture) {
+	users := f.s.Users()
+	u := contracts.User{ID: f.id("usr"), Email: "Ada.Lovelace@Example.COM", Name: "Ada", CreatedAt: f.now}
+	must(t, users.CreateUser(f.ctx, u))
+
+	want := u
+	want.Email = "ada.lovelace@example.com"
+	got, err := users.UserByID(f.ctx, u.ID)
+	must(t, err)
+	if got.ID != want.ID || got.Email != want.Email || got.Name != want.Name || !got.CreatedAt.Equal(want.CreatedAt) {
+		t.Errorf("UserByID = %+v, want %+v (email stored lower-cased)", got, want)
+	}
+	for _, email := range []string{"ada.lovelace@example.com", "ADA.LOVELACE@EXAMPLE.COM"} {
+		got, err := users.UserByEmail(f.ctx, email)
+		must(t, err)
+		if got.ID != u.ID {
+			t.Errorf("UserByEmail(%q) = %s, want %s", email, got.ID, u.ID)
+		}
+	}
+
+	err = users.CreateUser(f.ctx, contracts.User{ID: f.id("usr"), Email: "ada.LOVELACE@example.com", CreatedAt: f.now})
+	wantKind(t, err, contracts.KindConflict, "CreateUser with a taken email (other case)")
+	err = users.CreateUser(f.ctx, contracts.User{ID: u.ID, Email: "other@example.com", CreatedAt: f.now})
+	wantKind(t, err, contracts.KindConflict, "CreateUser with a taken id")
+
+	_, err = users.UserByID(f.ctx, "usr-missing")
+	wantKind(t, err, contracts.KindNotFound, "UserByID of a missing user")
+	_, err = users.UserByEmail(f.ctx, "nobody@example.com")
+	wantKind(t, err, contracts.KindNotFound, "UserByEmail of a missing user")
+}
+
+func testDecks(t *testing.T, f *fixture) {
+	a, b := f.user(), f.user()
+	decks := f.s.Decks()
+	settings := contracts.DeckSettings{DesiredRetention: 0.85, NewCardsPerDay: 7, ReviewsPerDay: 70, MaximumIntervalDays: 365}
+	d := contracts.Deck{ID: f.id("dck"), Name: "Spanish", Description: "verbs", Settings: settings, CreatedAt: f.now, UpdatedAt: f.now,
+		Counts: contracts.DeckCounts{Total: 99}}
+	must(t, decks.CreateDeck(f.ctx, a, d))
+
+	got, err := decks.GetDeck(f.ctx, a, d.ID, f.now)
+	must(t, err)
+	want := d
+	want.Counts = contracts.DeckCounts{} // counts given to CreateDeck are ignored
+	sameDeck(t, got, want, "GetDeck after CreateDeck")
+
+	err = decks.CreateDeck(f.ctx, a, contracts.Deck{ID: f.id("dck"), Name: "Spanish", Settings: settings, CreatedAt: f.now, UpdatedAt: f.now})
+	wantKind(t, err, contracts.KindConflict, "CreateDeck with a taken name")
+	// Another user may use the same name.
+	must(t, decks.CreateDeck(f.ctx, b, contracts.Deck{ID: f.id("dck"), Name: "Spanish", Settings: settings, CreatedAt: f.now, UpdatedAt: f.now}))
+
+	_, err = decks.GetDeck(f.ctx, b, d.ID, f.now)
+	wantKind(t, err, contracts.KindNotFound, "GetDeck of another user's deck")
+	_, err = decks.GetDeck(f.ctx, a, "dck-missing", f.now)
+	wantKind(t, err, contracts.KindNotFound, "GetDeck of a missing deck")
+
+	// Update.
+	later := f.now.Add(time.Hour)
+	upd := d
+	upd.Name, upd.Description, upd.UpdatedAt = "Spanish verbs", "irregular ones", later
+	upd.Settings.NewCardsPerDay = 11
+	must(t, decks.UpdateDeck(f.ctx, a, upd))
+	got, err = decks.GetDeck(f.ctx, a, d.ID, f.now)
+	must(t, err)
+	want = upd
+	want.Counts = contracts.DeckCounts{}
+	sameDeck(t, got, want, "GetDeck after UpdateDeck")
+
+	hijack := upd
+	hijack.Name = "hijacked"
+	wantKind(t, decks.UpdateDeck(f.ctx, b, hijack), contracts.KindNotFound, "UpdateDeck of another user's deck")
+	got, err = decks.GetDeck(f.ctx, a, d.ID, f.now)
+	must(t, err)
+	if got.Name != "Spanish verbs" {
+		t.Errorf("another user's UpdateDeck changed the deck's name to %q", got.Name)
+	}
+	missing := upd
+	missing.ID = "dck-missing"
+	wantKind(t, decks.UpdateDeck(f.ctx, a, missing), contracts.KindNotFound, "UpdateDeck of a missing deck")
+
+	other := f.deck(a, "French")
+	dup := other
+	dup.Name = "Spanish verbs"
+	wantKind(t, decks.UpdateDeck(f.ctx, a, dup), contracts.KindConflict, "UpdateDeck to a taken name")
+	got, err = decks.GetDeck(f.ctx, a, other.ID, f.now)
+	must(t, err)
+	if got.Name != "French" {
+		t.Errorf("a failed rename changed the deck's name to %q", got.Name)
+	}
+
+	// Delete.
+	_, err = decks.DeleteDeck(f.ctx, b, d.ID)
+	wantKind(t, err, contracts.KindNotFound, "DeleteDeck of another user's deck")
+	if _, err := decks.GetDeck(f.ctx, a, d.ID, f.now); err != nil {
+		t.Errorf("another user's DeleteDeck removed the deck: %v", err)
+	}
+	n, err := decks.DeleteDeck(f.ctx, a, other.ID)
+	must(t, err)
+	if n != 0 {
+		t.Errorf("DeleteDeck of an empty deck reported %d cards deleted", n)
+	}
+	_, err = decks.GetDeck(f.ctx, a, other.ID, f.now)
+	wantKind(t, err, contracts.KindNotFound, "GetDeck after DeleteDeck")
+	_, err = decks.DeleteDeck(f.ctx, a, other.ID)
+	wantKind(t, err, contracts.KindNotFound, "DeleteDeck twice")
+}
+
+// sameDeck compares decks up to time normalisation.
+func sameDeck(t *testing.T, got, want contracts.Deck, what string) {
+	t.Helper()
+	got.CreatedAt, got.UpdatedAt = ms(got.CreatedAt), ms(got.UpdatedAt)
+	want.CreatedAt, want.UpdatedAt = ms(want.CreatedAt), ms(want.UpdatedAt)
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("%s:\n got %+v\nwant %+v", what, got, want)
+	}
+}
+
+func testDeckCounts(t *testing.T, f *fixture) {
+	a, b := f.user(), f.user()
+	d := f.deck(a, "Counted")
+	e := f.deck(a, "Empty")
+	n1, n2 := f.card(d.ID, "new 1", "x"), f.card(d.ID, "new 2", "x")
+	sn := f.card(d.ID, "suspended new", "x")
+	sn.Suspended = true
+	learning := f.reviewCard(d.ID, "learning due", f.now.Add(-time.Minute))
+	learning.State.Phase = contracts.PhaseLearning
+	relearning := f.reviewCard(d.ID, "relearning later", f.now.Add(time.Hour))
+	relearning.State.Phase = contracts.PhaseRelearning
+	r1 := f.reviewCard(d.ID, "review due", f.now.Add(-2*day))
+	r2 := f.reviewCard(d.ID, "review due exactly now", f.now)
+	r3 := f.reviewCard(d.ID, "review tomorrow", f.now.Add(day))
+	sr := f.reviewCard(d.ID, "suspended review due", f.now.Add(-day))
+	sr.Suspended = true
+	f.insert(a, n1, n2, sn, learning, relearning, r1, r2, r3, sr)
+	// Another user's cards never count.
+	bd := f.deck(b, "Counted")
+	f.insert(b, f.reviewCard(bd.ID, "theirs", f.now.Add(-day)))
+
+	want := contracts.DeckCounts{Total: 9, New: 2, Learning: 2, Review: 3, Suspended: 2, DueNow: 3}
+	got, err := f.s.Decks().GetDeck(f.ctx, a, d.ID, f.now)
+	must(t, err)
+	if got.Counts != want {
+		t.Errorf("GetDeck counts = %+v, want %+v", got.Counts, want)
+	}
+	// Counts move with now.
+	got, err = f.s.Decks().GetDeck(f.ctx, a, d.ID, f.now.Add(2*day))
+	must(t, err)
+	if got.Counts.DueNow != 5 {
+		t.Errorf("GetDeck DueNow two days later = %d, want 5", got.Counts.DueNow)
+	}
+	list, err := f.s.Decks().ListDecks(f.ctx, a, "", 10, f.now)
+	must(t, err)
+	if len(list) != 2 {
+		t.Fatalf("ListDecks returned %d decks, want 2", len(list))
+	}
+	for _, dk := range list {
+		switch dk.ID {
+		case d.ID:
+			if dk.Counts != want {
+				t.Errorf("ListDecks counts of %s = %+v, want %+v", dk.Name, dk.Counts, want)
+			}
+		case e.ID:
+			if dk.Counts != (contracts.DeckCounts{}) {
+				t.Errorf("ListDecks counts of the empty deck = %+v, want zero", dk.Counts)
+			}
+		default:
+			t.Errorf("ListDecks returned unexpected deck %s", dk.ID)
+		}
+	}
+}
+
+func testListDecksPaging(t *testing.T, f *fixture) {
+	a, b := f.user(), f.user()
+	var want []string
+	for i := range 7 {
+		want = append(want, f.deck(a, "deck "+string(rune('A'+i))).ID)
+		f.deck(b, "deck "+string(rune('A'+i)))
+	}
+	var got []string
+	after := ""
+	for pages := 0; ; pages++ {
+		if pages > 10 {
+			t.Fatal("ListDecks paging does not end")
+		}
+		page, err := f.s.Decks().ListDecks(f.ctx, a, after, 3, f.now)
+		must(t, err)
+		if len(page) > 3 {
+			t.Fatalf("ListDecks returned %d decks, limit 3", len(page))
+		}
+		if len(page) == 0 {
+			break
+		}
+		for _, d := range page {
+			got = append(got, d.ID)
+		}
+		after = page[len(page)-1].ID
+	}
+	sameIDs(t, got, sorted(want), "ListDecks pages, ordered by id, every deck once, only the user's")
+	empty, err := f.s.Decks().ListDecks(f.ctx, f.user(), "", 10, f.now)
+	must(t, err)
+	if len(empty) != 0 {
+		t.Errorf("ListDecks of a user without decks returned %d decks", len(empty))
+	}
+}
+
+func testDeleteDeckCascades(t *testing.T, f *fixture) {
+	a := f.user()
+	d := f.deck(a, "Doomed")
+	keep := f.deck(a, "Kept")
+	cards := f.insert(a, f.reviewCard(d.ID, "one", f.now), f.reviewCard(d.ID, "two", f.now), f.card(d.ID, "three", "x"))
+	kept := f.insert(a, f.reviewCard(keep.ID, "kept", f.now))
+	sess := ports.StudySessionRow{ID: f.id("ses"), UserID: a, DeckID: d.ID, StartedAt: f.now, ExpiresAt: f.now.Add(day)}
+	must(t, f.s.Sessions().CreateSession(f.ctx, sess, ids(cards)))
+	f.review(a, cards[0], "", contracts.RatingGood, f.now, 1000)
+	f.review(a, kept[0], "", contracts.RatingGood, f.now, 1000)
+
+	n, err := f.s.Decks().DeleteDeck(f.ctx, a, d.ID)
+	must(t, err)
+	if n != 3 {
+		t.Errorf("DeleteDeck reported %d cards deleted, want 3", n)
+	}
+	left, err := f.s.Cards().GetCards(f.ctx, a, append(ids(cards), kept[0].ID))
+	must(t, err)
+	sameIDs(t, ids(left), []string{kept[0].ID}, "cards left after DeleteDeck")
+	_, err = f.s.Sessions().GetSession(f.ctx, a, sess.ID)
+	wantKind(t, err, contracts.KindNotFound, "GetSession of a deleted deck's session")
+	days, err := f.s.Reviews().ReviewDays(f.ctx, a, "", f.now.Add(-day))
+	must(t, err)
+	if len(days) != 1 || days[0].Reviews != 1 {
+		t.Errorf("ReviewDays after DeleteDeck = %+v, want the kept deck's one review", days)
+	}
+	res, err := f.s.Cards().Search(f.ctx, a, contracts.CardFilter{Query: "one"}, "", 10, f.now)
+	must(t, err)
+	if len(res) != 0 {
+		t.Errorf("Search finds %d cards of a deleted deck", len(res))
+	}
+}

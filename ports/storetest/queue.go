@@ -1,0 +1,166 @@
+package storetest
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/ports"
+)
+
+func testDueCards(t *testing.T, f *fixture) {
+	a, b := f.user(), f.user()
+	d, e := f.deck(a, "Due"), f.deck(a, "Elsewhere")
+	mid := f.reviewCard(d.ID, "overdue a day", f.now.Add(-day))
+	most := f.reviewCard(d.ID, "overdue a week", f.now.Add(-7*day))
+	least := f.reviewCard(d.ID, "due exactly now", f.now)
+	learning := f.reviewCard(d.ID, "learning, overdue an hour", f.now.Add(-time.Hour))
+	learning.State.Phase = contracts.PhaseLearning
+	future := f.reviewCard(d.ID, "due tomorrow", f.now.Add(day))
+	susp := f.reviewCard(d.ID, "suspended, overdue", f.now.Add(-30*day))
+	susp.Suspended = true
+	fresh := f.card(d.ID, "new, due field in the past", "x")
+	fresh.State.Due = f.now.Add(-30 * day)
+	other := f.reviewCard(e.ID, "other deck", f.now.Add(-30*day))
+	f.insert(a, mid, most, least, learning, future, susp, fresh, other)
+	bd := f.deck(b, "Theirs")
+	f.insert(b, f.reviewCard(bd.ID, "theirs", f.now.Add(-30*day)))
+
+	got, err := f.s.Cards().DueCards(f.ctx, a, d.ID, f.now, 10)
+	must(t, err)
+	sameIDs(t, ids(got), []string{most.ID, mid.ID, learning.ID, least.ID}, "DueCards, most overdue first")
+	if len(got) > 0 {
+		sameCard(t, got[0], withVersion(most, 1), "DueCards returns whole cards")
+	}
+	got, err = f.s.Cards().DueCards(f.ctx, a, d.ID, f.now, 2)
+	must(t, err)
+	sameIDs(t, ids(got), []string{most.ID, mid.ID}, "DueCards with a limit")
+	got, err = f.s.Cards().DueCards(f.ctx, b, d.ID, f.now, 10)
+	must(t, err)
+	sameIDs(t, ids(got), nil, "DueCards of another user's deck")
+}
+
+// withVersion returns c with a version.
+func withVersion(c ports.CardRow, v int64) ports.CardRow {
+	c.Version = v
+	return c
+}
+
+func testNewCards(t *testing.T, f *fixture) {
+	a, b := f.user(), f.user()
+	d := f.deck(a, "New")
+	var want []string
+	var cards []ports.CardRow
+	for i := range 5 {
+		c := f.card(d.ID, "new "+itoa(i), "x")
+		c.CreatedAt = f.now.Add(time.Duration(5-i) * time.Minute) // created in reverse id order
+		cards = append(cards, c)
+	}
+	for i := 4; i >= 0; i-- {
+		want = append(want, cards[i].ID)
+	}
+	susp := f.card(d.ID, "suspended new", "x")
+	susp.Suspended, susp.CreatedAt = true, f.now.Add(-time.Hour)
+	rev := f.reviewCard(d.ID, "review", f.now.Add(-day))
+	rev.CreatedAt = f.now.Add(-time.Hour)
+	f.insert(a, append(cards, susp, rev)...)
+
+	got, err := f.s.Cards().NewCards(f.ctx, a, d.ID, 10)
+	must(t, err)
+	sameIDs(t, ids(got), want, "NewCards, oldest first")
+	got, err = f.s.Cards().NewCards(f.ctx, a, d.ID, 3)
+	must(t, err)
+	sameIDs(t, ids(got), want[:3], "NewCards with a limit")
+	got, err = f.s.Cards().NewCards(f.ctx, b, d.ID, 10)
+	must(t, err)
+	sameIDs(t, ids(got), nil, "NewCards of another user's deck")
+}
+
+func testCountPhasesAndDue(t *testing.T, f *fixture) {
+	a, b := f.user(), f.user()
+	d, e := f.deck(a, "D"), f.deck(a, "E")
+	suspRev := f.reviewCard(d.ID, "suspended review", f.now.Add(-day))
+	suspRev.Suspended = true
+	suspNew := f.card(d.ID, "suspended new", "x")
+	suspNew.Suspended = true
+	learn := f.reviewCard(d.ID, "learning", f.now.Add(-time.Minute))
+	learn.State.Phase = contracts.PhaseLearning
+	relearn := f.reviewCard(e.ID, "relearning", f.now.Add(time.Minute))
+	relearn.State.Phase = contracts.PhaseRelearning
+	f.insert(a, f.card(d.ID, "new 1", "x"), f.card(d.ID, "new 2", "x"), f.card(e.ID, "new 3", "x"),
+		f.reviewCard(d.ID, "review due", f.now.Add(-day)), f.reviewCard(e.ID, "review due", f.now),
+		f.reviewCard(e.ID, "review later", f.now.Add(day)), suspRev, suspNew, learn, relearn)
+	bd := f.deck(b, "D")
+	f.insert(b, f.card(bd.ID, "theirs", "x"), f.reviewCard(bd.ID, "theirs due", f.now.Add(-day)))
+
+	check := func(deckID string, want contracts.PhaseCounts) {
+		t.Helper()
+		got, err := f.s.Cards().CountPhases(f.ctx, a, deckID)
+		must(t, err)
+		if got != want {
+			t.Errorf("CountPhases(%q) = %+v, want %+v", deckID, got, want)
+		}
+	}
+	check(d.ID, contracts.PhaseCounts{New: 2, Learning: 1, Review: 1, Suspended: 2})
+	check(e.ID, contracts.PhaseCounts{New: 1, Review: 2, Relearning: 1})
+	check("", contracts.PhaseCounts{New: 3, Learning: 1, Review: 3, Relearning: 1, Suspended: 2})
+	if got, err := f.s.Cards().CountPhases(f.ctx, b, d.ID); err != nil || got != (contracts.PhaseCounts{}) {
+		t.Errorf("CountPhases of another user's deck = %+v, %v; want zero", got, err)
+	}
+
+	due := func(deckID string, at time.Time, want int) {
+		t.Helper()
+		got, err := f.s.Cards().CountDue(f.ctx, a, deckID, at)
+		must(t, err)
+		if got != want {
+			t.Errorf("CountDue(%q, %v) = %d, want %d", deckID, at, got, want)
+		}
+	}
+	due(d.ID, f.now, 2)
+	due(e.ID, f.now, 1)
+	due("", f.now, 3)
+	due("", f.now.Add(time.Minute), 4)
+	due("", f.now.Add(2*day), 5)
+	due("", f.now.Add(-2*day), 0)
+}
+
+func testDueHistogram(t *testing.T, f *fixture) {
+	a, b := f.user(), f.user()
+	d, e := f.deck(a, "Forecast"), f.deck(a, "Other")
+	start := f.now.Add(-5 * time.Hour) // buckets need not start at midnight
+	at := func(offset time.Duration, name string) ports.CardRow {
+		return f.reviewCard(d.ID, name, start.Add(offset))
+	}
+	newCard := f.card(d.ID, "new", "x")
+	newCard.State.Due = start.Add(day)
+	susp := at(day, "suspended")
+	susp.Suspended = true
+	f.insert(a,
+		at(-30*day, "long overdue"), at(-time.Millisecond, "just overdue"), at(0, "at start"), at(day-time.Millisecond, "end of day 0"),
+		at(day, "start of day 1"), at(2*day+5*time.Hour, "day 2"), at(3*day, "beyond"), at(40*day, "far beyond"),
+		newCard, susp, f.reviewCard(e.ID, "other deck", start.Add(day)))
+	bd := f.deck(b, "Theirs")
+	f.insert(b, f.reviewCard(bd.ID, "theirs", start))
+
+	got, err := f.s.Cards().DueHistogram(f.ctx, a, d.ID, start, 3)
+	must(t, err)
+	if want := []int{4, 1, 1}; !slices.Equal(got, want) {
+		t.Errorf("DueHistogram(deck, 3 days) = %v, want %v", got, want)
+	}
+	got, err = f.s.Cards().DueHistogram(f.ctx, a, "", start, 5)
+	must(t, err)
+	if want := []int{4, 2, 1, 1, 0}; !slices.Equal(got, want) {
+		t.Errorf("DueHistogram(all decks, 5 days) = %v, want %v", got, want)
+	}
+	got, err = f.s.Cards().DueHistogram(f.ctx, a, d.ID, start, 1)
+	must(t, err)
+	if want := []int{4}; !slices.Equal(got, want) {
+		t.Errorf("DueHistogram(deck, 1 day) = %v, want %v", got, want)
+	}
+	got, err = f.s.Cards().DueHistogram(f.ctx, b, d.ID, start, 2)
+	must(t, err)
+	if want := []int{0, 0}; !slices.Equal(got, want) {
+		t.Errorf("DueHistogram of another user's deck = %v, want %v", got, want)
+	}
+}

@@ -1,0 +1,141 @@
+package storetest
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/ports"
+)
+
+func testTxCommit(t *testing.T, f *fixture) {
+	a := f.user()
+	d := contracts.Deck{ID: f.id("dck"), Name: "In a tx", Settings: contracts.DefaultDeckSettings(), CreatedAt: f.now, UpdatedAt: f.now}
+	c := f.card(d.ID, "tx card", "x")
+	err := f.s.InTx(f.ctx, func(tx ports.Stores) error {
+		if err := tx.Decks().CreateDeck(f.ctx, a, d); err != nil {
+			return err
+		}
+		if err := tx.Cards().InsertCards(f.ctx, a, []ports.CardRow{c}); err != nil {
+			return err
+		}
+		// The transaction reads its own writes.
+		got, err := tx.Decks().GetDeck(f.ctx, a, d.ID, f.now)
+		if err != nil {
+			return err
+		}
+		if got.Counts.Total != 1 {
+			t.Errorf("inside the transaction the deck counts %d cards, want 1", got.Counts.Total)
+		}
+		return nil
+	})
+	must(t, err)
+	got, err := f.s.Decks().GetDeck(f.ctx, a, d.ID, f.now)
+	must(t, err)
+	if got.Counts.Total != 1 {
+		t.Errorf("after commit the deck counts %d cards, want 1", got.Counts.Total)
+	}
+}
+
+func testTxRollbackOnError(t *testing.T, f *fixture) {
+	a := f.user()
+	kept := f.deck(a, "Kept")
+	keptCard := f.insert(a, f.card(kept.ID, "kept", "x"))[0]
+	d := contracts.Deck{ID: f.id("dck"), Name: "Rolled back", Settings: contracts.DefaultDeckSettings(), CreatedAt: f.now, UpdatedAt: f.now}
+	sentinel := errors.New("fn failed")
+	err := f.s.InTx(f.ctx, func(tx ports.Stores) error {
+		must(t, tx.Decks().CreateDeck(f.ctx, a, d))
+		must(t, tx.Cards().InsertCards(f.ctx, a, []ports.CardRow{f.card(d.ID, "gone", "x")}))
+		must(t, tx.Cards().UpdateState(f.ctx, a, keptCard.ID, 1, contracts.CardState{Phase: contracts.PhaseReview, Due: f.now}, f.now))
+		must(t, tx.Audit().AppendAudit(f.ctx, f.event(a, "add_cards", "key", f.now)))
+		return sentinel
+	})
+	if err != sentinel { //nolint:errorlint // the contract: returned unchanged
+		t.Fatalf("InTx returned %v, want fn's error unchanged", err)
+	}
+	_, err = f.s.Decks().GetDeck(f.ctx, a, d.ID, f.now)
+	wantKind(t, err, contracts.KindNotFound, "GetDeck of a rolled-back deck")
+	sameCard(t, f.get(a, keptCard.ID), keptCard, "a card updated in a rolled-back transaction")
+	if ev, _ := f.s.Audit().ListAudit(f.ctx, a, contracts.AuditFilter{}, "", 10); len(ev) != 0 {
+		t.Errorf("a rolled-back transaction left %d audit events", len(ev))
+	}
+	// A contracts error comes back unchanged too.
+	conflict := contracts.Errorf(contracts.KindConflict, "stop")
+	if err := f.s.InTx(f.ctx, func(tx ports.Stores) error { return conflict }); err != conflict { //nolint:errorlint
+		t.Errorf("InTx returned %v, want fn's contracts error unchanged", err)
+	}
+}
+
+func testTxRollbackOnPanic(t *testing.T, f *fixture) {
+	a := f.user()
+	d := contracts.Deck{ID: f.id("dck"), Name: "Panicked", Settings: contracts.DefaultDeckSettings(), CreatedAt: f.now, UpdatedAt: f.now}
+	var err error
+	recovered := func() (r any) {
+		defer func() { r = recover() }()
+		err = f.s.InTx(f.ctx, func(tx ports.Stores) error {
+			must(t, tx.Decks().CreateDeck(f.ctx, a, d))
+			panic("boom")
+		})
+		return nil
+	}()
+	if recovered == nil && err == nil {
+		t.Fatal("InTx swallowed fn's panic: neither re-panicked nor returned an error")
+	}
+	_, err = f.s.Decks().GetDeck(f.ctx, a, d.ID, f.now)
+	wantKind(t, err, contracts.KindNotFound, "GetDeck of a deck created before a panic")
+	// The store stays usable: a panic must not leak a lock or a connection.
+	ctx, cancel := context.WithTimeout(f.ctx, 20*time.Second)
+	defer cancel()
+	for i := range 3 {
+		must(t, f.s.InTx(ctx, func(tx ports.Stores) error {
+			return tx.Decks().CreateDeck(ctx, a, contracts.Deck{ID: f.id("dck"), Name: "after panic " + itoa(i),
+				Settings: contracts.DefaultDeckSettings(), CreatedAt: f.now, UpdatedAt: f.now})
+		}))
+	}
+}
+
+// testTxUsableAfterStoreError checks that a documented failure of a store
+// call (a duplicate, a missing row or parent, a stale version) inside a
+// transaction leaves no partial effect and does not poison the transaction:
+// the domain records a per-item outcome and carries on with the batch.
+func testTxUsableAfterStoreError(t *testing.T, f *fixture) {
+	a, b := f.user(), f.user()
+	d := f.deck(a, "Batch")
+	bd := f.deck(b, "Theirs")
+	existing := f.insert(a, f.card(d.ID, "existing", "x"))[0]
+	other := f.insert(a, f.card(d.ID, "other", "x"))[0]
+	ok1, ok2 := f.card(d.ID, "ok 1", "x"), f.card(d.ID, "ok 2", "x")
+	half := f.card(d.ID, "half", "x")
+	err := f.s.InTx(f.ctx, func(tx ports.Stores) error {
+		cs := tx.Cards()
+		must(t, cs.InsertCards(f.ctx, a, []ports.CardRow{ok1}))
+		wantKind(t, cs.InsertCards(f.ctx, a, []ports.CardRow{half, f.card(d.ID, "existing", "x")}), contracts.KindConflict, "duplicate in a tx")
+		wantKind(t, cs.InsertCards(f.ctx, a, []ports.CardRow{f.card(bd.ID, "foreign", "x")}), contracts.KindNotFound, "foreign deck in a tx")
+		clash := other
+		clash.Hash = existing.Hash
+		wantKind(t, cs.UpdateCard(f.ctx, a, clash), contracts.KindConflict, "hash clash in a tx")
+		moved := other
+		moved.DeckID = bd.ID
+		wantKind(t, cs.UpdateCard(f.ctx, a, moved), contracts.KindNotFound, "move to a foreign deck in a tx")
+		wantKind(t, cs.UpdateCard(f.ctx, a, withVersion(other, 7)), contracts.KindConflict, "stale version in a tx")
+		wantKind(t, tx.Decks().CreateDeck(f.ctx, a, contracts.Deck{ID: f.id("dck"), Name: "Batch", Settings: contracts.DefaultDeckSettings(),
+			CreatedAt: f.now, UpdatedAt: f.now}), contracts.KindConflict, "duplicate deck name in a tx")
+		wantKind(t, tx.Sessions().CompleteItem(f.ctx, a, "ses-missing", 0, f.now), contracts.KindNotFound, "missing session item in a tx")
+		_, err := tx.Decks().GetDeck(f.ctx, a, "dck-missing", f.now)
+		wantKind(t, err, contracts.KindNotFound, "missing deck in a tx")
+		// The transaction carries on.
+		must(t, cs.InsertCards(f.ctx, a, []ports.CardRow{ok2}))
+		renamed := other
+		renamed.Front, renamed.Hash = "renamed", "h:renamed"
+		return cs.UpdateCard(f.ctx, a, renamed)
+	})
+	must(t, err)
+	got, err := f.s.Cards().GetCards(f.ctx, a, []string{ok1.ID, ok2.ID, half.ID})
+	must(t, err)
+	sameSet(t, ids(got), []string{ok1.ID, ok2.ID}, "cards committed around failed calls (nothing of the failed batch)")
+	if g := f.get(a, other.ID); g.Front != "renamed" || g.DeckID != d.ID || g.Version != 2 {
+		t.Errorf("card after failed and successful updates in one tx: front %q deck %s version %d", g.Front, g.DeckID, g.Version)
+	}
+}
