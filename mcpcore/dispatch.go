@@ -21,6 +21,9 @@ type transport struct {
 // outbound carries messages to the client ahead of the final response.
 type outbound interface {
 	send(msg []byte) error
+	// requests reports whether client responses can come back (so a
+	// server-to-client request can be answered).
+	requests() bool
 }
 
 // connState is what a stdio connection remembers from initialize.

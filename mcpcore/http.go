@@ -231,6 +231,8 @@ func (o *httpOut) send(msg []byte) error {
 	return o.writeEvent(msg)
 }
 
+func (o *httpOut) requests() bool { return true }
+
 func (o *httpOut) writeEvent(msg []byte) error {
 	if _, err := io.WriteString(o.w, "event: message\ndata: "); err != nil {
 		return err

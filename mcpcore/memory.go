@@ -39,3 +39,5 @@ func (f funcOut) send(msg []byte) error {
 	f(append([]byte(nil), msg...))
 	return nil
 }
+
+func (f funcOut) requests() bool { return false }

@@ -202,7 +202,7 @@ func (r *Request) Ask(ctx context.Context, reqs map[string]InputRequest, state [
 		}
 		return out, nil
 	}
-	if r.out == nil {
+	if r.out == nil || !r.out.requests() {
 		return nil, errors.New("mcpcore: this transport cannot send requests to the client")
 	}
 	out := make(map[string]json.RawMessage, len(reqs))

@@ -93,3 +93,5 @@ func (l *lineOut) send(msg []byte) error {
 	l.w.WriteByte('\n')
 	return l.w.Flush()
 }
+
+func (l *lineOut) requests() bool { return true }
