@@ -69,7 +69,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		transportError(w, http.StatusMethodNotAllowed, CodeInvalidRequest, "Method not allowed: use POST")
 		return
 	}
-	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+	if !isJSONContentType(r.Header.Get("Content-Type")) {
 		transportError(w, http.StatusUnsupportedMediaType, CodeInvalidRequest, "Content-Type must be application/json")
 		return
 	}
@@ -102,6 +102,16 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rep := h.srv.handle(ctx, body, &tr)
 	out.finish(&rep, h.opts.ResourceMetadataURL)
 	rep.release()
+}
+
+// isJSONContentType accepts application/json with optional parameters,
+// without allocating for the common forms.
+func isJSONContentType(ct string) bool {
+	if ct == "application/json" {
+		return true
+	}
+	mt, _, err := mime.ParseMediaType(ct)
+	return err == nil && mt == "application/json"
 }
 
 var errBodyTooLarge = errors.New("body too large")
@@ -167,9 +177,16 @@ func isLoopbackHost(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
+// splitHost drops the port of a Host value ("[::1]:80" → "[::1]").
 func splitHost(hostport string) string {
-	if h, _, err := net.SplitHostPort(hostport); err == nil {
-		return h
+	if strings.HasPrefix(hostport, "[") {
+		if i := strings.IndexByte(hostport, ']'); i > 0 {
+			return hostport[:i+1]
+		}
+		return hostport
+	}
+	if i := strings.LastIndexByte(hostport, ':'); i >= 0 && strings.IndexByte(hostport, ':') == i {
+		return hostport[:i]
 	}
 	return hostport
 }

@@ -98,11 +98,10 @@ func parseMessage(b []byte) (message, []byte, *Error) {
 		}
 		return m, echo, &Error{Code: CodeInvalidRequest, Message: "Invalid Request: missing method"}
 	}
-	name, ok := jsonString(method)
-	if !ok {
+	if kindOf(method) != '"' {
 		return m, echo, &Error{Code: CodeInvalidRequest, Message: "Invalid Request: method must be a string"}
 	}
-	m.method = internMethod(name, method)
+	m.method = internMethod(method)
 	if m.params != nil && kindOf(m.params) != '{' {
 		if isNull(m.params) {
 			m.params = nil
@@ -132,8 +131,9 @@ func validID(v []byte) []byte {
 	return nil
 }
 
-// internMethod returns a constant string for known methods (no allocation).
-func internMethod(decoded string, raw []byte) string {
+// internMethod decodes a method name, returning a constant string (no
+// allocation) for the methods on the hot path.
+func internMethod(raw []byte) string {
 	switch string(raw[1 : len(raw)-1]) {
 	case "tools/call":
 		return "tools/call"
@@ -156,7 +156,8 @@ func internMethod(decoded string, raw []byte) string {
 	case "prompts/list":
 		return "prompts/list"
 	}
-	return decoded
+	name, _ := jsonString(raw)
+	return name
 }
 
 // params holds the members of a request's params that the engine reads.
