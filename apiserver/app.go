@@ -1,0 +1,132 @@
+package apiserver
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/takhtabush/takhtabush/apiserver/internal/obs"
+	"github.com/takhtabush/takhtabush/domain"
+	"github.com/takhtabush/takhtabush/mcpcore"
+	"github.com/takhtabush/takhtabush/ports"
+)
+
+// Server timeouts. WriteTimeout leaves room for a tool call that streams
+// progress over SSE.
+const (
+	ReadHeaderTimeout = 10 * time.Second
+	ReadTimeout       = time.Minute
+	WriteTimeout      = 5 * time.Minute
+	IdleTimeout       = 2 * time.Minute
+	ShutdownTimeout   = 30 * time.Second
+)
+
+// App is the whole Takhtabush service, built by New.
+type App struct {
+	cfg      Config
+	log      *slog.Logger
+	store    ports.Store
+	svc      *domain.Services
+	accounts ports.AccountService
+	mcp      *mcpcore.Server
+	metrics  *obs.Metrics
+	public   publicHandler
+	admin    adminHandler
+
+	cleanup   func()
+	closeOnce sync.Once
+}
+
+func newApp(cfg Config, log *slog.Logger, store ports.Store, svc *domain.Services, accounts ports.AccountService,
+	srv *mcpcore.Server, m *obs.Metrics, public publicHandler, admin adminHandler) *App {
+	return &App{cfg: cfg, log: log, store: store, svc: svc, accounts: accounts, mcp: srv, metrics: m, public: public, admin: admin}
+}
+
+// New builds the service from cfg: it opens the database (creating a
+// SQLite file and its directory when absent), applies the migrations and
+// wires everything. Close releases it.
+func New(ctx context.Context, cfg Config) (*App, error) {
+	cfg, err := cfg.normalize()
+	if err != nil {
+		return nil, err
+	}
+	app, cleanup, err := initApp(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	app.cleanup = cleanup
+	return app, nil
+}
+
+// Config returns the effective configuration (defaults filled in).
+func (a *App) Config() Config { return a.cfg }
+
+// Handler serves every public route.
+func (a *App) Handler() http.Handler { return a.public }
+
+// AdminHandler serves /metrics, /healthz and /readyz for an admin listener.
+func (a *App) AdminHandler() http.Handler { return a.admin }
+
+// MCPServer returns the MCP engine (for stdio and in-process use).
+func (a *App) MCPServer() *mcpcore.Server { return a.mcp }
+
+// Close closes the database. It is safe to call more than once.
+func (a *App) Close() error {
+	a.closeOnce.Do(func() {
+		if a.cleanup != nil {
+			a.cleanup()
+		}
+	})
+	return nil
+}
+
+// Serve serves the public routes on ln (and the admin routes on admin,
+// when not nil) until ctx ends, then shuts down gracefully: listeners
+// close, in-flight requests finish (up to ShutdownTimeout). It does not
+// close the database: call Close after it returns.
+func (a *App) Serve(ctx context.Context, ln, admin net.Listener) error {
+	servers := []*http.Server{a.httpServer(a.public)}
+	listeners := []net.Listener{ln}
+	if admin != nil {
+		servers = append(servers, a.httpServer(a.admin))
+		listeners = append(listeners, admin)
+	}
+	errc := make(chan error, len(servers))
+	for i, s := range servers {
+		go func() { errc <- s.Serve(listeners[i]) }()
+	}
+	var err error
+	select {
+	case <-ctx.Done():
+	case err = <-errc:
+		a.log.Error("listener failed", "err", err)
+	}
+	a.log.Info("shutting down: finishing in-flight requests")
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), ShutdownTimeout)
+	defer cancel()
+	for _, s := range servers {
+		if serr := s.Shutdown(sctx); serr != nil && err == nil {
+			err = serr
+		}
+	}
+	if errors.Is(err, http.ErrServerClosed) {
+		err = nil
+	}
+	return err
+}
+
+func (a *App) httpServer(h http.Handler) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: ReadHeaderTimeout,
+		ReadTimeout:       ReadTimeout,
+		WriteTimeout:      WriteTimeout,
+		IdleTimeout:       IdleTimeout,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(a.log.Handler(), slog.LevelWarn),
+	}
+}

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net"
+
+	"github.com/takhtabush/takhtabush/apiserver"
+)
+
+// serveCmd runs the HTTP service until SIGINT or SIGTERM, then shuts down
+// gracefully and closes the database. In development it first makes sure
+// the owner account exists and prints how to connect.
+func serveCmd(ctx context.Context, args []string, io stdio, getenv func(string) string) int {
+	c := newCommon("serve", io, getenv, "info")
+	mcpHost := c.str("mcp-host", "TAKHTABUSH_MCP_HOST", "", "a host name whose bare origin also serves MCP, e.g. mcp.takhtabush.example")
+	adminAddr := c.str("admin-addr", "TAKHTABUSH_ADMIN_ADDR", "", "serve /metrics on this address instead of to loopback clients of --addr")
+	if code, ok := c.parse(args); !ok {
+		return code
+	}
+	cfg := c.config(io)
+	cfg.MCPHost = *mcpHost
+	cfg.AdminAddr = *adminAddr
+	log := cfg.Logger
+
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fail(io, "serve", err)
+	}
+	cfg.Addr = ln.Addr().String() // a :0 port becomes the real one
+	var admin net.Listener
+	if cfg.AdminAddr != "" {
+		if admin, err = net.Listen("tcp", cfg.AdminAddr); err != nil {
+			ln.Close()
+			return fail(io, "serve", err)
+		}
+	}
+	app, err := apiserver.New(ctx, cfg)
+	if err != nil {
+		ln.Close()
+		if admin != nil {
+			admin.Close()
+		}
+		return fail(io, "serve", err)
+	}
+	defer app.Close()
+	cfg = app.Config()
+
+	if cfg.Development() {
+		owner, err := app.Bootstrap(ctx)
+		if err != nil {
+			return fail(io, "serve", err)
+		}
+		printDevBanner(io.out, cfg, owner, *c.db)
+	} else {
+		fmt.Fprintf(io.out, "Takhtabush MCP endpoint: %s\n", cfg.MCPURL())
+	}
+	log.Info("serving", "addr", ln.Addr().String(), "base_url", cfg.BaseURL, "environment", cfg.Environment,
+		"dev_no_auth", cfg.DevMode(), "mcp_host", cfg.MCPHost, "admin_addr", cfg.AdminAddr)
+	if err := app.Serve(ctx, ln, admin); err != nil {
+		return fail(io, "serve", err)
+	}
+	log.Info("stopped")
+	return 0
+}
+
+// stdioCmd serves MCP on stdin/stdout for the user of TAKHTABUSH_API_KEY.
+func stdioCmd(ctx context.Context, args []string, io stdio, getenv func(string) string) int {
+	c := newCommon("stdio", io, getenv, "warn")
+	if code, ok := c.parse(args); !ok {
+		return code
+	}
+	app, ok := c.open(ctx, io)
+	if !ok {
+		return 1
+	}
+	defer app.Close()
+	if err := app.ServeStdio(ctx, getenv("TAKHTABUSH_API_KEY"), io.in, io.out); err != nil && ctx.Err() == nil {
+		return fail(io, "stdio", err)
+	}
+	return 0
+}
+
+// migrateCmd applies the migrations (opening the store does) and exits.
+func migrateCmd(ctx context.Context, args []string, io stdio, getenv func(string) string) int {
+	c := newCommon("migrate", io, getenv, "warn")
+	if code, ok := c.parse(args); !ok {
+		return code
+	}
+	app, ok := c.open(ctx, io)
+	if !ok {
+		return 1
+	}
+	app.Close()
+	fmt.Fprintln(io.err, "migrations applied")
+	return 0
+}

@@ -1,0 +1,157 @@
+package apiserver
+
+import (
+	"fmt"
+	"log/slog"
+	"net"
+	"net/url"
+	"strings"
+
+	"github.com/takhtabush/takhtabush/apiserver/internal/auth"
+)
+
+// Defaults.
+const (
+	DefaultAddr         = "127.0.0.1:8080"
+	DefaultDatabaseURL  = "sqlite:./data/takhtabush.db"
+	DefaultMaxBodyBytes = 8 << 20
+	EnvDevelopment      = "development"
+)
+
+// Config configures the service. The zero value plus a DatabaseURL is a
+// production-safe configuration on 127.0.0.1:8080.
+type Config struct {
+	// DatabaseURL picks the store: "sqlite:PATH" or "postgres://…".
+	DatabaseURL string
+	// Addr is the listen address; it also gives the default BaseURL.
+	Addr string
+	// BaseURL is the public origin (scheme://host[:port]); default http://Addr.
+	BaseURL string
+	// MCPHost is a host name whose bare origin also serves MCP.
+	MCPHost string
+	// AdminAddr, when set, serves /metrics on its own listener instead of
+	// to loopback clients of the main one.
+	AdminAddr string
+	// Environment is ENVIRONMENT; "development" enables DevNoAuth.
+	Environment string
+	// DevNoAuth is MCP_DEV_NO_AUTH; it has no effect outside development.
+	DevNoAuth bool
+	// DevUserEmail is MCP_DEV_USER_EMAIL, the development account
+	// (owner@localhost by default).
+	DevUserEmail string
+	// Secret is the server key for CSRF tokens, shared by every instance.
+	// When empty, a SQLite deployment keeps a generated key in a file next
+	// to the database, and any other uses a random per-process key (set it
+	// when running several instances).
+	Secret string
+	// KeyPepper, when set, keys API key hashes with HMAC-SHA-256. Changing
+	// it invalidates every key.
+	KeyPepper string
+	// Version is reported as the MCP serverInfo version.
+	Version string
+	// MaxBodyBytes bounds request bodies (default 8 MiB).
+	MaxBodyBytes int64
+	// Logger receives structured logs; nil discards them.
+	Logger *slog.Logger
+}
+
+// DevMode reports whether requests without a credential act as the
+// development account: ENVIRONMENT=development and MCP_DEV_NO_AUTH=true.
+func (c Config) DevMode() bool { return c.Development() && c.DevNoAuth }
+
+// Development reports whether ENVIRONMENT is development.
+func (c Config) Development() bool { return c.Environment == EnvDevelopment }
+
+// normalize fills the defaults and checks the URLs.
+func (c Config) normalize() (Config, error) {
+	if c.Addr == "" {
+		c.Addr = DefaultAddr
+	}
+	if c.DatabaseURL == "" {
+		c.DatabaseURL = DefaultDatabaseURL
+	}
+	if c.DevUserEmail == "" {
+		c.DevUserEmail = auth.DefaultDevUserEmail
+	}
+	if c.MaxBodyBytes <= 0 {
+		c.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if c.Version == "" {
+		c.Version = "dev"
+	}
+	if c.BaseURL == "" {
+		c.BaseURL = "http://" + loopbackAddr(c.Addr)
+	}
+	u, err := url.Parse(c.BaseURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") || u.RawQuery != "" {
+		return c, fmt.Errorf("base URL %q must be an origin like https://takhtabush.example", c.BaseURL)
+	}
+	c.BaseURL = strings.ToLower(u.Scheme + "://" + u.Host)
+	c.MCPHost = strings.ToLower(strings.TrimSpace(c.MCPHost))
+	if strings.ContainsAny(c.MCPHost, "/ :") {
+		return c, fmt.Errorf("MCP host %q must be a bare host name", c.MCPHost)
+	}
+	return c, nil
+}
+
+// loopbackAddr turns a listen address into one a browser can reach: an
+// unspecified host becomes 127.0.0.1.
+func loopbackAddr(addr string) string {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return addr
+	}
+	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+		host = "127.0.0.1"
+	}
+	return net.JoinHostPort(host, port)
+}
+
+// MCPURL is the canonical MCP endpoint.
+func (c Config) MCPURL() string { return c.BaseURL + "/mcp" }
+
+// allowedHosts are the Host values the service answers besides loopback
+// names: the base URL's host, the MCP host and the listen host.
+func (c Config) allowedHosts() []string {
+	var hosts []string
+	if u, err := url.Parse(c.BaseURL); err == nil {
+		hosts = append(hosts, u.Host, u.Hostname())
+	}
+	if c.MCPHost != "" {
+		hosts = append(hosts, c.MCPHost)
+	}
+	if h, _, err := net.SplitHostPort(c.Addr); err == nil && h != "" {
+		if ip := net.ParseIP(h); ip == nil || !ip.IsUnspecified() {
+			hosts = append(hosts, h)
+		}
+	}
+	return hosts
+}
+
+// allowedOrigins are the browser origins the MCP endpoint accepts besides
+// loopback ones.
+func (c Config) allowedOrigins() []string {
+	origins := []string{c.BaseURL}
+	if c.MCPHost != "" {
+		origins = append(origins, "https://"+c.MCPHost)
+	}
+	return origins
+}
+
+// ambientOrigins are the extra origins from which a cookie (or
+// development mode's no credential) may make unsafe requests: in
+// development, the loopback forms of the listen port.
+func (c Config) ambientOrigins() []string {
+	if !c.Development() {
+		return nil
+	}
+	_, port, err := net.SplitHostPort(c.Addr)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, h := range []string{"localhost", "127.0.0.1", "[::1]"} {
+		out = append(out, "http://"+h+":"+port)
+	}
+	return out
+}

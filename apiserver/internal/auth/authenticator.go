@@ -1,0 +1,141 @@
+package auth
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"sync"
+
+	"github.com/takhtabush/takhtabush/contracts"
+)
+
+// Authenticator turns a request's credential into a principal.
+type Authenticator struct {
+	svc           Services
+	cfg           Config
+	sessionCookie string
+	secure        bool
+	origins       map[string]bool
+
+	devMu sync.Mutex
+	devID string // the development account's id, once found
+}
+
+// New returns an authenticator.
+func New(svc Services, cfg Config) *Authenticator {
+	if cfg.DevUserEmail == "" {
+		cfg.DevUserEmail = DefaultDevUserEmail
+	}
+	a := &Authenticator{svc: svc, cfg: cfg, secure: !InsecureLoopback(cfg.BaseURL), origins: map[string]bool{}}
+	a.sessionCookie = SessionCookieSecure
+	if !a.secure {
+		a.sessionCookie = SessionCookieDev
+	}
+	if o := Origin(cfg.BaseURL); o != "" {
+		a.origins[o] = true
+	}
+	for _, o := range cfg.ExtraOrigins {
+		if o = Origin(o); o != "" {
+			a.origins[o] = true
+		}
+	}
+	return a
+}
+
+// SessionCookieName is the name of the web session cookie in this deployment.
+func (a *Authenticator) SessionCookieName() string { return a.sessionCookie }
+
+// SecureCookies reports whether cookies are set with Secure.
+func (a *Authenticator) SecureCookies() bool { return a.secure }
+
+// credential is what a request presented.
+type credential struct {
+	kind   contracts.CredentialKind // api_key, session, or "" for none
+	secret string
+	bad    string // set when the presentation itself is malformed
+}
+
+// presented extracts the credential of r without checking it. An API key
+// wins over a cookie: it is what the client explicitly chose to send.
+func (a *Authenticator) presented(r *http.Request) credential {
+	if h := r.Header.Get("Authorization"); h != "" {
+		scheme, token, ok := strings.Cut(strings.TrimSpace(h), " ")
+		if !ok || !strings.EqualFold(scheme, "Bearer") {
+			return credential{kind: contracts.CredentialAPIKey, bad: "unsupported Authorization scheme: send Authorization: Bearer <API key>"}
+		}
+		token = strings.TrimSpace(token)
+		if token == "" {
+			return credential{kind: contracts.CredentialAPIKey, bad: "empty bearer token"}
+		}
+		return credential{kind: contracts.CredentialAPIKey, secret: token}
+	}
+	if k := strings.TrimSpace(r.Header.Get("X-Api-Key")); k != "" {
+		return credential{kind: contracts.CredentialAPIKey, secret: k}
+	}
+	if c, err := r.Cookie(a.sessionCookie); err == nil && c.Value != "" {
+		return credential{kind: contracts.CredentialSession, secret: c.Value}
+	}
+	return credential{}
+}
+
+// Resolve returns the principal of r: the checked API key or session, or,
+// in development mode and only when nothing was presented, the development
+// account. Any failure is unauthenticated with a message that never echoes
+// the credential.
+func (a *Authenticator) Resolve(r *http.Request) (contracts.Principal, error) {
+	ctx := r.Context()
+	c := a.presented(r)
+	switch {
+	case c.bad != "":
+		return contracts.Principal{}, contracts.Errorf(contracts.KindUnauthenticated, "%s", c.bad)
+	case c.kind == contracts.CredentialAPIKey:
+		p, err := a.svc.Keys.Authenticate(ctx, c.secret)
+		return p, unauthenticated(err)
+	case c.kind == contracts.CredentialSession:
+		p, err := a.svc.Sessions.Authenticate(ctx, c.secret)
+		return p, unauthenticated(err)
+	case a.cfg.DevNoAuth:
+		return a.devPrincipal(ctx)
+	}
+	return contracts.Principal{}, contracts.Errorf(contracts.KindUnauthenticated,
+		"authentication required: send an API key as Authorization: Bearer <key> or x-api-key")
+}
+
+// unauthenticated keeps unauthenticated and unavailable failures and turns
+// anything else into an unauthenticated one (the cause stays in err for logs).
+func unauthenticated(err error) error {
+	if err == nil {
+		return nil
+	}
+	switch contracts.KindOf(err) {
+	case contracts.KindUnauthenticated, contracts.KindUnavailable, contracts.KindInternal:
+		return err
+	}
+	return &contracts.Error{Kind: contracts.KindUnauthenticated, Message: "credential refused", Err: err}
+}
+
+// devPrincipal is the development account with every scope.
+func (a *Authenticator) devPrincipal(ctx context.Context) (contracts.Principal, error) {
+	a.devMu.Lock()
+	id := a.devID
+	a.devMu.Unlock()
+	if id == "" {
+		u, err := a.svc.Accounts.UserByEmail(ctx, a.cfg.DevUserEmail)
+		if err != nil {
+			if contracts.IsKind(err, contracts.KindNotFound) {
+				return contracts.Principal{}, contracts.Errorf(contracts.KindUnauthenticated,
+					"development mode: the account %s does not exist; create it with takhtabush users create", a.cfg.DevUserEmail)
+			}
+			return contracts.Principal{}, err
+		}
+		id = u.ID
+		a.devMu.Lock()
+		a.devID = id
+		a.devMu.Unlock()
+	}
+	return contracts.Principal{
+		UserID:         id,
+		Scopes:         append([]contracts.Scope(nil), contracts.AllScopes...),
+		CredentialKind: contracts.CredentialDev,
+	}, nil
+}

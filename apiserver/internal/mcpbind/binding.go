@@ -1,0 +1,199 @@
+package mcpbind
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/url"
+	"strings"
+
+	"github.com/takhtabush/takhtabush/apiserver/internal/obs"
+	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/ports"
+)
+
+// Services are the domain services the binding calls.
+type Services struct {
+	Decks    ports.DeckService
+	Cards    ports.CardService
+	Study    ports.StudyService
+	Stats    ports.StatsService
+	Media    ports.MediaService
+	Exposure ports.ExposureService
+	Audit    ports.AuditService
+}
+
+// AuditFailures counts audit rows that could not be written.
+type AuditFailures interface {
+	// AuditFailed counts one failure.
+	AuditFailed()
+}
+
+// Config configures the binding.
+type Config struct {
+	// BaseURL is the public origin; study links are BaseURL/study/<id>.
+	BaseURL string
+	// Logger receives audit write failures; nil discards.
+	Logger *slog.Logger
+	// Failures counts audit write failures; nil counts nothing.
+	Failures AuditFailures
+}
+
+// Binding implements ports.McpServices on the domain services.
+type Binding struct {
+	svc  Services
+	base string
+	log  *slog.Logger
+	fail AuditFailures
+}
+
+var _ ports.McpServices = (*Binding)(nil)
+
+// New returns the binding.
+func New(svc Services, cfg Config) *Binding {
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	return &Binding{svc: svc, base: strings.TrimRight(cfg.BaseURL, "/"), log: log, fail: cfg.Failures}
+}
+
+// ListDecks implements ports.McpServices.
+func (b *Binding) ListDecks(ctx context.Context, args contracts.ListDecksArgs) (contracts.DeckPage, error) {
+	return b.svc.Decks.ListDecks(ctx, args)
+}
+
+// GetDeck implements ports.McpServices.
+func (b *Binding) GetDeck(ctx context.Context, args contracts.GetDeckArgs) (contracts.Deck, error) {
+	return b.svc.Decks.GetDeck(ctx, args.DeckID)
+}
+
+// SearchCards implements ports.McpServices.
+func (b *Binding) SearchCards(ctx context.Context, args contracts.SearchCardsArgs) (contracts.CardPage, error) {
+	return b.svc.Cards.SearchCards(ctx, args)
+}
+
+// GetStudySnapshot implements ports.McpServices.
+func (b *Binding) GetStudySnapshot(ctx context.Context, args contracts.GetStudySnapshotArgs) (contracts.StudySnapshot, error) {
+	return b.svc.Study.Snapshot(ctx, args.DeckID)
+}
+
+// GetStats implements ports.McpServices.
+func (b *Binding) GetStats(ctx context.Context, args contracts.GetStatsArgs) (contracts.Stats, error) {
+	return b.svc.Stats.Stats(ctx, args)
+}
+
+// GetStudyPlan implements ports.McpServices.
+func (b *Binding) GetStudyPlan(ctx context.Context, args contracts.GetStudyPlanArgs) (contracts.StudyPlan, error) {
+	return b.svc.Stats.Plan(ctx, args)
+}
+
+// CreateDeck implements ports.McpServices.
+func (b *Binding) CreateDeck(ctx context.Context, args contracts.CreateDeckArgs) (contracts.Deck, error) {
+	return b.svc.Decks.CreateDeck(ctx, args)
+}
+
+// UpdateDeck implements ports.McpServices.
+func (b *Binding) UpdateDeck(ctx context.Context, args contracts.UpdateDeckArgs) (contracts.Deck, error) {
+	return b.svc.Decks.UpdateDeck(ctx, args)
+}
+
+// DeleteDeck implements ports.McpServices.
+func (b *Binding) DeleteDeck(ctx context.Context, args contracts.DeleteDeckArgs) (contracts.DeleteResult, error) {
+	return b.svc.Decks.DeleteDeck(ctx, args.DeckID)
+}
+
+// AddCards implements ports.McpServices.
+func (b *Binding) AddCards(ctx context.Context, args contracts.AddCardsArgs) (contracts.BulkResult, error) {
+	return b.svc.Cards.AddCards(ctx, args)
+}
+
+// UpdateCards implements ports.McpServices.
+func (b *Binding) UpdateCards(ctx context.Context, args contracts.UpdateCardsArgs) (contracts.BulkResult, error) {
+	return b.svc.Cards.UpdateCards(ctx, args)
+}
+
+// DeleteCards implements ports.McpServices.
+func (b *Binding) DeleteCards(ctx context.Context, args contracts.DeleteCardsArgs) (contracts.BulkResult, error) {
+	return b.svc.Cards.DeleteCards(ctx, args)
+}
+
+// ImportCards implements ports.McpServices.
+func (b *Binding) ImportCards(ctx context.Context, args contracts.ImportCardsArgs) (contracts.BulkResult, error) {
+	return b.svc.Cards.ImportCards(ctx, args)
+}
+
+// StartStudySession implements ports.McpServices.
+func (b *Binding) StartStudySession(ctx context.Context, args contracts.StartStudySessionArgs) (contracts.StudySession, error) {
+	s, err := b.svc.Study.StartSession(ctx, args)
+	if err == nil {
+		s.StudyURL = b.StudyURL(s.ID)
+	}
+	return s, err
+}
+
+// SubmitReview implements ports.McpServices.
+func (b *Binding) SubmitReview(ctx context.Context, args contracts.SubmitReviewArgs) (contracts.ReviewResult, error) {
+	return b.svc.Study.SubmitReview(ctx, args)
+}
+
+// RequestMediaUpload implements ports.McpServices.
+func (b *Binding) RequestMediaUpload(ctx context.Context, args contracts.RequestMediaUploadArgs) (contracts.MediaUploadIntent, error) {
+	return b.svc.Media.RequestUpload(ctx, args)
+}
+
+// RenderStudySession loads the session named by SessionID, or starts one
+// on DeckID, and sets its absolute StudyURL.
+func (b *Binding) RenderStudySession(ctx context.Context, args contracts.RenderStudySessionArgs) (contracts.StudySession, error) {
+	var (
+		s   contracts.StudySession
+		err error
+	)
+	switch {
+	case args.SessionID != "" && args.DeckID != "":
+		return s, contracts.Errorf(contracts.KindInvalid, "pass either sessionId or deckId, not both")
+	case args.SessionID != "":
+		s, err = b.svc.Study.GetSession(ctx, args.SessionID)
+	case args.DeckID != "":
+		s, err = b.svc.Study.StartSession(ctx, contracts.StartStudySessionArgs{DeckID: args.DeckID})
+	default:
+		return s, contracts.Errorf(contracts.KindInvalid, "pass sessionId (an existing session) or deckId (to start one)")
+	}
+	if err != nil {
+		return s, err
+	}
+	s.StudyURL = b.StudyURL(s.ID)
+	return s, nil
+}
+
+// StudyURL returns the absolute web link of a study session.
+func (b *Binding) StudyURL(sessionID string) string {
+	return b.base + "/study/" + url.PathEscape(sessionID)
+}
+
+// WriteAudit records the event through the audit service. The request id
+// becomes the HTTP request's (X-Request-Id) when there is one, so the row
+// joins the access log. A failure is logged and counted here; the surface
+// then marks the result's _meta, and the mutation stays applied.
+func (b *Binding) WriteAudit(ctx context.Context, e contracts.AuditEvent) error {
+	if id := obs.RequestID(ctx); id != "" {
+		e.RequestID = id
+	}
+	err := b.svc.Audit.Record(ctx, e)
+	if err != nil {
+		b.log.LogAttrs(ctx, slog.LevelError, "audit write failed",
+			slog.String("tool", e.Tool), slog.String("user_id", e.UserID), slog.Any("err", err))
+		if b.fail != nil {
+			b.fail.AuditFailed()
+		}
+	}
+	return err
+}
+
+// Exposure reads the account's exposure settings once per HTTP request
+// (tools/list asks once per tool) and on every call elsewhere.
+func (b *Binding) Exposure(ctx context.Context) (contracts.ExposureSettings, error) {
+	return obs.RequestFrom(ctx).Exposure(func() (contracts.ExposureSettings, error) {
+		return b.svc.Exposure.Exposure(ctx)
+	})
+}

@@ -1,0 +1,58 @@
+package mcpbind
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/takhtabush/takhtabush/apiserver/internal/obs"
+	"github.com/takhtabush/takhtabush/mcpcore"
+	"github.com/takhtabush/takhtabush/mcpcore/surface"
+	"github.com/takhtabush/takhtabush/ports"
+)
+
+// ToolObserver receives one observation per tool call that reached its handler.
+type ToolObserver interface {
+	// ObserveTool records a call of tool with its outcome and duration.
+	ObserveTool(tool, outcome string, d time.Duration)
+}
+
+// ServerConfig configures the MCP engine.
+type ServerConfig struct {
+	BaseURL string
+	Version string
+	Logger  *slog.Logger
+	// Observer receives per-tool metrics; nil records none.
+	Observer ToolObserver
+}
+
+// NewServer builds the MCP engine serving the Takhtabush surface over svc,
+// with every tool handler instrumented: its name goes to the request's log
+// line, and its outcome and latency to the observer.
+func NewServer(svc ports.McpServices, cfg ServerConfig) (*mcpcore.Server, error) {
+	s := surface.New(svc, surface.Config{BaseURL: cfg.BaseURL, Version: cfg.Version, Logger: cfg.Logger})
+	cat := s.Catalog()
+	for i := range cat.Tools {
+		cat.Tools[i].Handler = instrument(cat.Tools[i].Name, cat.Tools[i].Handler, cfg.Observer)
+	}
+	return mcpcore.NewServer(s.Implementation(), s.Options(), cat)
+}
+
+func instrument(name string, h mcpcore.ToolHandler, o ToolObserver) mcpcore.ToolHandler {
+	return func(ctx context.Context, req *mcpcore.CallRequest) (*mcpcore.CallToolResult, error) {
+		obs.RequestFrom(ctx).SetTool(name)
+		start := time.Now()
+		res, err := h(ctx, req)
+		if o != nil {
+			outcome := obs.OutcomeOK
+			switch {
+			case err != nil:
+				outcome = obs.OutcomeError
+			case res != nil && res.IsError:
+				outcome = obs.OutcomeToolError
+			}
+			o.ObserveTool(name, outcome, time.Since(start))
+		}
+		return res, err
+	}
+}

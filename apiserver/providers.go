@@ -1,0 +1,100 @@
+package apiserver
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+
+	"github.com/takhtabush/takhtabush/adapters/sqlite"
+	"github.com/takhtabush/takhtabush/apiserver/internal/auth"
+	"github.com/takhtabush/takhtabush/apiserver/internal/mcpbind"
+	"github.com/takhtabush/takhtabush/apiserver/internal/obs"
+	"github.com/takhtabush/takhtabush/apiserver/internal/web"
+	"github.com/takhtabush/takhtabush/domain"
+	"github.com/takhtabush/takhtabush/mcpcore"
+	"github.com/takhtabush/takhtabush/ports"
+)
+
+// provideLogger returns the configured logger (or one that discards),
+// adding each request's id to every record written in its context.
+func provideLogger(cfg Config) *slog.Logger {
+	h := slog.Handler(slog.NewTextHandler(io.Discard, nil))
+	if cfg.Logger != nil {
+		h = cfg.Logger.Handler()
+	}
+	return slog.New(obs.ContextHandler{Handler: h})
+}
+
+// provideStore opens the store the database URL names and applies its
+// migrations; the cleanup closes it.
+func provideStore(ctx context.Context, cfg Config, log *slog.Logger) (ports.Store, func(), error) {
+	kind, target, err := parseDatabaseURL(cfg.DatabaseURL)
+	if err != nil {
+		return nil, nil, err
+	}
+	var s ports.Store
+	switch kind {
+	case dbSQLite:
+		s, err = sqlite.Open(ctx, target)
+	default:
+		// TODO(adapters/postgres): open it here once the adapter lands.
+		err = fmt.Errorf("the postgres adapter is not available in this build yet")
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("opening %s database: %w", kind, err)
+	}
+	log.Info("database ready", "kind", kind)
+	return s, func() {
+		if err := s.Close(); err != nil {
+			log.Error("closing the database", "err", err)
+		}
+	}, nil
+}
+
+// provideBlobs returns the media blob store.
+// TODO(adapters): a disk blob store; until then uploads answer unavailable.
+func provideBlobs() ports.BlobStore { return nil }
+
+// provideDomainConfig derives the domain's settings.
+func provideDomainConfig(cfg Config) domain.Config {
+	return domain.Config{BaseURL: cfg.BaseURL, KeyPepper: []byte(cfg.KeyPepper)}
+}
+
+// provideBinding binds the MCP port to the domain services.
+func provideBinding(svc *domain.Services, cfg Config, log *slog.Logger, m *obs.Metrics) *mcpbind.Binding {
+	return mcpbind.New(mcpbind.Services{
+		Decks: svc.Decks, Cards: svc.Cards, Study: svc.Study, Stats: svc.Stats,
+		Media: svc.Media, Exposure: svc.Exposure, Audit: svc.Audit,
+	}, mcpbind.Config{BaseURL: cfg.BaseURL, Logger: log, Failures: m})
+}
+
+// provideMCPServer builds the MCP engine over the binding.
+func provideMCPServer(svc ports.McpServices, cfg Config, log *slog.Logger, m *obs.Metrics) (*mcpcore.Server, error) {
+	return mcpbind.NewServer(svc, mcpbind.ServerConfig{BaseURL: cfg.BaseURL, Version: cfg.Version, Logger: log, Observer: m})
+}
+
+// provideAuthenticator builds credential resolution.
+func provideAuthenticator(svc *domain.Services, accounts ports.AccountService, cfg Config, key serverKey) *auth.Authenticator {
+	return auth.New(auth.Services{Keys: svc.Keys, Sessions: svc.WebSessions, Accounts: accounts}, auth.Config{
+		BaseURL:      cfg.BaseURL,
+		DevNoAuth:    cfg.DevMode(),
+		DevUserEmail: cfg.DevUserEmail,
+		ExtraOrigins: cfg.ambientOrigins(),
+		CSRFKey:      key,
+	})
+}
+
+// provideSignIn builds the sign-in handlers.
+func provideSignIn(svc *domain.Services, a *auth.Authenticator, log *slog.Logger) *web.SignIn {
+	return web.NewSignIn(svc.WebSessions, a, log)
+}
+
+// providePinger checks the store.
+func providePinger(s ports.Store) pinger { return s.Ping }
+
+// provideRouteDeps gathers what the routes need.
+func provideRouteDeps(cfg Config, log *slog.Logger, m *obs.Metrics, a *auth.Authenticator, srv *mcpcore.Server,
+	signIn *web.SignIn, api apiHandler, ping pinger) routeDeps {
+	return routeDeps{cfg: cfg, log: log, metrics: m, auth: a, mcp: srv, signIn: signIn, api: api, ping: ping}
+}

@@ -1,0 +1,173 @@
+package apiserver
+
+import (
+	"context"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+
+	"github.com/takhtabush/takhtabush/apiserver/internal/auth"
+	"github.com/takhtabush/takhtabush/apiserver/internal/obs"
+	"github.com/takhtabush/takhtabush/apiserver/internal/web"
+	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/mcpcore"
+)
+
+// publicHandler is the main listener's handler.
+type publicHandler http.Handler
+
+// adminHandler is the admin listener's handler (metrics and probes).
+type adminHandler http.Handler
+
+// pinger checks the database.
+type pinger func(ctx context.Context) error
+
+// routeDeps are what the routes are built from.
+type routeDeps struct {
+	cfg     Config
+	log     *slog.Logger
+	metrics *obs.Metrics
+	auth    *auth.Authenticator
+	mcp     *mcpcore.Server
+	signIn  *web.SignIn
+	api     apiHandler
+	ping    pinger
+}
+
+// newPublicHandler builds the main routes:
+//
+//	POST /mcp, /mcp/, /mcp/oauth  MCP (the bare origin too on --mcp-host)
+//	GET  /connect                 the public setup page (also a browser GET of the MCP URLs)
+//	/api/                         the REST API for the web app
+//	GET  /login?token=…, POST /logout
+//	GET  /healthz, /readyz, /.well-known/oauth-protected-resource[/mcp]
+//	GET  /metrics                 loopback clients only, unless an admin address is set
+func newPublicHandler(d routeDeps) (publicHandler, error) {
+	connect, err := web.NewConnectPage(d.cfg.MCPURL(), bareOrigin(d.cfg.MCPHost))
+	if err != nil {
+		return nil, err
+	}
+	mcpHTTP := mcpcore.NewHTTPHandler(d.mcp, mcpcore.HTTPOptions{
+		MaxBodyBytes:        d.cfg.MaxBodyBytes,
+		AllowedHosts:        d.cfg.allowedHosts(),
+		AllowedOrigins:      d.cfg.allowedOrigins(),
+		ResourceMetadataURL: auth.ResourceMetadataURL(d.cfg.BaseURL),
+		BrowserHandler:      connect,
+	})
+	mcp := browserOr(connect, d.auth.Middleware(d.log, auth.StyleJSONRPC, mcpHTTP))
+	hosts := hostGuard(d.cfg.allowedHosts())
+
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", mcp)
+	mux.Handle("/mcp/{$}", mcp)
+	mux.Handle("/mcp/oauth", mcp)
+	if d.cfg.MCPHost != "" {
+		mux.Handle(d.cfg.MCPHost+"/{$}", mcp)
+	}
+	mux.Handle("GET /connect", connect)
+	mux.Handle("/api/", hosts(bounded(d.cfg.MaxBodyBytes, d.auth.Middleware(d.log, auth.StyleREST, d.api))))
+	mux.Handle("GET /login", hosts(http.HandlerFunc(d.signIn.Login)))
+	mux.Handle("POST /logout", hosts(bounded(1<<10, d.auth.Middleware(d.log, auth.StyleREST, http.HandlerFunc(d.signIn.Logout)))))
+	mux.HandleFunc("GET /healthz", web.Healthz)
+	mux.Handle("GET /readyz", web.Readyz(d.ping))
+	pr := web.ProtectedResource(d.cfg.BaseURL)
+	mux.Handle("GET /.well-known/oauth-protected-resource", pr)
+	mux.Handle("GET /.well-known/oauth-protected-resource/mcp", pr)
+	if d.cfg.AdminAddr == "" {
+		mux.Handle("GET /metrics", loopbackOnly(d.metrics.Handler()))
+	}
+	// TODO(web app issue): the web app's pages (/, /study/{id}) arrive with
+	// their issue; until then the root shows the setup page.
+	mux.Handle("GET /{$}", connect)
+	return obs.Middleware(d.log, d.metrics, mux), nil
+}
+
+// newAdminHandler builds the admin listener's routes: metrics and probes.
+func newAdminHandler(d routeDeps) adminHandler {
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", d.metrics.Handler())
+	mux.HandleFunc("GET /healthz", web.Healthz)
+	mux.Handle("GET /readyz", web.Readyz(d.ping))
+	return mux
+}
+
+// bareOrigin is the alternative MCP URL on a dedicated MCP host.
+func bareOrigin(host string) string {
+	if host == "" {
+		return ""
+	}
+	return "https://" + host + "/"
+}
+
+// browserOr serves a browser's GET (Accept: text/html) with page, without
+// authentication, and everything else with next.
+func browserOr(page, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && strings.Contains(r.Header.Get("Accept"), "text/html") {
+			page.ServeHTTP(w, r)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// bounded caps the request body at n bytes.
+func bounded(n int64, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ContentLength > n {
+			auth.WriteError(w, auth.StyleREST, http.StatusRequestEntityTooLarge, contracts.KindInvalid, "request body too large")
+			return
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, n)
+		next.ServeHTTP(w, r)
+	})
+}
+
+// hostGuard refuses a Host outside the allow-list (and loopback names),
+// against DNS rebinding: the MCP handler checks its own.
+func hostGuard(allowed []string) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if !hostAllowed(r.Host, allowed) {
+				auth.WriteError(w, auth.StyleREST, http.StatusMisdirectedRequest, contracts.KindForbidden, "host not allowed")
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
+func hostAllowed(host string, allowed []string) bool {
+	if host == "" {
+		return false
+	}
+	name := host
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		name = h
+	}
+	if auth.IsLoopbackHost(name) {
+		return true
+	}
+	for _, a := range allowed {
+		if strings.EqualFold(a, host) || strings.EqualFold(a, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// loopbackOnly serves only clients on the loopback interface that did not
+// come through a proxy (which would make every client look local).
+func loopbackOnly(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host, _, err := net.SplitHostPort(r.RemoteAddr)
+		ip := net.ParseIP(host)
+		proxied := r.Header.Get("X-Forwarded-For") != "" || r.Header.Get("Forwarded") != "" || r.Header.Get("X-Real-Ip") != ""
+		if err != nil || ip == nil || !ip.IsLoopback() || proxied {
+			http.NotFound(w, r)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
