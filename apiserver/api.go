@@ -1,19 +1,22 @@
 package apiserver
 
 import (
+	"log/slog"
 	"net/http"
 
-	"github.com/takhtabush/takhtabush/apiserver/internal/auth"
-	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/apiserver/internal/rest"
+	"github.com/takhtabush/takhtabush/domain"
+	"github.com/takhtabush/takhtabush/ports"
 )
 
-// apiHandler serves /api/.
+// apiHandler serves /api/: the REST API for the web app, mounted behind
+// the auth, CSRF and body-limit middleware of newPublicHandler.
 type apiHandler http.Handler
 
-// TODO(rest): mount rest.NewHandler once apiserver/internal/rest builds;
-// until then /api/ answers 501 behind the real auth and CSRF middleware.
-func newAPIHandler() apiHandler {
-	return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		auth.WriteError(w, auth.StyleREST, http.StatusNotImplemented, contracts.KindUnavailable, "the REST API is not mounted yet")
-	})
+// provideAPI builds the REST API on the domain services.
+func provideAPI(svc *domain.Services, accounts ports.AccountService, log *slog.Logger) apiHandler {
+	return rest.NewHandler(rest.Services{
+		Decks: svc.Decks, Cards: svc.Cards, Study: svc.Study, Stats: svc.Stats,
+		Keys: svc.Keys, Exposure: svc.Exposure, Audit: svc.Audit, Accounts: accounts,
+	}, log)
 }

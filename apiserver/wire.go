@@ -43,7 +43,7 @@ var httpSet = wire.NewSet(
 	provideAuthenticator,
 	provideSignIn,
 	providePinger,
-	newAPIHandler,
+	provideAPI,
 	provideRouteDeps,
 	newPublicHandler,
 	newAdminHandler,

@@ -46,7 +46,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	}
 	authenticator := provideAuthenticator(services, apiserverDevAccounts, cfg, apiserverServerKey)
 	signIn := provideSignIn(services, authenticator, logger)
-	apiserverApiHandler := newAPIHandler()
+	apiserverApiHandler := provideAPI(services, apiserverDevAccounts, logger)
 	apiserverPinger := providePinger(store)
 	apiserverRouteDeps := provideRouteDeps(cfg, logger, metrics, authenticator, server, signIn, apiserverApiHandler, apiserverPinger)
 	apiserverPublicHandler, err := newPublicHandler(apiserverRouteDeps)
@@ -87,7 +87,7 @@ var httpSet = wire.NewSet(
 	provideAuthenticator,
 	provideSignIn,
 	providePinger,
-	newAPIHandler,
+	provideAPI,
 	provideRouteDeps,
 	newPublicHandler,
 	newAdminHandler,

@@ -50,12 +50,9 @@ func WriteError(w http.ResponseWriter, style Style, status int, kind contracts.E
 		case http.StatusServiceUnavailable, http.StatusInternalServerError:
 			code = -32603
 		}
-		body = map[string]any{
-			"jsonrpc": "2.0", "id": nil,
-			"error": map[string]any{"code": code, "message": message, "data": map[string]any{"kind": kind}},
-		}
+		body = rpcError{JSONRPC: "2.0", Error: rpcErrorBody{Code: code, Message: message, Data: errorData{Kind: kind}}}
 	} else {
-		body = map[string]any{"error": map[string]any{"kind": kind, "message": message}}
+		body = restError{Error: restErrorBody{Kind: kind, Message: message}}
 	}
 	_ = json.NewEncoder(w).Encode(body)
 }
@@ -71,4 +68,29 @@ func (a *Authenticator) refuse(w http.ResponseWriter, style Style, err error) {
 	default:
 		WriteError(w, style, http.StatusInternalServerError, contracts.KindInternal, "internal error")
 	}
+}
+
+type rpcError struct {
+	JSONRPC string       `json:"jsonrpc"`
+	ID      *int         `json:"id"` // always null: the request was not read
+	Error   rpcErrorBody `json:"error"`
+}
+
+type rpcErrorBody struct {
+	Code    int       `json:"code"`
+	Message string    `json:"message"`
+	Data    errorData `json:"data"`
+}
+
+type errorData struct {
+	Kind contracts.ErrorKind `json:"kind"`
+}
+
+type restError struct {
+	Error restErrorBody `json:"error"`
+}
+
+type restErrorBody struct {
+	Kind    contracts.ErrorKind `json:"kind"`
+	Message string              `json:"message"`
 }

@@ -28,28 +28,21 @@ func ClientConfigs(mcpURL, key string) []ClientConfig {
 		{
 			Client: "Claude Desktop",
 			Where:  "claude_desktop_config.json (Settings → Developer → Edit Config), bridged by mcp-remote",
-			Text: indentJSON(map[string]any{"mcpServers": map[string]any{"takhtabush": map[string]any{
-				"command": "npx",
-				"args":    []string{"-y", "mcp-remote", mcpURL, "--header", "Authorization:${TAKHTABUSH_AUTH}"},
-				"env":     map[string]string{"TAKHTABUSH_AUTH": bearer},
-			}}}),
+			Text: indentJSON(map[string]any{"mcpServers": map[string]any{"takhtabush": struct {
+				Command string            `json:"command"`
+				Args    []string          `json:"args"`
+				Env     map[string]string `json:"env"`
+			}{"npx", []string{"-y", "mcp-remote", mcpURL, "--header", "Authorization:${TAKHTABUSH_AUTH}"}, map[string]string{"TAKHTABUSH_AUTH": bearer}}}}),
 		},
 		{
 			Client: "Cursor",
 			Where:  "~/.cursor/mcp.json",
-			Text: indentJSON(map[string]any{"mcpServers": map[string]any{"takhtabush": map[string]any{
-				"url":     mcpURL,
-				"headers": map[string]string{"Authorization": bearer},
-			}}}),
+			Text:   indentJSON(map[string]any{"mcpServers": map[string]any{"takhtabush": remoteServer{URL: mcpURL, Headers: map[string]string{"Authorization": bearer}}}}),
 		},
 		{
 			Client: "VS Code",
 			Where:  ".vscode/mcp.json",
-			Text: indentJSON(map[string]any{"servers": map[string]any{"takhtabush": map[string]any{
-				"type":    "http",
-				"url":     mcpURL,
-				"headers": map[string]string{"Authorization": bearer},
-			}}}),
+			Text:   indentJSON(map[string]any{"servers": map[string]any{"takhtabush": remoteServer{Type: "http", URL: mcpURL, Headers: map[string]string{"Authorization": bearer}}}}),
 		},
 		{
 			Client: "ChatGPT",
@@ -77,4 +70,11 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// remoteServer is a remote MCP server entry of Cursor's and VS Code's configurations.
+type remoteServer struct {
+	Type    string            `json:"type,omitempty"`
+	URL     string            `json:"url"`
+	Headers map[string]string `json:"headers"`
 }
