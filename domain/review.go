@@ -3,6 +3,7 @@ package domain
 import (
 	"context"
 	"slices"
+	"time"
 
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/ports"
@@ -17,6 +18,10 @@ const maxDurationMs = 3_600_000
 // computes the new schedule, stores it if the card did not change
 // meanwhile, appends the review log, and re-queues the card when it is due
 // again within RequeueWindow (a learning step) before the session expires.
+//
+// A request is stale, and fails with conflict, when the card was reviewed
+// at or after the moment the request arrived: a retried or duplicated
+// submission then cannot rate the card's re-queued learning step.
 func (s *StudyService) SubmitReview(ctx context.Context, args contracts.SubmitReviewArgs) (contracts.ReviewResult, error) {
 	uid, err := userID(ctx)
 	if err != nil {
@@ -28,16 +33,17 @@ func (s *StudyService) SubmitReview(ctx context.Context, args contracts.SubmitRe
 	if args.DurationMs < 0 || args.DurationMs > maxDurationMs {
 		return contracts.ReviewResult{}, contracts.Errorf(contracts.KindInvalid, "durationMs must be 0-%d, got %d", maxDurationMs, args.DurationMs)
 	}
+	asked := s.now()
 	var out contracts.ReviewResult
 	err = s.store.InTx(ctx, func(tx ports.Stores) error {
 		var err error
-		out, err = s.review(ctx, tx, uid, args)
+		out, err = s.review(ctx, tx, uid, args, asked)
 		return err
 	})
 	return out, err
 }
 
-func (s *StudyService) review(ctx context.Context, tx ports.Stores, uid string, args contracts.SubmitReviewArgs) (contracts.ReviewResult, error) {
+func (s *StudyService) review(ctx context.Context, tx ports.Stores, uid string, args contracts.SubmitReviewArgs, asked time.Time) (contracts.ReviewResult, error) {
 	now := s.now()
 	sess, err := s.liveSession(ctx, tx, uid, args.SessionID)
 	if err != nil {
@@ -65,6 +71,9 @@ func (s *StudyService) review(ctx context.Context, tx ports.Stores, uid string, 
 		return contracts.ReviewResult{}, contracts.Errorf(contracts.KindNotFound, "card %s no longer exists; get the session for the current card", args.CardID)
 	}
 	card := rows[0]
+	if lr := card.State.LastReview; lr != nil && !lr.Before(asked) {
+		return contracts.ReviewResult{}, contracts.Errorf(contracts.KindConflict, "card %s was just reviewed by another request; get the session for the current card", card.ID)
+	}
 	deck, err := getDeck(ctx, tx, uid, card.DeckID, now)
 	if err != nil {
 		return contracts.ReviewResult{}, err
