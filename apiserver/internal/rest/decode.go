@@ -41,7 +41,11 @@ func decodeBody(r *http.Request, v any) error {
 		return err
 	}
 	data, err := io.ReadAll(io.LimitReader(r.Body, maxBodyBytes+1))
-	if err != nil {
+	var tooBig *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooBig): // the outer middleware's, lower bound
+		return invalid("the request body is larger than %d bytes", tooBig.Limit)
+	case err != nil:
 		return invalid("could not read the request body: %v", err)
 	}
 	if len(data) > maxBodyBytes {

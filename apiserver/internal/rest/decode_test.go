@@ -2,6 +2,7 @@ package rest_test
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -62,6 +63,11 @@ func TestBodyContentTypeAndSize(t *testing.T) {
 	big := `{"name":"` + strings.Repeat("x", 9<<20) + `"}`
 	w = record(m.h, r("application/json", big))
 	wantError(t, w, http.StatusBadRequest, contracts.KindInvalid, "larger than")
+
+	bounded := r("application/json", `{"name":"a longer name"}`)
+	bounded.Body = http.MaxBytesReader(httptest.NewRecorder(), bounded.Body, 10)
+	w = record(m.h, bounded)
+	wantError(t, w, http.StatusBadRequest, contracts.KindInvalid, "larger than 10 bytes")
 
 	m.decks.EXPECT().CreateDeck(gomock.Any(), contracts.CreateDeckArgs{Name: "x"}).Return(contracts.Deck{ID: "d"}, nil)
 	w = record(m.h, r("application/json; charset=utf-8", `{"name":"x"}`))
