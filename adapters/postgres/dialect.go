@@ -1,0 +1,62 @@
+package postgres
+
+import (
+	"database/sql/driver"
+	"errors"
+	"io"
+	"net"
+	"strings"
+	"syscall"
+
+	"github.com/lib/pq"
+	"github.com/lib/pq/pqerror"
+
+	"github.com/takhtabush/takhtabush/adapters/sqlstore"
+)
+
+// dialect is PostgreSQL's sqlstore.Dialect: a generated tsvector column
+// with the 'simple' configuration for text, jsonb containment for tags.
+type dialect struct{}
+
+func (dialect) Name() string { return "postgres" }
+
+// MatchText builds a tsquery: every word required, the last one as a prefix.
+func (dialect) MatchText(param string, words []string) (string, any) {
+	parts := make([]string, len(words))
+	for i, w := range words {
+		w = strings.NewReplacer(`'`, `''`, `\`, `\\`).Replace(w)
+		parts[i] = "'" + w + "'"
+	}
+	parts[len(parts)-1] += ":*"
+	return `c.search @@ to_tsquery('simple', ` + param + `)`, strings.Join(parts, " & ")
+}
+
+// HasTag tests the JSON array of tags for the tag.
+func (dialect) HasTag(param string) string {
+	return `c.tags::jsonb @> jsonb_build_array(` + param + `::text)`
+}
+
+// Classify maps SQLSTATE codes and connection failures.
+func (dialect) Classify(err error) sqlstore.ErrClass {
+	if e := pq.As(err); e != nil {
+		switch e.Code {
+		case pqerror.UniqueViolation:
+			return sqlstore.ClassUnique
+		case pqerror.ForeignKeyViolation:
+			return sqlstore.ClassForeignKey
+		case pqerror.TRSerializationFailure, pqerror.TRDeadlockDetected, "55P03": // lock_not_available
+			return sqlstore.ClassConflict
+		}
+		switch e.Code.Class() {
+		case "08", "53", "57": // connection exception, insufficient resources, operator intervention
+			return sqlstore.ClassUnavailable
+		}
+		return sqlstore.ClassOther
+	}
+	var ne net.Error
+	if errors.Is(err, driver.ErrBadConn) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) || errors.As(err, &ne) {
+		return sqlstore.ClassUnavailable
+	}
+	return sqlstore.ClassOther
+}

@@ -1,0 +1,118 @@
+// Package postgres is Takhtabush's production store: ports.Store on
+// PostgreSQL through lib/pq (driver "postgres"), with tsvector card
+// search. Several stateless service instances may share one database:
+// nothing needed for correctness lives in process memory, concurrent
+// reviews are decided by conditional updates (optimistic versions), and
+// migrations take a Postgres advisory lock (goose's session locker).
+package postgres
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"fmt"
+	"io/fs"
+	"time"
+
+	_ "github.com/lib/pq" // registers the "postgres" driver
+	"github.com/pressly/goose/v3"
+	"github.com/pressly/goose/v3/lock"
+
+	"github.com/takhtabush/takhtabush/adapters/internal/migrate"
+	"github.com/takhtabush/takhtabush/adapters/sqlstore"
+	"github.com/takhtabush/takhtabush/contracts"
+)
+
+//go:embed migrations/*.sql
+var migrationFiles embed.FS
+
+// Migrations returns the PostgreSQL migrations (goose SQL files).
+func Migrations() fs.FS {
+	sub, err := fs.Sub(migrationFiles, "migrations")
+	if err != nil {
+		panic(err) // the directory is embedded
+	}
+	return sub
+}
+
+// DefaultMaxOpenConns bounds each instance's connection pool.
+const DefaultMaxOpenConns = 16
+
+// Store is the PostgreSQL store. Its methods are those of sqlstore.Store
+// plus Migrate.
+type Store struct {
+	*sqlstore.Store
+	noLock bool
+}
+
+// Option changes how Open opens a store.
+type Option func(*options)
+
+type options struct {
+	maxOpenConns int
+	noMigrate    bool
+	noLock       bool // tests: each migrates a private schema, so skip the database-wide lock
+}
+
+// WithMaxOpenConns sets the connection pool's size (default DefaultMaxOpenConns).
+func WithMaxOpenConns(n int) Option { return func(o *options) { o.maxOpenConns = n } }
+
+// WithoutMigrate makes Open skip the migrations; call Migrate yourself.
+func WithoutMigrate() Option { return func(o *options) { o.noMigrate = true } }
+
+// Open connects to the database at url (postgres://user[:password]@host[:port]/db?sslmode=…)
+// and, unless WithoutMigrate is given, applies the migrations.
+// Unavailable when the database does not answer.
+func Open(ctx context.Context, url string, opts ...Option) (*Store, error) {
+	o := options{maxOpenConns: DefaultMaxOpenConns}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	db, err := sql.Open("postgres", url)
+	if err != nil {
+		// The URL may carry a password: keep it out of the error.
+		return nil, &contracts.Error{Kind: contracts.KindInvalid, Message: "the database URL is malformed"}
+	}
+	n := max(o.maxOpenConns, 2)
+	db.SetMaxOpenConns(n)
+	db.SetMaxIdleConns(n)
+	db.SetConnMaxIdleTime(5 * time.Minute)
+	db.SetConnMaxLifetime(30 * time.Minute)
+	s := &Store{Store: sqlstore.New(db, sqlstore.Config{Dialect: dialect{}}), noLock: o.noLock}
+	if err := s.Ping(ctx); err != nil {
+		_ = s.Close()
+		return nil, err
+	}
+	if !o.noMigrate {
+		if err := s.Migrate(ctx); err != nil {
+			_ = s.Close()
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// Migrate applies the pending migrations under a Postgres advisory lock,
+// so instances starting together apply each migration once. Running it
+// again is a no-op.
+func (s *Store) Migrate(ctx context.Context) error {
+	_, err := s.migrate(ctx)
+	return err
+}
+
+// migrate applies the pending migrations and says how many.
+func (s *Store) migrate(ctx context.Context) (int, error) {
+	var opts []goose.ProviderOption
+	if !s.noLock {
+		locker, err := lock.NewPostgresSessionLocker(lock.WithLockTimeout(1, 300))
+		if err != nil {
+			return 0, contracts.Internal(fmt.Errorf("postgres: %w", err))
+		}
+		opts = append(opts, goose.WithSessionLocker(locker))
+	}
+	n, err := migrate.Up(ctx, s.DB(), goose.DialectPostgres, Migrations(), opts...)
+	if err != nil {
+		return n, contracts.Internal(fmt.Errorf("postgres: %w", err))
+	}
+	return n, nil
+}

@@ -1,0 +1,108 @@
+package postgres
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"net/url"
+	"os"
+	"testing"
+
+	"github.com/takhtabush/takhtabush/ports"
+	"github.com/takhtabush/takhtabush/ports/storetest"
+)
+
+// envURL names the environment variable holding the base database URL.
+const envURL = "TAKHTABUSH_TEST_POSTGRES_URL"
+
+// baseURL returns the test database URL or skips the test.
+func baseURL(t testing.TB) string {
+	t.Helper()
+	u := os.Getenv(envURL)
+	if u == "" {
+		t.Skip(envURL + " not set: Postgres suite skipped")
+	}
+	return u
+}
+
+// freshDatabase creates an empty database next to the base URL's and
+// returns its URL; t.Cleanup drops it.
+func freshDatabase(t testing.TB) string {
+	t.Helper()
+	base := baseURL(t)
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatalf("%s: %v", envURL, err)
+	}
+	admin, err := sql.Open("postgres", base)
+	if err != nil {
+		t.Fatalf("open %s: %v", envURL, err)
+	}
+	defer admin.Close()
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	name := "tb_test_" + hex.EncodeToString(b)
+	if _, err := admin.Exec("CREATE DATABASE " + name); err != nil {
+		t.Fatalf("create database: %v", err)
+	}
+	t.Cleanup(func() {
+		admin, err := sql.Open("postgres", base)
+		if err != nil {
+			t.Errorf("drop database: %v", err)
+			return
+		}
+		defer admin.Close()
+		if _, err := admin.Exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)"); err != nil {
+			t.Errorf("drop database %s: %v", name, err)
+		}
+	})
+	u.Path = "/" + name
+	return u.String()
+}
+
+// freshSchema creates an empty schema in the database at dbURL and returns
+// a URL whose connections use it (search_path); dropping the database
+// drops it.
+func freshSchema(t testing.TB, dbURL string) string {
+	t.Helper()
+	admin, err := sql.Open("postgres", dbURL)
+	if err != nil {
+		t.Fatalf("open: %v", err)
+	}
+	defer admin.Close()
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	name := "s_" + hex.EncodeToString(b)
+	if _, err := admin.Exec("CREATE SCHEMA " + name); err != nil {
+		t.Fatalf("create schema: %v", err)
+	}
+	u, err := url.Parse(dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	q.Set("search_path", name)
+	q.Set("synchronous_commit", "off") // tests need no durability
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+// open opens a store on url, closing it at the end of the test.
+func open(t testing.TB, url string, opts ...Option) *Store {
+	t.Helper()
+	s, err := Open(context.Background(), url, opts...)
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	return s
+}
+
+// withoutLock skips the migration lock: each test migrates a private schema.
+func withoutLock() Option { return func(o *options) { o.noLock = true } }
+
+func TestStore(t *testing.T) {
+	db := freshDatabase(t)
+	storetest.TestStore(t, func(t *testing.T) ports.Store { return open(t, freshSchema(t, db), withoutLock()) })
+}
