@@ -1,0 +1,137 @@
+package domain_test
+
+import (
+	"context"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/takhtabush/takhtabush/contracts"
+)
+
+func TestMediaUpload(t *testing.T) {
+	e := newEnv(t)
+	ctx := e.user("ada@example.com")
+	in, err := e.svc.Media.RequestUpload(ctx, contracts.RequestMediaUploadArgs{ContentType: "image/PNG", Bytes: 5, Filename: `C:\pics\cat.png`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	token, ok := strings.CutPrefix(in.Headers["Authorization"], "Upload ")
+	if !ok || len(token) < 22 || in.UploadURL != baseURL+"/media/"+in.MediaID || in.Method != "PUT" || in.ContentType != "image/png" ||
+		in.Headers["Content-Type"] != "image/png" || in.MaxBytes != 5 || !in.ExpiresAt.Equal(t0.Add(contracts.MediaIntentTTL)) || len(in.AllowedTypes) == 0 {
+		t.Fatalf("intent = %+v", in)
+	}
+	bg := context.Background()
+	body := func(s string) io.Reader { return strings.NewReader(s) }
+
+	wantKind(t, e.svc.Media.AcceptUpload(bg, in.MediaID, "wrong-token", "image/png", body("hello")), contracts.KindUnauthenticated)
+	wantKind(t, e.svc.Media.AcceptUpload(bg, "unknown", token, "image/png", body("hello")), contracts.KindNotFound)
+	wantKind(t, e.svc.Media.AcceptUpload(bg, in.MediaID, token, "image/gif", body("hello")), contracts.KindInvalid)
+	wantKind(t, e.svc.Media.AcceptUpload(bg, in.MediaID, token, "image/png", body("hello!")), contracts.KindInvalid)
+	if err := e.svc.Media.AcceptUpload(bg, in.MediaID, token, "image/png; charset=binary", body("hello")); err != nil {
+		t.Fatalf("upload: %v", err)
+	}
+	rc, err := e.blobs.GetBlob(bg, "media/"+in.MediaID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := io.ReadAll(rc)
+	if string(data) != "hello" {
+		t.Errorf("stored %q", data)
+	}
+	wantKind(t, e.svc.Media.AcceptUpload(bg, in.MediaID, token, "image/png", body("hello")), contracts.KindConflict)
+
+	late, _ := e.svc.Media.RequestUpload(ctx, contracts.RequestMediaUploadArgs{ContentType: "audio/mpeg", Bytes: 10})
+	lateToken := strings.TrimPrefix(late.Headers["Authorization"], "Upload ")
+	e.clock.Advance(contracts.MediaIntentTTL)
+	wantKind(t, e.svc.Media.AcceptUpload(bg, late.MediaID, lateToken, "audio/mpeg", body("x")), contracts.KindNotFound)
+
+	for _, bad := range []contracts.RequestMediaUploadArgs{
+		{ContentType: "application/pdf", Bytes: 10},
+		{ContentType: "image/png", Bytes: 0},
+		{ContentType: "image/png", Bytes: contracts.MaxMediaBytes + 1},
+		{ContentType: "image/png", Bytes: 1, Filename: "bad\x00name"},
+	} {
+		_, err := e.svc.Media.RequestUpload(ctx, bad)
+		wantKind(t, err, contracts.KindInvalid)
+	}
+	_, err = e.svc.Media.RequestUpload(bg, contracts.RequestMediaUploadArgs{ContentType: "image/png", Bytes: 1})
+	wantKind(t, err, contracts.KindUnauthenticated)
+}
+
+// TestUserIsolation: user B can neither see nor touch user A's deck, cards,
+// session or keys; everything of A's is simply not found for B.
+func TestUserIsolation(t *testing.T) {
+	e := newEnv(t)
+	a := e.user("ada@example.com")
+	b := e.user("bob@example.com")
+	d := e.deck(a, "Ada's")
+	cs := ids(e.add(a, d.ID, card("secret", "front"), card("other", "back")))
+	s := e.start(a, d.ID, nil, nil)
+	aID, _ := contracts.UserID(a)
+	k, err := e.svc.Keys.CreateKey(as(aID, contracts.CredentialLocal), "k", []contracts.Scope{contracts.ScopeDecksRead}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	_, err = e.svc.Decks.GetDeck(b, d.ID)
+	wantKind(t, err, contracts.KindNotFound)
+	if p, _ := e.svc.Decks.ListDecks(b, contracts.ListDecksArgs{}); len(p.Items) != 0 {
+		t.Errorf("bob lists %d decks", len(p.Items))
+	}
+	_, err = e.svc.Decks.UpdateDeck(b, contracts.UpdateDeckArgs{DeckID: d.ID, Name: ptr("mine")})
+	wantKind(t, err, contracts.KindNotFound)
+	_, err = e.svc.Decks.DeleteDeck(b, d.ID)
+	wantKind(t, err, contracts.KindNotFound)
+	_, err = e.svc.Cards.AddCards(b, contracts.AddCardsArgs{DeckID: d.ID, Cards: []contracts.NewCard{card("x", "y")}})
+	wantKind(t, err, contracts.KindNotFound)
+	_, err = e.svc.Cards.ImportCards(b, contracts.ImportCardsArgs{DeckID: d.ID, Text: "x,y"})
+	wantKind(t, err, contracts.KindNotFound)
+	_, err = e.svc.Cards.GetCard(b, cs[0])
+	wantKind(t, err, contracts.KindNotFound)
+	if p, _ := e.svc.Cards.SearchCards(b, contracts.SearchCardsArgs{Query: "secret"}); len(p.Items) != 0 {
+		t.Errorf("bob finds %d of ada's cards", len(p.Items))
+	}
+	_, err = e.svc.Cards.SearchCards(b, contracts.SearchCardsArgs{DeckID: d.ID})
+	wantKind(t, err, contracts.KindNotFound)
+	up, _ := e.svc.Cards.UpdateCards(b, contracts.UpdateCardsArgs{Updates: []contracts.CardPatch{{ID: cs[0], Front: ptr("pwned")}}})
+	del, _ := e.svc.Cards.DeleteCards(b, contracts.DeleteCardsArgs{CardIDs: cs})
+	if statuses(up) != "not_found" || statuses(del) != "not_found,not_found" {
+		t.Errorf("bob's update %s, delete %s", statuses(up), statuses(del))
+	}
+	// Moving one's own card into someone else's deck: target not found.
+	bd := e.deck(b, "Bob's")
+	bc := ids(e.add(b, bd.ID, card("bob", "card")))
+	mv, _ := e.svc.Cards.UpdateCards(b, contracts.UpdateCardsArgs{Updates: []contracts.CardPatch{{ID: bc[0], DeckID: ptr(d.ID)}}})
+	if statuses(mv) != "not_found" {
+		t.Errorf("move into ada's deck: %s", statuses(mv))
+	}
+
+	_, err = e.svc.Study.GetSession(b, s.ID)
+	wantKind(t, err, contracts.KindNotFound)
+	_, err = e.svc.Study.SubmitReview(b, contracts.SubmitReviewArgs{SessionID: s.ID, CardID: cs[0], Rating: contracts.RatingGood})
+	wantKind(t, err, contracts.KindNotFound)
+	_, err = e.svc.Study.StartSession(b, contracts.StartStudySessionArgs{DeckID: d.ID})
+	wantKind(t, err, contracts.KindNotFound)
+	_, err = e.svc.Study.Snapshot(b, d.ID)
+	wantKind(t, err, contracts.KindNotFound)
+	_, err = e.svc.Stats.Stats(b, contracts.GetStatsArgs{DeckID: d.ID})
+	wantKind(t, err, contracts.KindNotFound)
+	_, err = e.svc.Stats.Plan(b, contracts.GetStudyPlanArgs{DeckID: d.ID})
+	wantKind(t, err, contracts.KindNotFound)
+	wantKind(t, e.svc.Keys.RevokeKey(b, k.Key.ID), contracts.KindNotFound)
+	if keys, _ := e.svc.Keys.ListKeys(b); len(keys) != 0 {
+		t.Errorf("bob lists %d keys", len(keys))
+	}
+
+	// Ada's things are intact.
+	c, err := e.svc.Cards.GetCard(a, cs[0])
+	if err != nil || c.Front != "secret" {
+		t.Errorf("ada's card = %+v, %v", c, err)
+	}
+	e.clock.Advance(time.Second)
+	if _, err := e.svc.Study.SubmitReview(a, contracts.SubmitReviewArgs{SessionID: s.ID, CardID: cs[0], Rating: contracts.RatingGood}); err != nil {
+		t.Errorf("ada's own review: %v", err)
+	}
+}

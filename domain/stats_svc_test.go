@@ -1,0 +1,147 @@
+package domain_test
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/takhtabush/takhtabush/contracts"
+)
+
+func TestStatsOnSeededHistory(t *testing.T) {
+	e := newEnv(t)
+	ctx := e.user("ada@example.com")
+	today := t0.Truncate(24 * time.Hour)
+	at := func(dayOffset int) time.Time { return today.AddDate(0, 0, dayOffset).Add(9 * time.Hour) }
+
+	e.clock.Set(at(-4))
+	// A maximum interval of one day makes every graduated card due the next day.
+	d, err := e.svc.Decks.CreateDeck(ctx, contracts.CreateDeckArgs{Name: "History", NewCardsPerDay: ptr(2), MaximumIntervalDays: ptr(1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := ids(e.add(ctx, d.ID, card("c0", "0"), card("c1", "1"), card("c2", "2"), card("c3", "3")))
+	const (
+		again = contracts.RatingAgain
+		hard  = contracts.RatingHard
+		good  = contracts.RatingGood
+		easy  = contracts.RatingEasy
+	)
+	type rv struct {
+		card   string
+		rating contracts.Rating
+	}
+	days := []struct {
+		offset  int
+		reviews []rv
+	}{
+		{-4, []rv{{c[0], easy}, {c[1], easy}}},                              // 2 new
+		{-2, []rv{{c[0], good}, {c[1], again}, {c[2], easy}, {c[3], easy}}}, // review: 1 of 2 passed
+		{-1, []rv{{c[0], hard}, {c[1], good}, {c[2], again}, {c[3], good}}}, // review: 2 of 3 passed (c1 relearning)
+		{0, []rv{{c[0], good}, {c[1], good}}},                               // review: 2 of 2 passed
+	}
+	for _, day := range days {
+		e.clock.Set(at(day.offset))
+		s := e.start(ctx, d.ID, nil, nil)
+		for _, r := range day.reviews {
+			e.review(ctx, s.ID, r.card, r.rating)
+		}
+	}
+	e.clock.Set(at(0).Add(2 * time.Hour))
+
+	st, err := e.svc.Stats.Stats(ctx, contracts.GetStatsArgs{DeckID: d.ID, Days: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantDays := []contracts.DayCount{
+		{Date: "2026-03-04"}, {Date: "2026-03-05"}, {Date: "2026-03-06", Reviews: 2, Passed: 2}, {Date: "2026-03-07"},
+		{Date: "2026-03-08", Reviews: 4, Passed: 3}, {Date: "2026-03-09", Reviews: 4, Passed: 3}, {Date: "2026-03-10", Reviews: 2, Passed: 2},
+	}
+	if len(st.ReviewsPerDay) != 7 {
+		t.Fatalf("reviewsPerDay = %+v", st.ReviewsPerDay)
+	}
+	for i, w := range wantDays {
+		if st.ReviewsPerDay[i] != w {
+			t.Errorf("day %d = %+v, want %+v", i, st.ReviewsPerDay[i], w)
+		}
+	}
+	if st.TotalReviews != 12 || st.StreakDays != 3 || st.Days != 7 || st.DeckID != d.ID {
+		t.Errorf("total %d, streak %d, days %d", st.TotalReviews, st.StreakDays, st.Days)
+	}
+	if st.TrueRetention == nil || *st.TrueRetention != 5.0/7 {
+		t.Errorf("true retention %v, want 5/7", st.TrueRetention)
+	}
+	if want := (contracts.PhaseCounts{Review: 3, Relearning: 1}); st.CardStates != want {
+		t.Errorf("card states %+v, want %+v", st.CardStates, want)
+	}
+
+	short, _ := e.svc.Stats.Stats(ctx, contracts.GetStatsArgs{Days: 2})
+	if short.TotalReviews != 6 || short.TrueRetention == nil || *short.TrueRetention != 0.8 || len(short.ReviewsPerDay) != 2 {
+		t.Errorf("two-day account stats: total %d retention %v", short.TotalReviews, short.TrueRetention)
+	}
+	// Yesterday's streak still counts before today's first review.
+	e.clock.Set(at(1))
+	if st, _ := e.svc.Stats.Stats(ctx, contracts.GetStatsArgs{}); st.StreakDays != 3 || st.Days != 30 || len(st.ReviewsPerDay) != 30 {
+		t.Errorf("next morning: streak %d, days %d", st.StreakDays, st.Days)
+	}
+	e.clock.Set(at(2))
+	if st, _ := e.svc.Stats.Stats(ctx, contracts.GetStatsArgs{}); st.StreakDays != 0 {
+		t.Errorf("after a missed day: streak %d", st.StreakDays)
+	}
+	e.clock.Set(at(0).Add(2 * time.Hour))
+
+	// The plan: today holds c2 (relearning, overdue) and c3; tomorrow c0 and c1.
+	e.add(ctx, d.ID, manyCards("later", 100)...)
+	p, err := e.svc.Stats.Plan(ctx, contracts.GetStudyPlanArgs{DeckID: d.ID, Days: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantForecast := []contracts.DueDay{{Date: "2026-03-10", Due: 2}, {Date: "2026-03-11", Due: 2}, {Date: "2026-03-12", Due: 0}}
+	for i, w := range wantForecast {
+		if p.Forecast[i] != w {
+			t.Errorf("forecast[%d] = %+v, want %+v", i, p.Forecast[i], w)
+		}
+	}
+	// 12 timed reviews (< 20): default 10 s; capacity 120; (120 - 4/3) / 5 = 23.7 → 23.
+	if p.SecondsPerReviewSource != "default" || p.CapacityPerDay != 120 || p.NewCardsPerDay != 23 || p.NewCardsRemaining != 100 || p.MinutesPerDay != 20 {
+		t.Errorf("plan = %+v", p)
+	}
+	_, err = e.svc.Stats.Plan(ctx, contracts.GetStudyPlanArgs{Days: 366})
+	wantKind(t, err, contracts.KindInvalid)
+	_, err = e.svc.Stats.Plan(ctx, contracts.GetStudyPlanArgs{MinutesPerDay: -1})
+	wantKind(t, err, contracts.KindInvalid)
+	_, err = e.svc.Stats.Stats(ctx, contracts.GetStatsArgs{Days: -1})
+	wantKind(t, err, contracts.KindInvalid)
+	_, err = e.svc.Stats.Stats(ctx, contracts.GetStatsArgs{DeckID: "nope"})
+	wantKind(t, err, contracts.KindNotFound)
+}
+
+func manyCards(prefix string, n int) []contracts.NewCard {
+	out := make([]contracts.NewCard, n)
+	for i := range out {
+		out[i] = card(fmt.Sprintf("%s %d", prefix, i), "back")
+	}
+	return out
+}
+
+func TestPlanMeasuredSpeed(t *testing.T) {
+	e := newEnv(t)
+	ctx := e.user("ada@example.com")
+	d, _ := e.svc.Decks.CreateDeck(ctx, contracts.CreateDeckArgs{Name: "Speed", NewCardsPerDay: ptr(20)})
+	cs := ids(e.add(ctx, d.ID, manyCards("q", 20)...))
+	s := e.start(ctx, d.ID, nil, nil)
+	for _, c := range cs {
+		if _, err := e.svc.Study.SubmitReview(ctx, contracts.SubmitReviewArgs{SessionID: s.ID, CardID: c, Rating: contracts.RatingEasy, DurationMs: 6000}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.add(ctx, d.ID, manyCards("fresh", 50)...)
+	p, err := e.svc.Stats.Plan(ctx, contracts.GetStudyPlanArgs{Days: 1, MinutesPerDay: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 600 s / 6 s = 100 reviews; nothing due today; 100 / 5 = 20.
+	if p.SecondsPerReviewSource != "measured" || p.SecondsPerReview != 6 || p.CapacityPerDay != 100 || p.NewCardsPerDay != 20 || p.Forecast[0].Due != 0 {
+		t.Errorf("plan = %+v", p)
+	}
+}
