@@ -74,6 +74,10 @@ func (a *App) AdminHandler() http.Handler { return a.admin }
 // MCPServer returns the MCP engine (for stdio and in-process use).
 func (a *App) MCPServer() *mcpcore.Server { return a.mcp }
 
+// Services returns the domain services, for in-process set-up such as
+// seeding a benchmark. They act for the principal in each call's context.
+func (a *App) Services() *domain.Services { return a.svc }
+
 // Close closes the database. It is safe to call more than once.
 func (a *App) Close() error {
 	a.closeOnce.Do(func() {

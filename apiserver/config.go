@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/takhtabush/takhtabush/apiserver/internal/auth"
+	"github.com/takhtabush/takhtabush/ports"
 )
 
 // Defaults.
@@ -53,6 +54,9 @@ type Config struct {
 	MaxBodyBytes int64
 	// Logger receives structured logs; nil discards them.
 	Logger *slog.Logger
+	// Clock tells the domain the time; nil is the system clock (tests set
+	// a fake one to expire keys and sessions).
+	Clock ports.Clock
 }
 
 // DevMode reports whether requests without a credential act as the

@@ -56,6 +56,14 @@ func provideStore(ctx context.Context, cfg Config, log *slog.Logger) (ports.Stor
 // TODO(adapters): a disk blob store; until then uploads answer unavailable.
 func provideBlobs() ports.BlobStore { return nil }
 
+// provideClock returns the configured clock, or the system clock.
+func provideClock(cfg Config) ports.Clock {
+	if cfg.Clock != nil {
+		return cfg.Clock
+	}
+	return domain.SystemClock{}
+}
+
 // provideDomainConfig derives the domain's settings.
 func provideDomainConfig(cfg Config) domain.Config {
 	return domain.Config{BaseURL: cfg.BaseURL, KeyPepper: []byte(cfg.KeyPepper)}

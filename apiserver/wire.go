@@ -24,7 +24,7 @@ var domainSet = wire.NewSet(
 	provideBlobs,
 	fsrs.New,
 	wire.Bind(new(ports.Scheduler), new(*fsrs.Scheduler)),
-	wire.InterfaceValue(new(ports.Clock), domain.SystemClock{}),
+	provideClock,
 	wire.InterfaceValue(new(ports.IDSource), domain.RandomIDs{}),
 )
 

@@ -26,7 +26,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		return nil, nil, err
 	}
 	blobStore := provideBlobs()
-	clock := _wireSystemClockValue
+	clock := provideClock(cfg)
 	idSource := _wireRandomIDsValue
 	scheduler := fsrs.New()
 	config := provideDomainConfig(cfg)
@@ -62,8 +62,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 }
 
 var (
-	_wireSystemClockValue = domain.SystemClock{}
-	_wireRandomIDsValue   = domain.RandomIDs{}
+	_wireRandomIDsValue = domain.RandomIDs{}
 )
 
 // wire.go:
@@ -73,7 +72,7 @@ var storeSet = wire.NewSet(provideStore)
 
 // domainSet builds the domain services on the store.
 var domainSet = wire.NewSet(domain.NewServices, provideDomainConfig,
-	provideBlobs, fsrs.New, wire.Bind(new(ports.Scheduler), new(*fsrs.Scheduler)), wire.InterfaceValue(new(ports.Clock), domain.SystemClock{}), wire.InterfaceValue(new(ports.IDSource), domain.RandomIDs{}),
+	provideBlobs, fsrs.New, wire.Bind(new(ports.Scheduler), new(*fsrs.Scheduler)), provideClock, wire.InterfaceValue(new(ports.IDSource), domain.RandomIDs{}),
 )
 
 // mcpSet binds the MCP port and builds the engine.
