@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 
+	"github.com/takhtabush/takhtabush/adapters/postgres"
 	"github.com/takhtabush/takhtabush/adapters/sqlite"
 	"github.com/takhtabush/takhtabush/apiserver/internal/auth"
 	"github.com/takhtabush/takhtabush/apiserver/internal/mcpbind"
@@ -37,12 +38,11 @@ func provideStore(ctx context.Context, cfg Config, log *slog.Logger) (ports.Stor
 	switch kind {
 	case dbSQLite:
 		s, err = sqlite.Open(ctx, target)
-	default:
-		// TODO(adapters/postgres): open it here once the adapter lands.
-		err = fmt.Errorf("the postgres adapter is not available in this build yet")
+	case dbPostgres:
+		s, err = postgres.Open(ctx, target)
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("opening %s database: %w", kind, err)
+		return nil, nil, fmt.Errorf("opening the %s database %s: %w", kind, redactURL(target), err)
 	}
 	log.Info("database ready", "kind", kind)
 	return s, func() {
