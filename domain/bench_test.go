@@ -13,7 +13,7 @@ import (
 // item, schedule, optimistic update, review log, next card) in one
 // transaction.
 func BenchmarkSubmitReview(b *testing.B) {
-	e := newEnv(b)
+	e := newEnv(b, onSQLite)
 	ctx := e.user("bench@example.com")
 	d, err := e.svc.Decks.CreateDeck(ctx, contracts.CreateDeckArgs{Name: "bench", NewCardsPerDay: ptr(1000)})
 	if err != nil {
@@ -57,7 +57,7 @@ func BenchmarkAddCards10k(b *testing.B) {
 		cards[i] = card(fmt.Sprintf("Question number %d about something", i), fmt.Sprintf("Answer %d", i), "bench", fmt.Sprintf("t%d", i%7))
 	}
 	b.Run("calls=10x1000", func(b *testing.B) {
-		e := newEnv(b)
+		e := newEnv(b, onSQLite)
 		ctx := e.user("bench@example.com")
 		b.ResetTimer()
 		for i := range b.N {
@@ -74,7 +74,7 @@ func BenchmarkAddCards10k(b *testing.B) {
 		b.ReportMetric(float64(b.N*total)/b.Elapsed().Seconds(), "cards/s")
 	})
 	b.Run("calls=1x10000", func(b *testing.B) {
-		e := newEnv(b)
+		e := newEnv(b, onSQLite)
 		ctx := e.user("bench@example.com")
 		b.ResetTimer()
 		for i := range b.N {

@@ -18,8 +18,10 @@ func statuses(r contracts.BulkResult) string {
 	return strings.Join(s, ",")
 }
 
-func TestAddCardsOutcomes(t *testing.T) {
-	e := newEnv(t)
+func TestAddCardsOutcomes(t *testing.T) { eachStore(t, testAddCardsOutcomes) }
+
+func testAddCardsOutcomes(t *testing.T, store string) {
+	e := newEnv(t, store)
 	ctx := e.user("ada@example.com")
 	d := e.deck(ctx, "Go")
 	first := e.add(ctx, d.ID, card("What is a goroutine?", "A lightweight thread", "Concurrency", "concurrency"))
@@ -72,8 +74,10 @@ func TestAddCardsOutcomes(t *testing.T) {
 	wantKind(t, err, contracts.KindNotFound)
 }
 
-func TestAddCardsIdempotency(t *testing.T) {
-	e := newEnv(t)
+func TestAddCardsIdempotency(t *testing.T) { eachStore(t, testAddCardsIdempotency) }
+
+func testAddCardsIdempotency(t *testing.T, store string) {
+	e := newEnv(t, store)
 	ctx := e.user("ada@example.com")
 	d := e.deck(ctx, "Go")
 	args := contracts.AddCardsArgs{DeckID: d.ID, IdempotencyKey: "batch-1", Cards: []contracts.NewCard{card("a", "1"), card("b", "2"), card("", "x")}}
@@ -113,8 +117,10 @@ func TestAddCardsIdempotency(t *testing.T) {
 	}
 }
 
-func TestImportCards(t *testing.T) {
-	e := newEnv(t)
+func TestImportCards(t *testing.T) { eachStore(t, testImportCards) }
+
+func testImportCards(t *testing.T, store string) {
+	e := newEnv(t, store)
 	ctx := e.user("ada@example.com")
 	d := e.deck(ctx, "Import")
 
@@ -172,8 +178,10 @@ func TestImportCards(t *testing.T) {
 	wantKind(t, err, contracts.KindNotFound)
 }
 
-func TestUpdateAndDeleteCards(t *testing.T) {
-	e := newEnv(t)
+func TestUpdateAndDeleteCards(t *testing.T) { eachStore(t, testUpdateAndDeleteCards) }
+
+func testUpdateAndDeleteCards(t *testing.T, store string) {
+	e := newEnv(t, store)
 	ctx := e.user("ada@example.com")
 	a := e.deck(ctx, "A")
 	b := e.deck(ctx, "B")
@@ -230,8 +238,10 @@ func TestUpdateAndDeleteCards(t *testing.T) {
 	wantKind(t, err, contracts.KindInvalid)
 }
 
-func TestSearchCards(t *testing.T) {
-	e := newEnv(t)
+func TestSearchCards(t *testing.T) { eachStore(t, testSearchCards) }
+
+func testSearchCards(t *testing.T, store string) {
+	e := newEnv(t, store)
 	ctx := e.user("ada@example.com")
 	a := e.deck(ctx, "Animals")
 	b := e.deck(ctx, "Food")

@@ -9,8 +9,10 @@ import (
 	"github.com/takhtabush/takhtabush/contracts"
 )
 
-func TestDecks(t *testing.T) {
-	e := newEnv(t)
+func TestDecks(t *testing.T) { eachStore(t, testDecks) }
+
+func testDecks(t *testing.T, store string) {
+	e := newEnv(t, store)
 	ctx := e.user("ada@example.com")
 
 	d, err := e.svc.Decks.CreateDeck(ctx, contracts.CreateDeckArgs{Name: "  German   verbs ", Description: " irregular ", NewCardsPerDay: ptr(5)})
@@ -88,8 +90,10 @@ func TestDecks(t *testing.T) {
 	wantKind(t, err, contracts.KindUnauthenticated)
 }
 
-func TestListDecksPaging(t *testing.T) {
-	e := newEnv(t)
+func TestListDecksPaging(t *testing.T) { eachStore(t, testListDecksPaging) }
+
+func testListDecksPaging(t *testing.T, store string) {
+	e := newEnv(t, store)
 	ctx := e.user("ada@example.com")
 	var ids []string
 	for i := range 7 {

@@ -3,13 +3,17 @@ package domain_test
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/takhtabush/takhtabush/adapters/postgres"
 	"github.com/takhtabush/takhtabush/adapters/sqlite"
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/domain"
@@ -71,13 +75,68 @@ type env struct {
 	blobs dirBlobs
 }
 
-func newEnv(t testing.TB) *env {
+// The stores the service tests run on. Postgres runs when
+// TAKHTABUSH_TEST_POSTGRES_URL names a database whose server lets the user
+// create databases; each test gets a fresh one.
+const (
+	onSQLite   = "sqlite"
+	onPostgres = "postgres"
+	pgURLEnv   = "TAKHTABUSH_TEST_POSTGRES_URL"
+)
+
+// eachStore runs test as a subtest per store.
+func eachStore(t *testing.T, test func(t *testing.T, store string)) {
+	t.Run(onSQLite, func(t *testing.T) { test(t, onSQLite) })
+	t.Run(onPostgres, func(t *testing.T) {
+		if os.Getenv(pgURLEnv) == "" {
+			t.Skip(pgURLEnv + " not set")
+		}
+		test(t, onPostgres)
+	})
+}
+
+func openStore(t testing.TB, kind string) ports.Store {
 	t.Helper()
-	store, err := sqlite.Open(context.Background(), sqlite.Memory)
+	ctx := context.Background()
+	if kind == onSQLite {
+		store, err := sqlite.Open(ctx, sqlite.Memory)
+		if err != nil {
+			t.Fatalf("open sqlite: %v", err)
+		}
+		t.Cleanup(func() { store.Close() })
+		return store
+	}
+	base := os.Getenv(pgURLEnv)
+	u, err := url.Parse(base)
 	if err != nil {
-		t.Fatalf("open sqlite: %v", err)
+		t.Fatalf("%s: %v", pgURLEnv, err)
+	}
+	admin, err := sql.Open("postgres", base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { admin.Close() })
+	name := "tb_domain_" + strings.ReplaceAll(domain.RandomIDs{}.NewID(), "-", "")
+	if _, err := admin.Exec("CREATE DATABASE " + name); err != nil {
+		t.Fatalf("create database: %v", err)
+	}
+	t.Cleanup(func() {
+		if _, err := admin.Exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)"); err != nil {
+			t.Errorf("drop database %s: %v", name, err)
+		}
+	})
+	u.Path = "/" + name
+	store, err := postgres.Open(ctx, u.String())
+	if err != nil {
+		t.Fatalf("open postgres: %v", err)
 	}
 	t.Cleanup(func() { store.Close() })
+	return store
+}
+
+func newEnv(t testing.TB, kind string) *env {
+	t.Helper()
+	store := openStore(t, kind)
 	c := &clock{t: t0}
 	blobs := dirBlobs{dir: t.TempDir()}
 	svc := domain.NewServices(store, blobs, c, domain.RandomIDs{}, fsrs.New(), domain.Config{BaseURL: baseURL + "/"})

@@ -13,8 +13,10 @@ import (
 	"github.com/takhtabush/takhtabush/domain"
 )
 
-func TestAccounts(t *testing.T) {
-	e := newEnv(t)
+func TestAccounts(t *testing.T) { eachStore(t, testAccounts) }
+
+func testAccounts(t *testing.T, store string) {
+	e := newEnv(t, store)
 	bg := context.Background()
 	u, err := e.svc.Accounts.CreateUser(bg, "  Ada@Example.com ", " Ada  Lovelace ")
 	if err != nil || u.Email != "ada@example.com" || u.Name != "Ada Lovelace" {
@@ -44,13 +46,15 @@ func TestAccounts(t *testing.T) {
 }
 
 func TestAPIKeys(t *testing.T) {
-	for _, pepper := range [][]byte{nil, []byte("pepper")} {
-		t.Run(fmt.Sprintf("pepper=%q", pepper), func(t *testing.T) { testAPIKeys(t, pepper) })
-	}
+	eachStore(t, func(t *testing.T, store string) {
+		for _, pepper := range [][]byte{nil, []byte("pepper")} {
+			t.Run(fmt.Sprintf("pepper=%q", pepper), func(t *testing.T) { testAPIKeys(t, store, pepper) })
+		}
+	})
 }
 
-func testAPIKeys(t *testing.T, pepper []byte) {
-	e := newEnv(t)
+func testAPIKeys(t *testing.T, store string, pepper []byte) {
+	e := newEnv(t, store)
 	e.svc = domain.NewServices(e.store, e.blobs, e.clock, domain.RandomIDs{}, nil, domain.Config{KeyPepper: pepper})
 	u, _ := e.svc.Accounts.CreateUser(context.Background(), "ada@example.com", "")
 	local := as(u.ID, contracts.CredentialLocal)
@@ -158,8 +162,10 @@ func testAPIKeys(t *testing.T, pepper []byte) {
 	wantKind(t, e.svc.Keys.RevokeKey(bob, short.Key.ID), contracts.KindNotFound)
 }
 
-func TestWebSessions(t *testing.T) {
-	e := newEnv(t)
+func TestWebSessions(t *testing.T) { eachStore(t, testWebSessions) }
+
+func testWebSessions(t *testing.T, store string) {
+	e := newEnv(t, store)
 	bg := context.Background()
 	u, _ := e.svc.Accounts.CreateUser(bg, "ada@example.com", "")
 	token, exp, err := e.svc.WebSessions.CreateLoginLink(bg, "ADA@example.com")
@@ -208,8 +214,10 @@ func TestWebSessions(t *testing.T) {
 	wantKind(t, err, contracts.KindUnauthenticated)
 }
 
-func TestExposure(t *testing.T) {
-	e := newEnv(t)
+func TestExposure(t *testing.T) { eachStore(t, testExposure) }
+
+func testExposure(t *testing.T, store string) {
+	e := newEnv(t, store)
 	ctx := e.user("ada@example.com")
 	x, err := e.svc.Exposure.Exposure(ctx)
 	if err != nil || x.ReadOnly || x.DisabledTools == nil || len(x.DisabledTools) != 0 {
@@ -241,8 +249,10 @@ func TestExposure(t *testing.T) {
 	}
 }
 
-func TestAuditPaging(t *testing.T) {
-	e := newEnv(t)
+func TestAuditPaging(t *testing.T) { eachStore(t, testAuditPaging) }
+
+func testAuditPaging(t *testing.T, store string) {
+	e := newEnv(t, store)
 	ctx := e.user("ada@example.com")
 	uid, _ := contracts.UserID(ctx)
 	keyCtx := contracts.WithPrincipal(context.Background(), contracts.Principal{UserID: uid, CredentialKind: contracts.CredentialAPIKey, CredentialID: "key-1"})

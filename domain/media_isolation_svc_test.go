@@ -10,8 +10,10 @@ import (
 	"github.com/takhtabush/takhtabush/contracts"
 )
 
-func TestMediaUpload(t *testing.T) {
-	e := newEnv(t)
+func TestMediaUpload(t *testing.T) { eachStore(t, testMediaUpload) }
+
+func testMediaUpload(t *testing.T, store string) {
+	e := newEnv(t, store)
 	ctx := e.user("ada@example.com")
 	in, err := e.svc.Media.RequestUpload(ctx, contracts.RequestMediaUploadArgs{ContentType: "image/PNG", Bytes: 5, Filename: `C:\pics\cat.png`})
 	if err != nil {
@@ -62,8 +64,10 @@ func TestMediaUpload(t *testing.T) {
 
 // TestUserIsolation: user B can neither see nor touch user A's deck, cards,
 // session or keys; everything of A's is simply not found for B.
-func TestUserIsolation(t *testing.T) {
-	e := newEnv(t)
+func TestUserIsolation(t *testing.T) { eachStore(t, testUserIsolation) }
+
+func testUserIsolation(t *testing.T, store string) {
+	e := newEnv(t, store)
 	a := e.user("ada@example.com")
 	b := e.user("bob@example.com")
 	d := e.deck(a, "Ada's")

@@ -8,8 +8,10 @@ import (
 	"github.com/takhtabush/takhtabush/contracts"
 )
 
-func TestStatsOnSeededHistory(t *testing.T) {
-	e := newEnv(t)
+func TestStatsOnSeededHistory(t *testing.T) { eachStore(t, testStatsOnSeededHistory) }
+
+func testStatsOnSeededHistory(t *testing.T, store string) {
+	e := newEnv(t, store)
 	ctx := e.user("ada@example.com")
 	today := t0.Truncate(24 * time.Hour)
 	at := func(dayOffset int) time.Time { return today.AddDate(0, 0, dayOffset).Add(9 * time.Hour) }
@@ -124,8 +126,10 @@ func manyCards(prefix string, n int) []contracts.NewCard {
 	return out
 }
 
-func TestPlanMeasuredSpeed(t *testing.T) {
-	e := newEnv(t)
+func TestPlanMeasuredSpeed(t *testing.T) { eachStore(t, testPlanMeasuredSpeed) }
+
+func testPlanMeasuredSpeed(t *testing.T, store string) {
+	e := newEnv(t, store)
 	ctx := e.user("ada@example.com")
 	d, _ := e.svc.Decks.CreateDeck(ctx, contracts.CreateDeckArgs{Name: "Speed", NewCardsPerDay: ptr(20)})
 	cs := ids(e.add(ctx, d.ID, manyCards("q", 20)...))

@@ -39,8 +39,10 @@ func ids(r contracts.BulkResult) []string {
 	return out
 }
 
-func TestSessionQueueOrder(t *testing.T) {
-	e := newEnv(t)
+func TestSessionQueueOrder(t *testing.T) { eachStore(t, testSessionQueueOrder) }
+
+func testSessionQueueOrder(t *testing.T, store string) {
+	e := newEnv(t, store)
 	ctx := e.user("ada@example.com")
 	d := e.deck(ctx, "Order")
 	cs := ids(e.add(ctx, d.ID, card("c0", "0"), card("c1", "1"), card("c2", "2"), card("c3", "3"), card("c4", "4")))
@@ -101,8 +103,10 @@ func TestSessionQueueOrder(t *testing.T) {
 	wantKind(t, err, contracts.KindNotFound)
 }
 
-func TestDailyNewLimitAndSnapshot(t *testing.T) {
-	e := newEnv(t)
+func TestDailyNewLimitAndSnapshot(t *testing.T) { eachStore(t, testDailyNewLimitAndSnapshot) }
+
+func testDailyNewLimitAndSnapshot(t *testing.T, store string) {
+	e := newEnv(t, store)
 	ctx := e.user("ada@example.com")
 	d, err := e.svc.Decks.CreateDeck(ctx, contracts.CreateDeckArgs{Name: "Limits", NewCardsPerDay: ptr(3)})
 	if err != nil {
@@ -168,8 +172,10 @@ func TestDailyNewLimitAndSnapshot(t *testing.T) {
 	}
 }
 
-func TestLearningStepsRequeue(t *testing.T) {
-	e := newEnv(t)
+func TestLearningStepsRequeue(t *testing.T) { eachStore(t, testLearningStepsRequeue) }
+
+func testLearningStepsRequeue(t *testing.T, store string) {
+	e := newEnv(t, store)
 	ctx := e.user("ada@example.com")
 	d := e.deck(ctx, "Steps")
 	c := ids(e.add(ctx, d.ID, card("Haus", "house")))[0]
@@ -204,8 +210,10 @@ func TestLearningStepsRequeue(t *testing.T) {
 	}
 }
 
-func TestSubmitReviewErrors(t *testing.T) {
-	e := newEnv(t)
+func TestSubmitReviewErrors(t *testing.T) { eachStore(t, testSubmitReviewErrors) }
+
+func testSubmitReviewErrors(t *testing.T, store string) {
+	e := newEnv(t, store)
 	ctx := e.user("ada@example.com")
 	d := e.deck(ctx, "Errors")
 	cs := ids(e.add(ctx, d.ID, card("a", "1"), card("b", "2")))
@@ -231,8 +239,10 @@ func TestSubmitReviewErrors(t *testing.T) {
 	wantKind(t, err, contracts.KindNotFound)
 }
 
-func TestConcurrentReviewsApplyOnce(t *testing.T) {
-	e := newEnv(t)
+func TestConcurrentReviewsApplyOnce(t *testing.T) { eachStore(t, testConcurrentReviewsApplyOnce) }
+
+func testConcurrentReviewsApplyOnce(t *testing.T, store string) {
+	e := newEnv(t, store)
 	ctx := e.user("ada@example.com")
 	d := e.deck(ctx, "Race")
 	c := ids(e.add(ctx, d.ID, card("race", "condition")))[0]
