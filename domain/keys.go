@@ -5,6 +5,7 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"crypto/subtle"
+	"errors"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -72,7 +73,7 @@ func (s *KeyService) CreateKey(ctx context.Context, name string, scopes []contra
 	now := s.now()
 	id := s.ids.NewID()
 	if strings.Contains(id, "_") || !plausibleID(id) {
-		return contracts.NewAPIKey{}, fail(errorString("id source returned an id unusable in an API key"))
+		return contracts.NewAPIKey{}, fail(errors.New("id source returned an id unusable in an API key"))
 	}
 	secret := s.ids.Secret(keySecretBits)
 	full := contracts.APIKeyPrefix + id + "_" + secret
@@ -184,7 +185,3 @@ func (s *KeyService) keyHash(secret string) []byte {
 	m.Write([]byte(secret))
 	return m.Sum(nil)
 }
-
-type errorString string
-
-func (e errorString) Error() string { return string(e) }

@@ -19,6 +19,10 @@ const (
 	maxFilenameLen  = 200
 )
 
+// MediaBlobKey is the ports.BlobStore key under which AcceptUpload stores
+// a media file's bytes; whoever serves media reads them from there.
+func MediaBlobKey(mediaID string) string { return "media/" + mediaID }
+
 // MediaService issues upload intents and accepts the uploads.
 type MediaService struct{ *deps }
 
@@ -88,7 +92,7 @@ func (s *MediaService) AcceptUpload(ctx context.Context, mediaID, token, content
 	if ct := mediaType(contentType); ct != row.ContentType {
 		return contracts.Errorf(contracts.KindInvalid, "Content-Type must be %s as requested, got %q", row.ContentType, contentType)
 	}
-	n, err := s.blobs.PutBlob(ctx, "media/"+row.ID, body, row.MaxBytes)
+	n, err := s.blobs.PutBlob(ctx, MediaBlobKey(row.ID), body, row.MaxBytes)
 	if err != nil {
 		if contracts.IsKind(err, contracts.KindInvalid) {
 			return contracts.Errorf(contracts.KindInvalid, "the upload is larger than the %d bytes requested", row.MaxBytes)

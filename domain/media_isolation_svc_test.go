@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/domain"
 )
 
 func TestMediaUpload(t *testing.T) { eachStore(t, testMediaUpload) }
@@ -34,7 +35,7 @@ func testMediaUpload(t *testing.T, store string) {
 	if err := e.svc.Media.AcceptUpload(bg, in.MediaID, token, "image/png; charset=binary", body("hello")); err != nil {
 		t.Fatalf("upload: %v", err)
 	}
-	rc, err := e.blobs.GetBlob(bg, "media/"+in.MediaID)
+	rc, err := e.blobs.GetBlob(bg, domain.MediaBlobKey(in.MediaID))
 	if err != nil {
 		t.Fatal(err)
 	}
