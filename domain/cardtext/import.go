@@ -204,19 +204,32 @@ func separatorByName(v string) byte {
 	return 0
 }
 
-// detectSeparator looks at the first non-blank line: tab, then comma, then
-// semicolon; 0 when it has none of them.
+// detectSeparator looks at the first non-blank record, outside quoted
+// fields: tab, then comma, then semicolon; 0 when it has none of them.
 func detectSeparator(body string) byte {
-	for l := range strings.SplitSeq(body, "\n") {
-		if strings.TrimSpace(l) == "" {
-			continue
-		}
-		for _, c := range []byte{'\t', ',', ';'} {
-			if strings.IndexByte(l, c) >= 0 {
-				return c
+	var seen [256]bool
+	inQuotes, any := false, false
+	for i := 0; i < len(body); i++ {
+		c := body[i]
+		switch {
+		case c == '"':
+			inQuotes = !inQuotes
+		case inQuotes:
+		case c == '\n':
+			if any {
+				i = len(body)
 			}
+		case c == '\t' || c == ',' || c == ';':
+			seen[c] = true
 		}
-		return 0
+		if c != '\n' && c != ' ' && c != '\r' {
+			any = true
+		}
+	}
+	for _, c := range []byte{'\t', ',', ';'} {
+		if seen[c] {
+			return c
+		}
 	}
 	return 0
 }
