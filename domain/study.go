@@ -158,8 +158,8 @@ func (s *StudyService) view(ctx context.Context, st ports.Stores, row ports.Stud
 }
 
 // current returns the card of the first pending item, completing (as
-// skipped) items whose card was deleted since the session started; nil
-// when nothing is pending.
+// skipped; they count as done) items whose card was deleted or suspended
+// since the session started; nil when nothing is pending.
 func (s *StudyService) current(ctx context.Context, st ports.Stores, row ports.StudySessionRow) (*contracts.StudyCard, error) {
 	for {
 		item, err := st.Sessions().NextItem(ctx, row.UserID, row.ID)
@@ -173,7 +173,7 @@ func (s *StudyService) current(ctx context.Context, st ports.Stores, row ports.S
 		if err != nil {
 			return nil, fail(err)
 		}
-		if len(cards) == 1 {
+		if len(cards) == 1 && !cards[0].Suspended {
 			c := studyCard(cards[0].Card)
 			return &c, nil
 		}

@@ -91,6 +91,16 @@ func testSessionQueueOrder(t *testing.T, store string) {
 		t.Errorf("queue order %v, want most overdue first then new: %v", got, wantOrder)
 	}
 
+	// A card suspended during a session is skipped.
+	s4 := e.start(ctx, d.ID, ptr(2), ptr(0))
+	if s4.Remaining != 1 || s4.Current.CardID != cs[4] {
+		t.Fatalf("session of the last new card: %+v", s4)
+	}
+	e.svc.Cards.UpdateCards(ctx, contracts.UpdateCardsArgs{Updates: []contracts.CardPatch{{ID: cs[4], Suspended: ptr(true)}}})
+	if g, err := e.svc.Study.GetSession(ctx, s4.ID); err != nil || !g.Done || g.Current != nil {
+		t.Errorf("after suspending the only card: %+v, %v", g, err)
+	}
+
 	// reviewLimit caps the due cards.
 	e.clock.Advance(365 * 24 * time.Hour)
 	s3 := e.start(ctx, d.ID, ptr(0), ptr(2))
