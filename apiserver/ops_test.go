@@ -173,3 +173,16 @@ func TestGracefulShutdown(t *testing.T) {
 		t.Error("the database still answers after shutdown")
 	}
 }
+
+// Request bodies are bounded on /mcp and /api.
+func TestBodyLimits(t *testing.T) {
+	e := newEnv(t, sqliteURL(t), func(c *apiserver.Config) { c.MaxBodyBytes = 2048 })
+	key, _ := e.key(t, contracts.AllScopes...)
+	big := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"create_deck","arguments":{"name":"` + strings.Repeat("x", 4096) + `"}}}`
+	if resp, body := e.rpc(t, big, bearer(key)); resp.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Errorf("POST /mcp of 4 KiB with a 2 KiB limit: %d %s", resp.StatusCode, body)
+	}
+	if resp, body := e.request(t, http.MethodPost, "/api/decks", map[string]any{"name": strings.Repeat("x", 4096)}, bearer(key)); resp.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Errorf("POST /api/decks of 4 KiB with a 2 KiB limit: %d %s", resp.StatusCode, body)
+	}
+}
