@@ -126,7 +126,7 @@ func (x *exchange) toolsCall(ctx context.Context, b []byte) ([]byte, error) {
 // guardrails. Protocol errors come back as error; everything the model
 // should see comes back as an isError result.
 func (s *Server) runTool(ctx context.Context, te *toolEntry, cr *CallRequest, args json.RawMessage) (*CallToolResult, error) {
-	if v := te.in.violations(args); v != nil {
+	if v := te.in.argViolations(args); v != nil {
 		return validationResult(te.def.Name, v), nil
 	}
 	rewritten := false

@@ -2,19 +2,22 @@ package mcpcore
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
 	xmessage "golang.org/x/text/message"
 )
 
 // schema is a compiled JSON Schema used to check arguments or output.
 type schema struct {
-	s *jsonschema.Schema
+	s    *jsonschema.Schema
+	fast *fastNode // nil when the schema is outside the fast subset
 }
 
 // refuseLoader rejects every non-embedded $ref target: remote references
@@ -41,7 +44,7 @@ func compileSchema(loc string, raw []byte) (*schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &schema{s: s}, nil
+	return &schema{s: s, fast: compileFast(raw)}, nil
 }
 
 var printer = xmessage.NewPrinter(language.English)
@@ -50,6 +53,23 @@ var printer = xmessage.NewPrinter(language.English)
 // failed leaf check, each with the JSON pointer of the offending value,
 // sorted. It returns nil when raw is valid.
 func (sc *schema) violations(raw []byte) []string {
+	if sc.fast != nil && json.Valid(raw) && sc.fast.check(bytes.TrimSpace(raw)) == vValid {
+		return nil
+	}
+	return sc.fullViolations(raw)
+}
+
+// argViolations is violations for a value cut from a request body that
+// already passed json.Valid.
+func (sc *schema) argViolations(raw []byte) []string {
+	if sc.fast != nil && sc.fast.check(raw) == vValid {
+		return nil
+	}
+	return sc.fullViolations(raw)
+}
+
+// fullViolations runs the full validator, which names every violation.
+func (sc *schema) fullViolations(raw []byte) []string {
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	if err != nil {
 		return []string{"arguments are not valid JSON"}
@@ -71,6 +91,9 @@ func (sc *schema) violations(raw []byte) []string {
 
 func collectLeaves(e *jsonschema.ValidationError, out *[]string) {
 	if len(e.Causes) == 0 {
+		if ap, ok := e.ErrorKind.(*kind.AdditionalProperties); ok {
+			sort.Strings(ap.Properties) // map order otherwise: keep messages stable
+		}
 		*out = append(*out, pointer(e.InstanceLocation)+": "+e.ErrorKind.LocalizedString(printer))
 		return
 	}
