@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"time"
 
 	"github.com/takhtabush/takhtabush/contracts"
@@ -25,13 +24,6 @@ const (
 	idemScopeImport = "import_cards"
 	maxIdemKeyLen   = 128
 )
-
-// insertSlice is the number of cards handed to one InsertCards call (and a
-// quarter of the hashes handed to one HashesInDeck call); a batch is
-// written in slices of it, all in the batch's transaction.
-// Statements with thousands of placeholders are slow to prepare on SQLite
-// (numbered "$N" parameters are looked up linearly), so slices stay small.
-const insertSlice = 20
 
 // addItem is one card to add: from add_cards, or a record of an import
 // (with its line, and the reason it could not be read).
@@ -171,15 +163,12 @@ func (s *CardService) insert(ctx context.Context, tx ports.Stores, uid, deckID s
 			unique = append(unique, hashes[i])
 		}
 	}
-	existing := make(map[string]string)
-	for rest := unique; len(rest) > 0; {
-		n := min(len(rest), 4*insertSlice)
-		found, err := tx.Cards().HashesInDeck(ctx, uid, deckID, rest[:n])
-		if err != nil {
+	existing := map[string]string{}
+	if len(unique) > 0 {
+		var err error
+		if existing, err = tx.Cards().HashesInDeck(ctx, uid, deckID, unique); err != nil {
 			return res, fail(err)
 		}
-		maps.Copy(existing, found)
-		rest = rest[n:]
 	}
 	created := make(map[string]int, len(unique)) // hash → item index
 	rows := make([]ports.CardRow, 0, len(unique))
@@ -208,15 +197,13 @@ func (s *CardService) insert(ctx context.Context, tx ports.Stores, uid, deckID s
 		created[h] = i
 		out.Status, out.ID = contracts.OutcomeCreated, row.ID
 	}
-	for len(rows) > 0 {
-		n := min(len(rows), insertSlice)
-		if err := tx.Cards().InsertCards(ctx, uid, rows[:n]); err != nil {
+	if len(rows) > 0 {
+		if err := tx.Cards().InsertCards(ctx, uid, rows); err != nil {
 			if contracts.IsKind(err, contracts.KindConflict) {
 				return res, contracts.Errorf(contracts.KindConflict, "another request added some of these cards at the same time; retry the call")
 			}
 			return res, fail(err)
 		}
-		rows = rows[n:]
 	}
 	for _, it := range res.Items {
 		res.Counts[string(it.Status)]++
