@@ -3,7 +3,6 @@ package apiserver
 import (
 	"context"
 	"fmt"
-	"io"
 	"log/slog"
 
 	"github.com/takhtabush/takhtabush/adapters/postgres"
@@ -20,7 +19,7 @@ import (
 // provideLogger returns the configured logger (or one that discards),
 // adding each request's id to every record written in its context.
 func provideLogger(cfg Config) *slog.Logger {
-	h := slog.Handler(slog.NewTextHandler(io.Discard, nil))
+	h := slog.DiscardHandler
 	if cfg.Logger != nil {
 		h = cfg.Logger.Handler()
 	}

@@ -2,7 +2,6 @@ package mcpbind
 
 import (
 	"context"
-	"io"
 	"log/slog"
 	"net/url"
 	"strings"
@@ -53,7 +52,7 @@ var _ ports.McpServices = (*Binding)(nil)
 func New(svc Services, cfg Config) *Binding {
 	log := cfg.Logger
 	if log == nil {
-		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+		log = slog.New(slog.DiscardHandler)
 	}
 	return &Binding{svc: svc, base: strings.TrimRight(cfg.BaseURL, "/"), log: log, fail: cfg.Failures}
 }

@@ -39,6 +39,13 @@ func Middleware(log *slog.Logger, m *Metrics, next http.Handler) http.Handler {
 			if m != nil {
 				m.ObserveRequest(route, r.Method, status, d)
 			}
+			level := slog.LevelInfo
+			if status >= 500 {
+				level = slog.LevelError
+			}
+			if !log.Enabled(r.Context(), level) {
+				return
+			}
 			userID, kind, credID, tool := st.snapshot()
 			attrs := []slog.Attr{
 				slog.String("method", r.Method), slog.String("route", route), slog.String("path", r.URL.Path),
@@ -53,10 +60,6 @@ func Middleware(log *slog.Logger, m *Metrics, next http.Handler) http.Handler {
 			}
 			if tool != "" {
 				attrs = append(attrs, slog.String("tool", tool))
-			}
-			level := slog.LevelInfo
-			if status >= 500 {
-				level = slog.LevelError
 			}
 			log.LogAttrs(r.Context(), level, "request", attrs...)
 		}()
