@@ -32,6 +32,7 @@ type App struct {
 	store    ports.Store
 	svc      *domain.Services
 	accounts ports.AccountService
+	clock    ports.Clock
 	mcp      *mcpcore.Server
 	metrics  *obs.Metrics
 	public   publicHandler
@@ -42,8 +43,8 @@ type App struct {
 }
 
 func newApp(cfg Config, log *slog.Logger, store ports.Store, svc *domain.Services, accounts ports.AccountService,
-	srv *mcpcore.Server, m *obs.Metrics, public publicHandler, admin adminHandler) *App {
-	return &App{cfg: cfg, log: log, store: store, svc: svc, accounts: accounts, mcp: srv, metrics: m, public: public, admin: admin}
+	clock ports.Clock, srv *mcpcore.Server, m *obs.Metrics, public publicHandler, admin adminHandler) *App {
+	return &App{cfg: cfg, log: log, store: store, svc: svc, accounts: accounts, clock: clock, mcp: srv, metrics: m, public: public, admin: admin}
 }
 
 // New builds the service from cfg: it opens the database (creating a

@@ -141,7 +141,7 @@ func (a *App) Bootstrap(ctx context.Context) (DevOwner, error) {
 	if err != nil {
 		return out, err
 	}
-	now := time.Now()
+	now := a.clock.Now()
 	for _, k := range keys {
 		if k.RevokedAt == nil && (k.ExpiresAt == nil || k.ExpiresAt.After(now)) {
 			return out, nil

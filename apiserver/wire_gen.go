@@ -55,7 +55,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		return nil, nil, err
 	}
 	apiserverAdminHandler := newAdminHandler(apiserverRouteDeps)
-	app := newApp(cfg, logger, store, services, apiserverDevAccounts, server, metrics, apiserverPublicHandler, apiserverAdminHandler)
+	app := newApp(cfg, logger, store, services, apiserverDevAccounts, clock, server, metrics, apiserverPublicHandler, apiserverAdminHandler)
 	return app, func() {
 		cleanup()
 	}, nil
