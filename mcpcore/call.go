@@ -218,7 +218,9 @@ func (s *Server) execute(ctx context.Context, te *toolEntry, cr *CallRequest) (r
 		var cancel context.CancelCauseFunc
 		ctx, cancel = context.WithCancelCause(ctx)
 		defer cancel(nil)
-		defer s.inflight.add(cr.scope, cr.id, func() { cancel(errClientCancelled) })()
+		cr.inflight = inflightCall{scope: cr.scope, id: cr.id, cancel: cancel}
+		s.inflight.add(&cr.inflight)
+		defer s.inflight.remove(&cr.inflight)
 	}
 	defer func() {
 		if p := recover(); p != nil {

@@ -56,17 +56,20 @@ func (r *reply) release() {
 	r.buf, r.body = nil, nil
 }
 
-// exchange carries one request through the engine.
+// exchange carries one request through the engine. Exchanges are pooled:
+// nothing a handler can reach points into one (handlers get copies of
+// the fields they need), so it is recycled when the message is answered.
 type exchange struct {
 	s         *Server
 	tr        *transport
-	m         *message
-	p         *params
+	m         message
+	p         params
 	modern    bool
 	version   string
 	principal *Principal
-	challenge []string
 }
+
+var exchangePool = sync.Pool{New: func() any { return new(exchange) }}
 
 // handle processes one transport message (a single message or, in the
 // 2025-03-26 era, a batch) and returns the reply.
@@ -123,25 +126,37 @@ func (s *Server) handleBatch(ctx context.Context, body []byte, tr *transport) re
 }
 
 func (s *Server) handleOne(ctx context.Context, body []byte, tr *transport) reply {
-	m, echo, perr := parseMessage(body)
+	x := exchangePool.Get().(*exchange)
+	rep := s.serveOne(ctx, x, body, tr)
+	*x = exchange{}
+	exchangePool.Put(x)
+	return rep
+}
+
+// serveOne answers one message using the zeroed exchange x.
+func (s *Server) serveOne(ctx context.Context, x *exchange, body []byte, tr *transport) reply {
+	var echo []byte
+	var perr *Error
+	x.m, echo, perr = parseMessage(body)
 	if perr != nil {
 		return s.errorReply(echo, perr, false)
 	}
+	m := &x.m
 	if m.response {
 		s.pending.deliver(tr.scope, m.id, m.result, m.errorVal)
 		return reply{status: http.StatusAccepted}
 	}
-	p := parseParams(m.params)
-	x := exchange{s: s, tr: tr, m: &m, p: &p}
+	parseParams(m.params, &x.p)
+	x.s, x.tr = s, tr
 	if pr, ok := ctx.Value(principalKey{}).(*Principal); ok && pr != nil {
 		x.principal = pr
 	}
-	x.modern = m.method == "server/discover" || p.metaVersion != nil
+	x.modern = m.method == "server/discover" || x.p.metaVersion != nil
 	if !x.modern && tr.header != nil && isModernVersion(tr.header.Get("Mcp-Protocol-Version")) {
 		x.modern = true
 	}
 	if m.id == nil {
-		s.notification(&x)
+		s.notification(x)
 		return reply{status: http.StatusAccepted}
 	}
 	var err *Error
@@ -159,7 +174,7 @@ func (s *Server) handleOne(ctx context.Context, body []byte, tr *transport) repl
 // modernChecks applies the 2026-07-28 validation order: _meta, headers,
 // version, then (in dispatch) the method.
 func (x *exchange) modernChecks() *Error {
-	p := x.p
+	p := &x.p
 	var missing []string
 	if kindOf(p.metaVersion) != '"' {
 		missing = append(missing, metaProtocolVersion)
@@ -175,7 +190,7 @@ func (x *exchange) modernChecks() *Error {
 		return errWithStatus(CodeInvalidParams, http.StatusBadRequest, msg, map[string]any{"missing": missing})
 	}
 	version, _ := jsonString(p.metaVersion)
-	if err := checkModernHeaders(x.tr.header, x.m, p, version); err != nil {
+	if err := checkModernHeaders(x.tr.header, &x.m, p, version); err != nil {
 		return err
 	}
 	if !isModernVersion(version) {

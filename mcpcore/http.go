@@ -97,11 +97,18 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if p, ok := ctx.Value(principalKey{}).(*Principal); ok && p != nil {
 		scope = "http:" + p.UserID
 	}
-	out := httpOut{w: w}
-	tr := transport{header: r.Header, out: &out, scope: scope}
-	rep := h.srv.handle(ctx, body, &tr)
-	out.finish(&rep, h.opts.ResourceMetadataURL)
+	// One allocation for both: handlers may keep the stream, so it is not pooled.
+	c := &httpCall{out: httpOut{w: w}}
+	c.tr = transport{header: r.Header, out: &c.out, scope: scope}
+	rep := h.srv.handle(ctx, body, &c.tr)
+	c.out.finish(&rep, h.opts.ResourceMetadataURL)
 	rep.release()
+}
+
+// httpCall is the transport state of one POST.
+type httpCall struct {
+	out httpOut
+	tr  transport
 }
 
 // isJSONContentType accepts application/json with optional parameters,

@@ -66,7 +66,7 @@ var errBadState = errWithStatus(CodeInvalidParams, http.StatusOK, "Invalid param
 
 // prepareInputs checks requestState and inputResponses of a modern retry.
 func (x *exchange) prepareInputs(r *Request, name string) *Error {
-	p := x.p
+	p := &x.p
 	if !x.modern {
 		return nil
 	}

@@ -185,11 +185,11 @@ type params struct {
 	metaLogLevel   []byte
 }
 
-func parseParams(b []byte) params {
-	var p params
+// parseParams fills the zeroed p from the params object b.
+func parseParams(b []byte, p *params) {
 	it, ok := newObjIter(b)
 	if !ok {
-		return p
+		return
 	}
 	for {
 		k, v, ok := it.next()
@@ -245,7 +245,6 @@ func parseParams(b []byte) params {
 			}
 		}
 	}
-	return p
 }
 
 // headerGetter reads request headers; nil for transports without headers.

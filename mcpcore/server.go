@@ -133,7 +133,7 @@ func NewServer(info Implementation, opts Options, cat Catalog) (*Server, error) 
 	}
 	s.infoJSON, _ = json.Marshal(info)
 	s.pending.m = make(map[string]*pendingReq)
-	s.inflight.m = make(map[string][]*inflightCall)
+	s.inflight = newInflightRegistry()
 
 	var errs []error
 	for i := range cat.Resources {

@@ -62,6 +62,8 @@ type CallRequest struct {
 	Arguments json.RawMessage
 	// Tool is the definition being called.
 	Tool *Tool
+
+	inflight inflightCall // registration for notifications/cancelled
 }
 
 // CallToolResult is the result of a tool call.
@@ -76,14 +78,22 @@ type CallToolResult struct {
 }
 
 // TextResult returns a result with one text block.
-func TextResult(text string) *CallToolResult {
-	return &CallToolResult{Content: []Content{TextContent(text)}}
-}
+func TextResult(text string) *CallToolResult { return oneBlock(TextContent(text), false) }
 
 // ErrorResult returns an isError result with one text block, for failures
 // the model should see and act on.
-func ErrorResult(text string) *CallToolResult {
-	return &CallToolResult{Content: []Content{TextContent(text)}, IsError: true}
+func ErrorResult(text string) *CallToolResult { return oneBlock(TextContent(text), true) }
+
+// resultOfOne is a result and its only content block, allocated together.
+type resultOfOne struct {
+	res   CallToolResult
+	block [1]Content
+}
+
+func oneBlock(c Content, isError bool) *CallToolResult {
+	r := &resultOfOne{block: [1]Content{c}}
+	r.res.Content, r.res.IsError = r.block[:], isError
+	return &r.res
 }
 
 // StructuredResult encodes v once and returns a result carrying it both as
