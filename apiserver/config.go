@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net"
 	"net/url"
+	"path/filepath"
 	"strings"
 
 	"github.com/takhtabush/takhtabush/apiserver/internal/auth"
@@ -48,6 +49,9 @@ type Config struct {
 	// KeyPepper, when set, keys API key hashes with HMAC-SHA-256. Changing
 	// it invalidates every key.
 	KeyPepper string
+	// MediaDir is where uploaded media files are kept (default: a "media"
+	// folder next to a SQLite database, ./data/media otherwise).
+	MediaDir string
 	// Version is reported as the MCP serverInfo version.
 	Version string
 	// MaxBodyBytes bounds request bodies (default 8 MiB).
@@ -82,6 +86,12 @@ func (c Config) normalize() (Config, error) {
 	}
 	if c.Version == "" {
 		c.Version = "dev"
+	}
+	if c.MediaDir == "" {
+		c.MediaDir = filepath.Join("data", "media")
+		if kind, target, err := parseDatabaseURL(c.DatabaseURL); err == nil && kind == dbSQLite {
+			c.MediaDir = filepath.Join(filepath.Dir(target), "media")
+		}
 	}
 	if c.BaseURL == "" {
 		c.BaseURL = "http://" + loopbackAddr(c.Addr)

@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"log/slog"
 
+	"github.com/takhtabush/takhtabush/adapters/blobfs"
 	"github.com/takhtabush/takhtabush/adapters/postgres"
 	"github.com/takhtabush/takhtabush/adapters/sqlite"
 	"github.com/takhtabush/takhtabush/apiserver/internal/auth"
 	"github.com/takhtabush/takhtabush/apiserver/internal/mcpbind"
 	"github.com/takhtabush/takhtabush/apiserver/internal/obs"
+	"github.com/takhtabush/takhtabush/apiserver/internal/rest"
 	"github.com/takhtabush/takhtabush/apiserver/internal/web"
 	"github.com/takhtabush/takhtabush/domain"
 	"github.com/takhtabush/takhtabush/mcpcore"
@@ -51,9 +53,14 @@ func provideStore(ctx context.Context, cfg Config, log *slog.Logger) (ports.Stor
 	}, nil
 }
 
-// provideBlobs returns the media blob store.
-// TODO(adapters): a disk blob store; until then uploads answer unavailable.
-func provideBlobs() ports.BlobStore { return nil }
+// provideBlobs opens the media blob store in the media directory.
+func provideBlobs(cfg Config) (ports.BlobStore, error) {
+	s, err := blobfs.Open(cfg.MediaDir)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
 
 // provideClock returns the configured clock, or the system clock.
 func provideClock(cfg Config) ports.Clock {
@@ -102,6 +109,7 @@ func providePinger(s ports.Store) pinger { return s.Ping }
 
 // provideRouteDeps gathers what the routes need.
 func provideRouteDeps(cfg Config, log *slog.Logger, m *obs.Metrics, a *auth.Authenticator, srv *mcpcore.Server,
-	signIn *web.SignIn, api apiHandler, ping pinger) routeDeps {
-	return routeDeps{cfg: cfg, log: log, metrics: m, auth: a, mcp: srv, signIn: signIn, api: api, ping: ping}
+	signIn *web.SignIn, api apiHandler, ping pinger, svc *domain.Services) routeDeps {
+	return routeDeps{cfg: cfg, log: log, metrics: m, auth: a, mcp: srv, signIn: signIn, api: api, ping: ping,
+		upload: rest.NewUploadHandler(svc.Media, log)}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/takhtabush/takhtabush/apiserver/internal/auth"
 	"github.com/takhtabush/takhtabush/apiserver/internal/obs"
+	"github.com/takhtabush/takhtabush/apiserver/internal/rest"
 	"github.com/takhtabush/takhtabush/apiserver/internal/web"
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/mcpcore"
@@ -33,6 +34,7 @@ type routeDeps struct {
 	signIn  *web.SignIn
 	api     apiHandler
 	ping    pinger
+	upload  http.Handler
 }
 
 // newPublicHandler builds the main routes:
@@ -41,6 +43,7 @@ type routeDeps struct {
 //	GET  /connect                 the public setup page (also a browser GET of the MCP URLs)
 //	/api/                         the REST API for the web app
 //	GET  /login?token=…, POST /logout
+//	PUT  /media/{id}              a media upload, authenticated by its intent's token
 //	GET  /healthz, /readyz, /.well-known/oauth-protected-resource[/mcp]
 //	GET  /metrics                 loopback clients only, unless an admin address is set
 func newPublicHandler(d routeDeps) (publicHandler, error) {
@@ -68,6 +71,7 @@ func newPublicHandler(d routeDeps) (publicHandler, error) {
 	mux.Handle("GET /connect", connect)
 	mux.Handle("/api/", hosts(bounded(d.cfg.MaxBodyBytes, d.auth.Middleware(d.log, auth.StyleREST, d.api))))
 	mux.Handle("GET /login", hosts(http.HandlerFunc(d.signIn.Login)))
+	mux.Handle(rest.UploadPath, hosts(bounded(contracts.MaxMediaBytes+1, d.upload)))
 	mux.Handle("POST /logout", hosts(bounded(1<<10, d.auth.Middleware(d.log, auth.StyleREST, http.HandlerFunc(d.signIn.Logout)))))
 	mux.HandleFunc("GET /healthz", web.Healthz)
 	mux.Handle("GET /readyz", web.Readyz(d.ping))

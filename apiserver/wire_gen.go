@@ -25,7 +25,11 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	blobStore := provideBlobs()
+	blobStore, err := provideBlobs(cfg)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
 	clock := provideClock(cfg)
 	idSource := _wireRandomIDsValue
 	scheduler := fsrs.New()
@@ -48,7 +52,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	signIn := provideSignIn(services, authenticator, logger)
 	apiserverApiHandler := provideAPI(services, apiserverDevAccounts, logger)
 	apiserverPinger := providePinger(store)
-	apiserverRouteDeps := provideRouteDeps(cfg, logger, metrics, authenticator, server, signIn, apiserverApiHandler, apiserverPinger)
+	apiserverRouteDeps := provideRouteDeps(cfg, logger, metrics, authenticator, server, signIn, apiserverApiHandler, apiserverPinger, services)
 	apiserverPublicHandler, err := newPublicHandler(apiserverRouteDeps)
 	if err != nil {
 		cleanup()

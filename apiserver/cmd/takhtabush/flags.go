@@ -19,6 +19,7 @@ type common struct {
 	db        *string
 	addr      *string
 	baseURL   *string
+	mediaDir  *string
 	logFormat *string
 	logLevel  *string
 }
@@ -32,6 +33,7 @@ func newCommon(name string, io stdio, getenv func(string) string, defaultLevel s
 	c.db = c.str("db", "TAKHTABUSH_DATABASE_URL", apiserver.DefaultDatabaseURL, "database: sqlite:PATH or postgres://…")
 	c.addr = c.str("addr", "TAKHTABUSH_ADDR", apiserver.DefaultAddr, "listen address")
 	c.baseURL = c.str("base-url", "TAKHTABUSH_BASE_URL", "", "public origin, e.g. https://takhtabush.example (default: from --addr)")
+	c.mediaDir = c.str("media-dir", "TAKHTABUSH_MEDIA_DIR", "", "folder for uploaded media (default: media/ next to a SQLite database, else ./data/media)")
 	c.logFormat = c.str("log-format", "TAKHTABUSH_LOG_FORMAT", "text", "log format: text or json (to stderr)")
 	c.logLevel = c.str("log-level", "TAKHTABUSH_LOG_LEVEL", defaultLevel, "log level: debug, info, warn or error")
 	return c
@@ -82,6 +84,7 @@ func (c *common) config(io stdio) apiserver.Config {
 		DatabaseURL:  *c.db,
 		Addr:         *c.addr,
 		BaseURL:      *c.baseURL,
+		MediaDir:     *c.mediaDir,
 		Environment:  c.getenv("ENVIRONMENT"),
 		DevNoAuth:    c.getenv("MCP_DEV_NO_AUTH") == "true",
 		DevUserEmail: c.getenv("MCP_DEV_USER_EMAIL"),
