@@ -1,10 +1,12 @@
 package postgres
 
 import (
+	"context"
 	"database/sql/driver"
 	"errors"
 	"io"
 	"net"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -21,14 +23,14 @@ type dialect struct{}
 func (dialect) Name() string { return "postgres" }
 
 // MatchText builds a tsquery: every word required, the last one as a prefix.
-func (dialect) MatchText(param string, words []string) (string, any) {
+func (dialect) MatchText(_ context.Context, _ sqlstore.Querier, param string, words []string) (string, any, error) {
 	parts := make([]string, len(words))
 	for i, w := range words {
 		w = strings.NewReplacer(`'`, `''`, `\`, `\\`).Replace(w)
 		parts[i] = "'" + w + "'"
 	}
 	parts[len(parts)-1] += ":*"
-	return `c.search @@ to_tsquery('simple', ` + param + `)`, strings.Join(parts, " & ")
+	return `c.search @@ to_tsquery('simple', ` + param + `)`, strings.Join(parts, " & "), nil
 }
 
 // HasTag tests the JSON array of tags for the tag.
@@ -60,3 +62,6 @@ func (dialect) Classify(err error) sqlstore.ErrClass {
 	}
 	return sqlstore.ClassOther
 }
+
+// Placeholder returns the n-th sequential placeholder.
+func (dialect) Placeholder(n int) string { return "$" + strconv.Itoa(n) }

@@ -116,3 +116,12 @@ func (s *Store) migrate(ctx context.Context) (int, error) {
 	}
 	return n, nil
 }
+
+// Analyze refreshes the query planner's statistics now, as autovacuum
+// would shortly after a bulk load.
+func (s *Store) Analyze(ctx context.Context) error {
+	if _, err := s.DB().ExecContext(ctx, "ANALYZE"); err != nil {
+		return contracts.Internal(fmt.Errorf("postgres: analyze: %w", err))
+	}
+	return nil
+}

@@ -77,7 +77,6 @@ func DSN(path string) string {
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "synchronous(NORMAL)")
 	q.Add("_pragma", "foreign_keys(1)")
-	q.Add("_pragma", "temp_store(MEMORY)")
 	q.Set("_txlock", "immediate")
 	return path + "?" + q.Encode()
 }
@@ -138,6 +137,15 @@ func (s *Store) migrate(ctx context.Context) (int, error) {
 		return n, contracts.Internal(fmt.Errorf("sqlite: %w", err))
 	}
 	return n, nil
+}
+
+// Analyze refreshes the query planner's statistics, as after a bulk load
+// (Close does it too).
+func (s *Store) Analyze(ctx context.Context) error {
+	if _, err := s.DB().ExecContext(ctx, "PRAGMA optimize=0x10002"); err != nil {
+		return contracts.Internal(fmt.Errorf("sqlite: analyze: %w", err))
+	}
+	return nil
 }
 
 // Close optimises the query planner's statistics, closes the database and

@@ -21,7 +21,7 @@ scheduled_days, reps, lapses, step, last_review, hash, version, created_at, upda
 const insertColCount = 20
 
 // insertChunk bounds the rows of one multi-row INSERT (20 placeholders a row).
-const insertChunk = 400
+const insertChunk = 1500
 
 // scanCard reads one row of cardCols.
 func scanCard(sc interface{ Scan(...any) error }) (ports.CardRow, error) {
@@ -87,7 +87,7 @@ func (s cardStore) InsertCards(ctx context.Context, userID string, cards []ports
 					b.WriteByte(',')
 				}
 				b.WriteByte('(')
-				b.WriteString(list(&a, []any{c.ID, userID, c.DeckID, c.Front, c.Back, stringsJSON(c.Tags), c.Suspended,
+				b.WriteString(seq(&a, h.s.d, []any{c.ID, userID, c.DeckID, c.Front, c.Back, stringsJSON(c.Tags), c.Suspended,
 					string(c.State.Phase), ms(c.State.Due), c.State.Stability, c.State.Difficulty, c.State.ScheduledDays,
 					c.State.Reps, c.State.Lapses, c.State.Step, msPtr(c.State.LastReview), c.Hash, int64(1),
 					ms(c.CreatedAt), ms(c.UpdatedAt)}))

@@ -35,7 +35,10 @@ func (s cardStore) Search(ctx context.Context, userID string, f contracts.CardFi
 	}
 	if words := queryWords(f.Query); len(words) > 0 {
 		param := "$" + itoa(len(a)+1)
-		cond, arg := s.s.d.MatchText(param, words)
+		cond, arg, err := s.s.d.MatchText(ctx, s.q, param, words)
+		if err != nil {
+			return nil, s.s.wrap(ctx, err, "search cards")
+		}
 		a.add(arg)
 		q += ` AND ` + cond
 	}

@@ -92,6 +92,20 @@ func (a *args) add(v any) string {
 	return "$" + strconv.Itoa(len(*a))
 }
 
+// seq appends arguments and returns their placeholders in the dialect's
+// sequential form, comma-separated (for statements using only these).
+func seq[T any](a *args, d Dialect, vs []T) string {
+	var b strings.Builder
+	for i, v := range vs {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		*a = append(*a, v)
+		b.WriteString(d.Placeholder(len(*a)))
+	}
+	return b.String()
+}
+
 // list appends arguments and returns their placeholders, comma-separated.
 func list[T any](a *args, vs []T) string {
 	var b strings.Builder

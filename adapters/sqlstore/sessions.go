@@ -39,7 +39,7 @@ func (h *handle) insertItems(ctx context.Context, userID, sessionID string, firs
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			b.WriteString(`(` + list(&a, []any{sessionID, pos, userID, id}) + `)`)
+			b.WriteString(`(` + seq(&a, h.s.d, []any{sessionID, pos, userID, id}) + `)`)
 			pos++
 		}
 		if _, err := h.exec(ctx, b.String(), a...); err != nil {

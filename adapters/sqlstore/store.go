@@ -39,13 +39,25 @@ type Dialect interface {
 	// MatchText returns a condition on the cards row aliased c that holds
 	// when every word appears in its front, back or tags (the last word as
 	// a prefix), given that param is the placeholder of the returned
-	// argument. words is never empty and holds only letters, marks and digits.
-	MatchText(param string, words []string) (cond string, arg any)
+	// argument. words is never empty and holds only letters, marks and
+	// digits. q may be queried to pick the condition's form (the cheaper
+	// plan for a rare or a common word).
+	MatchText(ctx context.Context, q Querier, param string, words []string) (cond string, arg any, err error)
 	// HasTag returns a condition on the cards row aliased c that holds when
 	// its tags contain the tag bound to param.
 	HasTag(param string) string
 	// Classify says what kind of failure a driver error is.
 	Classify(err error) ErrClass
+	// Placeholder returns the placeholder of the n-th argument (from 1) of
+	// a statement whose placeholders appear once each, in argument order:
+	// the bulk INSERTs. SQLite's "?" parses and binds in constant time,
+	// where "$n" costs a linear lookup per parameter in long statements.
+	Placeholder(n int) string
+}
+
+// Querier runs queries: a *sql.DB or a *sql.Tx.
+type Querier interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
 // Config configures a Store.

@@ -57,11 +57,11 @@ func testInsertCardsConflict(t *testing.T, f *fixture) {
 	}
 	// A large batch with the duplicate at the end inserts nothing either.
 	var many []ports.CardRow
-	for i := range 1200 {
+	for i := range 1600 { // more than one multi-row INSERT
 		many = append(many, f.card(d.ID, "bulk", string(rune('a'+i%26))+itoa(i)))
 	}
 	many = append(many, f.card(d.ID, "front", "back"))
-	wantKind(t, f.s.Cards().InsertCards(f.ctx, a, many), contracts.KindConflict, "InsertCards of 1200 cards and one duplicate")
+	wantKind(t, f.s.Cards().InsertCards(f.ctx, a, many), contracts.KindConflict, "InsertCards of 1600 cards and one duplicate")
 	if n, _ := f.s.Cards().CountPhases(f.ctx, a, d.ID); n.New != 1 {
 		t.Errorf("a failed bulk InsertCards left %d new cards, want only the first one", n.New)
 	}

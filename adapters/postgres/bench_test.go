@@ -1,0 +1,15 @@
+package postgres
+
+import (
+	"testing"
+
+	"github.com/takhtabush/takhtabush/adapters/internal/storebench"
+	"github.com/takhtabush/takhtabush/ports"
+)
+
+// BenchmarkStore runs the shared store benchmarks, each on a fresh
+// database, when TAKHTABUSH_TEST_POSTGRES_URL is set.
+func BenchmarkStore(b *testing.B) {
+	baseURL(b)
+	storebench.Run(b, func(b *testing.B) ports.Store { return open(b, freshDatabase(b)) })
+}
