@@ -74,7 +74,7 @@ var exchangePool = sync.Pool{New: func() any { return new(exchange) }}
 // handle processes one transport message (a single message or, in the
 // 2025-03-26 era, a batch) and returns the reply.
 func (s *Server) handle(ctx context.Context, body []byte, tr *transport) reply {
-	if !json.Valid(body) {
+	if !validJSON(body) {
 		return s.errorReply(nil, &Error{Code: CodeParseError, Message: "Parse error"}, false)
 	}
 	i := skipWS(body, 0)

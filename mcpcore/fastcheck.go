@@ -30,7 +30,7 @@ func and(a, b verdict) verdict {
 }
 
 // check judges the raw JSON value v, which must be well-formed JSON (the
-// request body passed json.Valid). It does not allocate unless a string it
+// request body passed validJSON). It does not allocate unless a string it
 // must measure or compare contains escapes or invalid UTF-8.
 func (n *fastNode) check(v []byte) verdict {
 	switch n.constant {

@@ -24,7 +24,7 @@ func skipWS(b []byte, i int) int {
 }
 
 // skipValue returns the index just past the JSON value starting at b[i].
-// b must be valid JSON (checked with json.Valid beforehand).
+// b must be valid JSON (checked with validJSON beforehand).
 func skipValue(b []byte, i int) int {
 	if i >= len(b) {
 		return i

@@ -2,7 +2,6 @@ package mcpcore
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -53,14 +52,14 @@ var printer = xmessage.NewPrinter(language.English)
 // failed leaf check, each with the JSON pointer of the offending value,
 // sorted. It returns nil when raw is valid.
 func (sc *schema) violations(raw []byte) []string {
-	if sc.fast != nil && json.Valid(raw) && sc.fast.check(bytes.TrimSpace(raw)) == vValid {
+	if sc.fast != nil && validJSON(raw) && sc.fast.check(bytes.TrimSpace(raw)) == vValid {
 		return nil
 	}
 	return sc.fullViolations(raw)
 }
 
 // argViolations is violations for a value cut from a request body that
-// already passed json.Valid.
+// already passed validJSON.
 func (sc *schema) argViolations(raw []byte) []string {
 	if sc.fast != nil && sc.fast.check(raw) == vValid {
 		return nil
