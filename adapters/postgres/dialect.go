@@ -20,6 +20,7 @@ import (
 // with the 'simple' configuration for text, jsonb containment for tags.
 type dialect struct{}
 
+// Name names the dialect.
 func (dialect) Name() string { return "postgres" }
 
 // MatchText builds a tsquery: every word required, the last one as a prefix.

@@ -14,6 +14,7 @@ import (
 // dialect is SQLite's sqlstore.Dialect: FTS5 for text, json_each for tags.
 type dialect struct{}
 
+// Name names the dialect.
 func (dialect) Name() string { return "sqlite" }
 
 // commonMatches is the number of index matches from which a text search

@@ -42,17 +42,40 @@ type (
 	mediaStore    struct{ *handle }
 )
 
-func (h *handle) Users() ports.UserStore              { return userStore{h} }
-func (h *handle) Decks() ports.DeckStore              { return deckStore{h} }
-func (h *handle) Cards() ports.CardStore              { return cardStore{h} }
-func (h *handle) Reviews() ports.ReviewStore          { return reviewStore{h} }
-func (h *handle) Sessions() ports.StudySessionStore   { return sessionStore{h} }
-func (h *handle) Keys() ports.APIKeyStore             { return keyStore{h} }
-func (h *handle) WebSessions() ports.WebSessionStore  { return webStore{h} }
-func (h *handle) Exposure() ports.ExposureStore       { return exposureStore{h} }
-func (h *handle) Audit() ports.AuditStore             { return auditStore{h} }
+// Users returns the user store on h.
+func (h *handle) Users() ports.UserStore { return userStore{h} }
+
+// Decks returns the deck store on h.
+func (h *handle) Decks() ports.DeckStore { return deckStore{h} }
+
+// Cards returns the card store on h.
+func (h *handle) Cards() ports.CardStore { return cardStore{h} }
+
+// Reviews returns the review store on h.
+func (h *handle) Reviews() ports.ReviewStore { return reviewStore{h} }
+
+// Sessions returns the study session store on h.
+func (h *handle) Sessions() ports.StudySessionStore { return sessionStore{h} }
+
+// Keys returns the API key store on h.
+func (h *handle) Keys() ports.APIKeyStore { return keyStore{h} }
+
+// WebSessions returns the web session store on h.
+func (h *handle) WebSessions() ports.WebSessionStore { return webStore{h} }
+
+// Exposure returns the exposure store on h.
+func (h *handle) Exposure() ports.ExposureStore { return exposureStore{h} }
+
+// Audit returns the audit store on h.
+func (h *handle) Audit() ports.AuditStore { return auditStore{h} }
+
+// Idempotency returns the idempotency store on h.
 func (h *handle) Idempotency() ports.IdempotencyStore { return idemStore{h} }
-func (h *handle) Media() ports.MediaStore             { return mediaStore{h} }
+
+// Media returns the media store on h.
+func (h *handle) Media() ports.MediaStore { return mediaStore{h} }
+
+// exec runs a statement on h.
 func (h *handle) exec(ctx context.Context, q string, args ...any) (sql.Result, error) {
 	return h.q.ExecContext(ctx, q, args...)
 }

@@ -15,6 +15,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"time"
 
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/ports"
@@ -147,6 +148,11 @@ func (s *Store) runTx(ctx context.Context, fn func(h *handle) error) (err error)
 	return nil
 }
 
+// maxTxWait bounds the wait for the transaction slot, so that a
+// transaction started from inside another one (a bug that would wait for
+// itself) fails as unavailable instead of hanging.
+const maxTxWait = 30 * time.Second
+
 // acquire waits for the transaction slot when transactions are serialised.
 func (s *Store) acquire(ctx context.Context) (release func(), err error) {
 	if s.gate == nil {
@@ -155,8 +161,17 @@ func (s *Store) acquire(ctx context.Context) (release func(), err error) {
 	select {
 	case s.gate <- struct{}{}:
 		return func() { <-s.gate }, nil
+	default:
+	}
+	timer := time.NewTimer(maxTxWait)
+	defer timer.Stop()
+	select {
+	case s.gate <- struct{}{}:
+		return func() { <-s.gate }, nil
 	case <-ctx.Done():
 		return nil, &contracts.Error{Kind: contracts.KindUnavailable, Message: "the database is busy; retry later", Err: ctx.Err()}
+	case <-timer.C:
+		return nil, contracts.Errorf(contracts.KindUnavailable, "the database is busy; retry later")
 	}
 }
 
