@@ -21,9 +21,10 @@ func unknownTool(name string) *Error {
 	return &Error{Code: CodeInvalidParams, Message: "Unknown tool: " + name}
 }
 
-// newRequest builds the handler-facing view of the request in flight.
-func (x *exchange) newRequest() Request {
-	r := Request{
+// initRequest fills r, the zeroed handler-facing view of the request in
+// flight (in place: it is embedded in a freshly allocated request).
+func (x *exchange) initRequest(r *Request) {
+	*r = Request{
 		srv:           x.s,
 		id:            x.m.id,
 		method:        x.m.method,
@@ -50,7 +51,6 @@ func (x *exchange) newRequest() Request {
 	default:
 		r.logLevel = 0 // stateless handshake era: no level was kept, send all
 	}
-	return r
 }
 
 // lookupName decodes a name param, avoiding an allocation for plain names.
@@ -103,7 +103,8 @@ func (x *exchange) toolsCall(ctx context.Context, b []byte) ([]byte, error) {
 	} else if kindOf(args) != '{' {
 		return b, InvalidParams("Invalid params: arguments must be an object")
 	}
-	cr := &CallRequest{Request: x.newRequest(), Name: name, Tool: &te.def}
+	cr := &CallRequest{Name: name, Tool: &te.def}
+	x.initRequest(&cr.Request)
 	if err := x.prepareInputs(&cr.Request, name); err != nil {
 		return b, err
 	}
@@ -285,7 +286,8 @@ func (x *exchange) promptsGet(ctx context.Context, b []byte) ([]byte, error) {
 			return b, InvalidParams("Invalid params: missing required argument %q", a.Name)
 		}
 	}
-	req := &GetPromptRequest{Request: x.newRequest(), Name: pr.Name, Arguments: args}
+	req := &GetPromptRequest{Name: pr.Name, Arguments: args}
+	x.initRequest(&req.Request)
 	if err := x.prepareInputs(&req.Request, pr.Name); err != nil {
 		return b, err
 	}
@@ -351,7 +353,8 @@ func (x *exchange) resourcesRead(ctx context.Context, b []byte) ([]byte, error) 
 	if !x.scopesAllow(scopes) {
 		return b, ScopeError(scopes)
 	}
-	req := &ReadRequest{Request: x.newRequest(), URI: uri, Vars: vars}
+	req := &ReadRequest{URI: uri, Vars: vars}
+	x.initRequest(&req.Request)
 	if err := x.prepareInputs(&req.Request, uri); err != nil {
 		return b, err
 	}

@@ -12,7 +12,7 @@ import (
 // transport describes where a message came from and how to reach the
 // client before the final response.
 type transport struct {
-	header headerGetter // HTTP request headers; nil otherwise
+	header http.Header // HTTP request headers; nil otherwise
 	out    outbound     // stream for notifications and client requests; nil if none
 	conn   *connState   // stdio connection state; nil for HTTP
 	scope  string       // key separating callers in the in-process registries
@@ -87,7 +87,7 @@ func (s *Server) handle(ctx context.Context, body []byte, tr *transport) reply {
 func (s *Server) handleBatch(ctx context.Context, body []byte, tr *transport) reply {
 	version := Version20250326
 	if tr.header != nil {
-		if hv := tr.header.Get("Mcp-Protocol-Version"); hv != "" {
+		if hv := headerValue(tr.header, "Mcp-Protocol-Version"); hv != "" {
 			version = hv
 		}
 	} else if tr.conn != nil {
@@ -152,7 +152,7 @@ func (s *Server) serveOne(ctx context.Context, x *exchange, body []byte, tr *tra
 		x.principal = pr
 	}
 	x.modern = m.method == "server/discover" || x.p.metaVersion != nil
-	if !x.modern && tr.header != nil && isModernVersion(tr.header.Get("Mcp-Protocol-Version")) {
+	if !x.modern && tr.header != nil && isModernVersion(headerValue(tr.header, "Mcp-Protocol-Version")) {
 		x.modern = true
 	}
 	if m.id == nil {
@@ -214,7 +214,7 @@ func (x *exchange) legacyChecks() *Error {
 	if x.tr.header == nil || x.m.method == "initialize" {
 		return nil
 	}
-	hv := x.tr.header.Get("Mcp-Protocol-Version")
+	hv := headerValue(x.tr.header, "Mcp-Protocol-Version")
 	if hv == "" {
 		return nil
 	}
@@ -310,7 +310,7 @@ func (x *exchange) narrow(ctx context.Context) {
 	if x.tr.header == nil {
 		return
 	}
-	if h := x.tr.header.Get("X-Mcp-Scopes"); h != "" {
+	if h := headerValue(x.tr.header, "X-Mcp-Scopes"); h != "" {
 		p := *x.principal
 		p.Scopes = NarrowScopes(p.Scopes, h)
 		x.principal = &p

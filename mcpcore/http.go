@@ -56,7 +56,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		transportError(w, http.StatusMisdirectedRequest, CodeInvalidRequest, "Host not allowed")
 		return
 	}
-	if o := r.Header.Get("Origin"); o != "" && !h.originAllowed(o) {
+	if o := headerValue(r.Header, "Origin"); o != "" && !h.originAllowed(o) {
 		transportError(w, http.StatusForbidden, CodeInvalidRequest, "Origin not allowed")
 		return
 	}
@@ -69,7 +69,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		transportError(w, http.StatusMethodNotAllowed, CodeInvalidRequest, "Method not allowed: use POST")
 		return
 	}
-	if !isJSONContentType(r.Header.Get("Content-Type")) {
+	if !isJSONContentType(headerValue(r.Header, "Content-Type")) {
 		transportError(w, http.StatusUnsupportedMediaType, CodeInvalidRequest, "Content-Type must be application/json")
 		return
 	}
@@ -99,7 +99,11 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	// One allocation for both: handlers may keep the stream, so it is not pooled.
 	c := &httpCall{out: httpOut{w: w}}
-	c.tr = transport{header: r.Header, out: &c.out, scope: scope}
+	hdr := r.Header
+	if hdr == nil {
+		hdr = http.Header{} // nil means "not HTTP" to the engine
+	}
+	c.tr = transport{header: hdr, out: &c.out, scope: scope}
 	rep := h.srv.handle(ctx, body, &c.tr)
 	c.out.finish(&rep, h.opts.ResourceMetadataURL)
 	rep.release()
@@ -176,6 +180,10 @@ func itoa(n int) string {
 }
 
 func isLoopbackHost(host string) bool {
+	switch host {
+	case "127.0.0.1", "localhost", "[::1]":
+		return true
+	}
 	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
 	if strings.EqualFold(host, "localhost") {
 		return true

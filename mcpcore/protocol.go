@@ -247,9 +247,13 @@ func parseParams(b []byte, p *params) {
 	}
 }
 
-// headerGetter reads request headers; nil for transports without headers.
-type headerGetter interface {
-	Get(key string) string
+// headerValue is h.Get(key) for a key already in canonical form: it skips
+// canonicalizing the key again on every lookup.
+func headerValue(h http.Header, key string) string {
+	if v := h[key]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
 }
 
 // decodeHeaderValue decodes the =?base64?…?= sentinel form of header values.
@@ -269,19 +273,19 @@ func decodeHeaderValue(v string) (string, bool) {
 
 // checkModernHeaders compares MCP-Protocol-Version, Mcp-Method and Mcp-Name
 // with the body (all required). It returns a -32020 error on mismatch.
-func checkModernHeaders(h headerGetter, m *message, p *params, version string) *Error {
+func checkModernHeaders(h http.Header, m *message, p *params, version string) *Error {
 	if h == nil {
 		return nil
 	}
 	mismatch := func(msg string) *Error {
 		return &Error{Code: CodeHeaderMismatch, Message: "Header mismatch: " + msg, status: http.StatusBadRequest}
 	}
-	if hv := h.Get("Mcp-Protocol-Version"); hv == "" {
+	if hv := headerValue(h, "Mcp-Protocol-Version"); hv == "" {
 		return mismatch("missing MCP-Protocol-Version header")
 	} else if hv != version {
 		return mismatch("MCP-Protocol-Version header does not match _meta protocolVersion")
 	}
-	if hm := h.Get("Mcp-Method"); hm == "" {
+	if hm := headerValue(h, "Mcp-Method"); hm == "" {
 		return mismatch("missing Mcp-Method header")
 	} else if hm != m.method {
 		return mismatch("Mcp-Method header does not match method")
@@ -295,7 +299,7 @@ func checkModernHeaders(h headerGetter, m *message, p *params, version string) *
 	default:
 		return nil
 	}
-	hn := h.Get("Mcp-Name")
+	hn := headerValue(h, "Mcp-Name")
 	if hn == "" {
 		return mismatch("missing Mcp-Name header")
 	}
