@@ -13,9 +13,9 @@ import (
 // client before the final response.
 type transport struct {
 	header http.Header // HTTP request headers; nil otherwise
-	out    outbound     // stream for notifications and client requests; nil if none
-	conn   *connState   // stdio connection state; nil for HTTP
-	scope  string       // key separating callers in the in-process registries
+	out    outbound    // stream for notifications and client requests; nil if none
+	conn   *connState  // stdio connection state; nil for HTTP
+	scope  string      // key separating callers in the in-process registries
 }
 
 // outbound carries messages to the client ahead of the final response.
