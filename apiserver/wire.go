@@ -37,8 +37,7 @@ var mcpSet = wire.NewSet(
 
 // httpSet builds identity and the routes.
 var httpSet = wire.NewSet(
-	newDevAccounts,
-	wire.Bind(new(ports.AccountService), new(*devAccounts)),
+	provideAccounts,
 	loadServerKey,
 	provideAuthenticator,
 	provideSignIn,

@@ -35,7 +35,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	scheduler := fsrs.New()
 	config := provideDomainConfig(cfg)
 	services := domain.NewServices(store, blobStore, clock, idSource, scheduler, config)
-	apiserverDevAccounts := newDevAccounts(services, store)
+	accountService := provideAccounts(services)
 	metrics := obs.NewMetrics()
 	binding := provideBinding(services, cfg, logger, metrics)
 	server, err := provideMCPServer(binding, cfg, logger, metrics)
@@ -48,9 +48,9 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	authenticator := provideAuthenticator(services, apiserverDevAccounts, cfg, apiserverServerKey)
+	authenticator := provideAuthenticator(services, accountService, cfg, apiserverServerKey)
 	signIn := provideSignIn(services, authenticator, logger)
-	apiserverApiHandler := provideAPI(services, apiserverDevAccounts, logger)
+	apiserverApiHandler := provideAPI(services, accountService, logger)
 	apiserverPinger := providePinger(store)
 	apiserverRouteDeps := provideRouteDeps(cfg, logger, metrics, authenticator, server, signIn, apiserverApiHandler, apiserverPinger, services)
 	apiserverPublicHandler, err := newPublicHandler(apiserverRouteDeps)
@@ -59,7 +59,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		return nil, nil, err
 	}
 	apiserverAdminHandler := newAdminHandler(apiserverRouteDeps)
-	app := newApp(cfg, logger, store, services, apiserverDevAccounts, clock, server, metrics, apiserverPublicHandler, apiserverAdminHandler)
+	app := newApp(cfg, logger, store, services, accountService, clock, server, metrics, apiserverPublicHandler, apiserverAdminHandler)
 	return app, func() {
 		cleanup()
 	}, nil
@@ -86,7 +86,8 @@ var mcpSet = wire.NewSet(
 
 // httpSet builds identity and the routes.
 var httpSet = wire.NewSet(
-	newDevAccounts, wire.Bind(new(ports.AccountService), new(*devAccounts)), loadServerKey,
+	provideAccounts,
+	loadServerKey,
 	provideAuthenticator,
 	provideSignIn,
 	providePinger,

@@ -92,7 +92,9 @@ func cleanEmail(email string) (string, error) {
 		return "", bad
 	}
 	local, domain, ok := strings.Cut(email, "@")
-	if !ok || local == "" || !strings.Contains(domain, ".") || strings.HasSuffix(domain, ".") || strings.HasPrefix(domain, ".") {
+	// A domain needs a dot, except localhost: the development owner is
+	// owner@localhost.
+	if !ok || local == "" || (domain != "localhost" && !strings.Contains(domain, ".")) || strings.HasSuffix(domain, ".") || strings.HasPrefix(domain, ".") {
 		return "", bad
 	}
 	return email, nil

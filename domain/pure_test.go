@@ -182,7 +182,10 @@ func TestCleanEmail(t *testing.T) {
 	if e, err := cleanEmail("  Ada@Example.COM "); err != nil || e != "ada@example.com" {
 		t.Errorf("cleanEmail = %q, %v", e, err)
 	}
-	for _, bad := range []string{"", "ada", "ada@", "@example.com", "Ada <ada@example.com>", "ada@localhost", "a b@example.com", strings.Repeat("a", 250) + "@example.com"} {
+	if e, err := cleanEmail("Owner@LocalHost"); err != nil || e != "owner@localhost" {
+		t.Errorf("cleanEmail(owner@localhost) = %q, %v", e, err)
+	}
+	for _, bad := range []string{"", "ada", "ada@", "@example.com", "Ada <ada@example.com>", "ada@intranet", "a b@example.com", strings.Repeat("a", 250) + "@example.com"} {
 		if _, err := cleanEmail(bad); !contracts.IsKind(err, contracts.KindInvalid) {
 			t.Errorf("cleanEmail(%q) = %v, want invalid", bad, err)
 		}
