@@ -72,11 +72,17 @@ func parseStrings(s string) ([]string, error) {
 const maxQueryWords = 16
 
 // queryWords splits a full-text query into words of letters, marks and
-// digits; everything else separates words.
+// digits; everything else separates words. It keeps at most maxQueryWords.
 func queryWords(q string) []string {
-	words := strings.FieldsFunc(q, func(r rune) bool {
+	fields := strings.FieldsFunc(q, func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.IsMark(r)
 	})
+	words := fields[:0]
+	for _, w := range fields {
+		if strings.IndexFunc(w, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
+			words = append(words, w) // not marks alone
+		}
+	}
 	if len(words) > maxQueryWords {
 		words = words[:maxQueryWords]
 	}
