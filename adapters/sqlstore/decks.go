@@ -51,6 +51,28 @@ func (s deckStore) GetDeck(ctx context.Context, userID, deckID string, now time.
 	return decks[0], nil
 }
 
+// DeckWithoutCounts returns a deck with zero Counts: GetDeck without the
+// counting over its cards, for hot paths that need only its existence or
+// settings (the domain's optional fast path). Not found when absent.
+func (s deckStore) DeckWithoutCounts(ctx context.Context, userID, deckID string) (contracts.Deck, error) {
+	var d contracts.Deck
+	var settings string
+	var created, updated int64
+	err := s.q.QueryRowContext(ctx, `SELECT `+deckCols+` FROM decks WHERE user_id = $1 AND id = $2`, userID, deckID).
+		Scan(&d.ID, &d.Name, &d.Description, &settings, &created, &updated)
+	if errNoRows(err) {
+		return contracts.Deck{}, notFound("deck")
+	}
+	if err == nil {
+		err = json.Unmarshal([]byte(settings), &d.Settings)
+	}
+	if err != nil {
+		return contracts.Deck{}, s.s.wrap(ctx, err, "get deck")
+	}
+	d.CreatedAt, d.UpdatedAt = fromMs(created), fromMs(updated)
+	return d, nil
+}
+
 // ListDecks returns up to limit decks with ids greater than afterID,
 // ordered by id, with counts as of now.
 func (s deckStore) ListDecks(ctx context.Context, userID, afterID string, limit int, now time.Time) ([]contracts.Deck, error) {
