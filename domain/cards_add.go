@@ -92,7 +92,7 @@ func (s *CardService) add(ctx context.Context, uid, deckID string, items []addIt
 	var res contracts.BulkResult
 	err := s.store.InTx(ctx, func(tx ports.Stores) error {
 		now := s.now()
-		if _, err := loadDeck(ctx, tx, uid, deckID, now); err != nil {
+		if _, err := loadDeck(ctx, tx, uid, deckID); err != nil {
 			return err
 		}
 		if key != "" {

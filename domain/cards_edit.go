@@ -167,7 +167,7 @@ func deckExists(ctx context.Context, tx ports.Stores, uid, deckID string, cache 
 	if ok, seen := cache[deckID]; seen {
 		return ok, nil
 	}
-	_, err := loadDeck(ctx, tx, uid, deckID, now)
+	_, err := loadDeck(ctx, tx, uid, deckID)
 	switch {
 	case contracts.IsKind(err, contracts.KindNotFound):
 		cache[deckID] = false
@@ -264,7 +264,7 @@ func (s *CardService) SearchCards(ctx context.Context, args contracts.SearchCard
 	}
 	now := s.now()
 	if args.DeckID != "" {
-		if _, err := loadDeck(ctx, s.store, uid, args.DeckID, now); err != nil {
+		if _, err := loadDeck(ctx, s.store, uid, args.DeckID); err != nil {
 			return contracts.CardPage{}, err
 		}
 	}

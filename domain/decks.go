@@ -76,26 +76,13 @@ func getDeck(ctx context.Context, st ports.Stores, uid, deckID string, now time.
 	return d, fail(err)
 }
 
-// decksWithoutCounts is an optional fast path of a ports.DeckStore: a deck
-// with its settings but without the counts GetDeck computes (several COUNT
-// queries over the deck's cards). Hot paths that only need a deck's
-// existence or settings (reviews, bulk adds, sessions, stats) use it when
-// the store offers it, and GetDeck otherwise.
-type decksWithoutCounts interface {
-	// DeckWithoutCounts returns a deck with zero Counts. Not found when absent.
-	DeckWithoutCounts(ctx context.Context, userID, deckID string) (contracts.Deck, error)
-}
-
-// loadDeck is getDeck without counts where the store allows it.
-func loadDeck(ctx context.Context, st ports.Stores, uid, deckID string, now time.Time) (contracts.Deck, error) {
-	fast, ok := st.Decks().(decksWithoutCounts)
-	if !ok {
-		return getDeck(ctx, st, uid, deckID, now)
-	}
+// loadDeck is getDeck without the counts, for hot paths that need only a
+// deck's existence or settings (reviews, bulk adds, sessions, stats).
+func loadDeck(ctx context.Context, st ports.Stores, uid, deckID string) (contracts.Deck, error) {
 	if !plausibleID(deckID) {
 		return contracts.Deck{}, deckNotFound(deckID)
 	}
-	d, err := fast.DeckWithoutCounts(ctx, uid, deckID)
+	d, err := st.Decks().DeckWithoutCounts(ctx, uid, deckID)
 	if contracts.IsKind(err, contracts.KindNotFound) {
 		return contracts.Deck{}, deckNotFound(deckID)
 	}

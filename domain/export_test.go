@@ -21,7 +21,7 @@ func (s *CardService) AddCardsOneTx(ctx context.Context, deckID string, cards []
 	var res contracts.BulkResult
 	err = s.store.InTx(ctx, func(tx ports.Stores) error {
 		now := s.now()
-		if _, err := loadDeck(ctx, tx, uid, deckID, now); err != nil {
+		if _, err := loadDeck(ctx, tx, uid, deckID); err != nil {
 			return err
 		}
 		res, err = s.insert(ctx, tx, uid, deckID, items, now)

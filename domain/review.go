@@ -74,7 +74,7 @@ func (s *StudyService) review(ctx context.Context, tx ports.Stores, uid string, 
 	if lr := card.State.LastReview; lr != nil && !lr.Before(asked) {
 		return contracts.ReviewResult{}, contracts.Errorf(contracts.KindConflict, "card %s was just reviewed by another request; get the session for the current card", card.ID)
 	}
-	deck, err := loadDeck(ctx, tx, uid, card.DeckID, now)
+	deck, err := loadDeck(ctx, tx, uid, card.DeckID)
 	if err != nil {
 		return contracts.ReviewResult{}, err
 	}

@@ -45,7 +45,7 @@ func (s *StatsService) Stats(ctx context.Context, args contracts.GetStatsArgs) (
 	}
 	now := s.now()
 	if args.DeckID != "" {
-		if _, err := loadDeck(ctx, s.store, uid, args.DeckID, now); err != nil {
+		if _, err := loadDeck(ctx, s.store, uid, args.DeckID); err != nil {
 			return contracts.Stats{}, err
 		}
 	}
@@ -147,7 +147,7 @@ func (s *StatsService) Plan(ctx context.Context, args contracts.GetStudyPlanArgs
 	}
 	now := s.now()
 	if args.DeckID != "" {
-		if _, err := loadDeck(ctx, s.store, uid, args.DeckID, now); err != nil {
+		if _, err := loadDeck(ctx, s.store, uid, args.DeckID); err != nil {
 			return contracts.StudyPlan{}, err
 		}
 	}

@@ -43,7 +43,7 @@ func (s *StudyService) StartSession(ctx context.Context, args contracts.StartStu
 	var out contracts.StudySession
 	err = s.store.InTx(ctx, func(tx ports.Stores) error {
 		now := s.now()
-		deck, err := loadDeck(ctx, tx, uid, args.DeckID, now)
+		deck, err := loadDeck(ctx, tx, uid, args.DeckID)
 		if err != nil {
 			return err
 		}
@@ -208,7 +208,7 @@ func (s *StudyService) Snapshot(ctx context.Context, deckID string) (contracts.S
 	var out contracts.StudySnapshot
 	err = s.store.InTx(ctx, func(tx ports.Stores) error {
 		now := s.now()
-		deck, err := loadDeck(ctx, tx, uid, deckID, now)
+		deck, err := loadDeck(ctx, tx, uid, deckID)
 		if err != nil {
 			return err
 		}

@@ -36,6 +36,14 @@ type Scheduler interface {
 
 // Store is the whole storage: its stores, a transaction runner, and its
 // lifecycle. Calls made on Store itself run outside a transaction.
+//
+// Rules every store method keeps, in or out of a transaction:
+//   - A call that fails with a documented kind leaves no partial effect,
+//     and the caller's transaction stays usable (bulk operations report
+//     per-item outcomes inside one transaction).
+//   - Every row belongs to a user that exists; writing a row for an
+//     unknown user, or naming another user's deck or card, is not_found.
+//   - A limit of 0 or less returns an empty list.
 type Store interface {
 	Stores
 	TxRunner
@@ -89,6 +97,10 @@ type DeckStore interface {
 	CreateDeck(ctx context.Context, userID string, d contracts.Deck) error
 	// GetDeck returns a deck with counts as of now. Not found when absent.
 	GetDeck(ctx context.Context, userID, deckID string, now time.Time) (contracts.Deck, error)
+	// DeckWithoutCounts returns a deck with zero Counts, for hot paths that
+	// need only its existence or settings (counting reads every card). Not
+	// found when absent.
+	DeckWithoutCounts(ctx context.Context, userID, deckID string) (contracts.Deck, error)
 	// ListDecks returns up to limit decks with ids greater than afterID
 	// (all when afterID is ""), ordered by id, with counts as of now.
 	ListDecks(ctx context.Context, userID, afterID string, limit int, now time.Time) ([]contracts.Deck, error)
@@ -96,7 +108,7 @@ type DeckStore interface {
 	// found when absent; conflict on a duplicate name.
 	UpdateDeck(ctx context.Context, userID string, d contracts.Deck) error
 	// DeleteDeck deletes a deck and everything in it (cards, reviews,
-	// sessions). Not found when absent.
+	// sessions and their queues). Not found when absent.
 	DeleteDeck(ctx context.Context, userID, deckID string) (cardsDeleted int, err error)
 }
 
@@ -120,18 +132,21 @@ type CardStore interface {
 	GetCards(ctx context.Context, userID string, ids []string) ([]CardRow, error)
 	// UpdateCard stores deck, front, back, tags, suspension, hash and
 	// UpdatedAt if the stored version equals c.Version, and bumps the
-	// version. Not found when absent; conflict when the version moved or
+	// version. A card that moves takes its review logs to the new deck. Not found when absent; conflict when the version moved or
 	// the hash exists in the target deck.
 	UpdateCard(ctx context.Context, userID string, c CardRow) error
 	// UpdateState stores a new schedule if the stored version equals
 	// version, and bumps it. Not found when absent; conflict when the
 	// version moved (a concurrent review won).
 	UpdateState(ctx context.Context, userID, cardID string, version int64, state contracts.CardState, updatedAt time.Time) error
-	// DeleteCards deletes cards with their reviews and returns the ids deleted.
+	// DeleteCards deletes cards with their reviews and their study-session
+	// queue entries, and returns the ids deleted.
 	DeleteCards(ctx context.Context, userID string, ids []string) ([]string, error)
 	// Search returns up to limit cards matching f with ids greater than
 	// afterID, ordered by id. f.Query is matched as full text (every word
 	// must appear in front, back or tags; prefix matching on the last word).
+	// f.State names a phase (unsuspended cards in it) or "suspended" (any
+	// phase); f.DueBy keeps unsuspended, non-new cards due at or before it.
 	Search(ctx context.Context, userID string, f contracts.CardFilter, afterID string, limit int, now time.Time) ([]CardRow, error)
 	// DueCards returns up to limit unsuspended, non-new cards of a deck due
 	// at or before now, most overdue first.
@@ -172,7 +187,7 @@ type ReviewDay struct {
 
 // ReviewStore keeps the review log.
 type ReviewStore interface {
-	// AppendReview appends a review.
+	// AppendReview appends a review. Not found when r.UserID does not own the card.
 	AppendReview(ctx context.Context, r ReviewLog) error
 	// ReviewDays counts reviews per UTC day since since (a deck's, or every
 	// deck's when deckID is ""), oldest first, days without reviews omitted.
@@ -212,7 +227,9 @@ type StudySessionStore interface {
 	// GetSession returns a session. Not found when absent or another
 	// user's (expiry is the caller's decision).
 	GetSession(ctx context.Context, userID, sessionID string) (StudySessionRow, error)
-	// NextItem returns the pending item with the lowest position, or nil when none is pending.
+	// NextItem returns the pending item with the lowest position, or nil
+	// when none is pending. Not found for a missing or another user's session
+	// (so are Progress and AppendItem).
 	NextItem(ctx context.Context, userID, sessionID string) (*SessionItem, error)
 	// PendingItem returns the pending item of the card with the lowest
 	// position. Not found when the card has no pending item in the session.
@@ -220,7 +237,8 @@ type StudySessionStore interface {
 	// CompleteItem marks an item reviewed. Conflict when it was already
 	// reviewed (a concurrent review won); not found when absent.
 	CompleteItem(ctx context.Context, userID, sessionID string, position int, at time.Time) error
-	// AppendItem adds a card at the end of the queue.
+	// AppendItem adds a card at the end of the queue. Conflict when a
+	// concurrent append took the same position.
 	AppendItem(ctx context.Context, userID, sessionID, cardID string) error
 	// Progress counts reviewed and pending items.
 	Progress(ctx context.Context, userID, sessionID string) (reviewed, remaining int, err error)
@@ -244,7 +262,7 @@ type APIKeyStore interface {
 	ListKeys(ctx context.Context, userID string) ([]APIKeyRow, error)
 	// RevokeKey sets RevokedAt if not yet set. Not found when absent.
 	RevokeKey(ctx context.Context, userID, id string, at time.Time) error
-	// TouchKey records a use.
+	// TouchKey records a use. Not found for a missing key.
 	TouchKey(ctx context.Context, id string, at time.Time) error
 }
 
@@ -293,7 +311,8 @@ type IdempotencyStore interface {
 	// used before it returns that batch's fingerprint and stored result
 	// with found set, and records nothing.
 	ClaimKey(ctx context.Context, userID, scope, key, fingerprint string, at time.Time) (storedFingerprint string, result []byte, found bool, err error)
-	// SaveResult stores the result of a claimed key.
+	// SaveResult stores the result of a claimed key. Not found for a key
+	// never claimed.
 	SaveResult(ctx context.Context, userID, scope, key string, result []byte) error
 }
 

@@ -1507,6 +1507,45 @@ func (c *MockDeckStoreCreateDeckCall) DoAndReturn(f func(context.Context, string
 	return c
 }
 
+// DeckWithoutCounts mocks base method.
+func (m *MockDeckStore) DeckWithoutCounts(ctx context.Context, userID, deckID string) (contracts.Deck, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "DeckWithoutCounts", ctx, userID, deckID)
+	ret0, _ := ret[0].(contracts.Deck)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// DeckWithoutCounts indicates an expected call of DeckWithoutCounts.
+func (mr *MockDeckStoreMockRecorder) DeckWithoutCounts(ctx, userID, deckID any) *MockDeckStoreDeckWithoutCountsCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "DeckWithoutCounts", reflect.TypeOf((*MockDeckStore)(nil).DeckWithoutCounts), ctx, userID, deckID)
+	return &MockDeckStoreDeckWithoutCountsCall{Call: call}
+}
+
+// MockDeckStoreDeckWithoutCountsCall wrap *gomock.Call
+type MockDeckStoreDeckWithoutCountsCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockDeckStoreDeckWithoutCountsCall) Return(arg0 contracts.Deck, arg1 error) *MockDeckStoreDeckWithoutCountsCall {
+	c.Call = c.Call.Return(arg0, arg1)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockDeckStoreDeckWithoutCountsCall) Do(f func(context.Context, string, string) (contracts.Deck, error)) *MockDeckStoreDeckWithoutCountsCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockDeckStoreDeckWithoutCountsCall) DoAndReturn(f func(context.Context, string, string) (contracts.Deck, error)) *MockDeckStoreDeckWithoutCountsCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
 // DeleteDeck mocks base method.
 func (m *MockDeckStore) DeleteDeck(ctx context.Context, userID, deckID string) (int, error) {
 	m.ctrl.T.Helper()

@@ -1,7 +1,6 @@
 package storetest
 
 import (
-	"context"
 	"reflect"
 	"testing"
 	"time"
@@ -62,21 +61,17 @@ func testDecks(t *testing.T, f *fixture) {
 
 	_, err = decks.GetDeck(f.ctx, b, d.ID, f.now)
 	wantKind(t, err, contracts.KindNotFound, "GetDeck of another user's deck")
-	// The optional fast path without counts, when the store offers it.
-	if fast, ok := decks.(interface {
-		DeckWithoutCounts(ctx context.Context, userID, deckID string) (contracts.Deck, error)
-	}); ok {
-		c := f.insert(a, f.card(d.ID, "counted elsewhere", "x"))[0]
-		got, err := fast.DeckWithoutCounts(f.ctx, a, d.ID)
-		must(t, err)
-		sameDeck(t, got, want, "DeckWithoutCounts (zero counts)")
-		_, err = f.s.Cards().DeleteCards(f.ctx, a, []string{c.ID})
-		must(t, err)
-		_, err = fast.DeckWithoutCounts(f.ctx, b, d.ID)
-		wantKind(t, err, contracts.KindNotFound, "DeckWithoutCounts of another user's deck")
-		_, err = fast.DeckWithoutCounts(f.ctx, a, "dck-missing")
-		wantKind(t, err, contracts.KindNotFound, "DeckWithoutCounts of a missing deck")
-	}
+	// The deck without counts.
+	c := f.insert(a, f.card(d.ID, "counted elsewhere", "x"))[0]
+	got, err = decks.DeckWithoutCounts(f.ctx, a, d.ID)
+	must(t, err)
+	sameDeck(t, got, want, "DeckWithoutCounts (zero counts)")
+	_, err = f.s.Cards().DeleteCards(f.ctx, a, []string{c.ID})
+	must(t, err)
+	_, err = decks.DeckWithoutCounts(f.ctx, b, d.ID)
+	wantKind(t, err, contracts.KindNotFound, "DeckWithoutCounts of another user's deck")
+	_, err = decks.DeckWithoutCounts(f.ctx, a, "dck-missing")
+	wantKind(t, err, contracts.KindNotFound, "DeckWithoutCounts of a missing deck")
 	_, err = decks.GetDeck(f.ctx, a, "dck-missing", f.now)
 	wantKind(t, err, contracts.KindNotFound, "GetDeck of a missing deck")
 
