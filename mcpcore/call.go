@@ -242,7 +242,9 @@ func (s *Server) execute(ctx context.Context, te *toolEntry, cr *CallRequest) (r
 	return res, err
 }
 
-// validationResult lists every violation so the model can fix its call (SEP-1303).
+// validationResult lists every violation so the model can fix its call
+// (SEP-1303). The list is text only: structuredContent would have to match
+// the tool's outputSchema, and clients check that even on errors.
 func validationResult(tool string, v []string) *CallToolResult {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "Invalid arguments for tool %s:", tool)
@@ -250,11 +252,7 @@ func validationResult(tool string, v []string) *CallToolResult {
 		sb.WriteString("\n- ")
 		sb.WriteString(line)
 	}
-	return &CallToolResult{
-		Content:           []Content{TextContent(sb.String())},
-		StructuredContent: map[string]any{"violations": v},
-		IsError:           true,
-	}
+	return &CallToolResult{Content: []Content{TextContent(sb.String())}, IsError: true}
 }
 
 // ---- prompts ----

@@ -286,7 +286,11 @@ func (x *exchange) dispatch(ctx context.Context) reply {
 		*bp = b[:0]
 		bufPool.Put(bp)
 		if err == errNoReply {
-			return reply{status: http.StatusAccepted}
+			if x.tr.header == nil {
+				return reply{status: http.StatusAccepted} // stdio: a cancelled request gets no reply
+			}
+			// HTTP must answer the POST; the client has stopped waiting for it.
+			err = &Error{Code: CodeInternalError, Message: "request cancelled by the client"}
 		}
 		var e *Error
 		if !errors.As(err, &e) {
@@ -432,7 +436,8 @@ func (x *exchange) setLevel(ctx context.Context, b []byte) ([]byte, error) {
 }
 
 func (x *exchange) discover(ctx context.Context, b []byte) ([]byte, error) {
-	b = append(b, `{"supportedVersions":["`+VersionModern+`"],"capabilities":`...)
+	// A dual-era server names the handshake versions too, newest first.
+	b = append(b, `{"supportedVersions":["`+VersionModern+`","`+VersionLatestHandshake+`","`+Version20250618+`","`+Version20250326+`"],"capabilities":`...)
 	b = append(b, x.s.capsJSON...)
 	b = appendOpt(b, "instructions", x.s.opts.Instructions)
 	return x.tail(b, nil, true)

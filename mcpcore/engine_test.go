@@ -230,7 +230,7 @@ func TestModernEraChecks(t *testing.T) {
 	})
 	t.Run("discover", func(t *testing.T) {
 		_, _, body := post(t, h, `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{`+modernMeta+`}}`, modernHeaders("server/discover", ""))
-		for _, want := range []string{`"supportedVersions":["2026-07-28"]`, `"ttlMs":0`, `"cacheScope":"public"`, `"io.modelcontextprotocol/serverInfo":{"name":"test","version":"0.1"}`, `"resultType":"complete"`} {
+		for _, want := range []string{`"supportedVersions":["2026-07-28","2025-11-25","2025-06-18","2025-03-26"]`, `"ttlMs":0`, `"cacheScope":"public"`, `"io.modelcontextprotocol/serverInfo":{"name":"test","version":"0.1"}`, `"resultType":"complete"`} {
 			if !strings.Contains(body, want) {
 				t.Errorf("discover lacks %s: %s", want, body)
 			}

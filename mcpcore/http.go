@@ -93,9 +93,16 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if h.opts.RequestContext != nil {
 		ctx = h.opts.RequestContext(r)
 	}
+	if r.Header.Get("Mcp-Protocol-Version") != VersionModern {
+		// In the handshake era a disconnect is not a cancellation
+		// (notifications/cancelled is); tool timeouts still bound the work.
+		ctx = context.WithoutCancel(ctx)
+	}
+	// notifications/cancelled names a request id, unique per client: the
+	// scope keeps one credential's ids apart from another's.
 	scope := "http"
 	if p, ok := ctx.Value(principalKey{}).(*Principal); ok && p != nil {
-		scope = "http:" + p.UserID
+		scope = "http:" + p.UserID + ":" + p.CredentialKind + ":" + p.CredentialID
 	}
 	// One allocation for both: handlers may keep the stream, so it is not pooled.
 	c := &httpCall{out: httpOut{w: w}}

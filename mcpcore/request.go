@@ -177,11 +177,15 @@ func capabilityFor(method string) string {
 //     and the answer awaited.
 //
 // A request needing a capability the client did not declare fails with
-// -32021 in the modern era.
+// -32021 in the modern era, -32602 in the handshake era.
 func (r *Request) Ask(ctx context.Context, reqs map[string]InputRequest, state []byte) (map[string]json.RawMessage, error) {
 	for _, q := range reqs {
 		if c := capabilityFor(q.Method); c != "" {
 			if has, unknown := r.HasClientCapability(c); !has && !unknown {
+				if !r.modern {
+					// -32021 and its 400 belong to the modern era.
+					return nil, InvalidParams("the client did not declare the %s capability this tool needs", c)
+				}
 				return nil, missingCapability(c)
 			}
 		}

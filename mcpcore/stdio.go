@@ -7,21 +7,39 @@ import (
 	"errors"
 	"io"
 	"sync"
+	"time"
 )
+
+// StdioDrainTimeout is how long ServeStdio lets in-flight requests finish
+// after stdin closes before it cancels them and returns.
+var StdioDrainTimeout = 5 * time.Second
 
 // ServeStdio serves srv over newline-delimited JSON-RPC on in and out (the
 // stdio transport): nothing but MCP messages are written to out. Requests
-// run concurrently; notifications/cancelled cancels them; in the handshake
-// era the handlers' requests to the client travel on the same pipe. It
-// returns when in is exhausted (after in-flight requests finish) or ctx
-// ends. A principal in ctx applies to every request.
+// run concurrently (except initialize and logging/setLevel, which change
+// the connection and run in order); notifications/cancelled cancels them;
+// in the handshake era the handlers' requests to the client travel on the
+// same pipe. When in is exhausted it lets in-flight requests finish for up
+// to StdioDrainTimeout, then cancels them and returns; it also returns when
+// ctx ends. A principal in ctx applies to every request.
 func ServeStdio(ctx context.Context, srv *Server, in io.Reader, out io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	w := &lineOut{w: bufio.NewWriter(out)}
 	tr := &transport{out: w, conn: &connState{}, scope: "stdio:" + randomRef()}
 	var wg sync.WaitGroup
-	defer wg.Wait()
+	defer func() {
+		// Stdin is gone: no answer to a request to the client can arrive,
+		// so in-flight work gets a grace period, then is cancelled.
+		done := make(chan struct{})
+		go func() { wg.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(StdioDrainTimeout):
+			cancel()
+			<-done
+		}
+		cancel()
+	}()
 	r := bufio.NewReaderSize(in, 64<<10)
 	for {
 		line, err := r.ReadBytes('\n')
@@ -67,12 +85,16 @@ func isRequest(msg []byte) bool {
 	}
 	var method, id bool
 	for {
-		k, _, ok := it.next()
+		k, v, ok := it.next()
 		if !ok {
 			return method && id
 		}
 		switch string(k) {
 		case "method":
+			m, _ := jsonString(v)
+			if m == "initialize" || m == "logging/setLevel" {
+				return false // changes the connection: must finish before the next line
+			}
 			method = true
 		case "id":
 			id = true
