@@ -2,6 +2,8 @@ package apiserver
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
 	"fmt"
 	"log/slog"
 
@@ -84,8 +86,13 @@ func provideBinding(svc *domain.Services, cfg Config, log *slog.Logger, m *obs.M
 }
 
 // provideMCPServer builds the MCP engine over the binding.
-func provideMCPServer(svc ports.McpServices, cfg Config, log *slog.Logger, m *obs.Metrics) (*mcpcore.Server, error) {
-	return mcpbind.NewServer(svc, mcpbind.ServerConfig{BaseURL: cfg.BaseURL, Version: cfg.Version, Logger: log, Observer: m})
+func provideMCPServer(svc ports.McpServices, cfg Config, log *slog.Logger, m *obs.Metrics, key serverKey) (*mcpcore.Server, error) {
+	// The MRTR state key derives from the server key, so every instance
+	// shares it, and differs from the CSRF key.
+	mac := hmac.New(sha256.New, key)
+	mac.Write([]byte("takhtabush mcp requestState"))
+	return mcpbind.NewServer(svc, mcpbind.ServerConfig{BaseURL: cfg.BaseURL, Version: cfg.Version, Logger: log, Observer: m,
+		StateKey: mac.Sum(nil)})
 }
 
 // provideAuthenticator builds credential resolution.

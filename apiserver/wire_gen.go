@@ -38,12 +38,12 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	accountService := provideAccounts(services)
 	metrics := obs.NewMetrics()
 	binding := provideBinding(services, cfg, logger, metrics)
-	server, err := provideMCPServer(binding, cfg, logger, metrics)
+	apiserverServerKey, err := loadServerKey(cfg, logger)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
 	}
-	apiserverServerKey, err := loadServerKey(cfg, logger)
+	server, err := provideMCPServer(binding, cfg, logger, metrics, apiserverServerKey)
 	if err != nil {
 		cleanup()
 		return nil, nil, err

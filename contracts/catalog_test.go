@@ -61,6 +61,16 @@ func TestCatalogDefinitions(t *testing.T) {
 		if writes := tool.Mutates || tool.MutatesWith != ""; writes == tool.Annotations.ReadOnlyHint {
 			t.Errorf("%s: can write=%v but readOnlyHint=%v", tool.Name, writes, tool.Annotations.ReadOnlyHint)
 		}
+		if tool.WritesAs != "" {
+			if w, ok := contracts.Tool(tool.WritesAs); !ok || !w.Mutates {
+				t.Errorf("%s: WritesAs %q is not a mutating tool", tool.Name, tool.WritesAs)
+			}
+		}
+		for _, arg := range tool.ExactlyOneOf {
+			if !strings.Contains(string(tool.InputSchema), `"`+arg+`":`) {
+				t.Errorf("%s: ExactlyOneOf names %q, which is not an argument", tool.Name, arg)
+			}
+		}
 		if (tool.Mutates || tool.MutatesWith != "") != (tool.AuditAction != "") {
 			t.Errorf("%s: a mutating tool needs an audit action, and only a mutating tool has one", tool.Name)
 		}
@@ -82,6 +92,14 @@ func TestCatalogDefinitions(t *testing.T) {
 		var top map[string]any
 		if err := json.Unmarshal(tool.InputSchema, &top); err != nil || top["type"] != "object" {
 			t.Errorf("%s: input schema must be an object schema", tool.Name)
+		}
+		// Model APIs (Anthropic, OpenAI, Bedrock) refuse a tool whose input
+		// schema combines schemas at the top level, and some hosts then drop
+		// the whole connector: say it in the description instead.
+		for _, k := range []string{"oneOf", "anyOf", "allOf", "not", "if", "then", "else", "$ref"} {
+			if _, ok := top[k]; ok {
+				t.Errorf("%s: input schema has %q at the top level", tool.Name, k)
+			}
 		}
 		// The empty object is rejected exactly when the tool has required arguments.
 		err := in.Validate(map[string]any{})

@@ -3,6 +3,7 @@ package contracts
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 )
 
 // ErrorKind classifies every failure that crosses a boundary. Each transport
@@ -37,6 +38,17 @@ func (e *Error) Error() string {
 		return string(e.Kind) + ": " + e.Err.Error()
 	}
 	return e.Message
+}
+
+// LogValue makes slog record the kind, the message and the cause: Error
+// shows only the safe message, which is what users see, but an operator
+// reading a reference id in the log needs the cause.
+func (e *Error) LogValue() slog.Value {
+	attrs := []slog.Attr{slog.String("kind", string(e.Kind)), slog.String("message", e.Message)}
+	if e.Err != nil {
+		attrs = append(attrs, slog.String("cause", e.Err.Error()))
+	}
+	return slog.GroupValue(attrs...)
 }
 
 // Unwrap returns the cause.

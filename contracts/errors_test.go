@@ -1,9 +1,12 @@
 package contracts_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
+	"strings"
 	"testing"
 
 	"github.com/takhtabush/takhtabush/contracts"
@@ -82,5 +85,16 @@ func TestExposureAllows(t *testing.T) {
 	s = contracts.ExposureSettings{DisabledTools: []string{contracts.ToolListDecks}}
 	if s.Allows(list) || !s.Allows(add) {
 		t.Fatal("a disabled tool must be hidden, others not")
+	}
+}
+
+// TestErrorLogValue: logs carry the cause that messages hide.
+func TestErrorLogValue(t *testing.T) {
+	var buf bytes.Buffer
+	log := slog.New(slog.NewTextHandler(&buf, nil))
+	err := contracts.Internal(errors.New("sqlite: no such column: dek_id"))
+	log.Error("failed", "err", err)
+	if !strings.Contains(buf.String(), "no such column") || !strings.Contains(buf.String(), "kind=internal") {
+		t.Fatalf("log lacks the cause: %s", buf.String())
 	}
 }

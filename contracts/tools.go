@@ -55,6 +55,8 @@ type ToolDef struct {
 	Mutates      bool           // writes data; hidden in read-only mode; audited
 	MutatesWith  string         // an argument whose presence makes a call mutate (and need WriteScopes)
 	WriteScopes  []Scope        // extra scopes a call needs when MutatesWith is present
+	WritesAs     string         // the tool whose exposure setting also governs that write
+	ExactlyOneOf []string       // arguments of which exactly one must be given (top-level oneOf is refused by model APIs)
 	AuditAction  string         // the action recorded in the audit trail for a mutating call
 	Meta         map[string]any // MCP _meta of the tool, e.g. its MCP Apps widget
 }
@@ -281,15 +283,16 @@ var catalog = []ToolDef{
 	},
 	{
 		Name: ToolRenderStudySession, Title: "Show study session",
-		Description: "Show an interactive study widget for a session (sessionId), or start one on a deck (deckId) and show it. Use it as the only tool call in the turn. The text result carries a study link.",
-		InputSchema: raw(with(object(schema{
+		Description: "Show an interactive study widget for a session (sessionId), or start one on a deck (deckId) and show it; give exactly one of the two. Use it as the only tool call in the turn. The text result carries a study link.",
+		InputSchema: raw(object(schema{
 			"sessionId": id("An existing session."),
 			"deckId":    id("Start a new session on this deck."),
-		}), "oneOf", []schema{{"required": []string{"sessionId"}}, {"required": []string{"deckId"}}})),
+		})),
 		OutputSchema: raw(sessionOut),
 		Annotations:  additive, Scopes: []Scope{ScopeStudyRender},
-		MutatesWith: "deckId", WriteScopes: []Scope{ScopeStudyWrite}, AuditAction: "study.start",
-		Meta: map[string]any{"ui": map[string]any{"resourceUri": StudyWidgetURI}, "ui/resourceUri": StudyWidgetURI},
+		MutatesWith: "deckId", WriteScopes: []Scope{ScopeStudyWrite}, WritesAs: ToolStartStudySession, AuditAction: "study.start",
+		ExactlyOneOf: []string{"sessionId", "deckId"},
+		Meta:         map[string]any{"ui": map[string]any{"resourceUri": StudyWidgetURI}, "ui/resourceUri": StudyWidgetURI},
 	},
 }
 

@@ -5,11 +5,15 @@ import (
 	"encoding/json"
 	"log/slog"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/mcpcore"
 )
+
+// auditTimeout bounds an audit write that outlives its request.
+const auditTimeout = 10 * time.Second
 
 // MetaAuditFailed is the _meta key set on a result whose audit row could not
 // be written. The mutation itself stays applied.
@@ -38,6 +42,10 @@ func project(ctx context.Context, def contracts.ToolDef, req *mcpcore.CallReques
 // audit writes the event; when that fails, the result stays as it is and
 // carries a marker in _meta.
 func (s *Surface) audit(ctx context.Context, e contracts.AuditEvent, res *mcpcore.CallToolResult) {
+	// The mutation is done: its row is written even when the caller has
+	// gone (a closed stream cancels ctx in the modern era).
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), auditTimeout)
+	defer cancel()
 	if err := s.svc.WriteAudit(ctx, e); err != nil {
 		s.log.LogAttrs(ctx, slog.LevelError, "audit write failed",
 			slog.String("tool", e.Tool), slog.String("user", e.UserID), slog.Any("err", err))

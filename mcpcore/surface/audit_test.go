@@ -190,3 +190,44 @@ func TestSummarizeBounds(t *testing.T) {
 		t.Fatalf("a small input must be kept whole: %s", s)
 	}
 }
+
+// TestRenderArguments: exactly one of sessionId and deckId; a deck id is a
+// write that obeys the exposure of start_study_session too.
+func TestRenderArguments(t *testing.T) {
+	f := newFixture(t)
+	settings := contracts.ExposureSettings{}
+	f.svc.EXPECT().Exposure(gomock.Any()).DoAndReturn(func(context.Context) (contracts.ExposureSettings, error) { return settings, nil }).AnyTimes()
+	ctx := as(contracts.AllScopes...)
+	for _, args := range []string{`{}`, `{"sessionId":"s1","deckId":"d1"}`} {
+		res, rerr := f.call(ctx, contracts.ToolRenderStudySession, json.RawMessage(args))
+		if rerr != nil || !res.IsError || !strings.Contains(res.Content[0].Text, "exactly one of sessionId, deckId") {
+			t.Fatalf("%s: %+v %+v", args, res, rerr)
+		}
+	}
+	settings.DisabledTools = []string{contracts.ToolStartStudySession}
+	res, rerr := f.call(ctx, contracts.ToolRenderStudySession, json.RawMessage(`{"deckId":"d1"}`))
+	if rerr != nil || !res.IsError || !strings.Contains(res.Content[0].Text, "switched off start_study_session") {
+		t.Fatalf("deckId with start_study_session off: %+v %+v", res, rerr)
+	}
+}
+
+// TestAuditOutlivesCancellation: a caller that goes away after the
+// mutation still gets its audit row written.
+func TestAuditOutlivesCancellation(t *testing.T) {
+	f := newFixture(t)
+	f.exposure(contracts.ExposureSettings{})
+	ctx, cancel := context.WithCancel(as(contracts.AllScopes...))
+	ex := contracts.Examples()[contracts.ToolCreateDeck]
+	f.ctrl.RecordCall(f.svc, "CreateDeck", gomock.Any(), gomock.Any()).DoAndReturn(
+		func(context.Context, contracts.CreateDeckArgs) (contracts.Deck, error) {
+			cancel() // the client hangs up once the deck exists
+			return ex.Result.(contracts.Deck), nil
+		})
+	f.svc.EXPECT().WriteAudit(gomock.Any(), gomock.Any()).DoAndReturn(func(ctx context.Context, _ contracts.AuditEvent) error {
+		return ctx.Err()
+	})
+	res, rerr := f.call(ctx, contracts.ToolCreateDeck, ex.Args)
+	if rerr != nil || res.Meta[surface.MetaAuditFailed] != nil {
+		t.Fatalf("audit written on a cancelled context: %+v %+v", res, rerr)
+	}
+}

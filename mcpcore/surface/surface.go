@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"strings"
+	"time"
 
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/mcpcore"
@@ -22,7 +23,13 @@ type Config struct {
 	Version string
 	// Logger receives internal errors and audit failures; nil discards.
 	Logger *slog.Logger
+	// StateKey protects MRTR requestState; give every instance the same
+	// key so a retry may land on any of them.
+	StateKey []byte
 }
+
+// ToolTimeout bounds every tool call (hosts give up after a few minutes).
+const ToolTimeout = 60 * time.Second
 
 // Surface is the Takhtabush tool surface over one McpServices.
 type Surface struct {
@@ -61,6 +68,8 @@ func (s *Surface) Catalog() mcpcore.Catalog {
 // read at call time through the port.
 func (s *Surface) Options() mcpcore.Options {
 	return mcpcore.Options{
+		DefaultTimeout: ToolTimeout,
+		StateKey:       s.cfg.StateKey,
 		Instructions: "Takhtabush is a flashcard and spaced-repetition service. Create decks, add cards in bulk " +
 			"(add_cards, import_cards), study with start_study_session and submit_review (FSRS scheduling), " +
 			"and read progress with get_stats and get_study_plan. Ids come from earlier results; never invent them.",
@@ -123,6 +132,18 @@ func (s *Surface) tool(def contracts.ToolDef) mcpcore.Tool {
 func (s *Surface) handler(def contracts.ToolDef) mcpcore.ToolHandler {
 	run := dispatch[def.Name]
 	return func(ctx context.Context, req *mcpcore.CallRequest) (*mcpcore.CallToolResult, error) {
+		if len(def.ExactlyOneOf) > 0 {
+			n := 0
+			for _, a := range def.ExactlyOneOf {
+				if hasArg(req.Arguments, a) {
+					n++
+				}
+			}
+			if n != 1 {
+				return s.errorResult(ctx, def.Name, contracts.Errorf(contracts.KindInvalid,
+					"give exactly one of %s", strings.Join(def.ExactlyOneOf, ", "))), nil
+			}
+		}
 		audited := def.Audited(func(name string) bool { return hasArg(req.Arguments, name) })
 		if audited && !def.Mutates {
 			// A conditional write (render_study_session with a deck id)
@@ -137,6 +158,10 @@ func (s *Surface) handler(def contracts.ToolDef) mcpcore.ToolHandler {
 			if settings.ReadOnly {
 				return s.errorResult(ctx, def.Name, contracts.Errorf(contracts.KindForbidden,
 					"this account is in read-only mode for agents: pass an existing sessionId instead of %s", def.MutatesWith)), nil
+			}
+			if w, ok := s.defs[def.WritesAs]; ok && !settings.Allows(w) {
+				return s.errorResult(ctx, def.Name, contracts.Errorf(contracts.KindForbidden,
+					"the account has switched off %s for agents, so %s cannot start one; pass an existing sessionId", w.Name, def.MutatesWith)), nil
 			}
 		}
 		out, err := run(ctx, s.svc, req.Arguments)
