@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 	"sync"
@@ -108,8 +109,25 @@ func (s *Server) handleBatch(ctx context.Context, body []byte, tr *transport) re
 		r.status = http.StatusBadRequest
 		return r
 	}
+	if len(elems) > MaxBatch {
+		r := s.errorReply(nil, &Error{Code: CodeInvalidRequest, Message: fmt.Sprintf("Invalid Request: a batch may hold at most %d messages", MaxBatch)}, false)
+		r.status = http.StatusBadRequest
+		return r
+	}
 	out := []byte{'['}
 	for _, e := range elems {
+		if len(out) > maxBatchResponse {
+			// Answer the rest with an error instead of building an
+			// unbounded response in memory.
+			id := batchID(e)
+			if id == nil {
+				continue
+			}
+			r := s.errorReply(id, &Error{Code: CodeInternalError, Message: "batch response too large; send the rest again"}, false)
+			out = append(append(out, ','), r.body...)
+			r.release()
+			continue
+		}
 		r := s.handleOne(ctx, e, tr)
 		if r.body != nil {
 			if len(out) > 1 {
@@ -123,6 +141,24 @@ func (s *Server) handleBatch(ctx context.Context, body []byte, tr *transport) re
 		return reply{status: http.StatusAccepted}
 	}
 	return reply{body: append(out, ']'), status: http.StatusOK}
+}
+
+// MaxBatch bounds the messages of one 2025-03-26 batch.
+const MaxBatch = 50
+
+// maxBatchResponse bounds the bytes a batch's responses may take before
+// the remaining requests are refused.
+const maxBatchResponse = 8 << 20
+
+// batchID returns the id of a batch element that is a request, or nil.
+func batchID(e []byte) []byte {
+	var m struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if json.Unmarshal(e, &m) != nil || len(m.ID) == 0 || string(m.ID) == "null" {
+		return nil
+	}
+	return m.ID
 }
 
 func (s *Server) handleOne(ctx context.Context, body []byte, tr *transport) reply {

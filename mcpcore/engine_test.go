@@ -154,6 +154,21 @@ func TestBatch20250326(t *testing.T) {
 	}
 }
 
+// TestBatchBounds: a batch holds at most MaxBatch messages.
+func TestBatchBounds(t *testing.T) {
+	h := NewHTTPHandler(newTestServer(t, Options{}, echoTool()), HTTPOptions{})
+	ping := `{"jsonrpc":"2.0","id":1,"method":"ping"}`
+	many := "[" + strings.Repeat(ping+",", MaxBatch) + ping + "]"
+	status, _, body := post(t, h, many, nil)
+	if status != http.StatusBadRequest || !strings.Contains(body, "at most 50") {
+		t.Fatalf("oversized batch: %d %s", status, body)
+	}
+	full := "[" + strings.Repeat(ping+",", MaxBatch-1) + ping + "]"
+	if status, _, body := post(t, h, full, nil); status != http.StatusOK || strings.Count(body, `"result"`) != MaxBatch {
+		t.Fatalf("a full batch: %d %s", status, body)
+	}
+}
+
 func TestInitializeNegotiation(t *testing.T) {
 	s := newTestServer(t, Options{}, echoTool())
 	for ask, want := range map[string]string{
