@@ -54,6 +54,13 @@ func TestDevelopmentMode(t *testing.T) {
 	checkRefusal(t, e, resp, body, true)
 	resp, body = e.request(t, http.MethodGet, "/api/decks", nil, http.Header{"X-Api-Key": {"nope"}})
 	checkRefusal(t, e, resp, body, false)
+	// A key header presented empty is a bad credential, not "none".
+	resp, body = e.request(t, http.MethodGet, "/api/decks", nil, http.Header{"X-Api-Key": {""}})
+	checkRefusal(t, e, resp, body, false)
+	// Credential-free owner access is for this machine only: a request
+	// that came through a proxy is refused.
+	resp, body = e.rpc(t, listDecks, http.Header{"X-Forwarded-For": {"203.0.113.9"}})
+	checkRefusal(t, e, resp, body, true)
 
 	// MCP_DEV_USER_EMAIL picks another account.
 	alt := newEnv(t, sqliteURL(t), func(c *apiserver.Config) { dev(c); c.DevUserEmail = testUser })

@@ -2,6 +2,7 @@ package auth
 
 import (
 	"context"
+	"net"
 	"net/http"
 	"strings"
 	"sync"
@@ -69,7 +70,15 @@ func (a *Authenticator) presented(r *http.Request) credential {
 		}
 		return credential{kind: contracts.CredentialAPIKey, secret: token}
 	}
-	if k := strings.TrimSpace(r.Header.Get("X-Api-Key")); k != "" {
+	if vals, ok := r.Header["X-Api-Key"]; ok {
+		k := ""
+		if len(vals) > 0 {
+			k = strings.TrimSpace(vals[0])
+		}
+		if k == "" {
+			// Presented but empty is a bad credential, never "none".
+			return credential{kind: contracts.CredentialAPIKey, bad: "empty x-api-key header"}
+		}
 		return credential{kind: contracts.CredentialAPIKey, secret: k}
 	}
 	if c, err := r.Cookie(a.sessionCookie); err == nil && c.Value != "" {
@@ -94,11 +103,32 @@ func (a *Authenticator) Resolve(r *http.Request) (contracts.Principal, error) {
 	case c.kind == contracts.CredentialSession:
 		p, err := a.svc.Sessions.Authenticate(ctx, c.secret)
 		return p, unauthenticated(err)
-	case a.cfg.DevNoAuth:
+	case a.cfg.DevNoAuth && fromThisMachine(r):
 		return a.devPrincipal(ctx)
 	}
 	return contracts.Principal{}, contracts.Errorf(contracts.KindUnauthenticated,
 		"authentication required: send an API key as Authorization: Bearer <key> or x-api-key")
+}
+
+// fromThisMachine reports whether r came straight from a loopback address,
+// not through a proxy: development mode's credential-free owner access is
+// for the developer's own machine, even when the server listens on every
+// interface (a container's published port).
+func fromThisMachine(r *http.Request) bool {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return false
+	}
+	ip := net.ParseIP(host)
+	if ip == nil || !ip.IsLoopback() {
+		return false
+	}
+	for _, h := range []string{"X-Forwarded-For", "Forwarded", "X-Real-Ip"} {
+		if r.Header.Get(h) != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // unauthenticated keeps unauthenticated and unavailable failures and turns
