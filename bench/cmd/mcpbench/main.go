@@ -1,5 +1,7 @@
 // Command mcpbench compares MCP server implementations side by side: our
-// engine (mcpcore), the official go-sdk, mcp-go and a bare net/http floor.
+// engine (mcpcore), the official go-sdk, mcp-go and a bare net/http floor,
+// and measures the full stack (the apiserver on SQLite with API-key auth)
+// on list_decks, submit_review and add_cards against the floor.
 //
 // Each server runs in its own child process (this binary re-executed with
 // -serve), so server CPU and allocations are measured apart from the load

@@ -71,6 +71,35 @@ func (c *Config) validate() error {
 	return nil
 }
 
+// maxCalls is the most requests one scenario sends to one server in a run:
+// the sanity check, then per round a warm-up and a measurement, each of
+// which stops at its request limit at the latest.
+func (c *Config) maxCalls() int {
+	per := c.Requests
+	if c.WarmupRequests > 0 && c.Warmup > 0 {
+		per += c.WarmupRequests
+	}
+	return 1 + c.Rounds*per
+}
+
+// quotas returns the request limits of one warm-up and one measurement of
+// a scenario whose server prepared capacity calls (0: unlimited). When the
+// run could send more, the prepared calls are shared out: after the
+// sanity check each round gets an equal part, at most a fifth of it for
+// the warm-up.
+func (c *Config) quotas(capacity int) (warmup, measure int) {
+	warmup, measure = c.WarmupRequests, c.Requests
+	if c.Warmup <= 0 {
+		warmup = 0
+	}
+	if capacity <= 0 || capacity >= c.maxCalls() {
+		return warmup, measure
+	}
+	round := (capacity - 1) / c.Rounds
+	warmup = min(warmup, round/5)
+	return warmup, min(measure, round-warmup)
+}
+
 func (c *Config) logf(format string, args ...any) {
 	if c.Log != nil {
 		fmt.Fprintf(c.Log, format+"\n", args...)

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/takhtabush/takhtabush/bench/internal/scenario"
 	"github.com/takhtabush/takhtabush/bench/internal/servers"
 )
 
@@ -39,8 +40,10 @@ func testSpawn(server string) *exec.Cmd {
 }
 
 // TestQuickRun runs the whole harness in quick mode with tiny counts and
-// checks that every server answered every scenario correctly. It asserts
-// correctness only, not speed.
+// checks that every server, the full stack included, answered every
+// scenario correctly, and that the full stack's audit rows matched its
+// mutating calls. It asserts correctness only, never speed: whether a goal
+// was met is reported, not tested.
 func TestQuickRun(t *testing.T) {
 	cfg := Quick()
 	cfg.Requests = 40
@@ -67,15 +70,55 @@ func TestQuickRun(t *testing.T) {
 			if s.Name() != cfg.Baseline && c.Ratio == nil {
 				t.Errorf("%s / %s: no ratio to %s", s.Name(), sc.Name, cfg.Baseline)
 			}
+			if c.BaselineScenario != sc.BaselineScenario() || (sc.CPUGoal > 0) != (c.GoalMet != nil) {
+				t.Errorf("%s / %s: baseline %q, goal %v met %v", s.Name(), sc.Name, c.BaselineScenario, c.CPUGoal, c.GoalMet)
+			}
+			if info.Calls[sc.Name] < 1+c.Rounds {
+				t.Errorf("%s / %s: %d calls counted", s.Name(), sc.Name, info.Calls[sc.Name])
+			}
 		}
 	}
+	full := rep.Servers[slices.IndexFunc(rep.Servers, func(i ServerInfo) bool { return i.Name == "fullstack" })]
+	wantAudit := fmt.Sprintf("%d = %d submit_review + %d add_cards", full.Calls[scenario.SubmitReview]+full.Calls[scenario.AddCards],
+		full.Calls[scenario.SubmitReview], full.Calls[scenario.AddCards])
+	if !strings.Contains(full.Verified, wantAudit) {
+		t.Errorf("fullstack verification %q does not count %s audit rows", full.Verified, wantAudit)
+	}
+	t.Log(full.Verified)
 	var md strings.Builder
 	if err := rep.WriteMarkdown(&md); err != nil {
 		t.Fatal(err)
 	}
-	for _, sc := range rep.Scenarios {
-		if !strings.Contains(md.String(), "### "+sc) {
-			t.Errorf("markdown lacks a table for %s", sc)
+	for _, want := range append(slices.Clone(rep.Scenarios), "Goals", "Verified after the run") {
+		if !strings.Contains(md.String(), "### "+want) {
+			t.Errorf("markdown lacks a section %s", want)
+		}
+	}
+	if !strings.Contains(md.String(), "divide by **floor** on **echo**") {
+		t.Error("markdown does not say the mutating calls are compared with the floor's echo")
+	}
+}
+
+// TestQuotas checks how a scenario's prepared calls are shared out over
+// the run's phases.
+func TestQuotas(t *testing.T) {
+	cfg := Default() // 3 rounds × (3000 warm-up + 30000) + 1 = 99001 calls
+	if got := cfg.maxCalls(); got != 99001 {
+		t.Fatalf("maxCalls = %d", got)
+	}
+	for _, tc := range []struct{ capacity, warm, measure int }{
+		{0, 3000, 30000},
+		{99001, 3000, 30000},
+		{10000, 666, 2667},
+		{4, 0, 1},
+		{3, 0, 0},
+	} {
+		warm, measure := cfg.quotas(tc.capacity)
+		if warm != tc.warm || measure != tc.measure {
+			t.Errorf("quotas(%d) = %d, %d; want %d, %d", tc.capacity, warm, measure, tc.warm, tc.measure)
+		}
+		if tc.capacity > 0 && 1+cfg.Rounds*(warm+measure) > tc.capacity {
+			t.Errorf("quotas(%d) overspend: %d", tc.capacity, 1+cfg.Rounds*(warm+measure))
 		}
 	}
 }
@@ -112,11 +155,26 @@ func TestLoadAbortsOnError(t *testing.T) {
 				io.WriteString(w, `{"jsonrpc":"2.0","id":1,"result":{}}`)
 			}))
 			defer srv.Close()
-			tg := target{client: srv.Client(), url: srv.URL, header: http.Header{}, body: []byte(`{}`)}
+			tg := target{client: srv.Client(), url: srv.URL, header: http.Header{}, body: scenario.Fixed([]byte(`{}`)), seq: new(atomic.Int64)}
 			_, err := runLoad(t.Context(), tg, 4, phase{requests: 1000, duration: 10 * time.Second})
 			if err == nil {
 				t.Fatal("load succeeded despite a failed request")
 			}
 		})
 	}
+}
+
+// BenchmarkNextBody measures what per-call bodies add to each request of
+// the load loop for a fixed-body scenario: an atomic increment and a call
+// through the BodyFunc, shared by concurrent workers (a loopback request
+// costs tens of microseconds).
+func BenchmarkNextBody(b *testing.B) {
+	t := target{body: scenario.Fixed([]byte(`{}`)), seq: new(atomic.Int64)}
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if len(t.nextBody()) != 2 {
+				b.Fatal("wrong body")
+			}
+		}
+	})
 }

@@ -26,13 +26,25 @@ type loadResult struct {
 	latencies []time.Duration // one per successful request, unsorted
 }
 
-// target is what the load generator sends to one server.
+// target is what the load generator sends to one server for one scenario.
 type target struct {
 	client *http.Client
 	url    string
 	header http.Header
-	body   []byte
+	body   scenario.BodyFunc
+	// seq numbers the calls: each request takes the next number and sends
+	// body(number). It is shared by every phase of the run, so a scenario
+	// that makes each request different never repeats one.
+	seq *atomic.Int64
+	// capacity is the most calls the server prepared (0: unlimited).
+	capacity int
 }
+
+// nextBody returns the body of the next call.
+func (t target) nextBody() []byte { return t.body(int(t.seq.Add(1) - 1)) }
+
+// calls reports how many requests t has sent.
+func (t target) calls() int { return int(t.seq.Load()) }
 
 // runLoad drives t with workers keep-alive workers until the phase limit is
 // reached. The first failed request (transport error, non-2xx status,
@@ -77,7 +89,7 @@ func runLoad(ctx context.Context, t target, workers int, p phase) (loadResult, e
 
 // doRequest sends one request and checks the response cheaply.
 func doRequest(ctx context.Context, t target, buf *bytes.Buffer) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, t.url, bytes.NewReader(t.body))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, t.url, bytes.NewReader(t.nextBody()))
 	if err != nil {
 		return err
 	}
@@ -97,7 +109,7 @@ func doRequest(ctx context.Context, t target, buf *bytes.Buffer) error {
 
 // fetch sends one request and returns the complete response, for the sanity check.
 func fetch(ctx context.Context, t target) (*scenario.Response, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, t.url, bytes.NewReader(t.body))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, t.url, bytes.NewReader(t.nextBody()))
 	if err != nil {
 		return nil, err
 	}

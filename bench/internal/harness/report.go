@@ -4,6 +4,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/takhtabush/takhtabush/bench/internal/scenario"
 	"github.com/takhtabush/takhtabush/bench/internal/servers"
 )
 
@@ -30,6 +31,7 @@ type Sample struct {
 	Server   string  `json:"server"`
 	Scenario string  `json:"scenario"`
 	Requests int     `json:"requests"`
+	Limit    int     `json:"requestLimit"` // the measurement's request limit
 	Seconds  float64 `json:"seconds"`
 	GCs      uint32  `json:"gcs"`
 	Metrics
@@ -42,8 +44,16 @@ type Cell struct {
 	Rounds   int    `json:"rounds"`
 	// Median holds the median of each metric across rounds, taken independently.
 	Median Metrics `json:"median"`
+	// BaselineScenario is the baseline server's scenario Ratio divides
+	// by: this cell's own, or for a scenario the baseline does not
+	// answer (a full-stack mutation), the baseline's echo.
+	BaselineScenario string `json:"baselineScenario"`
 	// Ratio is Median divided by the baseline's Median; nil without a baseline.
 	Ratio *Metrics `json:"ratioToBaseline,omitempty"`
+	// CPUGoal, when set, is the most Ratio.CPUMicros may be; GoalMet says
+	// whether it was (nil without a ratio).
+	CPUGoal float64 `json:"cpuGoal,omitempty"`
+	GoalMet *bool   `json:"goalMet,omitempty"`
 }
 
 // ServerInfo describes a compared server.
@@ -52,6 +62,23 @@ type ServerInfo struct {
 	Description string `json:"description"`
 	// Checked lists the scenarios whose responses passed the full sanity check.
 	Checked []string `json:"checked"`
+	// Calls counts the requests each scenario sent in the whole run
+	// (sanity check, warm-ups and measurements); every one succeeded.
+	Calls map[string]int `json:"calls,omitempty"`
+	// Verified is the server's own check of the run's effects (for the
+	// full stack: audit rows counted against the mutating calls).
+	Verified string `json:"verified,omitempty"`
+	// Prepared holds, for scenarios whose requests use something up, how
+	// many calls the server prepared and the share each phase may send.
+	Prepared map[string]Prepared `json:"prepared,omitempty"`
+}
+
+// Prepared is what a server prepared for a scenario whose requests use
+// something up (pending reviews), and the resulting phase limits.
+type Prepared struct {
+	Calls        int `json:"calls"`
+	WarmupLimit  int `json:"warmupRequestLimit"`
+	MeasureLimit int `json:"requestLimit"`
 }
 
 // RunInfo records the settings and host of a run.
@@ -75,6 +102,8 @@ type Report struct {
 	Scenarios []string     `json:"scenarios"`
 	Cells     []Cell       `json:"cells"`
 	Samples   []Sample     `json:"samples"`
+
+	specs map[[2]string]scenario.Scenario // server × scenario name → its definition
 }
 
 func newReport(cfg Config, srvs []servers.Server) *Report {
@@ -84,10 +113,11 @@ func newReport(cfg Config, srvs []servers.Server) *Report {
 		Rounds: cfg.Rounds, Workers: cfg.Workers,
 		WarmupRequests: cfg.WarmupRequests, WarmupSeconds: cfg.Warmup.Seconds(),
 		Requests: cfg.Requests, Seconds: cfg.Duration.Seconds(),
-	}}
+	}, specs: map[[2]string]scenario.Scenario{}}
 	for _, s := range srvs {
 		r.Servers = append(r.Servers, ServerInfo{Name: s.Name(), Description: s.Description()})
 		for _, sc := range s.Scenarios() {
+			r.specs[[2]string{s.Name(), sc.Name}] = sc
 			if !slices.Contains(r.Scenarios, sc.Name) {
 				r.Scenarios = append(r.Scenarios, sc.Name)
 			}
@@ -97,11 +127,24 @@ func newReport(cfg Config, srvs []servers.Server) *Report {
 }
 
 func (r *Report) addChecked(server, scenario string) {
-	for i := range r.Servers {
-		if r.Servers[i].Name == server {
-			r.Servers[i].Checked = append(r.Servers[i].Checked, scenario)
-		}
+	r.server(server).Checked = append(r.server(server).Checked, scenario)
+}
+
+func (r *Report) setCalls(server string, calls map[string]int) { r.server(server).Calls = calls }
+
+func (r *Report) setVerified(server, summary string) { r.server(server).Verified = summary }
+
+func (r *Report) setPrepared(server, scenario string, p Prepared) {
+	s := r.server(server)
+	if s.Prepared == nil {
+		s.Prepared = map[string]Prepared{}
 	}
+	s.Prepared[scenario] = p
+}
+
+// server returns the entry of a compared server.
+func (r *Report) server(name string) *ServerInfo {
+	return &r.Servers[slices.IndexFunc(r.Servers, func(s ServerInfo) bool { return s.Name == name })]
 }
 
 // Cell returns the summary for scenario × server.
@@ -127,7 +170,8 @@ func (r *Report) aggregate(baseline string) {
 			if len(rounds) == 0 {
 				continue
 			}
-			c := Cell{Scenario: sc, Server: s.Name, Rounds: len(rounds)}
+			spec := r.specs[[2]string{s.Name, sc}]
+			c := Cell{Scenario: sc, Server: s.Name, Rounds: len(rounds), BaselineScenario: spec.BaselineScenario(), CPUGoal: spec.CPUGoal}
 			for i, f := range c.Median.fields() {
 				vals := make([]float64, len(rounds))
 				for j := range rounds {
@@ -139,7 +183,7 @@ func (r *Report) aggregate(baseline string) {
 		}
 	}
 	for i := range r.Cells {
-		base, ok := r.Cell(r.Cells[i].Scenario, baseline)
+		base, ok := r.Cell(r.Cells[i].BaselineScenario, baseline)
 		if !ok {
 			continue
 		}
@@ -153,6 +197,10 @@ func (r *Report) aggregate(baseline string) {
 			}
 		}
 		r.Cells[i].Ratio = &ratio
+		if r.Cells[i].CPUGoal > 0 {
+			met := ratio.CPUMicros <= r.Cells[i].CPUGoal
+			r.Cells[i].GoalMet = &met
+		}
 	}
 }
 

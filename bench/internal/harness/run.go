@@ -34,18 +34,23 @@ func Run(ctx context.Context, cfg Config) (rep *Report, err error) {
 			err = errors.Join(err, c.stop())
 		}
 	}()
+	calls := cfg.maxCalls()
 	for _, s := range srvs {
-		c, err := startChild(cfg.Spawn, s.Name(), cfg.Workers)
+		c, err := startChild(cfg.Spawn, s.Name(), cfg.Workers, calls)
 		if err != nil {
 			return nil, err
 		}
 		children[s.Name()] = c
+		if err := c.bind(cfg, rep, s); err != nil {
+			return nil, err
+		}
 		cfg.logf("started %s at %s", s.Name(), c.base)
 	}
 
 	for _, s := range srvs {
-		for _, sc := range s.Scenarios() {
-			if err := sanityCheck(ctx, children[s.Name()], sc); err != nil {
+		c := children[s.Name()]
+		for _, sc := range c.scenarios {
+			if err := sanityCheck(ctx, c.targets[sc.Name], sc); err != nil {
 				return nil, fmt.Errorf("sanity check %s / %s: %w", s.Name(), sc.Name, err)
 			}
 			rep.addChecked(s.Name(), sc.Name)
@@ -56,19 +61,25 @@ func Run(ctx context.Context, cfg Config) (rep *Report, err error) {
 	for round := 1; round <= cfg.Rounds; round++ {
 		for _, name := range rep.Scenarios {
 			for _, s := range srvs {
-				sc, ok := findScenario(s, name)
+				c := children[s.Name()]
+				sc, ok := c.scenario(name)
 				if !ok {
 					continue
 				}
-				smp, err := measure(ctx, cfg, children[s.Name()], sc)
+				smp, err := measure(ctx, cfg, c, sc)
 				if err != nil {
 					return nil, fmt.Errorf("round %d, %s / %s: %w", round, s.Name(), name, err)
 				}
 				smp.Round = round
 				rep.Samples = append(rep.Samples, smp)
-				cfg.logf("round %d %-12s %-8s %7d req %8.0f req/s %8.1f µs CPU/req %7.1f allocs/req",
+				cfg.logf("round %d %-13s %-9s %7d req %8.0f req/s %8.1f µs CPU/req %7.1f allocs/req",
 					round, name, s.Name(), smp.Requests, smp.RPS, smp.CPUMicros, smp.Allocs)
 			}
+		}
+	}
+	for _, s := range srvs {
+		if err := verifyChild(ctx, cfg, rep, children[s.Name()]); err != nil {
+			return nil, err
 		}
 	}
 	rep.aggregate(cfg.Baseline)
@@ -90,24 +101,8 @@ func selectServers(names []string) ([]servers.Server, error) {
 	return out, nil
 }
 
-func findScenario(s servers.Server, name string) (scenario.Scenario, bool) {
-	i := slices.IndexFunc(s.Scenarios(), func(sc scenario.Scenario) bool { return sc.Name == name })
-	if i < 0 {
-		return scenario.Scenario{}, false
-	}
-	return s.Scenarios()[i], true
-}
-
-func (c *child) target(sc scenario.Scenario) target {
-	h := scenario.Header()
-	for k, v := range c.header {
-		h[k] = v
-	}
-	return target{client: c.client, url: c.base + mcpPath, header: h, body: sc.Body}
-}
-
-func sanityCheck(ctx context.Context, c *child, sc scenario.Scenario) error {
-	resp, err := fetch(ctx, c.target(sc))
+func sanityCheck(ctx context.Context, t target, sc scenario.Scenario) error {
+	resp, err := fetch(ctx, t)
 	if err != nil {
 		return err
 	}
@@ -120,9 +115,10 @@ func sanityCheck(ctx context.Context, c *child, sc scenario.Scenario) error {
 // measure warms one cell up, then runs the measured phase between two reads
 // of the server's counters.
 func measure(ctx context.Context, cfg Config, c *child, sc scenario.Scenario) (Sample, error) {
-	t := c.target(sc)
-	if cfg.WarmupRequests > 0 && cfg.Warmup > 0 {
-		if _, err := runLoad(ctx, t, cfg.Workers, phase{cfg.WarmupRequests, cfg.Warmup}); err != nil {
+	t := c.targets[sc.Name]
+	warm, limit := cfg.quotas(t.capacity)
+	if warm > 0 && cfg.Warmup > 0 {
+		if _, err := runLoad(ctx, t, cfg.Workers, phase{warm, cfg.Warmup}); err != nil {
 			return Sample{}, fmt.Errorf("warm-up: %w", err)
 		}
 	}
@@ -130,7 +126,7 @@ func measure(ctx context.Context, cfg Config, c *child, sc scenario.Scenario) (S
 	if err != nil {
 		return Sample{}, err
 	}
-	res, err := runLoad(ctx, t, cfg.Workers, phase{cfg.Requests, cfg.Duration})
+	res, err := runLoad(ctx, t, cfg.Workers, phase{limit, cfg.Duration})
 	if err != nil {
 		return Sample{}, err
 	}
@@ -147,6 +143,7 @@ func measure(ctx context.Context, cfg Config, c *child, sc scenario.Scenario) (S
 		Server:   c.name,
 		Scenario: sc.Name,
 		Requests: res.ok,
+		Limit:    limit,
 		Seconds:  res.elapsed.Seconds(),
 		GCs:      after.NumGC - before.NumGC,
 		Metrics: Metrics{

@@ -2,6 +2,8 @@ package harness
 
 import (
 	"bufio"
+	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +13,9 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+
+	"github.com/takhtabush/takhtabush/bench/internal/scenario"
+	"github.com/takhtabush/takhtabush/bench/internal/servers"
 )
 
 // SpawnFunc returns the command that runs the named server as a child
@@ -34,15 +39,24 @@ type child struct {
 	stdin  io.WriteCloser
 	base   string      // http://host:port
 	header http.Header // extra headers the server asked for
+	setup  map[string]servers.Setup
+	verify bool // the server checks the run's effects at VerifyPath
 	client *http.Client
 	exited chan error
+	// scenarios are the server's scenarios with their bodies bound, and
+	// targets what the load sends for each (kept across phases so that
+	// call numbers run on through the whole run).
+	scenarios []scenario.Scenario
+	targets   map[string]target
 }
 
 const readyTimeout = 60 * time.Second
 
-// startChild launches the server and waits for its ready line.
-func startChild(spawn SpawnFunc, name string, workers int) (*child, error) {
+// startChild launches the server, telling it the most calls a scenario will
+// send, and waits for its ready line; then it fetches the scenarios' setup.
+func startChild(spawn SpawnFunc, name string, workers, calls int) (*child, error) {
 	cmd := spawn(name)
+	cmd.Env = append(cmd.Environ(), fmt.Sprintf("%s=%d", CallsEnv, calls))
 	cmd.Stderr = os.Stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -78,6 +92,7 @@ func startChild(spawn SpawnFunc, name string, workers int) (*child, error) {
 	case r := <-readyc:
 		c.base = "http://" + r.Addr
 		c.header = r.Header
+		c.verify = r.Verify
 	case err := <-c.exited:
 		return nil, fmt.Errorf("server %s exited before it was ready: %v", name, err)
 	case <-time.After(readyTimeout):
@@ -90,22 +105,57 @@ func startChild(spawn SpawnFunc, name string, workers int) (*child, error) {
 		IdleConnTimeout:     5 * time.Minute,
 		DisableCompression:  true,
 	}}
+	if err := c.getJSON(SetupPath, &c.setup); err != nil {
+		c.stop()
+		return nil, fmt.Errorf("%s: setup: %w", name, err)
+	}
 	return c, nil
 }
 
 // stats fetches the server process's counters.
 func (c *child) stats() (Stats, error) {
 	var s Stats
-	resp, err := c.client.Get(c.base + StatsPath)
+	err := c.getJSON(StatsPath, &s)
+	return s, err
+}
+
+// getJSON decodes the answer of a GET of one of the child's control paths.
+func (c *child) getJSON(path string, v any) error {
+	resp, err := c.client.Get(c.base + path)
 	if err != nil {
-		return s, err
+		return err
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return s, fmt.Errorf("%s: stats: HTTP %d", c.name, resp.StatusCode)
+		return fmt.Errorf("%s: %s: HTTP %d", c.name, path, resp.StatusCode)
 	}
-	err = json.NewDecoder(resp.Body).Decode(&s)
-	return s, err
+	return json.NewDecoder(resp.Body).Decode(v)
+}
+
+// verifyRun asks the child to check the run's effects, given the number
+// of requests each scenario sent; it returns the child's summary.
+func (c *child) verifyRun(ctx context.Context, calls map[string]int) (string, error) {
+	body, err := json.Marshal(verifyRequest{Calls: calls})
+	if err != nil {
+		return "", err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+VerifyPath, bytes.NewReader(body))
+	if err != nil {
+		return "", err
+	}
+	resp, err := c.client.Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	var v verifyResponse
+	if err := json.NewDecoder(resp.Body).Decode(&v); err != nil {
+		return "", fmt.Errorf("%s: verify: %w", c.name, err)
+	}
+	if v.Error != "" {
+		return "", fmt.Errorf("%s: verify: %s", c.name, v.Error)
+	}
+	return v.Summary, nil
 }
 
 // stop asks the child to exit by closing its stdin, and kills it if it does not.

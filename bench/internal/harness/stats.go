@@ -1,10 +1,6 @@
 package harness
 
-import (
-	"encoding/json"
-	"net/http"
-	"runtime"
-)
+import "runtime"
 
 // StatsPath is the path of the child's stats endpoint. It is served next to
 // the MCP handler and never reaches it.
@@ -36,16 +32,4 @@ func readStats() Stats {
 		NumGC:      ms.NumGC,
 		GOMAXPROCS: runtime.GOMAXPROCS(0),
 	}
-}
-
-// withStats routes StatsPath to the stats endpoint and everything else to h.
-func withStats(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != StatsPath {
-			h.ServeHTTP(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		_ = json.NewEncoder(w).Encode(readStats())
-	})
 }

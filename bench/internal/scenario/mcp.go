@@ -20,11 +20,14 @@ const (
 // tools/call of echo and of list_decks.
 func MCP() []Scenario {
 	return []Scenario{
-		{Name: ToolsList, Body: []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}`), Check: checkToolsList},
-		{Name: Echo, Body: echoBody(), Check: checkEcho},
-		{Name: ListDecks, Body: []byte(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"list_decks","arguments":{}}}`), Check: checkListDecks},
+		{Name: ToolsList, Body: Fixed([]byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}`)), Check: checkToolsList},
+		{Name: Echo, Body: Fixed(echoBody()), Check: checkEcho},
+		{Name: ListDecks, Body: Fixed(listDecksBody), Check: checkListDecks},
 	}
 }
+
+// listDecksBody calls list_decks without arguments; the full stack sends it too.
+var listDecksBody = []byte(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"list_decks","arguments":{}}}`)
 
 func echoBody() []byte {
 	msg, _ := json.Marshal(fixture.EchoMessage)
@@ -99,6 +102,7 @@ type toolResult struct {
 	} `json:"content"`
 	StructuredContent json.RawMessage `json:"structuredContent"`
 	IsError           bool            `json:"isError"`
+	Meta              map[string]any  `json:"_meta"`
 }
 
 func decodeToolResult(r *Response, id string) (*toolResult, error) {

@@ -4,6 +4,7 @@
 package scenario
 
 import (
+	"encoding/json"
 	"net/http"
 )
 
@@ -11,16 +12,49 @@ import (
 // MCP-Protocol-Version header.
 const ProtocolVersion = "2025-11-25"
 
+// BodyFunc returns the JSON-RPC request body of call i of a scenario. i
+// counts every call the scenario sends to one server from 0: the sanity
+// check, warm-ups, measurements and every round, so a scenario can make
+// each request different (a new card, a different pending review). It is
+// called concurrently and must not keep or modify a returned slice.
+type BodyFunc func(i int) []byte
+
+// Fixed returns a BodyFunc that sends body on every call.
+func Fixed(body []byte) BodyFunc { return func(int) []byte { return body } }
+
 // Scenario is one kind of request the harness measures.
 type Scenario struct {
 	// Name identifies the scenario in reports; servers answering scenarios
 	// with the same name are compared with each other.
 	Name string
-	// Body is the JSON-RPC request sent for every call.
-	Body []byte
+	// Body builds the request of each call. It is nil until Bind has run
+	// when the scenario needs data from its server.
+	Body BodyFunc
+	// Bind, when set, builds Body from the data the started server
+	// published for this scenario (servers.Setup.Data), such as the ids its
+	// requests name. It is called once per started server.
+	Bind func(data json.RawMessage) (BodyFunc, error)
 	// Check validates a complete response in the sanity pass and in
 	// micro-benchmarks. It may be slow.
 	Check func(r *Response) error
+	// Baseline names the baseline server's scenario that this one's ratios
+	// divide by; empty means the scenario of the same name. A scenario only
+	// one server answers (a mutating call of the full stack) compares with
+	// the floor's echo, the cost of an MCP call that does no work.
+	Baseline string
+	// CPUGoal, when positive, is the most server CPU per request the
+	// scenario may take, as a multiple of the baseline's; the report says
+	// whether it was met.
+	CPUGoal float64
+}
+
+// BaselineScenario returns the baseline server's scenario the ratios of s
+// divide by.
+func (s Scenario) BaselineScenario() string {
+	if s.Baseline != "" {
+		return s.Baseline
+	}
+	return s.Name
 }
 
 // Header returns the HTTP headers every MCP request of the load carries:

@@ -27,7 +27,7 @@ func (Engine) Description() string {
 func (Engine) Scenarios() []scenario.Scenario { return scenario.MCP() }
 
 // Start implements Server.
-func (Engine) Start(context.Context) (*Instance, error) {
+func (Engine) Start(context.Context, Options) (*Instance, error) {
 	srv, err := mcpcore.NewServer(
 		mcpcore.Implementation{Name: fixture.ServerName, Version: fixture.ServerVersion},
 		mcpcore.Options{},

@@ -25,7 +25,7 @@ func (Floor) Description() string { return "net/http + encoding/json, no framewo
 func (Floor) Scenarios() []scenario.Scenario { return scenario.MCP() }
 
 // Start implements Server.
-func (Floor) Start(context.Context) (*Instance, error) {
+func (Floor) Start(context.Context, Options) (*Instance, error) {
 	return &Instance{Handler: http.HandlerFunc(serveFloor)}, nil
 }
 

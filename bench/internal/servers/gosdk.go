@@ -28,7 +28,7 @@ func (GoSDK) Description() string {
 func (GoSDK) Scenarios() []scenario.Scenario { return scenario.MCP() }
 
 // Start implements Server.
-func (GoSDK) Start(context.Context) (*Instance, error) {
+func (GoSDK) Start(context.Context, Options) (*Instance, error) {
 	srv := mcp.NewServer(&mcp.Implementation{Name: fixture.ServerName, Version: fixture.ServerVersion}, nil)
 	srv.AddTool(goSDKTool(fixture.EchoDef), goSDKEcho)
 	srv.AddTool(goSDKTool(fixture.ListDecksDef), goSDKListDecks)

@@ -26,7 +26,7 @@ func (MCPGo) Description() string {
 func (MCPGo) Scenarios() []scenario.Scenario { return scenario.MCP() }
 
 // Start implements Server.
-func (MCPGo) Start(context.Context) (*Instance, error) {
+func (MCPGo) Start(context.Context, Options) (*Instance, error) {
 	srv := server.NewMCPServer(fixture.ServerName, fixture.ServerVersion, server.WithToolCapabilities(false))
 	srv.AddTool(mcpGoTool(fixture.EchoDef), mcpGoEcho)
 	srv.AddTool(mcpGoTool(fixture.ListDecksDef), mcpGoListDecks)

@@ -42,15 +42,14 @@ func (r *recorder) response() *scenario.Response {
 	return &scenario.Response{Status: r.status, ContentType: r.header.Get("Content-Type"), Body: r.body.Bytes()}
 }
 
-// caller issues the same request repeatedly to a handler without a network.
+// caller issues requests to a handler without a network.
 type caller struct {
 	tmpl *http.Request
-	body []byte
 	rd   bytes.Reader
 	rec  recorder
 }
 
-func newCaller(ctx context.Context, extra http.Header, body []byte) (*caller, error) {
+func newCaller(ctx context.Context, extra http.Header) (*caller, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://127.0.0.1/mcp", nil)
 	if err != nil {
 		return nil, err
@@ -60,16 +59,17 @@ func newCaller(ctx context.Context, extra http.Header, body []byte) (*caller, er
 		req.Header[k] = v
 	}
 	req.RemoteAddr = "127.0.0.1:40000"
-	return &caller{tmpl: req, body: body, rec: recorder{header: http.Header{}}}, nil
+	return &caller{tmpl: req, rec: recorder{header: http.Header{}}}, nil
 }
 
-// call serves one request; the returned response is valid until the next call.
-func (c *caller) call(h http.Handler) *scenario.Response {
+// call serves one request with body; the returned response is valid until
+// the next call.
+func (c *caller) call(h http.Handler, body []byte) *scenario.Response {
 	c.rec.reset()
-	c.rd.Reset(c.body)
+	c.rd.Reset(body)
 	req := *c.tmpl
 	req.Body = io.NopCloser(&c.rd)
-	req.ContentLength = int64(len(c.body))
+	req.ContentLength = int64(len(body))
 	h.ServeHTTP(&c.rec, &req)
 	return c.rec.response()
 }

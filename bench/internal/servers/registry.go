@@ -14,6 +14,7 @@ var all = []Server{
 	GoSDK{},
 	MCPGo{},
 	Floor{},
+	FullStack{},
 }
 
 // All returns the registered servers in run order.
