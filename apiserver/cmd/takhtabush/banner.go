@@ -10,6 +10,9 @@ import (
 	"github.com/takhtabush/takhtabush/contracts"
 )
 
+// bannerEnd is the banner's last line of text.
+const bannerEnd = "Serving. Press Ctrl-C to stop."
+
 // printDevBanner tells a developer how to connect: the MCP URL, the owner
 // API key when one was just minted (once; later starts say how to mint
 // another) and copy-paste client configurations.
@@ -37,5 +40,6 @@ func printDevBanner(w io.Writer, cfg apiserver.Config, owner apiserver.DevOwner,
 	for _, c := range web.ClientConfigs(cfg.MCPURL(), key) {
 		fmt.Fprintf(w, "\n── %s (%s)\n%s\n", c.Client, c.Where, c.Text)
 	}
+	fmt.Fprintln(w, "\n"+bannerEnd)
 	fmt.Fprintln(w, rule)
 }

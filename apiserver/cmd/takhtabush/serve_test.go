@@ -76,7 +76,7 @@ func TestServeDevelopmentStart(t *testing.T) {
 	s.stdout.wait(t, "Owner API key")
 	key := strings.TrimSpace(s.stdout.wait(t, contracts.APIKeyPrefix))
 	s.stdout.wait(t, "── VS Code")
-	s.stdout.wait(t, strings.Repeat("─", 72)) // the end of the banner
+	s.stdout.wait(t, bannerEnd) // the end of the banner
 	out := s.stdout.String()
 	for _, want := range []string{"owner@localhost", "claude mcp add --transport http takhtabush " + mcpURL, "Bearer " + key, "~/.cursor/mcp.json", "ChatGPT"} {
 		if !strings.Contains(out, want) {
@@ -106,7 +106,7 @@ func TestServeDevelopmentStart(t *testing.T) {
 	again := serve(t, env, "--db", db)
 	again.stdout.wait(t, "already has an API key")
 	again.stdout.wait(t, "keys create --db '"+db+"' --email owner@localhost --scopes")
-	again.stdout.wait(t, strings.Repeat("─", 72))
+	again.stdout.wait(t, bannerEnd)
 	if strings.Contains(again.stdout.String(), contracts.APIKeyPrefix) {
 		t.Error("a second start printed a key")
 	}

@@ -21,8 +21,9 @@ func anyPrincipal(ctx context.Context) error {
 
 // webSession admits only a principal signed in to the web app, or the
 // development and local principals that stand in for one. API keys and
-// OAuth tokens are refused even though the domain refuses them too: a key
-// is never a login, so it must never reach key or account management.
+// OAuth tokens are refused: a key is never a login, and an agent's key
+// must not get around its scopes, the account's exposure settings and the
+// audit trail that /mcp applies.
 func webSession(ctx context.Context) error {
 	p, err := principal(ctx)
 	if err != nil {
@@ -32,7 +33,7 @@ func webSession(ctx context.Context) error {
 	case contracts.CredentialSession, contracts.CredentialDev, contracts.CredentialLocal:
 		return nil
 	}
-	return contracts.Errorf(contracts.KindForbidden, "sign in to the web app to manage keys and account settings")
+	return contracts.Errorf(contracts.KindForbidden, "the REST API serves the web app: sign in there; agents use /mcp with their key")
 }
 
 // principal returns the principal in ctx, or an unauthenticated error.

@@ -9,9 +9,17 @@ import (
 	"go.uber.org/mock/gomock"
 )
 
-// accountRoutes are the routes only a web session may use, each with a
-// body that would otherwise be valid.
+// accountRoutes are routes only a web session may use (every route but
+// /api/me), each with a body that would otherwise be valid.
 var accountRoutes = []struct{ method, path, body string }{
+	{"GET", "/api/decks", ""},
+	{"POST", "/api/decks", `{"name":"Geography"}`},
+	{"DELETE", "/api/decks/d1", ""},
+	{"POST", "/api/decks/d1/cards", `{"cards":[{"front":"Q","back":"A"}]}`},
+	{"POST", "/api/cards/delete", `{"cardIds":["c1"]}`},
+	{"GET", "/api/cards?q=x", ""},
+	{"POST", "/api/study-sessions/s1/reviews", `{"cardId":"c1","rating":"good"}`},
+	{"GET", "/api/stats", ""},
 	{"GET", "/api/keys", ""},
 	{"POST", "/api/keys", `{"name":"laptop","scopes":["decks:read"]}`},
 	{"DELETE", "/api/keys/k1", ""},
@@ -20,15 +28,17 @@ var accountRoutes = []struct{ method, path, body string }{
 	{"GET", "/api/audit", ""},
 }
 
-// An API key or an OAuth token never reaches the key, exposure or audit
-// services: the mocks have no expectations, so any call fails the test.
+// An API key or an OAuth token never reaches a service through REST: an
+// agent's key works on /mcp, where its scopes, the account's exposure and
+// the audit trail apply. The mocks have no expectations, so any call fails
+// the test.
 func TestAccountRoutesRefuseKeysAndTokens(t *testing.T) {
 	for _, p := range []*contracts.Principal{keyUser, appUser} {
 		for _, rt := range accountRoutes {
 			t.Run(string(p.CredentialKind)+" "+rt.method+" "+rt.path, func(t *testing.T) {
 				m := newMocked(t)
 				w := serve(t, m.h, p, rt.method, rt.path, rt.body)
-				wantError(t, w, http.StatusForbidden, contracts.KindForbidden, "sign in to the web app")
+				wantError(t, w, http.StatusForbidden, contracts.KindForbidden, "agents use /mcp")
 			})
 		}
 	}
@@ -79,11 +89,11 @@ func TestNoPrincipalIsUnauthenticated(t *testing.T) {
 	wantError(t, w, http.StatusUnauthorized, contracts.KindUnauthenticated)
 }
 
-// Ordinary routes accept an API key; the domain scopes them.
-func TestKeysUseOrdinaryRoutes(t *testing.T) {
+// A web session uses the ordinary routes; the domain scopes them.
+func TestWebSessionUsesOrdinaryRoutes(t *testing.T) {
 	m := newMocked(t)
 	m.decks.EXPECT().ListDecks(gomock.Any(), contracts.ListDecksArgs{}).Return(contracts.DeckPage{Items: []contracts.Deck{}}, nil)
-	w := serve(t, m.h, keyUser, "GET", "/api/decks", "")
+	w := serve(t, m.h, webUser, "GET", "/api/decks", "")
 	wantOK(t, w, http.StatusOK)
 }
 

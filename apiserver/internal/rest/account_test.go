@@ -68,8 +68,8 @@ func TestKeyMintListRevoke(t *testing.T) {
 	wantError(t, serve(t, s.h, s.web, "POST", "/api/keys", `{"name":"x","scopes":["decks:read"],"secret":"mine"}`), http.StatusBadRequest, contracts.KindInvalid, `unknown field "secret"`)
 }
 
-// A real API-key principal gets 403 on every account route and changes
-// nothing; it still uses the ordinary routes its scopes allow.
+// A real API-key principal gets 403 on every route but /api/me and
+// changes nothing: agents work through /mcp.
 func TestAPIKeyCannotManageTheAccount(t *testing.T) {
 	s := newStack(t)
 	minted := decode[contracts.NewAPIKey](t, s.call(t, s.web, "POST", "/api/keys", `{"name":"agent","scopes":["decks:read","decks:write"]}`, http.StatusCreated))
@@ -80,7 +80,7 @@ func TestAPIKeyCannotManageTheAccount(t *testing.T) {
 	for _, rt := range accountRoutes {
 		path := strings.Replace(rt.path, "/k1", "/"+minted.Key.ID, 1)
 		w := serve(t, s.h, &key, rt.method, path, rt.body)
-		wantError(t, w, http.StatusForbidden, contracts.KindForbidden, "sign in to the web app")
+		wantError(t, w, http.StatusForbidden, contracts.KindForbidden, "agents use /mcp")
 	}
 	list := decode[keysPage](t, s.call(t, s.web, "GET", "/api/keys", "", http.StatusOK))
 	if len(list.Items) != 1 || list.Items[0].RevokedAt != nil {
@@ -89,7 +89,6 @@ func TestAPIKeyCannotManageTheAccount(t *testing.T) {
 	if exp := decode[contracts.ExposureSettings](t, s.call(t, s.web, "GET", "/api/exposure", "", http.StatusOK)); exp.ReadOnly {
 		t.Fatalf("the key changed the exposure: %+v", exp)
 	}
-	s.call(t, &key, "GET", "/api/decks", "", http.StatusOK)
 	me := s.call(t, &key, "GET", "/api/me", "", http.StatusOK)
 	if !strings.Contains(me.Body.String(), `"credentialKind":"api_key"`) || !strings.Contains(me.Body.String(), `"email":"learner@example.com"`) {
 		t.Fatalf("me: %s", me.Body)

@@ -40,31 +40,33 @@ type route struct {
 }
 
 // routes is the route table: every use case with its method, path, access
-// policy, endpoint and decoder.
+// policy, endpoint and decoder. Every route but /api/me is for the web app
+// alone: an agent's key works on /mcp, where its scopes, the account's
+// exposure settings and the audit trail apply, never around them here.
 func routes(s Services) []route {
 	return []route{
 		{"GET", "me", anyPrincipal, makeMeEndpoint(s.Accounts), decodeNothing},
 
-		{"GET", "decks", anyPrincipal, makeListDecksEndpoint(s.Decks), decodeListDecksRequest},
-		{"POST", "decks", anyPrincipal, makeCreateDeckEndpoint(s.Decks), decodeCreateDeckRequest},
-		{"GET", "decks/{id}", anyPrincipal, makeGetDeckEndpoint(s.Decks), decodeIDRequest},
-		{"PATCH", "decks/{id}", anyPrincipal, makeUpdateDeckEndpoint(s.Decks), decodeUpdateDeckRequest},
-		{"DELETE", "decks/{id}", anyPrincipal, makeDeleteDeckEndpoint(s.Decks), decodeIDRequest},
+		{"GET", "decks", webSession, makeListDecksEndpoint(s.Decks), decodeListDecksRequest},
+		{"POST", "decks", webSession, makeCreateDeckEndpoint(s.Decks), decodeCreateDeckRequest},
+		{"GET", "decks/{id}", webSession, makeGetDeckEndpoint(s.Decks), decodeIDRequest},
+		{"PATCH", "decks/{id}", webSession, makeUpdateDeckEndpoint(s.Decks), decodeUpdateDeckRequest},
+		{"DELETE", "decks/{id}", webSession, makeDeleteDeckEndpoint(s.Decks), decodeIDRequest},
 
-		{"GET", "cards", anyPrincipal, makeSearchCardsEndpoint(s.Cards), decodeSearchCardsRequest},
-		{"GET", "cards/{id}", anyPrincipal, makeGetCardEndpoint(s.Cards), decodeIDRequest},
-		{"POST", "decks/{id}/cards", anyPrincipal, makeAddCardsEndpoint(s.Cards), decodeAddCardsRequest},
-		{"POST", "decks/{id}/import", anyPrincipal, makeImportCardsEndpoint(s.Cards), decodeImportCardsRequest},
-		{"PATCH", "cards", anyPrincipal, makeUpdateCardsEndpoint(s.Cards), decodeUpdateCardsRequest},
-		{"POST", "cards/delete", anyPrincipal, makeDeleteCardsEndpoint(s.Cards), decodeDeleteCardsRequest},
+		{"GET", "cards", webSession, makeSearchCardsEndpoint(s.Cards), decodeSearchCardsRequest},
+		{"GET", "cards/{id}", webSession, makeGetCardEndpoint(s.Cards), decodeIDRequest},
+		{"POST", "decks/{id}/cards", webSession, makeAddCardsEndpoint(s.Cards), decodeAddCardsRequest},
+		{"POST", "decks/{id}/import", webSession, makeImportCardsEndpoint(s.Cards), decodeImportCardsRequest},
+		{"PATCH", "cards", webSession, makeUpdateCardsEndpoint(s.Cards), decodeUpdateCardsRequest},
+		{"POST", "cards/delete", webSession, makeDeleteCardsEndpoint(s.Cards), decodeDeleteCardsRequest},
 
-		{"POST", "decks/{id}/study-sessions", anyPrincipal, makeStartSessionEndpoint(s.Study), decodeStartSessionRequest},
-		{"GET", "study-sessions/{id}", anyPrincipal, makeGetSessionEndpoint(s.Study), decodeIDRequest},
-		{"POST", "study-sessions/{id}/reviews", anyPrincipal, makeSubmitReviewEndpoint(s.Study), decodeSubmitReviewRequest},
-		{"GET", "decks/{id}/snapshot", anyPrincipal, makeSnapshotEndpoint(s.Study), decodeIDRequest},
+		{"POST", "decks/{id}/study-sessions", webSession, makeStartSessionEndpoint(s.Study), decodeStartSessionRequest},
+		{"GET", "study-sessions/{id}", webSession, makeGetSessionEndpoint(s.Study), decodeIDRequest},
+		{"POST", "study-sessions/{id}/reviews", webSession, makeSubmitReviewEndpoint(s.Study), decodeSubmitReviewRequest},
+		{"GET", "decks/{id}/snapshot", webSession, makeSnapshotEndpoint(s.Study), decodeIDRequest},
 
-		{"GET", "stats", anyPrincipal, makeStatsEndpoint(s.Stats), decodeStatsRequest},
-		{"GET", "plan", anyPrincipal, makePlanEndpoint(s.Stats), decodePlanRequest},
+		{"GET", "stats", webSession, makeStatsEndpoint(s.Stats), decodeStatsRequest},
+		{"GET", "plan", webSession, makePlanEndpoint(s.Stats), decodePlanRequest},
 
 		{"GET", "keys", webSession, makeListKeysEndpoint(s.Keys), decodeNothing},
 		{"POST", "keys", webSession, makeCreateKeyEndpoint(s.Keys), decodeCreateKeyRequest},
