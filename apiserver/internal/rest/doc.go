@@ -8,9 +8,10 @@
 // put a contracts.Principal in the request context (contracts.WithPrincipal),
 // to bound request bodies, and to check CSRF tokens on unsafe requests that
 // carry the session cookie. It checks again what concerns it: a request
-// without a principal gets 401, and the account routes (API keys, exposure
-// settings, audit trail) admit only a web-session principal (or the
-// development and local principals), so that a key can never manage keys.
+// without a principal gets 401, and every route but /api/me admits only a
+// web-session principal (or the development and local principals): a key
+// can never manage keys, and an agent's key works on /mcp, where its
+// scopes, the account's exposure settings and the audit trail apply.
 //
 // Every failure has the body {"error":{"kind":…,"message":…}}. An internal
 // failure shows only "internal error" and a reference id; its cause goes to
