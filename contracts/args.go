@@ -107,6 +107,7 @@ type StartStudySessionArgs struct {
 type SubmitReviewArgs struct {
 	SessionID  string `json:"sessionId"`
 	CardID     string `json:"cardId"`
+	Position   *int   `json:"position,omitempty"`
 	Rating     Rating `json:"rating"`
 	DurationMs int    `json:"durationMs,omitempty"`
 }

@@ -51,7 +51,7 @@ var examples = map[string]Example{
 	ToolDeleteCards:        {json.RawMessage(`{"cardIds":["c1","c2"]}`), DeleteCardsArgs{}, BulkResult{Items: []ItemOutcome{{Index: 0, Status: OutcomeDeleted, ID: "c1"}, {Index: 1, Status: OutcomeNotFound, ID: "c2"}}, Counts: map[string]int{"deleted": 1, "not_found": 1}}},
 	ToolImportCards:        {json.RawMessage(`{"deckId":"d1","text":"front,back\nQ,A\n","format":"csv","idempotencyKey":"imp-1"}`), ImportCardsArgs{}, exBulk},
 	ToolStartStudySession:  {json.RawMessage(`{"deckId":"d1","newLimit":5,"reviewLimit":50}`), StartStudySessionArgs{}, exSess},
-	ToolSubmitReview:       {json.RawMessage(`{"sessionId":"s1","cardId":"c1","rating":"good","durationMs":5400}`), SubmitReviewArgs{}, ReviewResult{SessionID: "s1", CardID: "c1", Rating: RatingGood, State: exState, NextDue: exState.Due, IntervalHuman: "3d", Reviewed: 1, Remaining: 2, Next: exScard}},
+	ToolSubmitReview:       {json.RawMessage(`{"sessionId":"s1","cardId":"c1","position":0,"rating":"good","durationMs":5400}`), SubmitReviewArgs{}, ReviewResult{SessionID: "s1", CardID: "c1", Rating: RatingGood, State: exState, NextDue: exState.Due, IntervalHuman: "3d", Reviewed: 1, Remaining: 2, Next: exScard}},
 	ToolRequestMediaUpload: {json.RawMessage(`{"contentType":"image/png","bytes":2048,"filename":"map.png"}`), RequestMediaUploadArgs{}, MediaUploadIntent{MediaID: "m1", UploadURL: "https://x.test/media/m1", Method: "PUT", Headers: map[string]string{"Authorization": "Upload abc"}, ExpiresAt: exT0, MaxBytes: 2048, ContentType: "image/png", AllowedTypes: AllowedMediaTypes}},
 	ToolRenderStudySession: {json.RawMessage(`{"deckId":"d1"}`), RenderStudySessionArgs{}, exSess},
 }

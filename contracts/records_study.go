@@ -26,11 +26,15 @@ const (
 
 // StudyCard is a card as a study session shows it.
 type StudyCard struct {
-	CardID string   `json:"cardId"`
-	Front  string   `json:"front"`
-	Back   string   `json:"back"`
-	Tags   []string `json:"tags"`
-	Phase  Phase    `json:"phase"`
+	CardID string `json:"cardId"`
+	// Position is the card's place in the session queue; passing it back to
+	// submit_review makes a retried call safe (a card can come back for a
+	// learning step at a later position).
+	Position int      `json:"position"`
+	Front    string   `json:"front"`
+	Back     string   `json:"back"`
+	Tags     []string `json:"tags"`
+	Phase    Phase    `json:"phase"`
 }
 
 // StudySession is a run through a deck's queue. Its ID is a random,

@@ -112,8 +112,8 @@ var (
 		"state": cardStateOut, "createdAt": tsOut, "updatedAt": tsOut,
 	}, "id", "deckId", "front", "back", "tags", "suspended", "state", "createdAt", "updatedAt")
 	studyCardOut = object(schema{
-		"cardId": strOut, "front": strOut, "back": strOut, "tags": strListOut, "phase": phaseOut,
-	}, "cardId", "front", "back", "tags", "phase")
+		"cardId": strOut, "position": intOut, "front": strOut, "back": strOut, "tags": strListOut, "phase": phaseOut,
+	}, "cardId", "position", "front", "back", "tags", "phase")
 	sessionOut = object(schema{
 		"sessionId": strOut, "deckId": strOut, "startedAt": tsOut, "expiresAt": tsOut, "reviewed": intOut,
 		"remaining": intOut, "done": boolOut, "current": studyCardOut, "studyUrl": strOut,

@@ -257,6 +257,7 @@ var catalog = []ToolDef{
 		InputSchema: raw(object(schema{
 			"sessionId":  id("From start_study_session."),
 			"cardId":     id("The card being rated."),
+			"position":   integer("The card's position from the session; makes a retry safe.", 0, 100000),
 			"rating":     enum("How well the user recalled the answer.", Ratings...),
 			"durationMs": integer("Time the user took, if known.", 0, 3600000),
 		}, "sessionId", "cardId", "rating")),

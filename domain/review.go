@@ -19,9 +19,10 @@ const maxDurationMs = 3_600_000
 // meanwhile, appends the review log, and re-queues the card when it is due
 // again within RequeueWindow (a learning step) before the session expires.
 //
-// A request is stale, and fails with conflict, when the card was reviewed
-// at or after the moment the request arrived: a retried or duplicated
-// submission then cannot rate the card's re-queued learning step.
+// A call naming the card's position rates exactly that showing: retried,
+// it fails with conflict instead of rating the card's re-queued learning
+// step. Without a position, a request is stale, and fails with conflict,
+// when the card was reviewed at or after the moment the request arrived.
 func (s *StudyService) SubmitReview(ctx context.Context, args contracts.SubmitReviewArgs) (contracts.ReviewResult, error) {
 	uid, err := userID(ctx)
 	if err != nil {
@@ -56,6 +57,12 @@ func (s *StudyService) review(ctx context.Context, tx ports.Stores, uid string, 
 	}
 	if err != nil {
 		return contracts.ReviewResult{}, fail(err)
+	}
+	if args.Position != nil && *args.Position != item.Position {
+		// The named showing of the card was rated already (a retried
+		// call); its next showing is a later position.
+		return contracts.ReviewResult{}, contracts.Errorf(contracts.KindConflict,
+			"card %s at position %d was already rated; it is waiting again at position %d", args.CardID, *args.Position, item.Position)
 	}
 	switch err := sessions.CompleteItem(ctx, uid, sess.ID, item.Position, now); {
 	case contracts.IsKind(err, contracts.KindConflict), contracts.IsKind(err, contracts.KindNotFound):

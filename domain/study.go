@@ -175,6 +175,7 @@ func (s *StudyService) current(ctx context.Context, st ports.Stores, row ports.S
 		}
 		if len(cards) == 1 && !cards[0].Suspended {
 			c := studyCard(cards[0].Card)
+			c.Position = item.Position
 			return &c, nil
 		}
 		err = st.Sessions().CompleteItem(ctx, row.UserID, row.ID, item.Position, s.now())
@@ -260,9 +261,10 @@ func (s *StudyService) snapshot(ctx context.Context, tx ports.Stores, uid string
 		}
 		preview = append(preview, fresh...)
 	}
-	for _, c := range preview {
+	for i, c := range preview {
 		sc := studyCard(c.Card)
 		sc.Back = ""
+		sc.Position = i // where a session started now would show it
 		out.Preview = append(out.Preview, sc)
 	}
 	return out, nil

@@ -191,10 +191,29 @@ func testLearningStepsRequeue(t *testing.T, store string) {
 	c := ids(e.add(ctx, d.ID, card("Haus", "house")))[0]
 	s := e.start(ctx, d.ID, nil, nil)
 
+	if s.Current == nil || s.Current.Position != 0 {
+		t.Fatalf("the first card's position: %+v", s.Current)
+	}
+	first := s.Current.Position
 	r := e.review(ctx, s.ID, c, contracts.RatingAgain)
 	if r.Done || r.Next == nil || r.Next.CardID != c || r.Reviewed != 1 || r.Remaining != 1 || r.IntervalHuman != "1m" || r.State.Phase != contracts.PhaseLearning {
 		t.Fatalf("again: %+v", r)
 	}
+	if r.Next.Position == first {
+		t.Fatalf("the re-queued step has the rated position %d", first)
+	}
+	// A retry naming the rated showing, even once the step is due, is a
+	// conflict: it never rates the re-queued step.
+	e.clock.Advance(time.Minute)
+	_, err := e.svc.Study.SubmitReview(ctx, contracts.SubmitReviewArgs{SessionID: s.ID, CardID: c, Position: &first, Rating: contracts.RatingAgain})
+	wantKind(t, err, contracts.KindConflict)
+	if !strings.Contains(err.Error(), "already rated") {
+		t.Errorf("retry message %q", err)
+	}
+	if got, _ := e.svc.Cards.GetCard(ctx, c); got.State.Reps != 1 {
+		t.Fatalf("the retry was applied: reps %d", got.State.Reps)
+	}
+	e.clock.Advance(-time.Minute)
 	if !r.NextDue.Equal(t0.Add(time.Minute)) {
 		t.Errorf("next due %v", r.NextDue)
 	}
