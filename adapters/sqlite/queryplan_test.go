@@ -1,0 +1,53 @@
+package sqlite_test
+
+import (
+	"context"
+	"database/sql"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/takhtabush/takhtabush/adapters/sqlite"
+)
+
+// TestSessionQueueQueriesUseTheSessionIndex: the queue reads of a review
+// must go through the session's own rows, not every row of its owner (a
+// review slowed down with every session the user ever had).
+func TestSessionQueueQueriesUseTheSessionIndex(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "plan.db")
+	s, err := sqlite.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	db, err := sql.Open("sqlite", sqlite.DSN(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, q := range []string{
+		`SELECT COUNT(*) FROM study_session_items WHERE user_id = 'u' AND session_id = 's'`,
+		`SELECT position FROM study_session_items WHERE user_id = 'u' AND session_id = 's' AND reviewed_at IS NULL ORDER BY position LIMIT 1`,
+		`UPDATE study_session_items SET reviewed_at = 1 WHERE user_id = 'u' AND session_id = 's' AND position = 3 AND reviewed_at IS NULL`,
+	} {
+		rows, err := db.QueryContext(ctx, "EXPLAIN QUERY PLAN "+q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var plan []string
+		for rows.Next() {
+			var id, parent, unused int
+			var detail string
+			if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+				t.Fatal(err)
+			}
+			plan = append(plan, detail)
+		}
+		rows.Close()
+		joined := strings.Join(plan, "; ")
+		if strings.Contains(joined, "study_session_items_card") || !strings.Contains(joined, "session_id=?") {
+			t.Errorf("%s\nplan: %s", q, joined)
+		}
+	}
+}
