@@ -79,6 +79,7 @@ type Store struct {
 	d    Dialect
 	gate chan struct{} // one slot when transactions are serialised; nil otherwise
 	root *handle
+	stmt *stmtCache
 }
 
 var _ ports.Store = (*Store)(nil)
@@ -93,7 +94,8 @@ func New(db *sql.DB, cfg Config) *Store {
 	if cfg.SerializeTx {
 		s.gate = make(chan struct{}, 1)
 	}
-	s.root = &handle{s: s, q: db}
+	s.stmt = newStmtCache(db)
+	s.root = &handle{s: s, q: cachedQuerier{c: s.stmt}}
 	return s
 }
 
@@ -109,7 +111,10 @@ func (s *Store) Ping(ctx context.Context) error {
 }
 
 // Close releases the database.
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Store) Close() error {
+	s.stmt.close()
+	return s.db.Close()
+}
 
 // InTx runs fn in one transaction, as ports.TxRunner says: it commits when
 // fn returns nil; when fn returns an error, everything is rolled back and
@@ -138,7 +143,7 @@ func (s *Store) runTx(ctx context.Context, fn func(h *handle) error) (err error)
 			_ = tx.Rollback() // on an error or a panic; the panic carries on
 		}
 	}()
-	if err := fn(&handle{s: s, q: tx, inTx: true}); err != nil {
+	if err := fn(&handle{s: s, q: cachedQuerier{c: s.stmt, tx: tx}, inTx: true}); err != nil {
 		return err
 	}
 	done = true
