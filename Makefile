@@ -15,10 +15,12 @@ run: ## start the service in development mode on the embedded SQLite database
 	@mkdir -p data
 	ENVIRONMENT=development MCP_DEV_NO_AUTH=true $(GO) run ./apiserver/cmd/takhtabush serve --db '$(DB)' --addr '$(ADDR)'
 
-test: ## run every module's tests (the Postgres suites too when TAKHTABUSH_TEST_POSTGRES_URL is set)
+test: ## run every module's tests (Postgres suites with TAKHTABUSH_TEST_POSTGRES_URL, page tests with TAKHTABUSH_TEST_BROWSER)
 	@if [ -z "$$TAKHTABUSH_TEST_POSTGRES_URL" ]; then \
 	  echo "NOTE: TAKHTABUSH_TEST_POSTGRES_URL is not set: the Postgres suites are skipped (SQLite suites run)."; \
 	else echo "Postgres suites run against $${TAKHTABUSH_TEST_POSTGRES_URL%%\?*}"; fi
+	@if [ -z "$$TAKHTABUSH_TEST_BROWSER" ]; then \
+	  echo "NOTE: TAKHTABUSH_TEST_BROWSER is not set: the browser page tests are skipped (set it to a chromium binary)."; fi
 	$(GO) test -count=1 -timeout 20m work
 
 generate: ## regenerate mocks, wire_gen.go and the MCP tool reference
