@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/takhtabush/takhtabush/apiserver/internal/auth"
 	"github.com/takhtabush/takhtabush/ports"
@@ -49,6 +50,9 @@ type Config struct {
 	// KeyPepper, when set, keys API key hashes with HMAC-SHA-256. Changing
 	// it invalidates every key.
 	KeyPepper string
+	// KeyRecheck is how often stdio serving checks its API key again, so a
+	// revoked or expired key stops working (default 30 s).
+	KeyRecheck time.Duration
 	// MediaDir is where uploaded media files are kept (default: a "media"
 	// folder next to a SQLite database, ./data/media otherwise).
 	MediaDir string
@@ -86,6 +90,9 @@ func (c Config) normalize() (Config, error) {
 	}
 	if c.Version == "" {
 		c.Version = "dev"
+	}
+	if c.KeyRecheck <= 0 {
+		c.KeyRecheck = 30 * time.Second
 	}
 	if c.MediaDir == "" {
 		c.MediaDir = filepath.Join("data", "media")

@@ -2,6 +2,7 @@ package apiserver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -104,8 +105,9 @@ func (a *App) AuditTrail(ctx context.Context, email string, limit int) ([]contra
 }
 
 // ServeStdio serves the MCP surface on in and out for the user of apiKey,
-// with the key's scopes, until in closes or ctx ends. The key is checked
-// once, at start.
+// with the key's scopes, until in closes or ctx ends. The key is checked at
+// start and again every Config.KeyRecheck: once it is revoked or expired,
+// serving stops with an error.
 func (a *App) ServeStdio(ctx context.Context, apiKey string, in io.Reader, out io.Writer) error {
 	if apiKey == "" {
 		return fmt.Errorf("set TAKHTABUSH_API_KEY to the API key of the user to serve")
@@ -117,7 +119,28 @@ func (a *App) ServeStdio(ctx context.Context, apiKey string, in io.Reader, out i
 	ctx = contracts.WithPrincipal(ctx, p)
 	ctx = mcpcore.WithPrincipal(ctx, auth.MCPPrincipal(p))
 	a.log.Info("serving MCP on stdio", "user_id", p.UserID, "key_id", p.CredentialID)
-	return mcpcore.ServeStdio(ctx, a.mcp, in, out)
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	go func() {
+		t := time.NewTicker(a.cfg.KeyRecheck)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				if _, err := a.svc.Keys.Authenticate(context.WithoutCancel(ctx), apiKey); contracts.IsKind(err, contracts.KindUnauthenticated) {
+					cancel(fmt.Errorf("TAKHTABUSH_API_KEY refused: %s", contracts.MessageOf(err)))
+					return
+				}
+			}
+		}
+	}()
+	err = mcpcore.ServeStdio(ctx, a.mcp, in, out)
+	if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) {
+		return cause
+	}
+	return err
 }
 
 // DevOwner is what Bootstrap did for development mode.

@@ -40,10 +40,19 @@ func ServeStdio(ctx context.Context, srv *Server, in io.Reader, out io.Writer) e
 		}
 		cancel()
 	}()
-	r := bufio.NewReaderSize(in, 64<<10)
+	// Lines are read on their own goroutine, so ctx ending stops serving
+	// even while stdin is quiet; that reader then ends with the process
+	// or with in.
+	lines := make(chan readLine)
+	go readLines(ctx, in, lines)
 	for {
-		line, err := r.ReadBytes('\n')
-		line = bytes.TrimSpace(line)
+		var rl readLine
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case rl = <-lines:
+		}
+		line := bytes.TrimSpace(rl.line)
 		if len(line) > 0 {
 			msg := line // ReadBytes returns a fresh slice per call
 			if isRequest(msg) {
@@ -56,14 +65,34 @@ func ServeStdio(ctx context.Context, srv *Server, in io.Reader, out io.Writer) e
 				serveLine(ctx, srv, msg, tr, w)
 			}
 		}
-		if err != nil {
-			if errors.Is(err, io.EOF) {
+		if rl.err != nil {
+			if errors.Is(rl.err, io.EOF) {
 				return nil
 			}
-			return err
+			return rl.err
 		}
-		if ctx.Err() != nil {
-			return ctx.Err()
+	}
+}
+
+// readLine is one line of stdin, or the error that ended it.
+type readLine struct {
+	line []byte
+	err  error
+}
+
+// readLines sends every line of in, the last one with the error that ended
+// the input (io.EOF at its end), until ctx ends.
+func readLines(ctx context.Context, in io.Reader, out chan<- readLine) {
+	r := bufio.NewReaderSize(in, 64<<10)
+	for {
+		line, err := r.ReadBytes('\n')
+		select {
+		case out <- readLine{line, err}:
+		case <-ctx.Done():
+			return
+		}
+		if err != nil {
+			return
 		}
 	}
 }

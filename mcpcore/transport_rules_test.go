@@ -121,3 +121,23 @@ func TestHandshakeMissingCapability(t *testing.T) {
 		t.Fatalf("want -32602 for the undeclared elicitation capability:\n%s", out.String())
 	}
 }
+
+// TestStdioStopsWhenContextEnds: serving stops when ctx ends even while
+// stdin is quiet (the apiserver cancels it when the key is revoked).
+func TestStdioStopsWhenContextEnds(t *testing.T) {
+	in, w := io.Pipe()
+	defer w.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- ServeStdio(ctx, newTestServer(t, Options{}, echoTool()), in, io.Discard) }()
+	time.Sleep(20 * time.Millisecond)
+	cancel()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Fatal("ServeStdio returned nil after its context ended")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("ServeStdio kept waiting on a quiet stdin after its context ended")
+	}
+}
