@@ -14,15 +14,9 @@ func auditCmd(ctx context.Context, args []string, io stdio, getenv func(string) 
 	email := c.fs.String("email", "", "the account's email (required)")
 	asJSON := c.fs.Bool("json", false, "print a JSON array of events")
 	limit := c.fs.Int("limit", 0, "at most this many events (default: all)")
-	if code, ok := c.parse(args); !ok {
+	app, code := c.openFor(ctx, args, io, email)
+	if app == nil {
 		return code
-	}
-	if !required(io, c, "email", *email) {
-		return 2
-	}
-	app, ok := c.open(ctx, io)
-	if !ok {
-		return 1
 	}
 	defer app.Close()
 	events, err := app.AuditTrail(ctx, *email, *limit)

@@ -94,6 +94,23 @@ func (c *common) config(io stdio) apiserver.Config {
 	}
 }
 
+// openFor parses args, checks the required --email and opens the service
+// for a one-shot command about that account. It returns a nil App and the
+// exit code when the command cannot go on.
+func (c *common) openFor(ctx context.Context, args []string, io stdio, email *string) (*apiserver.App, int) {
+	if code, ok := c.parse(args); !ok {
+		return nil, code
+	}
+	if !required(io, c, "email", *email) {
+		return nil, 2
+	}
+	app, ok := c.open(ctx, io)
+	if !ok {
+		return nil, 1
+	}
+	return app, 0
+}
+
 // open builds the service for a one-shot command.
 func (c *common) open(ctx context.Context, io stdio) (*apiserver.App, bool) {
 	app, err := apiserver.New(ctx, c.config(io))

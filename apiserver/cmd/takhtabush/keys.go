@@ -44,15 +44,9 @@ func keysCreateCmd(ctx context.Context, args []string, io stdio, getenv func(str
 func keysListCmd(ctx context.Context, args []string, io stdio, getenv func(string) string) int {
 	c := newCommon("keys list", io, getenv, "warn")
 	email := c.fs.String("email", "", "the owner's email (required)")
-	if code, ok := c.parse(args); !ok {
+	app, code := c.openFor(ctx, args, io, email)
+	if app == nil {
 		return code
-	}
-	if !required(io, c, "email", *email) {
-		return 2
-	}
-	app, ok := c.open(ctx, io)
-	if !ok {
-		return 1
 	}
 	defer app.Close()
 	keys, err := app.ListKeys(ctx, *email)

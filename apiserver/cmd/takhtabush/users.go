@@ -10,15 +10,9 @@ func usersCreateCmd(ctx context.Context, args []string, io stdio, getenv func(st
 	c := newCommon("users create", io, getenv, "warn")
 	email := c.fs.String("email", "", "the account's email (required)")
 	name := c.fs.String("name", "", "the account's display name")
-	if code, ok := c.parse(args); !ok {
+	app, code := c.openFor(ctx, args, io, email)
+	if app == nil {
 		return code
-	}
-	if !required(io, c, "email", *email) {
-		return 2
-	}
-	app, ok := c.open(ctx, io)
-	if !ok {
-		return 1
 	}
 	defer app.Close()
 	u, err := app.CreateUser(ctx, *email, *name)
@@ -33,15 +27,9 @@ func usersCreateCmd(ctx context.Context, args []string, io stdio, getenv func(st
 func usersLoginLinkCmd(ctx context.Context, args []string, io stdio, getenv func(string) string) int {
 	c := newCommon("users login-link", io, getenv, "warn")
 	email := c.fs.String("email", "", "the account's email (required)")
-	if code, ok := c.parse(args); !ok {
+	app, code := c.openFor(ctx, args, io, email)
+	if app == nil {
 		return code
-	}
-	if !required(io, c, "email", *email) {
-		return 2
-	}
-	app, ok := c.open(ctx, io)
-	if !ok {
-		return 1
 	}
 	defer app.Close()
 	link, exp, err := app.LoginLink(ctx, *email)
