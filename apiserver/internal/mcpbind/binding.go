@@ -20,6 +20,7 @@ type Services struct {
 	Media    ports.MediaService
 	Exposure ports.ExposureService
 	Audit    ports.AuditService
+	Settings ports.SettingsService
 }
 
 // AuditFailures counts audit rows that could not be written.
@@ -163,6 +164,16 @@ func (b *Binding) RenderStudySession(ctx context.Context, args contracts.RenderS
 	}
 	s.StudyURL = b.StudyURL(s.ID)
 	return s, nil
+}
+
+// GetSettings implements ports.McpServices.
+func (b *Binding) GetSettings(ctx context.Context, _ contracts.GetSettingsArgs) (contracts.AccountSettings, error) {
+	return b.svc.Settings.Settings(ctx)
+}
+
+// UpdateSettings implements ports.McpServices.
+func (b *Binding) UpdateSettings(ctx context.Context, args contracts.UpdateSettingsArgs) (contracts.AccountSettings, error) {
+	return b.svc.Settings.UpdateSettings(ctx, args)
 }
 
 // StudyURL returns the absolute web link of a study session.
