@@ -726,7 +726,7 @@ func (c *MockDatabaseSessionsCall) DoAndReturn(f func() ports.StudySessionStore)
 }
 
 // Settings mocks base method.
-func (m *MockStore) Settings() ports.SettingsStore {
+func (m *MockDatabase) Settings() ports.SettingsStore {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "Settings")
 	ret0, _ := ret[0].(ports.SettingsStore)
@@ -734,31 +734,31 @@ func (m *MockStore) Settings() ports.SettingsStore {
 }
 
 // Settings indicates an expected call of Settings.
-func (mr *MockStoreMockRecorder) Settings() *MockStoreSettingsCall {
+func (mr *MockDatabaseMockRecorder) Settings() *MockDatabaseSettingsCall {
 	mr.mock.ctrl.T.Helper()
-	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Settings", reflect.TypeOf((*MockStore)(nil).Settings))
-	return &MockStoreSettingsCall{Call: call}
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Settings", reflect.TypeOf((*MockDatabase)(nil).Settings))
+	return &MockDatabaseSettingsCall{Call: call}
 }
 
-// MockStoreSettingsCall wrap *gomock.Call
-type MockStoreSettingsCall struct {
+// MockDatabaseSettingsCall wrap *gomock.Call
+type MockDatabaseSettingsCall struct {
 	*gomock.Call
 }
 
 // Return rewrite *gomock.Call.Return
-func (c *MockStoreSettingsCall) Return(arg0 ports.SettingsStore) *MockStoreSettingsCall {
+func (c *MockDatabaseSettingsCall) Return(arg0 ports.SettingsStore) *MockDatabaseSettingsCall {
 	c.Call = c.Call.Return(arg0)
 	return c
 }
 
 // Do rewrite *gomock.Call.Do
-func (c *MockStoreSettingsCall) Do(f func() ports.SettingsStore) *MockStoreSettingsCall {
+func (c *MockDatabaseSettingsCall) Do(f func() ports.SettingsStore) *MockDatabaseSettingsCall {
 	c.Call = c.Call.Do(f)
 	return c
 }
 
 // DoAndReturn rewrite *gomock.Call.DoAndReturn
-func (c *MockStoreSettingsCall) DoAndReturn(f func() ports.SettingsStore) *MockStoreSettingsCall {
+func (c *MockDatabaseSettingsCall) DoAndReturn(f func() ports.SettingsStore) *MockDatabaseSettingsCall {
 	c.Call = c.Call.DoAndReturn(f)
 	return c
 }
