@@ -149,6 +149,6 @@ func (fakeDialect) Name() string { return "sqlite" }
 func (fakeDialect) MatchText(context.Context, Querier, string, []string) (string, any, error) {
 	return "", nil, nil
 }
-func (fakeDialect) HasTag(string) string     { return "" }
-func (fakeDialect) Classify(error) ErrClass  { return ClassOther }
-func (fakeDialect) Placeholder(n int) string { return fmt.Sprintf("$%d", n) }
+func (fakeDialect) HasTag(string) string      { return "" }
+func (fakeDialect) Classify(error) ErrorClass { return ClassOther }
+func (fakeDialect) Placeholder(n int) string  { return fmt.Sprintf("$%d", n) }
