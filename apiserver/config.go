@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/takhtabush/takhtabush/adapters/sqlcount"
 	"github.com/takhtabush/takhtabush/apiserver/internal/auth"
 	"github.com/takhtabush/takhtabush/ports"
 )
@@ -65,6 +66,9 @@ type Config struct {
 	// Clock tells the domain the time; nil is the system clock (tests set
 	// a fake one to expire keys and sessions).
 	Clock ports.Clock
+	// StatementCounter, when set, counts the statements and transactions
+	// the store runs (statement budget tests, benchmarks).
+	StatementCounter *sqlcount.Counter
 }
 
 // DevMode reports whether requests without a credential act as the
