@@ -99,6 +99,7 @@ type Services struct {
 	Exposure    *ExposureService
 	Audit       *AuditService
 	Settings    *SettingsService
+	AccountData *AccountDataService
 }
 
 // NewServices builds every service. blobs may be nil when media uploads
@@ -117,5 +118,6 @@ func NewServices(store ports.Database, blobs ports.BlobStore, clock ports.Clock,
 		Exposure:    &ExposureService{d},
 		Audit:       &AuditService{d},
 		Settings:    &SettingsService{d},
+		AccountData: &AccountDataService{d},
 	}
 }
