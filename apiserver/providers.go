@@ -82,7 +82,7 @@ func provideBinding(svc *domain.Services, cfg Config, log *slog.Logger, m *obs.M
 	return mcpbind.New(mcpbind.Services{
 		Decks: svc.Decks, Cards: svc.Cards, Study: svc.Study, Stats: svc.Stats,
 		Media: svc.Media, Exposure: svc.Exposure, Audit: svc.Audit,
-	}, mcpbind.Config{BaseURL: cfg.BaseURL, Logger: log, Failures: m})
+	}, m)
 }
 
 // provideMCPServer builds the MCP engine over the binding.

@@ -49,7 +49,8 @@ type CardService interface {
 	SearchCards(ctx context.Context, args contracts.SearchCardsArgs) (contracts.CardPage, error)
 }
 
-// StudyService runs study sessions.
+// StudyService runs study sessions. Every session it returns carries its
+// absolute web link (StudyURL) when the service knows the public origin.
 type StudyService interface {
 	// StartSession builds a session queue for a deck. Not found for an unknown deck.
 	StartSession(ctx context.Context, args contracts.StartStudySessionArgs) (contracts.StudySession, error)
