@@ -23,17 +23,17 @@ var statementBudgets = map[string]budget{
 	contracts.ToolListDecks:          {4, 0},
 	contracts.ToolGetDeck:            {4, 0},
 	contracts.ToolSearchCards:        {5, 0},
-	contracts.ToolGetStudySnapshot:   {10, 1},
-	contracts.ToolGetStats:           {6, 0},
-	contracts.ToolGetStudyPlan:       {5, 0},
+	contracts.ToolGetStudySnapshot:   {11, 1}, // + the account settings (learner's day)
+	contracts.ToolGetStats:           {7, 0},  // + the account settings
+	contracts.ToolGetStudyPlan:       {6, 0},  // + the account settings
 	contracts.ToolCreateDeck:         {4, 0},
 	contracts.ToolUpdateDeck:         {8, 1},
 	contracts.ToolAddCards:           {9, 1},
 	contracts.ToolUpdateCards:        {9, 1},
 	contracts.ToolImportCards:        {9, 1},
-	contracts.ToolStartStudySession:  {14, 1},
-	contracts.ToolSubmitReview:       {18, 1},
-	contracts.ToolRenderStudySession: {14, 1},
+	contracts.ToolStartStudySession:  {17, 1}, // + settings, today's counts, the learning query
+	contracts.ToolSubmitReview:       {20, 1}, // + settings, today's counts (daily limits across sessions)
+	contracts.ToolRenderStudySession: {17, 1}, // as start_study_session
 	contracts.ToolRequestMediaUpload: {4, 0},
 	contracts.ToolDeleteCards:        {4, 1},
 	contracts.ToolDeleteDeck:         {5, 1},

@@ -245,6 +245,45 @@ func (c *MockSchedulerReviewCall) DoAndReturn(f func(contracts.CardState, contra
 	return c
 }
 
+// ReviewOn mocks base method.
+func (m *MockScheduler) ReviewOn(state contracts.CardState, settings contracts.DeckSettings, day contracts.LearnerDay, now time.Time, rating contracts.Rating) (contracts.CardState, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "ReviewOn", state, settings, day, now, rating)
+	ret0, _ := ret[0].(contracts.CardState)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// ReviewOn indicates an expected call of ReviewOn.
+func (mr *MockSchedulerMockRecorder) ReviewOn(state, settings, day, now, rating any) *MockSchedulerReviewOnCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "ReviewOn", reflect.TypeOf((*MockScheduler)(nil).ReviewOn), state, settings, day, now, rating)
+	return &MockSchedulerReviewOnCall{Call: call}
+}
+
+// MockSchedulerReviewOnCall wrap *gomock.Call
+type MockSchedulerReviewOnCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockSchedulerReviewOnCall) Return(arg0 contracts.CardState, arg1 error) *MockSchedulerReviewOnCall {
+	c.Call = c.Call.Return(arg0, arg1)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockSchedulerReviewOnCall) Do(f func(contracts.CardState, contracts.DeckSettings, contracts.LearnerDay, time.Time, contracts.Rating) (contracts.CardState, error)) *MockSchedulerReviewOnCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockSchedulerReviewOnCall) DoAndReturn(f func(contracts.CardState, contracts.DeckSettings, contracts.LearnerDay, time.Time, contracts.Rating) (contracts.CardState, error)) *MockSchedulerReviewOnCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
 // MockDatabase is a mock of Database interface.
 type MockDatabase struct {
 	ctrl     *gomock.Controller
@@ -2034,6 +2073,45 @@ func (c *MockCardStoreDueCardsCall) DoAndReturn(f func(context.Context, string, 
 	return c
 }
 
+// DueCounts mocks base method.
+func (m *MockCardStore) DueCounts(ctx context.Context, userID, deckID string, bounds []time.Time) ([]int, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "DueCounts", ctx, userID, deckID, bounds)
+	ret0, _ := ret[0].([]int)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// DueCounts indicates an expected call of DueCounts.
+func (mr *MockCardStoreMockRecorder) DueCounts(ctx, userID, deckID, bounds any) *MockCardStoreDueCountsCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "DueCounts", reflect.TypeOf((*MockCardStore)(nil).DueCounts), ctx, userID, deckID, bounds)
+	return &MockCardStoreDueCountsCall{Call: call}
+}
+
+// MockCardStoreDueCountsCall wrap *gomock.Call
+type MockCardStoreDueCountsCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockCardStoreDueCountsCall) Return(arg0 []int, arg1 error) *MockCardStoreDueCountsCall {
+	c.Call = c.Call.Return(arg0, arg1)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockCardStoreDueCountsCall) Do(f func(context.Context, string, string, []time.Time) ([]int, error)) *MockCardStoreDueCountsCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockCardStoreDueCountsCall) DoAndReturn(f func(context.Context, string, string, []time.Time) ([]int, error)) *MockCardStoreDueCountsCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
 // DueHistogram mocks base method.
 func (m *MockCardStore) DueHistogram(ctx context.Context, userID, deckID string, start time.Time, days int) ([]int, error) {
 	m.ctrl.T.Helper()
@@ -2263,6 +2341,46 @@ func (c *MockCardStoreSearchCall) Do(f func(context.Context, string, contracts.C
 
 // DoAndReturn rewrite *gomock.Call.DoAndReturn
 func (c *MockCardStoreSearchCall) DoAndReturn(f func(context.Context, string, contracts.CardFilter, string, int, time.Time) ([]ports.CardRow, error)) *MockCardStoreSearchCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
+// StudyCards mocks base method.
+func (m *MockCardStore) StudyCards(ctx context.Context, userID, deckID string, q ports.StudyQuery) ([]ports.CardRow, []ports.CardRow, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "StudyCards", ctx, userID, deckID, q)
+	ret0, _ := ret[0].([]ports.CardRow)
+	ret1, _ := ret[1].([]ports.CardRow)
+	ret2, _ := ret[2].(error)
+	return ret0, ret1, ret2
+}
+
+// StudyCards indicates an expected call of StudyCards.
+func (mr *MockCardStoreMockRecorder) StudyCards(ctx, userID, deckID, q any) *MockCardStoreStudyCardsCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "StudyCards", reflect.TypeOf((*MockCardStore)(nil).StudyCards), ctx, userID, deckID, q)
+	return &MockCardStoreStudyCardsCall{Call: call}
+}
+
+// MockCardStoreStudyCardsCall wrap *gomock.Call
+type MockCardStoreStudyCardsCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockCardStoreStudyCardsCall) Return(learning, review []ports.CardRow, err error) *MockCardStoreStudyCardsCall {
+	c.Call = c.Call.Return(learning, review, err)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockCardStoreStudyCardsCall) Do(f func(context.Context, string, string, ports.StudyQuery) ([]ports.CardRow, []ports.CardRow, error)) *MockCardStoreStudyCardsCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockCardStoreStudyCardsCall) DoAndReturn(f func(context.Context, string, string, ports.StudyQuery) ([]ports.CardRow, []ports.CardRow, error)) *MockCardStoreStudyCardsCall {
 	c.Call = c.Call.DoAndReturn(f)
 	return c
 }
@@ -2563,6 +2681,45 @@ func (c *MockReviewStoreRetentionCall) DoAndReturn(f func(context.Context, strin
 	return c
 }
 
+// RetentionSplit mocks base method.
+func (m *MockReviewStore) RetentionSplit(ctx context.Context, userID, deckID string, since time.Time, matureDays int) (ports.RetentionCounts, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "RetentionSplit", ctx, userID, deckID, since, matureDays)
+	ret0, _ := ret[0].(ports.RetentionCounts)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// RetentionSplit indicates an expected call of RetentionSplit.
+func (mr *MockReviewStoreMockRecorder) RetentionSplit(ctx, userID, deckID, since, matureDays any) *MockReviewStoreRetentionSplitCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "RetentionSplit", reflect.TypeOf((*MockReviewStore)(nil).RetentionSplit), ctx, userID, deckID, since, matureDays)
+	return &MockReviewStoreRetentionSplitCall{Call: call}
+}
+
+// MockReviewStoreRetentionSplitCall wrap *gomock.Call
+type MockReviewStoreRetentionSplitCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockReviewStoreRetentionSplitCall) Return(arg0 ports.RetentionCounts, arg1 error) *MockReviewStoreRetentionSplitCall {
+	c.Call = c.Call.Return(arg0, arg1)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockReviewStoreRetentionSplitCall) Do(f func(context.Context, string, string, time.Time, int) (ports.RetentionCounts, error)) *MockReviewStoreRetentionSplitCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockReviewStoreRetentionSplitCall) DoAndReturn(f func(context.Context, string, string, time.Time, int) (ports.RetentionCounts, error)) *MockReviewStoreRetentionSplitCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
 // ReviewDays mocks base method.
 func (m *MockReviewStore) ReviewDays(ctx context.Context, userID, deckID string, since time.Time) ([]ports.ReviewDay, error) {
 	m.ctrl.T.Helper()
@@ -2598,6 +2755,45 @@ func (c *MockReviewStoreReviewDaysCall) Do(f func(context.Context, string, strin
 
 // DoAndReturn rewrite *gomock.Call.DoAndReturn
 func (c *MockReviewStoreReviewDaysCall) DoAndReturn(f func(context.Context, string, string, time.Time) ([]ports.ReviewDay, error)) *MockReviewStoreReviewDaysCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
+// StudiedSince mocks base method.
+func (m *MockReviewStore) StudiedSince(ctx context.Context, userID, deckID string, since time.Time) (ports.StudiedCounts, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "StudiedSince", ctx, userID, deckID, since)
+	ret0, _ := ret[0].(ports.StudiedCounts)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// StudiedSince indicates an expected call of StudiedSince.
+func (mr *MockReviewStoreMockRecorder) StudiedSince(ctx, userID, deckID, since any) *MockReviewStoreStudiedSinceCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "StudiedSince", reflect.TypeOf((*MockReviewStore)(nil).StudiedSince), ctx, userID, deckID, since)
+	return &MockReviewStoreStudiedSinceCall{Call: call}
+}
+
+// MockReviewStoreStudiedSinceCall wrap *gomock.Call
+type MockReviewStoreStudiedSinceCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockReviewStoreStudiedSinceCall) Return(arg0 ports.StudiedCounts, arg1 error) *MockReviewStoreStudiedSinceCall {
+	c.Call = c.Call.Return(arg0, arg1)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockReviewStoreStudiedSinceCall) Do(f func(context.Context, string, string, time.Time) (ports.StudiedCounts, error)) *MockReviewStoreStudiedSinceCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockReviewStoreStudiedSinceCall) DoAndReturn(f func(context.Context, string, string, time.Time) (ports.StudiedCounts, error)) *MockReviewStoreStudiedSinceCall {
 	c.Call = c.Call.DoAndReturn(f)
 	return c
 }
@@ -2775,6 +2971,45 @@ func (c *MockStudySessionStoreGetSessionCall) Do(f func(context.Context, string,
 
 // DoAndReturn rewrite *gomock.Call.DoAndReturn
 func (c *MockStudySessionStoreGetSessionCall) DoAndReturn(f func(context.Context, string, string) (ports.StudySessionRow, error)) *MockStudySessionStoreGetSessionCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
+// NextDueItem mocks base method.
+func (m *MockStudySessionStore) NextDueItem(ctx context.Context, userID, sessionID string, now, learnAheadUntil time.Time) (*ports.SessionItem, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "NextDueItem", ctx, userID, sessionID, now, learnAheadUntil)
+	ret0, _ := ret[0].(*ports.SessionItem)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// NextDueItem indicates an expected call of NextDueItem.
+func (mr *MockStudySessionStoreMockRecorder) NextDueItem(ctx, userID, sessionID, now, learnAheadUntil any) *MockStudySessionStoreNextDueItemCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "NextDueItem", reflect.TypeOf((*MockStudySessionStore)(nil).NextDueItem), ctx, userID, sessionID, now, learnAheadUntil)
+	return &MockStudySessionStoreNextDueItemCall{Call: call}
+}
+
+// MockStudySessionStoreNextDueItemCall wrap *gomock.Call
+type MockStudySessionStoreNextDueItemCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockStudySessionStoreNextDueItemCall) Return(arg0 *ports.SessionItem, arg1 error) *MockStudySessionStoreNextDueItemCall {
+	c.Call = c.Call.Return(arg0, arg1)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockStudySessionStoreNextDueItemCall) Do(f func(context.Context, string, string, time.Time, time.Time) (*ports.SessionItem, error)) *MockStudySessionStoreNextDueItemCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockStudySessionStoreNextDueItemCall) DoAndReturn(f func(context.Context, string, string, time.Time, time.Time) (*ports.SessionItem, error)) *MockStudySessionStoreNextDueItemCall {
 	c.Call = c.Call.DoAndReturn(f)
 	return c
 }
