@@ -18,4 +18,5 @@ package ports
 
 //go:generate go tool mockgen -typed -source=services.go -destination=mock/services_mock.go -package=mock
 //go:generate go tool mockgen -typed -source=stores.go -destination=mock/stores_mock.go -package=mock
+//go:generate go tool mockgen -typed -source=oauth.go -destination=mock/oauth_mock.go -package=mock
 //go:generate go tool mockgen -typed -source=mcp.go -destination=mock/mcp_mock.go -package=mock

@@ -77,6 +77,7 @@ type Stores interface {
 	Audit() AuditStore
 	Idempotency() IdempotencyStore
 	Media() MediaStore
+	OAuth() OAuthStore
 }
 
 // UserStore keeps accounts.
