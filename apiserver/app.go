@@ -29,7 +29,7 @@ const (
 type App struct {
 	cfg      Config
 	log      *slog.Logger
-	store    ports.Store
+	store    ports.Database
 	svc      *domain.Services
 	accounts ports.AccountService
 	clock    ports.Clock
@@ -42,7 +42,7 @@ type App struct {
 	closeOnce sync.Once
 }
 
-func newApp(cfg Config, log *slog.Logger, store ports.Store, svc *domain.Services, accounts ports.AccountService,
+func newApp(cfg Config, log *slog.Logger, store ports.Database, svc *domain.Services, accounts ports.AccountService,
 	clock ports.Clock, srv *mcpcore.Server, m *obs.Metrics, public publicHandler, admin adminHandler) *App {
 	return &App{cfg: cfg, log: log, store: store, svc: svc, accounts: accounts, clock: clock, mcp: srv, metrics: m, public: public, admin: admin}
 }

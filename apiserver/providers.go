@@ -32,12 +32,12 @@ func provideLogger(cfg Config) *slog.Logger {
 
 // provideStore opens the store the database URL names and applies its
 // migrations; the cleanup closes it.
-func provideStore(ctx context.Context, cfg Config, log *slog.Logger) (ports.Store, func(), error) {
+func provideStore(ctx context.Context, cfg Config, log *slog.Logger) (ports.Database, func(), error) {
 	kind, target, err := parseDatabaseURL(cfg.DatabaseURL)
 	if err != nil {
 		return nil, nil, err
 	}
-	var s ports.Store
+	var s ports.Database
 	switch kind {
 	case dbSQLite:
 		s, err = sqlite.Open(ctx, target)
@@ -112,7 +112,7 @@ func provideSignIn(svc *domain.Services, a *auth.Authenticator, log *slog.Logger
 }
 
 // providePinger checks the store.
-func providePinger(s ports.Store) pinger { return s.Ping }
+func providePinger(s ports.Database) pinger { return s.Ping }
 
 // provideRouteDeps gathers what the routes need.
 func provideRouteDeps(cfg Config, log *slog.Logger, m *obs.Metrics, a *auth.Authenticator, srv *mcpcore.Server,

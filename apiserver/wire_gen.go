@@ -21,7 +21,7 @@ import (
 // initApp is the injector: wire generates its body in wire_gen.go.
 func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	logger := provideLogger(cfg)
-	store, cleanup, err := provideStore(ctx, cfg, logger)
+	database, cleanup, err := provideStore(ctx, cfg, logger)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -34,7 +34,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	idSource := _wireRandomIDsValue
 	scheduler := fsrs.New()
 	config := provideDomainConfig(cfg)
-	services := domain.NewServices(store, blobStore, clock, idSource, scheduler, config)
+	services := domain.NewServices(database, blobStore, clock, idSource, scheduler, config)
 	accountService := provideAccounts(services)
 	metrics := obs.NewMetrics()
 	binding := provideBinding(services, cfg, logger, metrics)
@@ -51,7 +51,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	authenticator := provideAuthenticator(services, accountService, cfg, apiserverServerKey)
 	signIn := provideSignIn(services, authenticator, logger)
 	apiserverApiHandler := provideAPI(services, accountService, logger)
-	apiserverPinger := providePinger(store)
+	apiserverPinger := providePinger(database)
 	apiserverRouteDeps := provideRouteDeps(cfg, logger, metrics, authenticator, server, signIn, apiserverApiHandler, apiserverPinger, services)
 	apiserverPublicHandler, err := newPublicHandler(apiserverRouteDeps)
 	if err != nil {
@@ -59,7 +59,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		return nil, nil, err
 	}
 	apiserverAdminHandler := newAdminHandler(apiserverRouteDeps)
-	app := newApp(cfg, logger, store, services, accountService, clock, server, metrics, apiserverPublicHandler, apiserverAdminHandler)
+	app := newApp(cfg, logger, database, services, accountService, clock, server, metrics, apiserverPublicHandler, apiserverAdminHandler)
 	return app, func() {
 		cleanup()
 	}, nil

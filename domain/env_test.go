@@ -69,7 +69,7 @@ const baseURL = "https://tb.example"
 
 type env struct {
 	t     testing.TB
-	store ports.Store
+	store ports.Database
 	clock *clock
 	svc   *domain.Services
 	blobs dirBlobs
@@ -95,7 +95,7 @@ func eachStore(t *testing.T, test func(t *testing.T, store string)) {
 	})
 }
 
-func openStore(t testing.TB, kind string) ports.Store {
+func openStore(t testing.TB, kind string) ports.Database {
 	t.Helper()
 	ctx := context.Background()
 	if kind == onSQLite {

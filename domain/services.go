@@ -2,7 +2,7 @@
 // sessions, statistics and plans, accounts, API keys, web sessions, tool
 // exposure, audit and media. It implements the driving ports
 // (ports.DeckService, ports.CardService, …) on top of the driven ports
-// (ports.Store, ports.Clock, ports.IDSource, ports.Scheduler,
+// (ports.Database, ports.Clock, ports.IDSource, ports.Scheduler,
 // ports.BlobStore) and decides who owns what: every call acts for the
 // principal in its context and sees only that user's data.
 //
@@ -74,7 +74,7 @@ func (c Config) withDefaults() Config {
 
 // deps are what every service uses.
 type deps struct {
-	store ports.Store
+	store ports.Database
 	blobs ports.BlobStore
 	clock ports.Clock
 	ids   ports.IDSource
@@ -102,7 +102,7 @@ type Services struct {
 
 // NewServices builds every service. blobs may be nil when media uploads
 // are not served (AcceptUpload then fails as unavailable).
-func NewServices(store ports.Store, blobs ports.BlobStore, clock ports.Clock, ids ports.IDSource, sched ports.Scheduler, cfg Config) *Services {
+func NewServices(store ports.Database, blobs ports.BlobStore, clock ports.Clock, ids ports.IDSource, sched ports.Scheduler, cfg Config) *Services {
 	d := &deps{store: store, blobs: blobs, clock: clock, ids: ids, sched: sched, cfg: cfg.withDefaults()}
 	return &Services{
 		Decks:       &DeckService{d},

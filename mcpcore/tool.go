@@ -43,9 +43,6 @@ type ToolAnnotations struct {
 	OpenWorldHint   *bool  `json:"openWorldHint,omitempty"`
 }
 
-// Bool returns a pointer to b, for the optional annotation fields.
-func Bool(b bool) *bool { return &b }
-
 // ToolHandler executes a tool call. A returned *Error (see errors.As)
 // becomes a JSON-RPC error; *InputRequiredError asks the client for input
 // (modern era); any other error becomes an isError result carrying its

@@ -34,8 +34,8 @@ type Scheduler interface {
 	Review(state contracts.CardState, settings contracts.DeckSettings, now time.Time, rating contracts.Rating) (contracts.CardState, error)
 }
 
-// Store is the whole storage: its stores, a transaction runner, and its
-// lifecycle. Calls made on Store itself run outside a transaction.
+// Database is the whole storage: its stores, a transaction runner, and its
+// lifecycle. Calls made on a Database itself run outside a transaction.
 //
 // Rules every store method keeps, in or out of a transaction:
 //   - A call that fails with a documented kind leaves no partial effect,
@@ -44,7 +44,7 @@ type Scheduler interface {
 //   - Every row belongs to a user that exists; writing a row for an
 //     unknown user, or naming another user's deck or card, is not_found.
 //   - A limit of 0 or less returns an empty list.
-type Store interface {
+type Database interface {
 	Stores
 	TxRunner
 	// Ping checks the database answers. Unavailable when it does not.

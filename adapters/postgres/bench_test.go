@@ -11,5 +11,5 @@ import (
 // database, when TAKHTABUSH_TEST_POSTGRES_URL is set.
 func BenchmarkStore(b *testing.B) {
 	baseURL(b)
-	storebench.Run(b, func(b *testing.B) ports.Store { return open(b, freshDatabase(b)) })
+	storebench.Run(b, func(b *testing.B) ports.Database { return open(b, freshDatabase(b)) })
 }

@@ -40,7 +40,7 @@ func (dialect) HasTag(param string) string {
 }
 
 // Classify maps SQLSTATE codes and connection failures.
-func (dialect) Classify(err error) sqlstore.ErrClass {
+func (dialect) Classify(err error) sqlstore.ErrorClass {
 	if e := pq.As(err); e != nil {
 		switch e.Code {
 		case pqerror.UniqueViolation:

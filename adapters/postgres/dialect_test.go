@@ -27,7 +27,7 @@ func TestMatchText(t *testing.T) {
 func TestClassify(t *testing.T) {
 	cases := []struct {
 		err  error
-		want sqlstore.ErrClass
+		want sqlstore.ErrorClass
 	}{
 		{&pq.Error{Code: "23505"}, sqlstore.ClassUnique},
 		{fmt.Errorf("wrapped: %w", &pq.Error{Code: "23503"}), sqlstore.ClassForeignKey},

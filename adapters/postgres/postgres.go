@@ -1,4 +1,4 @@
-// Package postgres is Takhtabush's production store: ports.Store on
+// Package postgres is Takhtabush's production store: ports.Database on
 // PostgreSQL through lib/pq (driver "postgres"), with tsvector card
 // search. Several stateless service instances may share one database:
 // nothing needed for correctness lives in process memory, concurrent

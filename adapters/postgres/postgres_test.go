@@ -104,5 +104,5 @@ func withoutLock() Option { return func(o *options) { o.noLock = true } }
 
 func TestStore(t *testing.T) {
 	db := freshDatabase(t)
-	storetest.TestStore(t, func(t *testing.T) ports.Store { return open(t, freshSchema(t, db), withoutLock()) })
+	storetest.TestStore(t, func(t *testing.T) ports.Database { return open(t, freshSchema(t, db), withoutLock()) })
 }

@@ -9,5 +9,5 @@ import (
 
 // BenchmarkStore runs the shared store benchmarks on a temporary file.
 func BenchmarkStore(b *testing.B) {
-	storebench.Run(b, func(b *testing.B) ports.Store { return openTemp(b) })
+	storebench.Run(b, func(b *testing.B) ports.Database { return openTemp(b) })
 }

@@ -56,7 +56,7 @@ func (dialect) HasTag(param string) string {
 }
 
 // Classify maps SQLite result codes (extended codes are on in modernc).
-func (dialect) Classify(err error) sqlstore.ErrClass {
+func (dialect) Classify(err error) sqlstore.ErrorClass {
 	var e *sqlite.Error
 	if !errors.As(err, &e) {
 		return sqlstore.ClassOther

@@ -1,4 +1,4 @@
-// Package sqlite is Takhtabush's embedded store: ports.Store on a SQLite
+// Package sqlite is Takhtabush's embedded store: ports.Database on a SQLite
 // file through modernc.org/sqlite (pure Go, driver "sqlite"), with FTS5
 // card search. It is the default, so the service runs on a bare machine.
 //

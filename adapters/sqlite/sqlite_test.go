@@ -21,5 +21,5 @@ func openTemp(t testing.TB) *Store {
 }
 
 func TestStore(t *testing.T) {
-	storetest.TestStore(t, func(t *testing.T) ports.Store { return openTemp(t) })
+	storetest.TestStore(t, func(t *testing.T) ports.Database { return openTemp(t) })
 }

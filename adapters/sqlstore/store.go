@@ -1,4 +1,4 @@
-// Package sqlstore implements ports.Store once over database/sql for both
+// Package sqlstore implements ports.Database once over database/sql for both
 // SQL dialects Takhtabush runs on (SQLite through modernc.org/sqlite and
 // PostgreSQL through lib/pq). The SQL text is shared: both drivers bind
 // $1..$N placeholders by number, and both databases understand
@@ -21,16 +21,16 @@ import (
 	"github.com/takhtabush/takhtabush/ports"
 )
 
-// ErrClass classifies a driver error.
-type ErrClass int
+// ErrorClass classifies a driver error.
+type ErrorClass int
 
 // The error classes a Dialect recognises.
 const (
-	ClassOther       ErrClass = iota // anything else: internal
-	ClassUnique                      // a unique or primary key violation: conflict
-	ClassForeignKey                  // a foreign key violation: not found
-	ClassConflict                    // a serialization failure or deadlock: conflict
-	ClassUnavailable                 // busy, locked, connection lost: unavailable
+	ClassOther       ErrorClass = iota // anything else: internal
+	ClassUnique                        // a unique or primary key violation: conflict
+	ClassForeignKey                    // a foreign key violation: not found
+	ClassConflict                      // a serialization failure or deadlock: conflict
+	ClassUnavailable                   // busy, locked, connection lost: unavailable
 )
 
 // Dialect is what differs between the SQL databases.
@@ -48,7 +48,7 @@ type Dialect interface {
 	// its tags contain the tag bound to param.
 	HasTag(param string) string
 	// Classify says what kind of failure a driver error is.
-	Classify(err error) ErrClass
+	Classify(err error) ErrorClass
 	// Placeholder returns the placeholder of the n-th argument (from 1) of
 	// a statement whose placeholders appear once each, in argument order:
 	// the bulk INSERTs. SQLite's "?" parses and binds in constant time,
@@ -73,7 +73,7 @@ type Config struct {
 	SerializeTx bool
 }
 
-// Store is a ports.Store over a *sql.DB. It is safe for concurrent use.
+// Store is a ports.Database over a *sql.DB. It is safe for concurrent use.
 type Store struct {
 	db   *sql.DB
 	d    Dialect
@@ -82,7 +82,7 @@ type Store struct {
 	stmt *stmtCache
 }
 
-var _ ports.Store = (*Store)(nil)
+var _ ports.Database = (*Store)(nil)
 
 // New returns a Store over db, which must hold the schema of the dialect's
 // migrations. The Store owns db: Close closes it.

@@ -41,7 +41,7 @@ func project(ctx context.Context, def contracts.ToolDef, req *mcpcore.CallReques
 
 // audit writes the event; when that fails, the result stays as it is and
 // carries a marker in _meta.
-func (s *Surface) audit(ctx context.Context, e contracts.AuditEvent, res *mcpcore.CallToolResult) {
+func (s *Tools) audit(ctx context.Context, e contracts.AuditEvent, res *mcpcore.CallToolResult) {
 	// The mutation is done: its row is written even when the caller has
 	// gone (a closed stream cancels ctx in the modern era).
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), auditTimeout)

@@ -17,7 +17,7 @@ const metaErrorKind = "takhtabush/errorKind"
 // errorResult maps a service error to a tool result, once for every tool:
 // the kinds a model can act on carry their message; anything else carries
 // only a reference id, and the cause goes to the log.
-func (s *Surface) errorResult(ctx context.Context, tool string, err error) *mcpcore.CallToolResult {
+func (s *Tools) errorResult(ctx context.Context, tool string, err error) *mcpcore.CallToolResult {
 	kind := contracts.KindOf(err)
 	var text string
 	switch kind {

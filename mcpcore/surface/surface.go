@@ -31,8 +31,9 @@ type Config struct {
 // ToolTimeout bounds every tool call (hosts give up after a few minutes).
 const ToolTimeout = 60 * time.Second
 
-// Surface is the Takhtabush tool surface over one McpServices.
-type Surface struct {
+// Tools is the Takhtabush tool surface over one McpServices: the catalog
+// tools, the study widget resource, and the engine options they need.
+type Tools struct {
 	svc  ports.McpServices
 	cfg  Config
 	log  *slog.Logger
@@ -41,12 +42,12 @@ type Surface struct {
 
 // New returns the surface for svc. svc is shared by every request: it acts
 // for the principal in each call's context.
-func New(svc ports.McpServices, cfg Config) *Surface {
+func New(svc ports.McpServices, cfg Config) *Tools {
 	log := cfg.Logger
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	s := &Surface{svc: svc, cfg: cfg, log: log, defs: map[string]contracts.ToolDef{}}
+	s := &Tools{svc: svc, cfg: cfg, log: log, defs: map[string]contracts.ToolDef{}}
 	for _, def := range contracts.Catalog() {
 		s.defs[def.Name] = def
 	}
@@ -55,7 +56,7 @@ func New(svc ports.McpServices, cfg Config) *Surface {
 
 // Catalog returns the engine definitions: one tool per catalog entry, and
 // the study widget resource.
-func (s *Surface) Catalog() mcpcore.Catalog {
+func (s *Tools) Catalog() mcpcore.Catalog {
 	var cat mcpcore.Catalog
 	for _, def := range contracts.Catalog() {
 		cat.Tools = append(cat.Tools, s.tool(def))
@@ -66,7 +67,7 @@ func (s *Surface) Catalog() mcpcore.Catalog {
 
 // Options returns the engine options the surface needs: exposure settings
 // read at call time through the port.
-func (s *Surface) Options() mcpcore.Options {
+func (s *Tools) Options() mcpcore.Options {
 	return mcpcore.Options{
 		DefaultTimeout: ToolTimeout,
 		StateKey:       s.cfg.StateKey,
@@ -79,7 +80,7 @@ func (s *Surface) Options() mcpcore.Options {
 }
 
 // Implementation returns the serverInfo.
-func (s *Surface) Implementation() mcpcore.Implementation {
+func (s *Tools) Implementation() mcpcore.Implementation {
 	v := s.cfg.Version
 	if v == "" {
 		v = "dev"
@@ -94,7 +95,7 @@ func NewServer(svc ports.McpServices, cfg Config) (*mcpcore.Server, error) {
 }
 
 // visible applies the account's exposure settings, read at call time.
-func (s *Surface) visible(ctx context.Context, name string) (bool, error) {
+func (s *Tools) visible(ctx context.Context, name string) (bool, error) {
 	def, ok := s.defs[name]
 	if !ok {
 		return false, nil
@@ -106,7 +107,7 @@ func (s *Surface) visible(ctx context.Context, name string) (bool, error) {
 	return settings.Allows(def), nil
 }
 
-func (s *Surface) tool(def contracts.ToolDef) mcpcore.Tool {
+func (s *Tools) tool(def contracts.ToolDef) mcpcore.Tool {
 	a := def.Annotations
 	return mcpcore.Tool{
 		Name:         def.Name,
@@ -117,9 +118,9 @@ func (s *Surface) tool(def contracts.ToolDef) mcpcore.Tool {
 		Annotations: &mcpcore.ToolAnnotations{
 			Title:           def.Title,
 			ReadOnlyHint:    a.ReadOnlyHint,
-			DestructiveHint: mcpcore.Bool(a.DestructiveHint),
+			DestructiveHint: new(a.DestructiveHint),
 			IdempotentHint:  a.IdempotentHint,
-			OpenWorldHint:   mcpcore.Bool(a.OpenWorldHint),
+			OpenWorldHint:   new(a.OpenWorldHint),
 		},
 		Meta:    def.Meta,
 		Scopes:  contracts.ScopeStrings(def.Scopes),
@@ -129,7 +130,7 @@ func (s *Surface) tool(def contracts.ToolDef) mcpcore.Tool {
 
 // handler runs one tool: dynamic scope and exposure needs, the service
 // call, error mapping, the result, and the audit row of a mutation.
-func (s *Surface) handler(def contracts.ToolDef) mcpcore.ToolHandler {
+func (s *Tools) handler(def contracts.ToolDef) mcpcore.ToolHandler {
 	run := dispatch[def.Name]
 	return func(ctx context.Context, req *mcpcore.CallRequest) (*mcpcore.CallToolResult, error) {
 		if len(def.ExactlyOneOf) > 0 {
@@ -181,7 +182,7 @@ func (s *Surface) handler(def contracts.ToolDef) mcpcore.ToolHandler {
 // result encodes a record as structuredContent and text; the study widget
 // tool also leads with a sentence and the study link for hosts that drop
 // widgets.
-func (s *Surface) result(def contracts.ToolDef, out any) (*mcpcore.CallToolResult, error) {
+func (s *Tools) result(def contracts.ToolDef, out any) (*mcpcore.CallToolResult, error) {
 	res, err := mcpcore.StructuredResult(out)
 	if err != nil {
 		return nil, err

@@ -15,7 +15,7 @@ var widgetHTML string
 // widget is the MCP Apps study widget resource (ui://), readable with
 // study:render. Hosts render it in their own sandbox; its CSP travels in
 // _meta.ui.csp and allows nothing but this service's origin.
-func (s *Surface) widget() mcpcore.Resource {
+func (s *Tools) widget() mcpcore.Resource {
 	meta := map[string]any{"ui": map[string]any{"csp": s.csp(), "prefersBorder": true}}
 	return mcpcore.Resource{
 		URI:         contracts.StudyWidgetURI,
@@ -33,7 +33,7 @@ func (s *Surface) widget() mcpcore.Resource {
 	}
 }
 
-func (s *Surface) csp() map[string]any {
+func (s *Tools) csp() map[string]any {
 	domains := []string{}
 	if u, err := url.Parse(s.cfg.BaseURL); err == nil && u.Scheme != "" && u.Host != "" {
 		domains = append(domains, u.Scheme+"://"+u.Host)

@@ -245,32 +245,32 @@ func (c *MockSchedulerReviewCall) DoAndReturn(f func(contracts.CardState, contra
 	return c
 }
 
-// MockStore is a mock of Store interface.
-type MockStore struct {
+// MockDatabase is a mock of Database interface.
+type MockDatabase struct {
 	ctrl     *gomock.Controller
-	recorder *MockStoreMockRecorder
+	recorder *MockDatabaseMockRecorder
 	isgomock struct{}
 }
 
-// MockStoreMockRecorder is the mock recorder for MockStore.
-type MockStoreMockRecorder struct {
-	mock *MockStore
+// MockDatabaseMockRecorder is the mock recorder for MockDatabase.
+type MockDatabaseMockRecorder struct {
+	mock *MockDatabase
 }
 
-// NewMockStore creates a new mock instance.
-func NewMockStore(ctrl *gomock.Controller) *MockStore {
-	mock := &MockStore{ctrl: ctrl}
-	mock.recorder = &MockStoreMockRecorder{mock}
+// NewMockDatabase creates a new mock instance.
+func NewMockDatabase(ctrl *gomock.Controller) *MockDatabase {
+	mock := &MockDatabase{ctrl: ctrl}
+	mock.recorder = &MockDatabaseMockRecorder{mock}
 	return mock
 }
 
 // EXPECT returns an object that allows the caller to indicate expected use.
-func (m *MockStore) EXPECT() *MockStoreMockRecorder {
+func (m *MockDatabase) EXPECT() *MockDatabaseMockRecorder {
 	return m.recorder
 }
 
 // Audit mocks base method.
-func (m *MockStore) Audit() ports.AuditStore {
+func (m *MockDatabase) Audit() ports.AuditStore {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "Audit")
 	ret0, _ := ret[0].(ports.AuditStore)
@@ -278,37 +278,37 @@ func (m *MockStore) Audit() ports.AuditStore {
 }
 
 // Audit indicates an expected call of Audit.
-func (mr *MockStoreMockRecorder) Audit() *MockStoreAuditCall {
+func (mr *MockDatabaseMockRecorder) Audit() *MockDatabaseAuditCall {
 	mr.mock.ctrl.T.Helper()
-	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Audit", reflect.TypeOf((*MockStore)(nil).Audit))
-	return &MockStoreAuditCall{Call: call}
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Audit", reflect.TypeOf((*MockDatabase)(nil).Audit))
+	return &MockDatabaseAuditCall{Call: call}
 }
 
-// MockStoreAuditCall wrap *gomock.Call
-type MockStoreAuditCall struct {
+// MockDatabaseAuditCall wrap *gomock.Call
+type MockDatabaseAuditCall struct {
 	*gomock.Call
 }
 
 // Return rewrite *gomock.Call.Return
-func (c *MockStoreAuditCall) Return(arg0 ports.AuditStore) *MockStoreAuditCall {
+func (c *MockDatabaseAuditCall) Return(arg0 ports.AuditStore) *MockDatabaseAuditCall {
 	c.Call = c.Call.Return(arg0)
 	return c
 }
 
 // Do rewrite *gomock.Call.Do
-func (c *MockStoreAuditCall) Do(f func() ports.AuditStore) *MockStoreAuditCall {
+func (c *MockDatabaseAuditCall) Do(f func() ports.AuditStore) *MockDatabaseAuditCall {
 	c.Call = c.Call.Do(f)
 	return c
 }
 
 // DoAndReturn rewrite *gomock.Call.DoAndReturn
-func (c *MockStoreAuditCall) DoAndReturn(f func() ports.AuditStore) *MockStoreAuditCall {
+func (c *MockDatabaseAuditCall) DoAndReturn(f func() ports.AuditStore) *MockDatabaseAuditCall {
 	c.Call = c.Call.DoAndReturn(f)
 	return c
 }
 
 // Cards mocks base method.
-func (m *MockStore) Cards() ports.CardStore {
+func (m *MockDatabase) Cards() ports.CardStore {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "Cards")
 	ret0, _ := ret[0].(ports.CardStore)
@@ -316,37 +316,37 @@ func (m *MockStore) Cards() ports.CardStore {
 }
 
 // Cards indicates an expected call of Cards.
-func (mr *MockStoreMockRecorder) Cards() *MockStoreCardsCall {
+func (mr *MockDatabaseMockRecorder) Cards() *MockDatabaseCardsCall {
 	mr.mock.ctrl.T.Helper()
-	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Cards", reflect.TypeOf((*MockStore)(nil).Cards))
-	return &MockStoreCardsCall{Call: call}
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Cards", reflect.TypeOf((*MockDatabase)(nil).Cards))
+	return &MockDatabaseCardsCall{Call: call}
 }
 
-// MockStoreCardsCall wrap *gomock.Call
-type MockStoreCardsCall struct {
+// MockDatabaseCardsCall wrap *gomock.Call
+type MockDatabaseCardsCall struct {
 	*gomock.Call
 }
 
 // Return rewrite *gomock.Call.Return
-func (c *MockStoreCardsCall) Return(arg0 ports.CardStore) *MockStoreCardsCall {
+func (c *MockDatabaseCardsCall) Return(arg0 ports.CardStore) *MockDatabaseCardsCall {
 	c.Call = c.Call.Return(arg0)
 	return c
 }
 
 // Do rewrite *gomock.Call.Do
-func (c *MockStoreCardsCall) Do(f func() ports.CardStore) *MockStoreCardsCall {
+func (c *MockDatabaseCardsCall) Do(f func() ports.CardStore) *MockDatabaseCardsCall {
 	c.Call = c.Call.Do(f)
 	return c
 }
 
 // DoAndReturn rewrite *gomock.Call.DoAndReturn
-func (c *MockStoreCardsCall) DoAndReturn(f func() ports.CardStore) *MockStoreCardsCall {
+func (c *MockDatabaseCardsCall) DoAndReturn(f func() ports.CardStore) *MockDatabaseCardsCall {
 	c.Call = c.Call.DoAndReturn(f)
 	return c
 }
 
 // Close mocks base method.
-func (m *MockStore) Close() error {
+func (m *MockDatabase) Close() error {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "Close")
 	ret0, _ := ret[0].(error)
@@ -354,37 +354,37 @@ func (m *MockStore) Close() error {
 }
 
 // Close indicates an expected call of Close.
-func (mr *MockStoreMockRecorder) Close() *MockStoreCloseCall {
+func (mr *MockDatabaseMockRecorder) Close() *MockDatabaseCloseCall {
 	mr.mock.ctrl.T.Helper()
-	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Close", reflect.TypeOf((*MockStore)(nil).Close))
-	return &MockStoreCloseCall{Call: call}
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Close", reflect.TypeOf((*MockDatabase)(nil).Close))
+	return &MockDatabaseCloseCall{Call: call}
 }
 
-// MockStoreCloseCall wrap *gomock.Call
-type MockStoreCloseCall struct {
+// MockDatabaseCloseCall wrap *gomock.Call
+type MockDatabaseCloseCall struct {
 	*gomock.Call
 }
 
 // Return rewrite *gomock.Call.Return
-func (c *MockStoreCloseCall) Return(arg0 error) *MockStoreCloseCall {
+func (c *MockDatabaseCloseCall) Return(arg0 error) *MockDatabaseCloseCall {
 	c.Call = c.Call.Return(arg0)
 	return c
 }
 
 // Do rewrite *gomock.Call.Do
-func (c *MockStoreCloseCall) Do(f func() error) *MockStoreCloseCall {
+func (c *MockDatabaseCloseCall) Do(f func() error) *MockDatabaseCloseCall {
 	c.Call = c.Call.Do(f)
 	return c
 }
 
 // DoAndReturn rewrite *gomock.Call.DoAndReturn
-func (c *MockStoreCloseCall) DoAndReturn(f func() error) *MockStoreCloseCall {
+func (c *MockDatabaseCloseCall) DoAndReturn(f func() error) *MockDatabaseCloseCall {
 	c.Call = c.Call.DoAndReturn(f)
 	return c
 }
 
 // Decks mocks base method.
-func (m *MockStore) Decks() ports.DeckStore {
+func (m *MockDatabase) Decks() ports.DeckStore {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "Decks")
 	ret0, _ := ret[0].(ports.DeckStore)
@@ -392,37 +392,37 @@ func (m *MockStore) Decks() ports.DeckStore {
 }
 
 // Decks indicates an expected call of Decks.
-func (mr *MockStoreMockRecorder) Decks() *MockStoreDecksCall {
+func (mr *MockDatabaseMockRecorder) Decks() *MockDatabaseDecksCall {
 	mr.mock.ctrl.T.Helper()
-	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Decks", reflect.TypeOf((*MockStore)(nil).Decks))
-	return &MockStoreDecksCall{Call: call}
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Decks", reflect.TypeOf((*MockDatabase)(nil).Decks))
+	return &MockDatabaseDecksCall{Call: call}
 }
 
-// MockStoreDecksCall wrap *gomock.Call
-type MockStoreDecksCall struct {
+// MockDatabaseDecksCall wrap *gomock.Call
+type MockDatabaseDecksCall struct {
 	*gomock.Call
 }
 
 // Return rewrite *gomock.Call.Return
-func (c *MockStoreDecksCall) Return(arg0 ports.DeckStore) *MockStoreDecksCall {
+func (c *MockDatabaseDecksCall) Return(arg0 ports.DeckStore) *MockDatabaseDecksCall {
 	c.Call = c.Call.Return(arg0)
 	return c
 }
 
 // Do rewrite *gomock.Call.Do
-func (c *MockStoreDecksCall) Do(f func() ports.DeckStore) *MockStoreDecksCall {
+func (c *MockDatabaseDecksCall) Do(f func() ports.DeckStore) *MockDatabaseDecksCall {
 	c.Call = c.Call.Do(f)
 	return c
 }
 
 // DoAndReturn rewrite *gomock.Call.DoAndReturn
-func (c *MockStoreDecksCall) DoAndReturn(f func() ports.DeckStore) *MockStoreDecksCall {
+func (c *MockDatabaseDecksCall) DoAndReturn(f func() ports.DeckStore) *MockDatabaseDecksCall {
 	c.Call = c.Call.DoAndReturn(f)
 	return c
 }
 
 // Exposure mocks base method.
-func (m *MockStore) Exposure() ports.ExposureStore {
+func (m *MockDatabase) Exposure() ports.ExposureStore {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "Exposure")
 	ret0, _ := ret[0].(ports.ExposureStore)
@@ -430,37 +430,37 @@ func (m *MockStore) Exposure() ports.ExposureStore {
 }
 
 // Exposure indicates an expected call of Exposure.
-func (mr *MockStoreMockRecorder) Exposure() *MockStoreExposureCall {
+func (mr *MockDatabaseMockRecorder) Exposure() *MockDatabaseExposureCall {
 	mr.mock.ctrl.T.Helper()
-	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Exposure", reflect.TypeOf((*MockStore)(nil).Exposure))
-	return &MockStoreExposureCall{Call: call}
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Exposure", reflect.TypeOf((*MockDatabase)(nil).Exposure))
+	return &MockDatabaseExposureCall{Call: call}
 }
 
-// MockStoreExposureCall wrap *gomock.Call
-type MockStoreExposureCall struct {
+// MockDatabaseExposureCall wrap *gomock.Call
+type MockDatabaseExposureCall struct {
 	*gomock.Call
 }
 
 // Return rewrite *gomock.Call.Return
-func (c *MockStoreExposureCall) Return(arg0 ports.ExposureStore) *MockStoreExposureCall {
+func (c *MockDatabaseExposureCall) Return(arg0 ports.ExposureStore) *MockDatabaseExposureCall {
 	c.Call = c.Call.Return(arg0)
 	return c
 }
 
 // Do rewrite *gomock.Call.Do
-func (c *MockStoreExposureCall) Do(f func() ports.ExposureStore) *MockStoreExposureCall {
+func (c *MockDatabaseExposureCall) Do(f func() ports.ExposureStore) *MockDatabaseExposureCall {
 	c.Call = c.Call.Do(f)
 	return c
 }
 
 // DoAndReturn rewrite *gomock.Call.DoAndReturn
-func (c *MockStoreExposureCall) DoAndReturn(f func() ports.ExposureStore) *MockStoreExposureCall {
+func (c *MockDatabaseExposureCall) DoAndReturn(f func() ports.ExposureStore) *MockDatabaseExposureCall {
 	c.Call = c.Call.DoAndReturn(f)
 	return c
 }
 
 // Idempotency mocks base method.
-func (m *MockStore) Idempotency() ports.IdempotencyStore {
+func (m *MockDatabase) Idempotency() ports.IdempotencyStore {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "Idempotency")
 	ret0, _ := ret[0].(ports.IdempotencyStore)
@@ -468,37 +468,37 @@ func (m *MockStore) Idempotency() ports.IdempotencyStore {
 }
 
 // Idempotency indicates an expected call of Idempotency.
-func (mr *MockStoreMockRecorder) Idempotency() *MockStoreIdempotencyCall {
+func (mr *MockDatabaseMockRecorder) Idempotency() *MockDatabaseIdempotencyCall {
 	mr.mock.ctrl.T.Helper()
-	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Idempotency", reflect.TypeOf((*MockStore)(nil).Idempotency))
-	return &MockStoreIdempotencyCall{Call: call}
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Idempotency", reflect.TypeOf((*MockDatabase)(nil).Idempotency))
+	return &MockDatabaseIdempotencyCall{Call: call}
 }
 
-// MockStoreIdempotencyCall wrap *gomock.Call
-type MockStoreIdempotencyCall struct {
+// MockDatabaseIdempotencyCall wrap *gomock.Call
+type MockDatabaseIdempotencyCall struct {
 	*gomock.Call
 }
 
 // Return rewrite *gomock.Call.Return
-func (c *MockStoreIdempotencyCall) Return(arg0 ports.IdempotencyStore) *MockStoreIdempotencyCall {
+func (c *MockDatabaseIdempotencyCall) Return(arg0 ports.IdempotencyStore) *MockDatabaseIdempotencyCall {
 	c.Call = c.Call.Return(arg0)
 	return c
 }
 
 // Do rewrite *gomock.Call.Do
-func (c *MockStoreIdempotencyCall) Do(f func() ports.IdempotencyStore) *MockStoreIdempotencyCall {
+func (c *MockDatabaseIdempotencyCall) Do(f func() ports.IdempotencyStore) *MockDatabaseIdempotencyCall {
 	c.Call = c.Call.Do(f)
 	return c
 }
 
 // DoAndReturn rewrite *gomock.Call.DoAndReturn
-func (c *MockStoreIdempotencyCall) DoAndReturn(f func() ports.IdempotencyStore) *MockStoreIdempotencyCall {
+func (c *MockDatabaseIdempotencyCall) DoAndReturn(f func() ports.IdempotencyStore) *MockDatabaseIdempotencyCall {
 	c.Call = c.Call.DoAndReturn(f)
 	return c
 }
 
 // InTx mocks base method.
-func (m *MockStore) InTx(ctx context.Context, fn func(ports.Stores) error) error {
+func (m *MockDatabase) InTx(ctx context.Context, fn func(ports.Stores) error) error {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "InTx", ctx, fn)
 	ret0, _ := ret[0].(error)
@@ -506,37 +506,37 @@ func (m *MockStore) InTx(ctx context.Context, fn func(ports.Stores) error) error
 }
 
 // InTx indicates an expected call of InTx.
-func (mr *MockStoreMockRecorder) InTx(ctx, fn any) *MockStoreInTxCall {
+func (mr *MockDatabaseMockRecorder) InTx(ctx, fn any) *MockDatabaseInTxCall {
 	mr.mock.ctrl.T.Helper()
-	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "InTx", reflect.TypeOf((*MockStore)(nil).InTx), ctx, fn)
-	return &MockStoreInTxCall{Call: call}
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "InTx", reflect.TypeOf((*MockDatabase)(nil).InTx), ctx, fn)
+	return &MockDatabaseInTxCall{Call: call}
 }
 
-// MockStoreInTxCall wrap *gomock.Call
-type MockStoreInTxCall struct {
+// MockDatabaseInTxCall wrap *gomock.Call
+type MockDatabaseInTxCall struct {
 	*gomock.Call
 }
 
 // Return rewrite *gomock.Call.Return
-func (c *MockStoreInTxCall) Return(arg0 error) *MockStoreInTxCall {
+func (c *MockDatabaseInTxCall) Return(arg0 error) *MockDatabaseInTxCall {
 	c.Call = c.Call.Return(arg0)
 	return c
 }
 
 // Do rewrite *gomock.Call.Do
-func (c *MockStoreInTxCall) Do(f func(context.Context, func(ports.Stores) error) error) *MockStoreInTxCall {
+func (c *MockDatabaseInTxCall) Do(f func(context.Context, func(ports.Stores) error) error) *MockDatabaseInTxCall {
 	c.Call = c.Call.Do(f)
 	return c
 }
 
 // DoAndReturn rewrite *gomock.Call.DoAndReturn
-func (c *MockStoreInTxCall) DoAndReturn(f func(context.Context, func(ports.Stores) error) error) *MockStoreInTxCall {
+func (c *MockDatabaseInTxCall) DoAndReturn(f func(context.Context, func(ports.Stores) error) error) *MockDatabaseInTxCall {
 	c.Call = c.Call.DoAndReturn(f)
 	return c
 }
 
 // Keys mocks base method.
-func (m *MockStore) Keys() ports.APIKeyStore {
+func (m *MockDatabase) Keys() ports.APIKeyStore {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "Keys")
 	ret0, _ := ret[0].(ports.APIKeyStore)
@@ -544,37 +544,37 @@ func (m *MockStore) Keys() ports.APIKeyStore {
 }
 
 // Keys indicates an expected call of Keys.
-func (mr *MockStoreMockRecorder) Keys() *MockStoreKeysCall {
+func (mr *MockDatabaseMockRecorder) Keys() *MockDatabaseKeysCall {
 	mr.mock.ctrl.T.Helper()
-	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Keys", reflect.TypeOf((*MockStore)(nil).Keys))
-	return &MockStoreKeysCall{Call: call}
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Keys", reflect.TypeOf((*MockDatabase)(nil).Keys))
+	return &MockDatabaseKeysCall{Call: call}
 }
 
-// MockStoreKeysCall wrap *gomock.Call
-type MockStoreKeysCall struct {
+// MockDatabaseKeysCall wrap *gomock.Call
+type MockDatabaseKeysCall struct {
 	*gomock.Call
 }
 
 // Return rewrite *gomock.Call.Return
-func (c *MockStoreKeysCall) Return(arg0 ports.APIKeyStore) *MockStoreKeysCall {
+func (c *MockDatabaseKeysCall) Return(arg0 ports.APIKeyStore) *MockDatabaseKeysCall {
 	c.Call = c.Call.Return(arg0)
 	return c
 }
 
 // Do rewrite *gomock.Call.Do
-func (c *MockStoreKeysCall) Do(f func() ports.APIKeyStore) *MockStoreKeysCall {
+func (c *MockDatabaseKeysCall) Do(f func() ports.APIKeyStore) *MockDatabaseKeysCall {
 	c.Call = c.Call.Do(f)
 	return c
 }
 
 // DoAndReturn rewrite *gomock.Call.DoAndReturn
-func (c *MockStoreKeysCall) DoAndReturn(f func() ports.APIKeyStore) *MockStoreKeysCall {
+func (c *MockDatabaseKeysCall) DoAndReturn(f func() ports.APIKeyStore) *MockDatabaseKeysCall {
 	c.Call = c.Call.DoAndReturn(f)
 	return c
 }
 
 // Media mocks base method.
-func (m *MockStore) Media() ports.MediaStore {
+func (m *MockDatabase) Media() ports.MediaStore {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "Media")
 	ret0, _ := ret[0].(ports.MediaStore)
@@ -582,37 +582,37 @@ func (m *MockStore) Media() ports.MediaStore {
 }
 
 // Media indicates an expected call of Media.
-func (mr *MockStoreMockRecorder) Media() *MockStoreMediaCall {
+func (mr *MockDatabaseMockRecorder) Media() *MockDatabaseMediaCall {
 	mr.mock.ctrl.T.Helper()
-	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Media", reflect.TypeOf((*MockStore)(nil).Media))
-	return &MockStoreMediaCall{Call: call}
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Media", reflect.TypeOf((*MockDatabase)(nil).Media))
+	return &MockDatabaseMediaCall{Call: call}
 }
 
-// MockStoreMediaCall wrap *gomock.Call
-type MockStoreMediaCall struct {
+// MockDatabaseMediaCall wrap *gomock.Call
+type MockDatabaseMediaCall struct {
 	*gomock.Call
 }
 
 // Return rewrite *gomock.Call.Return
-func (c *MockStoreMediaCall) Return(arg0 ports.MediaStore) *MockStoreMediaCall {
+func (c *MockDatabaseMediaCall) Return(arg0 ports.MediaStore) *MockDatabaseMediaCall {
 	c.Call = c.Call.Return(arg0)
 	return c
 }
 
 // Do rewrite *gomock.Call.Do
-func (c *MockStoreMediaCall) Do(f func() ports.MediaStore) *MockStoreMediaCall {
+func (c *MockDatabaseMediaCall) Do(f func() ports.MediaStore) *MockDatabaseMediaCall {
 	c.Call = c.Call.Do(f)
 	return c
 }
 
 // DoAndReturn rewrite *gomock.Call.DoAndReturn
-func (c *MockStoreMediaCall) DoAndReturn(f func() ports.MediaStore) *MockStoreMediaCall {
+func (c *MockDatabaseMediaCall) DoAndReturn(f func() ports.MediaStore) *MockDatabaseMediaCall {
 	c.Call = c.Call.DoAndReturn(f)
 	return c
 }
 
 // Ping mocks base method.
-func (m *MockStore) Ping(ctx context.Context) error {
+func (m *MockDatabase) Ping(ctx context.Context) error {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "Ping", ctx)
 	ret0, _ := ret[0].(error)
@@ -620,37 +620,37 @@ func (m *MockStore) Ping(ctx context.Context) error {
 }
 
 // Ping indicates an expected call of Ping.
-func (mr *MockStoreMockRecorder) Ping(ctx any) *MockStorePingCall {
+func (mr *MockDatabaseMockRecorder) Ping(ctx any) *MockDatabasePingCall {
 	mr.mock.ctrl.T.Helper()
-	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Ping", reflect.TypeOf((*MockStore)(nil).Ping), ctx)
-	return &MockStorePingCall{Call: call}
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Ping", reflect.TypeOf((*MockDatabase)(nil).Ping), ctx)
+	return &MockDatabasePingCall{Call: call}
 }
 
-// MockStorePingCall wrap *gomock.Call
-type MockStorePingCall struct {
+// MockDatabasePingCall wrap *gomock.Call
+type MockDatabasePingCall struct {
 	*gomock.Call
 }
 
 // Return rewrite *gomock.Call.Return
-func (c *MockStorePingCall) Return(arg0 error) *MockStorePingCall {
+func (c *MockDatabasePingCall) Return(arg0 error) *MockDatabasePingCall {
 	c.Call = c.Call.Return(arg0)
 	return c
 }
 
 // Do rewrite *gomock.Call.Do
-func (c *MockStorePingCall) Do(f func(context.Context) error) *MockStorePingCall {
+func (c *MockDatabasePingCall) Do(f func(context.Context) error) *MockDatabasePingCall {
 	c.Call = c.Call.Do(f)
 	return c
 }
 
 // DoAndReturn rewrite *gomock.Call.DoAndReturn
-func (c *MockStorePingCall) DoAndReturn(f func(context.Context) error) *MockStorePingCall {
+func (c *MockDatabasePingCall) DoAndReturn(f func(context.Context) error) *MockDatabasePingCall {
 	c.Call = c.Call.DoAndReturn(f)
 	return c
 }
 
 // Reviews mocks base method.
-func (m *MockStore) Reviews() ports.ReviewStore {
+func (m *MockDatabase) Reviews() ports.ReviewStore {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "Reviews")
 	ret0, _ := ret[0].(ports.ReviewStore)
@@ -658,37 +658,37 @@ func (m *MockStore) Reviews() ports.ReviewStore {
 }
 
 // Reviews indicates an expected call of Reviews.
-func (mr *MockStoreMockRecorder) Reviews() *MockStoreReviewsCall {
+func (mr *MockDatabaseMockRecorder) Reviews() *MockDatabaseReviewsCall {
 	mr.mock.ctrl.T.Helper()
-	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Reviews", reflect.TypeOf((*MockStore)(nil).Reviews))
-	return &MockStoreReviewsCall{Call: call}
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Reviews", reflect.TypeOf((*MockDatabase)(nil).Reviews))
+	return &MockDatabaseReviewsCall{Call: call}
 }
 
-// MockStoreReviewsCall wrap *gomock.Call
-type MockStoreReviewsCall struct {
+// MockDatabaseReviewsCall wrap *gomock.Call
+type MockDatabaseReviewsCall struct {
 	*gomock.Call
 }
 
 // Return rewrite *gomock.Call.Return
-func (c *MockStoreReviewsCall) Return(arg0 ports.ReviewStore) *MockStoreReviewsCall {
+func (c *MockDatabaseReviewsCall) Return(arg0 ports.ReviewStore) *MockDatabaseReviewsCall {
 	c.Call = c.Call.Return(arg0)
 	return c
 }
 
 // Do rewrite *gomock.Call.Do
-func (c *MockStoreReviewsCall) Do(f func() ports.ReviewStore) *MockStoreReviewsCall {
+func (c *MockDatabaseReviewsCall) Do(f func() ports.ReviewStore) *MockDatabaseReviewsCall {
 	c.Call = c.Call.Do(f)
 	return c
 }
 
 // DoAndReturn rewrite *gomock.Call.DoAndReturn
-func (c *MockStoreReviewsCall) DoAndReturn(f func() ports.ReviewStore) *MockStoreReviewsCall {
+func (c *MockDatabaseReviewsCall) DoAndReturn(f func() ports.ReviewStore) *MockDatabaseReviewsCall {
 	c.Call = c.Call.DoAndReturn(f)
 	return c
 }
 
 // Sessions mocks base method.
-func (m *MockStore) Sessions() ports.StudySessionStore {
+func (m *MockDatabase) Sessions() ports.StudySessionStore {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "Sessions")
 	ret0, _ := ret[0].(ports.StudySessionStore)
@@ -696,37 +696,37 @@ func (m *MockStore) Sessions() ports.StudySessionStore {
 }
 
 // Sessions indicates an expected call of Sessions.
-func (mr *MockStoreMockRecorder) Sessions() *MockStoreSessionsCall {
+func (mr *MockDatabaseMockRecorder) Sessions() *MockDatabaseSessionsCall {
 	mr.mock.ctrl.T.Helper()
-	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Sessions", reflect.TypeOf((*MockStore)(nil).Sessions))
-	return &MockStoreSessionsCall{Call: call}
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Sessions", reflect.TypeOf((*MockDatabase)(nil).Sessions))
+	return &MockDatabaseSessionsCall{Call: call}
 }
 
-// MockStoreSessionsCall wrap *gomock.Call
-type MockStoreSessionsCall struct {
+// MockDatabaseSessionsCall wrap *gomock.Call
+type MockDatabaseSessionsCall struct {
 	*gomock.Call
 }
 
 // Return rewrite *gomock.Call.Return
-func (c *MockStoreSessionsCall) Return(arg0 ports.StudySessionStore) *MockStoreSessionsCall {
+func (c *MockDatabaseSessionsCall) Return(arg0 ports.StudySessionStore) *MockDatabaseSessionsCall {
 	c.Call = c.Call.Return(arg0)
 	return c
 }
 
 // Do rewrite *gomock.Call.Do
-func (c *MockStoreSessionsCall) Do(f func() ports.StudySessionStore) *MockStoreSessionsCall {
+func (c *MockDatabaseSessionsCall) Do(f func() ports.StudySessionStore) *MockDatabaseSessionsCall {
 	c.Call = c.Call.Do(f)
 	return c
 }
 
 // DoAndReturn rewrite *gomock.Call.DoAndReturn
-func (c *MockStoreSessionsCall) DoAndReturn(f func() ports.StudySessionStore) *MockStoreSessionsCall {
+func (c *MockDatabaseSessionsCall) DoAndReturn(f func() ports.StudySessionStore) *MockDatabaseSessionsCall {
 	c.Call = c.Call.DoAndReturn(f)
 	return c
 }
 
 // Users mocks base method.
-func (m *MockStore) Users() ports.UserStore {
+func (m *MockDatabase) Users() ports.UserStore {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "Users")
 	ret0, _ := ret[0].(ports.UserStore)
@@ -734,37 +734,37 @@ func (m *MockStore) Users() ports.UserStore {
 }
 
 // Users indicates an expected call of Users.
-func (mr *MockStoreMockRecorder) Users() *MockStoreUsersCall {
+func (mr *MockDatabaseMockRecorder) Users() *MockDatabaseUsersCall {
 	mr.mock.ctrl.T.Helper()
-	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Users", reflect.TypeOf((*MockStore)(nil).Users))
-	return &MockStoreUsersCall{Call: call}
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Users", reflect.TypeOf((*MockDatabase)(nil).Users))
+	return &MockDatabaseUsersCall{Call: call}
 }
 
-// MockStoreUsersCall wrap *gomock.Call
-type MockStoreUsersCall struct {
+// MockDatabaseUsersCall wrap *gomock.Call
+type MockDatabaseUsersCall struct {
 	*gomock.Call
 }
 
 // Return rewrite *gomock.Call.Return
-func (c *MockStoreUsersCall) Return(arg0 ports.UserStore) *MockStoreUsersCall {
+func (c *MockDatabaseUsersCall) Return(arg0 ports.UserStore) *MockDatabaseUsersCall {
 	c.Call = c.Call.Return(arg0)
 	return c
 }
 
 // Do rewrite *gomock.Call.Do
-func (c *MockStoreUsersCall) Do(f func() ports.UserStore) *MockStoreUsersCall {
+func (c *MockDatabaseUsersCall) Do(f func() ports.UserStore) *MockDatabaseUsersCall {
 	c.Call = c.Call.Do(f)
 	return c
 }
 
 // DoAndReturn rewrite *gomock.Call.DoAndReturn
-func (c *MockStoreUsersCall) DoAndReturn(f func() ports.UserStore) *MockStoreUsersCall {
+func (c *MockDatabaseUsersCall) DoAndReturn(f func() ports.UserStore) *MockDatabaseUsersCall {
 	c.Call = c.Call.DoAndReturn(f)
 	return c
 }
 
 // WebSessions mocks base method.
-func (m *MockStore) WebSessions() ports.WebSessionStore {
+func (m *MockDatabase) WebSessions() ports.WebSessionStore {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "WebSessions")
 	ret0, _ := ret[0].(ports.WebSessionStore)
@@ -772,31 +772,31 @@ func (m *MockStore) WebSessions() ports.WebSessionStore {
 }
 
 // WebSessions indicates an expected call of WebSessions.
-func (mr *MockStoreMockRecorder) WebSessions() *MockStoreWebSessionsCall {
+func (mr *MockDatabaseMockRecorder) WebSessions() *MockDatabaseWebSessionsCall {
 	mr.mock.ctrl.T.Helper()
-	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "WebSessions", reflect.TypeOf((*MockStore)(nil).WebSessions))
-	return &MockStoreWebSessionsCall{Call: call}
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "WebSessions", reflect.TypeOf((*MockDatabase)(nil).WebSessions))
+	return &MockDatabaseWebSessionsCall{Call: call}
 }
 
-// MockStoreWebSessionsCall wrap *gomock.Call
-type MockStoreWebSessionsCall struct {
+// MockDatabaseWebSessionsCall wrap *gomock.Call
+type MockDatabaseWebSessionsCall struct {
 	*gomock.Call
 }
 
 // Return rewrite *gomock.Call.Return
-func (c *MockStoreWebSessionsCall) Return(arg0 ports.WebSessionStore) *MockStoreWebSessionsCall {
+func (c *MockDatabaseWebSessionsCall) Return(arg0 ports.WebSessionStore) *MockDatabaseWebSessionsCall {
 	c.Call = c.Call.Return(arg0)
 	return c
 }
 
 // Do rewrite *gomock.Call.Do
-func (c *MockStoreWebSessionsCall) Do(f func() ports.WebSessionStore) *MockStoreWebSessionsCall {
+func (c *MockDatabaseWebSessionsCall) Do(f func() ports.WebSessionStore) *MockDatabaseWebSessionsCall {
 	c.Call = c.Call.Do(f)
 	return c
 }
 
 // DoAndReturn rewrite *gomock.Call.DoAndReturn
-func (c *MockStoreWebSessionsCall) DoAndReturn(f func() ports.WebSessionStore) *MockStoreWebSessionsCall {
+func (c *MockDatabaseWebSessionsCall) DoAndReturn(f func() ports.WebSessionStore) *MockDatabaseWebSessionsCall {
 	c.Call = c.Call.DoAndReturn(f)
 	return c
 }

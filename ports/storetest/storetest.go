@@ -1,8 +1,8 @@
-// Package storetest is the contract suite every ports.Store implementation
+// Package storetest is the contract suite every ports.Database implementation
 // runs, in the shape of testing/fstest.TestFS:
 //
 //	func TestStore(t *testing.T) {
-//		storetest.TestStore(t, func(t *testing.T) ports.Store { return openFresh(t) })
+//		storetest.TestStore(t, func(t *testing.T) ports.Database { return openFresh(t) })
 //	}
 //
 // It checks every store method's documented behaviour and error kinds, user
@@ -32,7 +32,7 @@ import (
 // empty store with the schema in place; open registers the store's cleanup
 // with t.Cleanup. Subtests run in parallel, so open must be safe to call
 // concurrently.
-func TestStore(t *testing.T, open func(t *testing.T) ports.Store) {
+func TestStore(t *testing.T, open func(t *testing.T) ports.Database) {
 	groups := []struct {
 		name string
 		fn   func(t *testing.T, f *fixture)
@@ -96,7 +96,7 @@ func TestStore(t *testing.T, open func(t *testing.T) ports.Store) {
 // fixture is one subtest's store, context, clock and id source.
 type fixture struct {
 	t   *testing.T
-	s   ports.Store
+	s   ports.Database
 	ctx context.Context
 	now time.Time
 	seq atomic.Int64
@@ -108,7 +108,7 @@ var base = time.Date(2026, time.March, 10, 12, 0, 0, 0, time.UTC)
 // day is one day.
 const day = 24 * time.Hour
 
-func newFixture(t *testing.T, s ports.Store) *fixture {
+func newFixture(t *testing.T, s ports.Database) *fixture {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	t.Cleanup(cancel)
 	return &fixture{t: t, s: s, ctx: ctx, now: base}

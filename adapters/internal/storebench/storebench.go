@@ -34,7 +34,7 @@ var now = time.Date(2026, time.March, 10, 12, 0, 0, 0, time.UTC)
 // Run runs the benchmarks. open returns an empty store with the schema in
 // place and registers its cleanup; it is called once for the seeded
 // account and once per benchmark that needs a store of its own.
-func Run(b *testing.B, open func(b *testing.B) ports.Store) {
+func Run(b *testing.B, open func(b *testing.B) ports.Database) {
 	b.Run("InsertCards10k", func(b *testing.B) { benchInsert(b, open(b)) })
 	b.Run("ReviewWrite", func(b *testing.B) { benchReview(b, open(b), false) })
 	b.Run("ReviewWriteParallel", func(b *testing.B) { benchReview(b, open(b), true) })
@@ -76,7 +76,7 @@ var words = func() []string {
 const commonWord = "common"
 
 // user creates a user and a deck.
-func setup(b *testing.B, s ports.Store, deckName string) (userID, deckID string) {
+func setup(b *testing.B, s ports.Database, deckName string) (userID, deckID string) {
 	b.Helper()
 	ctx := context.Background()
 	userID = newID("usr")
@@ -87,7 +87,7 @@ func setup(b *testing.B, s ports.Store, deckName string) (userID, deckID string)
 }
 
 // deck creates a deck.
-func deck(b *testing.B, s ports.Store, userID, name string) string {
+func deck(b *testing.B, s ports.Database, userID, name string) string {
 	b.Helper()
 	id := newID("dck")
 	err := s.Decks().CreateDeck(context.Background(), userID, contracts.Deck{ID: id, Name: name, Settings: contracts.DefaultDeckSettings(),
@@ -133,7 +133,7 @@ func makeCard(r *rand.Rand, deckID string, i int) ports.CardRow {
 }
 
 // insertAll inserts cards in transactions of up to 10,000.
-func insertAll(b *testing.B, s ports.Store, userID string, cards []ports.CardRow) {
+func insertAll(b *testing.B, s ports.Database, userID string, cards []ports.CardRow) {
 	b.Helper()
 	ctx := context.Background()
 	for len(cards) > 0 {
@@ -146,7 +146,7 @@ func insertAll(b *testing.B, s ports.Store, userID string, cards []ports.CardRow
 	}
 }
 
-func benchInsert(b *testing.B, s ports.Store) {
+func benchInsert(b *testing.B, s ports.Database) {
 	ctx := context.Background()
 	userID, _ := setup(b, s, "bulk")
 	r := rand.New(rand.NewPCG(3, 4))
@@ -171,12 +171,12 @@ func benchInsert(b *testing.B, s ports.Store) {
 
 // account is the seeded account of AccountCards cards.
 type account struct {
-	s              ports.Store
+	s              ports.Database
 	userID         string
 	mainID, sideID string
 }
 
-func seedAccount(b *testing.B, s ports.Store) *account {
+func seedAccount(b *testing.B, s ports.Database) *account {
 	b.Helper()
 	start := time.Now()
 	a := &account{s: s}
@@ -267,7 +267,7 @@ func benchCounts(b *testing.B, a *account) {
 // complete the session item, store the card's new state (version checked)
 // and append the review log. In parallel, every goroutine studies its own
 // session, as separate users would.
-func benchReview(b *testing.B, s ports.Store, parallel bool) {
+func benchReview(b *testing.B, s ports.Database, parallel bool) {
 	ctx := context.Background()
 	userID, deckID := setup(b, s, "study")
 	r := rand.New(rand.NewPCG(9, 10))
