@@ -8,10 +8,12 @@ import (
 	"log/slog"
 
 	"github.com/takhtabush/takhtabush/adapters/blobfs"
+	"github.com/takhtabush/takhtabush/adapters/clientdoc"
 	"github.com/takhtabush/takhtabush/adapters/postgres"
 	"github.com/takhtabush/takhtabush/adapters/sqlite"
 	"github.com/takhtabush/takhtabush/apiserver/internal/auth"
 	"github.com/takhtabush/takhtabush/apiserver/internal/mcpbind"
+	"github.com/takhtabush/takhtabush/apiserver/internal/oauthhttp"
 	"github.com/takhtabush/takhtabush/apiserver/internal/obs"
 	"github.com/takhtabush/takhtabush/apiserver/internal/rest"
 	"github.com/takhtabush/takhtabush/apiserver/internal/web"
@@ -95,9 +97,29 @@ func provideMCPServer(svc ports.McpServices, cfg Config, log *slog.Logger, m *ob
 		StateKey: mac.Sum(nil)})
 }
 
+// provideOAuth builds the OAuth authorization server.
+func provideOAuth(store ports.Database, clock ports.Clock, ids ports.IDSource, cfg Config) *domain.OAuthService {
+	docs := cfg.ClientDocuments
+	if docs == nil {
+		docs = clientdoc.New()
+	}
+	res := map[string]string{}
+	for _, r := range cfg.resources() {
+		res[r.ID] = cfg.canonicalResource(r.ID)
+	}
+	return domain.NewOAuthService(store, clock, ids, docs, domain.OAuthConfig{
+		Issuer: cfg.BaseURL, Resources: res, DefaultResource: cfg.MCPURL(),
+	})
+}
+
+// provideOAuthHTTP builds the OAuth endpoints and pages.
+func provideOAuthHTTP(svc *domain.OAuthService, a *auth.Authenticator, log *slog.Logger, cfg Config) *oauthhttp.Handler {
+	return oauthhttp.New(svc, a, log, oauthhttp.Config{Issuer: cfg.BaseURL})
+}
+
 // provideAuthenticator builds credential resolution.
-func provideAuthenticator(svc *domain.Services, accounts ports.AccountService, cfg Config, key serverKey) *auth.Authenticator {
-	return auth.New(auth.Services{Keys: svc.Keys, Sessions: svc.WebSessions, Accounts: accounts}, auth.Config{
+func provideAuthenticator(svc *domain.Services, oauth *domain.OAuthService, accounts ports.AccountService, cfg Config, key serverKey) *auth.Authenticator {
+	return auth.New(auth.Services{Keys: svc.Keys, Sessions: svc.WebSessions, Accounts: accounts, OAuth: oauth}, auth.Config{
 		BaseURL:      cfg.BaseURL,
 		DevNoAuth:    cfg.DevMode(),
 		DevUserEmail: cfg.DevUserEmail,
@@ -116,7 +138,7 @@ func providePinger(s ports.Database) pinger { return s.Ping }
 
 // provideRouteDeps gathers what the routes need.
 func provideRouteDeps(cfg Config, log *slog.Logger, m *obs.Metrics, a *auth.Authenticator, srv *mcpcore.Server,
-	signIn *web.SignIn, api apiHandler, ping pinger, svc *domain.Services) routeDeps {
-	return routeDeps{cfg: cfg, log: log, metrics: m, auth: a, mcp: srv, signIn: signIn, api: api, ping: ping,
+	signIn *web.SignIn, api apiHandler, ping pinger, svc *domain.Services, oauth *oauthhttp.Handler) routeDeps {
+	return routeDeps{cfg: cfg, log: log, metrics: m, auth: a, mcp: srv, signIn: signIn, api: api, ping: ping, oauth: oauth,
 		upload: rest.NewUploadHandler(svc.Media, log)}
 }

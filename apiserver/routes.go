@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/takhtabush/takhtabush/apiserver/internal/auth"
+	"github.com/takhtabush/takhtabush/apiserver/internal/oauthhttp"
 	"github.com/takhtabush/takhtabush/apiserver/internal/obs"
 	"github.com/takhtabush/takhtabush/apiserver/internal/rest"
 	"github.com/takhtabush/takhtabush/apiserver/internal/web"
@@ -35,11 +36,15 @@ type routeDeps struct {
 	api     apiHandler
 	ping    pinger
 	upload  http.Handler
+	oauth   *oauthhttp.Handler
 }
 
 // newPublicHandler builds the main routes:
 //
-//	POST /mcp, /mcp/, /mcp/oauth  MCP (the bare origin too on --mcp-host)
+//	POST /mcp, /mcp/, /mcp/oauth  MCP (the bare origin too on --mcp-host), each its own OAuth resource
+//	/oauth/authorize, /oauth/token, /oauth/register, /oauth/revoke  the OAuth authorization server
+//	GET  /.well-known/oauth-authorization-server  RFC 8414 metadata
+//	GET, POST /settings/connected-apps  the grants a person gave, to disconnect
 //	GET  /connect                 the public setup page (also a browser GET of the MCP URLs)
 //	/api/                         the REST API for the web app
 //	GET  /login?token=…, POST /logout
@@ -51,23 +56,42 @@ func newPublicHandler(d routeDeps) (publicHandler, error) {
 	if err != nil {
 		return nil, err
 	}
-	mcpHTTP := mcpcore.NewHTTPHandler(d.mcp, mcpcore.HTTPOptions{
-		MaxBodyBytes:        d.cfg.MaxBodyBytes,
-		AllowedHosts:        d.cfg.allowedHosts(),
-		AllowedOrigins:      d.cfg.allowedOrigins(),
-		ResourceMetadataURL: auth.ResourceMetadataURL(d.cfg.BaseURL),
-		BrowserHandler:      connect,
-	})
-	mcp := browserOr(connect, d.auth.Middleware(d.log, auth.StyleJSONRPC, mcpHTTP))
 	hosts := hostGuard(d.cfg.allowedHosts())
-
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", mcp)
-	mux.Handle("/mcp/{$}", mcp)
-	mux.Handle("/mcp/oauth", mcp)
-	if d.cfg.MCPHost != "" {
-		mux.Handle(d.cfg.MCPHost+"/{$}", mcp)
+	// Each MCP path is an OAuth resource: a token works where it was
+	// issued for, and a refusal names that resource's metadata.
+	for _, res := range d.cfg.resources() {
+		mcpHTTP := mcpcore.NewHTTPHandler(d.mcp, mcpcore.HTTPOptions{
+			MaxBodyBytes:        d.cfg.MaxBodyBytes,
+			AllowedHosts:        d.cfg.allowedHosts(),
+			AllowedOrigins:      d.cfg.allowedOrigins(),
+			ResourceMetadataURL: res.MetadataURL,
+			BrowserHandler:      connect,
+		})
+		mcp := browserOr(connect, auth.ForResource(res.Resource, d.auth.Middleware(d.log, auth.StyleJSONRPC, mcpHTTP)))
+		pattern := res.Host + res.Path
+		if res.Path == "/" || res.Path == "/mcp/" {
+			pattern += "{$}"
+		}
+		mux.Handle(pattern, mcp)
+		meta := oauthhttp.JSONDocument(oauthhttp.ResourceMetadata(res.ID, d.cfg.BaseURL))
+		metaPath, _ := strings.CutPrefix(res.MetadataURL, originOf(res.MetadataURL))
+		if strings.HasSuffix(metaPath, "/") {
+			metaPath += "{$}"
+		}
+		mux.Handle(res.Host+metaPath, hosts(meta))
+		if res.Path == "/mcp" {
+			// The root form names the main resource (RFC 9728 §3.1).
+			mux.Handle("/.well-known/oauth-protected-resource", hosts(meta))
+		}
 	}
+	mux.Handle(oauthhttp.ASMetadataPath, hosts(oauthhttp.JSONDocument(oauthhttp.ASMetadata(d.cfg.BaseURL))))
+	mux.Handle(oauthhttp.AuthorizePath, hosts(http.HandlerFunc(d.oauth.Authorize)))
+	mux.Handle(oauthhttp.TokenPath, hosts(oauthhttp.CORS(http.HandlerFunc(d.oauth.Token))))
+	mux.Handle(oauthhttp.RegisterPath, hosts(oauthhttp.CORS(http.HandlerFunc(d.oauth.Register))))
+	mux.Handle(oauthhttp.RevokePath, hosts(oauthhttp.CORS(http.HandlerFunc(d.oauth.Revoke))))
+	mux.Handle("GET "+oauthhttp.StylesheetPath, http.HandlerFunc(oauthhttp.Stylesheet))
+	mux.Handle(oauthhttp.ConnectedAppsPath, hosts(d.oauth.ConnectedApps(d.cfg.MCPURL())))
 	mux.Handle("GET /connect", connect)
 	mux.Handle("/api/", hosts(bounded(d.cfg.MaxBodyBytes, d.auth.Middleware(d.log, auth.StyleREST, d.api))))
 	mux.Handle("GET /login", hosts(http.HandlerFunc(d.signIn.Login)))
@@ -75,9 +99,6 @@ func newPublicHandler(d routeDeps) (publicHandler, error) {
 	mux.Handle("POST /logout", hosts(bounded(1<<10, d.auth.Middleware(d.log, auth.StyleREST, http.HandlerFunc(d.signIn.Logout)))))
 	mux.HandleFunc("GET /healthz", web.Healthz)
 	mux.Handle("GET /readyz", web.Readyz(d.ping))
-	pr := web.ProtectedResource(d.cfg.BaseURL)
-	mux.Handle("GET /.well-known/oauth-protected-resource", pr)
-	mux.Handle("GET /.well-known/oauth-protected-resource/mcp", pr)
 	if d.cfg.AdminAddr == "" {
 		mux.Handle("GET /metrics", loopbackOnly(d.metrics.Handler()))
 	}
@@ -174,4 +195,14 @@ func loopbackOnly(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// originOf returns the scheme://host of a URL.
+func originOf(raw string) string {
+	scheme, rest, ok := strings.Cut(raw, "://")
+	if !ok {
+		return ""
+	}
+	host, _, _ := strings.Cut(rest, "/")
+	return scheme + "://" + host
 }

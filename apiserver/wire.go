@@ -39,6 +39,8 @@ var mcpSet = wire.NewSet(
 var httpSet = wire.NewSet(
 	provideAccounts,
 	loadServerKey,
+	provideOAuth,
+	provideOAuthHTTP,
 	provideAuthenticator,
 	provideSignIn,
 	providePinger,

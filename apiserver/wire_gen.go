@@ -48,11 +48,13 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	authenticator := provideAuthenticator(services, accountService, cfg, apiserverServerKey)
+	oAuthService := provideOAuth(database, clock, idSource, cfg)
+	authenticator := provideAuthenticator(services, oAuthService, accountService, cfg, apiserverServerKey)
 	signIn := provideSignIn(services, authenticator, logger)
 	apiserverApiHandler := provideAPI(services, accountService, logger)
 	apiserverPinger := providePinger(database)
-	apiserverRouteDeps := provideRouteDeps(cfg, logger, metrics, authenticator, server, signIn, apiserverApiHandler, apiserverPinger, services)
+	handler := provideOAuthHTTP(oAuthService, authenticator, logger, cfg)
+	apiserverRouteDeps := provideRouteDeps(cfg, logger, metrics, authenticator, server, signIn, apiserverApiHandler, apiserverPinger, services, handler)
 	apiserverPublicHandler, err := newPublicHandler(apiserverRouteDeps)
 	if err != nil {
 		cleanup()
@@ -88,6 +90,8 @@ var mcpSet = wire.NewSet(
 var httpSet = wire.NewSet(
 	provideAccounts,
 	loadServerKey,
+	provideOAuth,
+	provideOAuthHTTP,
 	provideAuthenticator,
 	provideSignIn,
 	providePinger,

@@ -46,7 +46,7 @@ type OAuthConfig struct {
 // authorization server for public clients (PKCE S256 only), with opaque
 // tokens stored as SHA-256 hashes and bound to one resource.
 type OAuthService struct {
-	store ports.Store
+	store ports.Database
 	clock ports.Clock
 	ids   ports.IDSource
 	docs  ports.ClientDocumentFetcher
@@ -57,7 +57,7 @@ var _ ports.OAuthService = (*OAuthService)(nil)
 
 // NewOAuthService returns the authorization server. docs fetches client
 // ID metadata documents; nil refuses them.
-func NewOAuthService(store ports.Store, clock ports.Clock, ids ports.IDSource, docs ports.ClientDocumentFetcher, cfg OAuthConfig) *OAuthService {
+func NewOAuthService(store ports.Database, clock ports.Clock, ids ports.IDSource, docs ports.ClientDocumentFetcher, cfg OAuthConfig) *OAuthService {
 	if cfg.CodeTTL <= 0 || cfg.CodeTTL > DefaultOAuthCodeTTL {
 		cfg.CodeTTL = DefaultOAuthCodeTTL
 	}

@@ -109,14 +109,14 @@ type OAuthTokenRow struct {
 // OAuthStore keeps OAuth clients, codes, grants and tokens.
 type OAuthStore interface {
 	// CreateClient inserts a registered client. Conflict on a duplicate id.
-	CreateClient(ctx context.Context, c contracts.OAuthClient) error
+	CreateClient(ctx context.Context, client contracts.OAuthClient) error
 	// ClientByID returns a registered client. Not found when absent.
 	ClientByID(ctx context.Context, id string) (contracts.OAuthClient, error)
 	// CreateCode inserts a code. Not found when the user does not exist.
-	CreateCode(ctx context.Context, c OAuthCodeRow) error
+	CreateCode(ctx context.Context, code OAuthCodeRow) error
 	// UseCode marks a code used at at and returns it; first is true for
 	// the one call that marked it. Not found when absent.
-	UseCode(ctx context.Context, hash []byte, at time.Time) (c OAuthCodeRow, first bool, err error)
+	UseCode(ctx context.Context, hash []byte, at time.Time) (code OAuthCodeRow, first bool, err error)
 	// SetCodeGrant records the grant a code's exchange created. Not found
 	// when the code is absent.
 	SetCodeGrant(ctx context.Context, hash []byte, grantID string) error

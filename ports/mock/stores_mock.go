@@ -611,6 +611,44 @@ func (c *MockDatabaseMediaCall) DoAndReturn(f func() ports.MediaStore) *MockData
 	return c
 }
 
+// OAuth mocks base method.
+func (m *MockDatabase) OAuth() ports.OAuthStore {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "OAuth")
+	ret0, _ := ret[0].(ports.OAuthStore)
+	return ret0
+}
+
+// OAuth indicates an expected call of OAuth.
+func (mr *MockDatabaseMockRecorder) OAuth() *MockDatabaseOAuthCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "OAuth", reflect.TypeOf((*MockDatabase)(nil).OAuth))
+	return &MockDatabaseOAuthCall{Call: call}
+}
+
+// MockDatabaseOAuthCall wrap *gomock.Call
+type MockDatabaseOAuthCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockDatabaseOAuthCall) Return(arg0 ports.OAuthStore) *MockDatabaseOAuthCall {
+	c.Call = c.Call.Return(arg0)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockDatabaseOAuthCall) Do(f func() ports.OAuthStore) *MockDatabaseOAuthCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockDatabaseOAuthCall) DoAndReturn(f func() ports.OAuthStore) *MockDatabaseOAuthCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
 // Ping mocks base method.
 func (m *MockDatabase) Ping(ctx context.Context) error {
 	m.ctrl.T.Helper()
@@ -1149,6 +1187,44 @@ func (c *MockStoresMediaCall) Do(f func() ports.MediaStore) *MockStoresMediaCall
 
 // DoAndReturn rewrite *gomock.Call.DoAndReturn
 func (c *MockStoresMediaCall) DoAndReturn(f func() ports.MediaStore) *MockStoresMediaCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
+// OAuth mocks base method.
+func (m *MockStores) OAuth() ports.OAuthStore {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "OAuth")
+	ret0, _ := ret[0].(ports.OAuthStore)
+	return ret0
+}
+
+// OAuth indicates an expected call of OAuth.
+func (mr *MockStoresMockRecorder) OAuth() *MockStoresOAuthCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "OAuth", reflect.TypeOf((*MockStores)(nil).OAuth))
+	return &MockStoresOAuthCall{Call: call}
+}
+
+// MockStoresOAuthCall wrap *gomock.Call
+type MockStoresOAuthCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockStoresOAuthCall) Return(arg0 ports.OAuthStore) *MockStoresOAuthCall {
+	c.Call = c.Call.Return(arg0)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockStoresOAuthCall) Do(f func() ports.OAuthStore) *MockStoresOAuthCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockStoresOAuthCall) DoAndReturn(f func() ports.OAuthStore) *MockStoresOAuthCall {
 	c.Call = c.Call.DoAndReturn(f)
 	return c
 }

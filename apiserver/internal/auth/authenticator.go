@@ -2,6 +2,7 @@ package auth
 
 import (
 	"context"
+	"crypto/subtle"
 	"net"
 	"net/http"
 	"strings"
@@ -68,6 +69,9 @@ func (a *Authenticator) presented(r *http.Request) credential {
 		if token == "" {
 			return credential{kind: contracts.CredentialAPIKey, bad: "empty bearer token"}
 		}
+		if strings.HasPrefix(token, contracts.OAuthAccessPrefix) {
+			return credential{kind: contracts.CredentialOAuth, secret: token}
+		}
 		return credential{kind: contracts.CredentialAPIKey, secret: token}
 	}
 	if vals, ok := r.Header["X-Api-Key"]; ok {
@@ -97,6 +101,13 @@ func (a *Authenticator) Resolve(r *http.Request) (contracts.Principal, error) {
 	switch {
 	case c.bad != "":
 		return contracts.Principal{}, contracts.Errorf(contracts.KindUnauthenticated, "%s", c.bad)
+	case c.kind == contracts.CredentialOAuth:
+		res, ok := ResourceFrom(ctx)
+		if !ok || a.svc.OAuth == nil {
+			return contracts.Principal{}, contracts.Errorf(contracts.KindUnauthenticated, "OAuth access tokens work on the MCP endpoint only")
+		}
+		p, err := a.svc.OAuth.Authenticate(ctx, c.secret, res.ID)
+		return p, unauthenticated(err)
 	case c.kind == contracts.CredentialAPIKey:
 		p, err := a.svc.Keys.Authenticate(ctx, c.secret)
 		return p, unauthenticated(err)
@@ -107,7 +118,7 @@ func (a *Authenticator) Resolve(r *http.Request) (contracts.Principal, error) {
 		return a.devPrincipal(ctx)
 	}
 	return contracts.Principal{}, contracts.Errorf(contracts.KindUnauthenticated,
-		"authentication required: send an API key as Authorization: Bearer <key> or x-api-key")
+		"authentication required: connect with OAuth, or send an API key as Authorization: Bearer <key> or x-api-key")
 }
 
 // fromThisMachine reports whether r came straight from a loopback address,
@@ -168,4 +179,34 @@ func (a *Authenticator) devPrincipal(ctx context.Context) (contracts.Principal, 
 		Scopes:         append([]contracts.Scope(nil), contracts.AllScopes...),
 		CredentialKind: contracts.CredentialDev,
 	}, nil
+}
+
+// WebSession returns the principal of the request's web session cookie
+// and the cookie's value, ignoring every other credential: the pages that
+// act for a person (OAuth consent, Connected apps) accept nothing else.
+// Unauthenticated when there is no valid session.
+func (a *Authenticator) WebSession(r *http.Request) (contracts.Principal, string, error) {
+	c, err := r.Cookie(a.sessionCookie)
+	if err != nil || c.Value == "" {
+		return contracts.Principal{}, "", contracts.Errorf(contracts.KindUnauthenticated, "sign in first")
+	}
+	p, err := a.svc.Sessions.Authenticate(r.Context(), c.Value)
+	if err != nil {
+		return contracts.Principal{}, "", unauthenticated(err)
+	}
+	return p, c.Value, nil
+}
+
+// CheckForm checks an unsafe form submission carried by the web session:
+// it must come from this service's origin and carry the session's CSRF
+// token in the form field csrf. It returns why it is refused, or "".
+func (a *Authenticator) CheckForm(r *http.Request, sessionToken string) string {
+	if msg := a.checkOrigin(r); msg != "" {
+		return msg
+	}
+	want := a.CSRFToken(sessionToken)
+	if subtle.ConstantTimeCompare([]byte(r.PostFormValue("csrf")), []byte(want)) != 1 {
+		return "the form has expired; reload the page and try again"
+	}
+	return ""
 }

@@ -21,7 +21,7 @@ func (a *Authenticator) Middleware(log *slog.Logger, style Style, next http.Hand
 			if k := contracts.KindOf(err); k != contracts.KindUnauthenticated {
 				log.LogAttrs(r.Context(), slog.LevelError, "authentication failed", slog.String("kind", string(k)), slog.Any("err", err))
 			}
-			a.refuse(w, style, err)
+			a.refuse(w, r, style, err)
 			return
 		}
 		if unsafeMethod(r.Method) && ambient(p.CredentialKind) {

@@ -28,9 +28,18 @@ func Challenge(baseURL string) string {
 	return `Bearer resource_metadata="` + ResourceMetadataURL(baseURL) + `"`
 }
 
-// Unauthorized writes a 401 with the Bearer challenge.
-func (a *Authenticator) Unauthorized(w http.ResponseWriter, style Style, message string) {
-	w.Header().Set("WWW-Authenticate", Challenge(a.cfg.BaseURL))
+// Unauthorized writes a 401 with the Bearer challenge, naming the
+// metadata of the resource the request went to.
+func (a *Authenticator) Unauthorized(w http.ResponseWriter, r *http.Request, style Style, message string, presented bool) {
+	c := Challenge(a.cfg.BaseURL)
+	if res, ok := ResourceFrom(r.Context()); ok {
+		c = `Bearer resource_metadata="` + res.MetadataURL + `"`
+	}
+	if presented {
+		// RFC 6750 §3.1: a token was sent and refused.
+		c += `, error="invalid_token"`
+	}
+	w.Header().Set("WWW-Authenticate", c)
 	WriteError(w, style, http.StatusUnauthorized, contracts.KindUnauthenticated, message)
 }
 
@@ -59,10 +68,10 @@ func WriteError(w http.ResponseWriter, style Style, status int, kind contracts.E
 
 // refuse writes the response for a failed resolution: 401 for a missing or
 // refused credential, 503 when the check could not be made.
-func (a *Authenticator) refuse(w http.ResponseWriter, style Style, err error) {
+func (a *Authenticator) refuse(w http.ResponseWriter, r *http.Request, style Style, err error) {
 	switch contracts.KindOf(err) {
 	case contracts.KindUnauthenticated:
-		a.Unauthorized(w, style, contracts.MessageOf(err))
+		a.Unauthorized(w, r, style, contracts.MessageOf(err), bearerSent(r))
 	case contracts.KindUnavailable:
 		WriteError(w, style, http.StatusServiceUnavailable, contracts.KindUnavailable, "temporarily unavailable; retry shortly")
 	default:
@@ -93,4 +102,11 @@ type restError struct {
 type restErrorBody struct {
 	Kind    contracts.ErrorKind `json:"kind"`
 	Message string              `json:"message"`
+}
+
+// bearerSent reports whether the request carried a bearer credential (not
+// a cookie).
+func bearerSent(r *http.Request) bool {
+	_, key := r.Header["X-Api-Key"]
+	return r.Header.Get("Authorization") != "" || key
 }
