@@ -6,7 +6,7 @@ GO ?= go
 DB ?= sqlite:./data/takhtabush.db
 ADDR ?= 127.0.0.1:8080
 
-.PHONY: run test generate check-generated lint tidy-check bench bench-quick conformance ci help
+.PHONY: axe run test generate check-generated lint tidy-check bench bench-quick conformance ci help
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
@@ -20,8 +20,13 @@ test: ## run every module's tests (Postgres suites with TAKHTABUSH_TEST_POSTGRES
 	  echo "NOTE: TAKHTABUSH_TEST_POSTGRES_URL is not set: the Postgres suites are skipped (SQLite suites run)."; \
 	else echo "Postgres suites run against $${TAKHTABUSH_TEST_POSTGRES_URL%%\?*}"; fi
 	@if [ -z "$$TAKHTABUSH_TEST_BROWSER" ]; then \
-	  echo "NOTE: TAKHTABUSH_TEST_BROWSER is not set: the browser page tests are skipped (set it to a chromium binary)."; fi
+	  echo "NOTE: TAKHTABUSH_TEST_BROWSER is not set: the browser page tests are skipped (set it to a chromium binary)."; \
+	elif [ ! -f apiserver/testdata/axe/node_modules/axe-core/axe.min.js ]; then \
+	  echo "NOTE: axe-core is not installed: the browser page tests are skipped (run make axe)."; fi
 	$(GO) test -count=1 -timeout 20m work
+
+axe: ## install axe-core (pinned by apiserver/testdata/axe/package-lock.json) for the browser tests' accessibility check
+	npm ci --prefix apiserver/testdata/axe --no-audit --no-fund
 
 generate: ## regenerate mocks, wire_gen.go and the MCP tool reference
 	$(GO) generate -skip 'go run -mod=mod' work

@@ -12,6 +12,8 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
+	neturl "net/url"
+	"strings"
 	"time"
 
 	_ "github.com/lib/pq" // registers the "postgres" driver
@@ -60,13 +62,30 @@ func WithMaxOpenConns(n int) Option { return func(o *options) { o.maxOpenConns =
 // WithoutMigrate makes Open skip the migrations; call Migrate yourself.
 func WithoutMigrate() Option { return func(o *options) { o.noMigrate = true } }
 
+// StatementCacheParam is the URL query parameter that switches the
+// statement cache off: statement_cache=off (named prepared statements do
+// not survive pgbouncer's transaction pooling). Open removes it before
+// connecting; "on" (the default) keeps the cache.
+const StatementCacheParam = "statement_cache"
+
+// TxSlots returns how many transactions an instance with a pool of n
+// connections runs at once: a quarter of the connections (at least one)
+// stays free for queries outside transactions, so a transaction never
+// waits for a connection only other waiting transactions could return.
+func TxSlots(n int) int { return max(n-max(n/4, 1), 1) }
+
 // Open connects to the database at url (postgres://user[:password]@host[:port]/db?sslmode=…)
-// and, unless WithoutMigrate is given, applies the migrations.
-// Unavailable when the database does not answer.
+// and, unless WithoutMigrate is given, applies the migrations. The URL
+// may add statement_cache=off (StatementCacheParam). Invalid when the URL
+// is malformed; unavailable when the database does not answer.
 func Open(ctx context.Context, url string, opts ...Option) (*Store, error) {
 	o := options{maxOpenConns: DefaultMaxOpenConns}
 	for _, opt := range opts {
 		opt(&o)
+	}
+	url, noCache, err := statementCache(url)
+	if err != nil {
+		return nil, err
 	}
 	db, err := sql.Open("postgres", url)
 	if err != nil {
@@ -78,7 +97,8 @@ func Open(ctx context.Context, url string, opts ...Option) (*Store, error) {
 	db.SetMaxIdleConns(n)
 	db.SetConnMaxIdleTime(5 * time.Minute)
 	db.SetConnMaxLifetime(30 * time.Minute)
-	s := &Store{Store: sqlstore.New(db, sqlstore.Config{Dialect: dialect{}}), noLock: o.noLock}
+	cfg := sqlstore.Config{Dialect: dialect{}, MaxTx: TxSlots(n), NoStatementCache: noCache}
+	s := &Store{Store: sqlstore.New(db, cfg), noLock: o.noLock}
 	if err := s.Ping(ctx); err != nil {
 		_ = s.Close()
 		return nil, err
@@ -124,4 +144,31 @@ func (s *Store) Analyze(ctx context.Context) error {
 		return contracts.Internal(fmt.Errorf("postgres: analyze: %w", err))
 	}
 	return nil
+}
+
+// statementCache removes StatementCacheParam from a postgres:// URL and
+// says whether it switched the cache off. Other forms pass unchanged.
+func statementCache(raw string) (string, bool, error) {
+	if !strings.HasPrefix(raw, "postgres://") && !strings.HasPrefix(raw, "postgresql://") {
+		return raw, false, nil
+	}
+	u, err := neturl.Parse(raw)
+	if err != nil {
+		// The URL may carry a password: keep it out of the error.
+		return "", false, &contracts.Error{Kind: contracts.KindInvalid, Message: "the database URL is malformed"}
+	}
+	q := u.Query()
+	if !q.Has(StatementCacheParam) {
+		return raw, false, nil
+	}
+	v := q.Get(StatementCacheParam)
+	q.Del(StatementCacheParam)
+	u.RawQuery = q.Encode()
+	switch v {
+	case "off":
+		return u.String(), true, nil
+	case "on":
+		return u.String(), false, nil
+	}
+	return "", false, contracts.Errorf(contracts.KindInvalid, "the database URL's %s must be on or off", StatementCacheParam)
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/ports"
 	"github.com/takhtabush/takhtabush/ports/storetest"
 )
@@ -105,4 +106,53 @@ func withoutLock() Option { return func(o *options) { o.noLock = true } }
 func TestStore(t *testing.T) {
 	db := freshDatabase(t)
 	storetest.TestStore(t, func(t *testing.T) ports.Database { return open(t, freshSchema(t, db), withoutLock()) })
+}
+
+func TestStatementCacheParam(t *testing.T) {
+	for _, c := range []struct {
+		in, out string
+		off     bool
+		bad     bool
+	}{
+		{in: "postgres://u@h/db?sslmode=disable", out: "postgres://u@h/db?sslmode=disable"},
+		{in: "postgres://u@h/db?sslmode=disable&statement_cache=off", out: "postgres://u@h/db?sslmode=disable", off: true},
+		{in: "postgresql://u@h/db?statement_cache=on", out: "postgresql://u@h/db"},
+		{in: "postgres://u@h/db?statement_cache=no", bad: true},
+		{in: "host=h dbname=db", out: "host=h dbname=db"},
+	} {
+		out, off, err := statementCache(c.in)
+		if c.bad {
+			if contracts.KindOf(err) != contracts.KindInvalid {
+				t.Errorf("%s: err = %v, want invalid", c.in, err)
+			}
+			continue
+		}
+		if err != nil || out != c.out || off != c.off {
+			t.Errorf("%s: (%q, %v, %v), want (%q, %v)", c.in, out, off, err, c.out, c.off)
+		}
+	}
+	if TxSlots(16) != 12 || TxSlots(3) != 2 || TxSlots(2) != 1 {
+		t.Errorf("TxSlots(16, 3, 2) = %d, %d, %d", TxSlots(16), TxSlots(3), TxSlots(2))
+	}
+}
+
+// TestStatementCacheOff runs a transaction and a read on a store opened
+// with statement_cache=off.
+func TestStatementCacheOff(t *testing.T) {
+	u, err := url.Parse(freshSchema(t, freshDatabase(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	q.Set(StatementCacheParam, "off")
+	u.RawQuery = q.Encode()
+	s := open(t, u.String(), withoutLock())
+	ctx := context.Background()
+	users := seedStallUsers(t, s, 1)
+	if err := stallRequest(ctx, s, users[0], "off"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Users().UserByID(ctx, users[0].id); err != nil {
+		t.Fatal(err)
+	}
 }

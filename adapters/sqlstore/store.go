@@ -71,13 +71,24 @@ type Config struct {
 	// busy-waiting in the driver. Other processes are still kept out by
 	// the database's own locking (busy_timeout).
 	SerializeTx bool
+	// MaxTx bounds the transactions open at once in this process (0: no
+	// bound beyond the pool). Set it below the pool's size: a transaction
+	// holds a connection until it ends, so the connections above MaxTx
+	// stay free for queries outside transactions, and a transaction never
+	// waits for a connection that only other waiting transactions could
+	// give back. SerializeTx means MaxTx 1.
+	MaxTx int
+	// NoStatementCache runs every query unprepared (named prepared
+	// statements do not survive a transaction-pooling proxy such as
+	// pgbouncer).
+	NoStatementCache bool
 }
 
 // Store is a ports.Database over a *sql.DB. It is safe for concurrent use.
 type Store struct {
 	db   *sql.DB
 	d    Dialect
-	gate chan struct{} // one slot when transactions are serialised; nil otherwise
+	gate chan struct{} // one slot per transaction allowed at once; nil when unbounded
 	root *handle
 	stmt *stmtCache
 }
@@ -91,10 +102,13 @@ func New(db *sql.DB, cfg Config) *Store {
 		panic("sqlstore: Config.Dialect is required")
 	}
 	s := &Store{db: db, d: cfg.Dialect}
-	if cfg.SerializeTx {
+	switch {
+	case cfg.SerializeTx:
 		s.gate = make(chan struct{}, 1)
+	case cfg.MaxTx > 0:
+		s.gate = make(chan struct{}, cfg.MaxTx)
 	}
-	s.stmt = newStmtCache(db)
+	s.stmt = newStmtCache(db, cfg.NoStatementCache)
 	s.root = &handle{s: s, q: cachedQuerier{c: s.stmt}}
 	return s
 }
@@ -126,13 +140,27 @@ func (s *Store) InTx(ctx context.Context, fn func(tx ports.Stores) error) error 
 	return s.runTx(ctx, func(h *handle) error { return fn(h) })
 }
 
-// runTx runs fn in a transaction on a handle bound to it.
+// runTx runs fn in a transaction on a handle bound to it. Every query of
+// fn runs on the transaction's connection: the statement cache does not
+// take a second one (see stmtCache). Once the transaction has ended and
+// its connection is back in the pool, the statements it met for the
+// first time are prepared for the next ones.
 func (s *Store) runTx(ctx context.Context, fn func(h *handle) error) (err error) {
+	defer func() {
+		if s.stmt.hasPending() {
+			s.stmt.preparePending(ctx)
+		}
+	}()
 	release, err := s.acquire(ctx)
 	if err != nil {
 		return err
 	}
 	defer release()
+	return s.inTx(ctx, fn)
+}
+
+// inTx runs fn in a transaction; the caller holds a transaction slot.
+func (s *Store) inTx(ctx context.Context, fn func(h *handle) error) (err error) {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return s.wrap(ctx, err, "begin transaction")
@@ -153,12 +181,14 @@ func (s *Store) runTx(ctx context.Context, fn func(h *handle) error) (err error)
 	return nil
 }
 
-// maxTxWait bounds the wait for the transaction slot, so that a
+// maxTxWait bounds the wait for a transaction slot, so that a
 // transaction started from inside another one (a bug that would wait for
-// itself) fails as unavailable instead of hanging.
+// itself) fails as unavailable instead of hanging, whatever the caller's
+// context.
 const maxTxWait = 30 * time.Second
 
-// acquire waits for the transaction slot when transactions are serialised.
+// acquire waits, at most maxTxWait, for a transaction slot when
+// transactions are bounded.
 func (s *Store) acquire(ctx context.Context) (release func(), err error) {
 	if s.gate == nil {
 		return func() {}, nil
