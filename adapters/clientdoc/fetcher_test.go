@@ -13,7 +13,6 @@ import (
 	"github.com/takhtabush/takhtabush/contracts"
 )
 
-
 // server serves documents on a loopback TLS server and counts requests.
 func server(t *testing.T, h http.HandlerFunc) (*httptest.Server, *atomic.Int32) {
 	var n atomic.Int32
