@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/takhtabush/takhtabush/adapters/sqlcount"
 	"github.com/takhtabush/takhtabush/apiserver/internal/auth"
 	"github.com/takhtabush/takhtabush/ports"
 )
@@ -69,6 +70,9 @@ type Config struct {
 	// the guarded HTTPS fetcher (public addresses only). Tests pass one
 	// whose loopback allowance they turned on, which works in tests only.
 	ClientDocuments ports.ClientDocumentFetcher
+	// StatementCounter, when set, counts the statements and transactions
+	// the store runs (statement budget tests, benchmarks).
+	StatementCounter *sqlcount.Counter
 }
 
 // DevMode reports whether requests without a credential act as the

@@ -315,6 +315,10 @@ func (e *env) request(t *testing.T, method, path string, body any, header http.H
 		req.Header.Set("Content-Type", "application/json")
 	}
 	for k, v := range header {
+		if k == "Host" { // the client sends req.Host, never a Host header
+			req.Host = v[0]
+			continue
+		}
 		req.Header[k] = v
 	}
 	for _, c := range cookies {

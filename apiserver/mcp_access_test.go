@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/takhtabush/takhtabush/apiserver/internal/auth"
+	"github.com/takhtabush/takhtabush/apiserver/internal/httperr"
 	"github.com/takhtabush/takhtabush/contracts"
 )
 
@@ -186,7 +187,7 @@ func checkRefusal(t *testing.T, e *env, resp *http.Response, body []byte, rpc bo
 				Message string `json:"message"`
 			} `json:"error"`
 		}
-		if err := json.Unmarshal(body, &m); err != nil || m.JSONRPC != "2.0" || m.ID != nil || m.Error.Code != auth.CodeUnauthenticated || m.Error.Message == "" {
+		if err := json.Unmarshal(body, &m); err != nil || m.JSONRPC != "2.0" || m.ID != nil || m.Error.Code != httperr.CodeUnauthenticated || m.Error.Message == "" {
 			t.Errorf("body %s is not a JSON-RPC 401 error (%v)", body, err)
 		}
 		return

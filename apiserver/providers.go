@@ -42,9 +42,9 @@ func provideStore(ctx context.Context, cfg Config, log *slog.Logger) (ports.Data
 	var s ports.Database
 	switch kind {
 	case dbSQLite:
-		s, err = sqlite.Open(ctx, target)
+		s, err = sqlite.Open(ctx, target, sqlite.WithCounter(cfg.StatementCounter))
 	case dbPostgres:
-		s, err = postgres.Open(ctx, target)
+		s, err = postgres.Open(ctx, target, postgres.WithCounter(cfg.StatementCounter))
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("opening the %s database %s: %w", kind, redactURL(target), err)
@@ -84,7 +84,7 @@ func provideBinding(svc *domain.Services, cfg Config, log *slog.Logger, m *obs.M
 	return mcpbind.New(mcpbind.Services{
 		Decks: svc.Decks, Cards: svc.Cards, Study: svc.Study, Stats: svc.Stats,
 		Media: svc.Media, Exposure: svc.Exposure, Audit: svc.Audit,
-	}, mcpbind.Config{BaseURL: cfg.BaseURL, Logger: log, Failures: m})
+	}, m)
 }
 
 // provideMCPServer builds the MCP engine over the binding.

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/takhtabush/takhtabush/apiserver/internal/auth"
+	"github.com/takhtabush/takhtabush/apiserver/internal/httperr"
 	"github.com/takhtabush/takhtabush/apiserver/internal/oauthhttp"
 	"github.com/takhtabush/takhtabush/apiserver/internal/obs"
 	"github.com/takhtabush/takhtabush/apiserver/internal/rest"
@@ -56,7 +57,9 @@ func newPublicHandler(d routeDeps) (publicHandler, error) {
 	if err != nil {
 		return nil, err
 	}
-	hosts := hostGuard(d.cfg.allowedHosts())
+	hosts := func(next http.Handler) http.Handler {
+		return guard(d.log, httperr.JSON, d.cfg.allowedHosts(), nil, next)
+	}
 	mux := http.NewServeMux()
 	// Each MCP path is an OAuth resource: a token works where it was
 	// issued for, and a refusal names that resource's metadata.
@@ -68,7 +71,8 @@ func newPublicHandler(d routeDeps) (publicHandler, error) {
 			ResourceMetadataURL: res.MetadataURL,
 			BrowserHandler:      connect,
 		})
-		mcp := browserOr(connect, auth.ForResource(res.Resource, d.auth.Middleware(d.log, auth.StyleJSONRPC, mcpHTTP)))
+		mcp := browserOr(connect, guard(d.log, httperr.JSONRPC, d.cfg.allowedHosts(), d.cfg.allowedOrigins(),
+			auth.ForResource(res.Resource, d.auth.Middleware(d.log, httperr.JSONRPC, mcpHTTP))))
 		pattern := res.Host + res.Path
 		if res.Path == "/" || res.Path == "/mcp/" {
 			pattern += "{$}"
@@ -93,14 +97,14 @@ func newPublicHandler(d routeDeps) (publicHandler, error) {
 	mux.Handle("GET "+oauthhttp.StylesheetPath, http.HandlerFunc(oauthhttp.Stylesheet))
 	mux.Handle(oauthhttp.ConnectedAppsPath, hosts(d.oauth.ConnectedApps(d.cfg.MCPURL())))
 	mux.Handle("GET /connect", connect)
-	mux.Handle("/api/", hosts(bounded(d.cfg.MaxBodyBytes, d.auth.Middleware(d.log, auth.StyleREST, d.api))))
+	mux.Handle("/api/", hosts(bounded(d.cfg.MaxBodyBytes, d.auth.Middleware(d.log, httperr.JSON, d.api))))
 	mux.Handle("GET /login", hosts(http.HandlerFunc(d.signIn.Login)))
 	mux.Handle(rest.UploadPath, hosts(bounded(contracts.MaxMediaBytes+1, d.upload)))
-	mux.Handle("POST /logout", hosts(bounded(1<<10, d.auth.Middleware(d.log, auth.StyleREST, http.HandlerFunc(d.signIn.Logout)))))
+	mux.Handle("POST /logout", hosts(bounded(1<<10, d.auth.Middleware(d.log, httperr.JSON, http.HandlerFunc(d.signIn.Logout)))))
 	mux.HandleFunc("GET /healthz", web.Healthz)
 	mux.Handle("GET /readyz", web.Readyz(d.ping))
 	if d.cfg.AdminAddr == "" {
-		mux.Handle("GET /metrics", loopbackOnly(d.metrics.Handler()))
+		mux.Handle("GET /metrics", loopbackOnly(d.log, d.metrics.Handler()))
 	}
 	// TODO(web app issue): the web app's pages (/, /study/{id}) arrive with
 	// their issue; until then the root shows the setup page.
@@ -141,7 +145,7 @@ func browserOr(page, next http.Handler) http.Handler {
 func bounded(n int64, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.ContentLength > n {
-			auth.WriteError(w, auth.StyleREST, http.StatusRequestEntityTooLarge, contracts.KindInvalid, "request body too large")
+			httperr.Refuse(w, httperr.JSON, httperr.TooLarge, "request body too large")
 			return
 		}
 		r.Body = http.MaxBytesReader(w, r.Body, n)
@@ -149,48 +153,35 @@ func bounded(n int64, next http.Handler) http.Handler {
 	})
 }
 
-// hostGuard refuses a Host outside the allow-list (and loopback names),
-// against DNS rebinding: the MCP handler checks its own.
-func hostGuard(allowed []string) func(http.Handler) http.Handler {
-	return func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if !hostAllowed(r.Host, allowed) {
-				auth.WriteError(w, auth.StyleREST, http.StatusMisdirectedRequest, contracts.KindForbidden, "host not allowed")
-				return
-			}
-			next.ServeHTTP(w, r)
-		})
-	}
-}
-
-func hostAllowed(host string, allowed []string) bool {
-	if host == "" {
-		return false
-	}
-	name := host
-	if h, _, err := net.SplitHostPort(host); err == nil {
-		name = h
-	}
-	if auth.IsLoopbackHost(name) {
-		return true
-	}
-	for _, a := range allowed {
-		if strings.EqualFold(a, host) || strings.EqualFold(a, name) {
-			return true
+// guard refuses a request before anything reads it, against DNS
+// rebinding: a Host outside hosts (and loopback names) gets 421 and, when
+// origins is given, a browser Origin outside it (and loopback origins)
+// gets 403, both out of door. The refusal comes before authentication, so
+// a refused request acts for no one and its log line names no user. The
+// rules are mcpcore's, which its own HTTP handler applies too.
+func guard(log *slog.Logger, door httperr.Door, hosts, origins []string, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !mcpcore.HostAllowed(r.Host, hosts) {
+			httperr.Refuse(w, door, httperr.MisdirectedHost, "host not allowed")
+			return
 		}
-	}
-	return false
+		if o := r.Header.Get("Origin"); origins != nil && o != "" && !mcpcore.OriginAllowed(o, origins) {
+			httperr.Write(r.Context(), log, w, door, contracts.Errorf(contracts.KindForbidden, "origin not allowed"))
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // loopbackOnly serves only clients on the loopback interface that did not
 // come through a proxy (which would make every client look local).
-func loopbackOnly(next http.Handler) http.Handler {
+func loopbackOnly(log *slog.Logger, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		host, _, err := net.SplitHostPort(r.RemoteAddr)
 		ip := net.ParseIP(host)
 		proxied := r.Header.Get("X-Forwarded-For") != "" || r.Header.Get("Forwarded") != "" || r.Header.Get("X-Real-Ip") != ""
 		if err != nil || ip == nil || !ip.IsLoopback() || proxied {
-			http.NotFound(w, r)
+			httperr.Write(r.Context(), log, w, httperr.JSON, contracts.Errorf(contracts.KindNotFound, "not found"))
 			return
 		}
 		next.ServeHTTP(w, r)

@@ -23,6 +23,13 @@ const (
 	KindInternal        ErrorKind = "internal"        // a bug or an unexpected failure; never shown in detail
 )
 
+// ErrorKinds lists every error kind, for the transports' tables and the
+// tests that keep them complete.
+var ErrorKinds = []ErrorKind{
+	KindInvalid, KindNotFound, KindConflict, KindForbidden, KindUnauthenticated,
+	KindRateLimited, KindUnavailable, KindInternal,
+}
+
 // Error is the one error type of Takhtabush. Message is safe to show to a
 // user or a model; it never contains SQL, secrets or stack traces. Err is
 // the optional cause, kept for logs only.

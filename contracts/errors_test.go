@@ -5,6 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"log/slog"
 	"strings"
 	"testing"
@@ -96,5 +99,39 @@ func TestErrorLogValue(t *testing.T) {
 	log.Error("failed", "err", err)
 	if !strings.Contains(buf.String(), "no such column") || !strings.Contains(buf.String(), "kind=internal") {
 		t.Fatalf("log lacks the cause: %s", buf.String())
+	}
+}
+
+// ErrorKinds lists every Kind constant declared in errors.go, so the
+// transports' tables that range over it cannot miss a new kind.
+func TestErrorKindsListsEveryKind(t *testing.T) {
+	f, err := parser.ParseFile(token.NewFileSet(), "errors.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := map[contracts.ErrorKind]bool{}
+	for _, k := range contracts.ErrorKinds {
+		listed[k] = true
+	}
+	declared := 0
+	for _, d := range f.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.CONST {
+			continue
+		}
+		for _, spec := range g.Specs {
+			v := spec.(*ast.ValueSpec)
+			if id, ok := v.Type.(*ast.Ident); !ok || id.Name != "ErrorKind" {
+				continue
+			}
+			lit := v.Values[0].(*ast.BasicLit)
+			declared++
+			if k := contracts.ErrorKind(strings.Trim(lit.Value, `"`)); !listed[k] {
+				t.Errorf("kind %s (%s) is not in ErrorKinds", k, v.Names[0].Name)
+			}
+		}
+	}
+	if declared != len(contracts.ErrorKinds) {
+		t.Errorf("errors.go declares %d kinds, ErrorKinds lists %d", declared, len(contracts.ErrorKinds))
 	}
 }

@@ -225,7 +225,7 @@ func (s *Server) execute(ctx context.Context, te *toolEntry, cr *CallRequest) (r
 	}
 	defer func() {
 		if p := recover(); p != nil {
-			ref := randomRef()
+			ref := NewRef()
 			s.logger.Error("mcpcore: tool handler panicked", "tool", te.def.Name, "ref", ref, "panic", p, "stack", string(debug.Stack()))
 			res, err = ErrorResult("Internal error (ref "+ref+")."), nil
 		}
@@ -317,7 +317,7 @@ func (x *exchange) handlerError(b []byte, name string, err error) ([]byte, error
 func safeCall[T any](s *Server, what string, f func() (T, error)) (res T, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			ref := randomRef()
+			ref := NewRef()
 			s.logger.Error("mcpcore: handler panicked", "handler", what, "ref", ref, "panic", p, "stack", string(debug.Stack()))
 			err = &Error{Code: CodeInternalError, Message: "Internal error (ref " + ref + ")"}
 		}

@@ -2,6 +2,8 @@ package mcpcore
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"net/http"
 )
@@ -120,3 +122,12 @@ type InputRequiredError struct {
 
 // Error implements error.
 func (e *InputRequiredError) Error() string { return "input required" }
+
+// NewRef returns a short random reference (12 hex digits): shown to a
+// client in place of an internal failure's cause, and logged beside the
+// cause, it ties the two together. The engine also uses it for ids.
+func NewRef() string {
+	var b [6]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}

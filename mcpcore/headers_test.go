@@ -20,8 +20,8 @@ func TestLoopbackHosts(t *testing.T) {
 		"127.0.0.1": true, "localhost": true, "LocalHost": true, "[::1]": true, "::1": true, "127.1.2.3": true,
 		"example.com": false, "10.0.0.1": false, "": false, "[::2]": false,
 	} {
-		if got := isLoopbackHost(host); got != want {
-			t.Errorf("isLoopbackHost(%q) = %v", host, got)
+		if got := IsLoopbackHost(host); got != want {
+			t.Errorf("IsLoopbackHost(%q) = %v", host, got)
 		}
 	}
 }

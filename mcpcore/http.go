@@ -2,12 +2,11 @@ package mcpcore
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"mime"
-	"net"
 	"net/http"
-	"net/url"
 	"strings"
 	"sync"
 )
@@ -52,11 +51,11 @@ func NewHTTPHandler(srv *Server, opts HTTPOptions) http.Handler {
 }
 
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !h.hostAllowed(r.Host) {
+	if !HostAllowed(r.Host, h.opts.AllowedHosts) {
 		transportError(w, http.StatusMisdirectedRequest, CodeInvalidRequest, "Host not allowed")
 		return
 	}
-	if o := headerValue(r.Header, "Origin"); o != "" && !h.originAllowed(o) {
+	if o := headerValue(r.Header, "Origin"); o != "" && !OriginAllowed(o, h.opts.AllowedOrigins) {
 		transportError(w, http.StatusForbidden, CodeInvalidRequest, "Origin not allowed")
 		return
 	}
@@ -156,11 +155,27 @@ func readBody(r io.Reader, buf []byte, max int64) ([]byte, error) {
 
 // transportError answers a transport-level failure with a JSON-RPC error body (id null).
 func transportError(w http.ResponseWriter, status, code int, msg string) {
-	w.Header().Set("Content-Type", "application/json")
+	WriteHTTPError(w, status, &Error{Code: code, Message: msg})
+}
+
+// WriteHTTPError answers an HTTP request that never reached dispatch with
+// status and e as a JSON-RPC error (id null, data only when e has some).
+// It is the one JSON-RPC error body of the HTTP transport: the engine uses
+// it, and so do the layers in front of it (authentication, host checks).
+func WriteHTTPError(w http.ResponseWriter, status int, e *Error) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Cache-Control", "no-store")
+	h.Del("Content-Length")
 	w.WriteHeader(status)
-	b := append([]byte(`{"jsonrpc":"2.0","id":null,"error":{"code":`), []byte(itoa(code))...)
+	b := append([]byte(`{"jsonrpc":"2.0","id":null,"error":{"code":`), []byte(itoa(e.Code))...)
 	b = append(b, `,"message":`...)
-	b = appendString(b, msg)
+	b = appendString(b, e.Message)
+	if e.Data != nil {
+		if data, err := json.Marshal(e.Data); err == nil {
+			b = append(append(b, `,"data":`...), data...)
+		}
+	}
 	w.Write(append(b, "}}"...))
 }
 
@@ -184,62 +199,6 @@ func itoa(n int) string {
 		b[i] = '-'
 	}
 	return string(b[i:])
-}
-
-func isLoopbackHost(host string) bool {
-	switch host {
-	case "127.0.0.1", "localhost", "[::1]":
-		return true
-	}
-	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
-
-// splitHost drops the port of a Host value ("[::1]:80" → "[::1]").
-func splitHost(hostport string) string {
-	if strings.HasPrefix(hostport, "[") {
-		if i := strings.IndexByte(hostport, ']'); i > 0 {
-			return hostport[:i+1]
-		}
-		return hostport
-	}
-	if i := strings.LastIndexByte(hostport, ':'); i >= 0 && strings.IndexByte(hostport, ':') == i {
-		return hostport[:i]
-	}
-	return hostport
-}
-
-func (h *httpHandler) hostAllowed(host string) bool {
-	if host == "" {
-		return false
-	}
-	name := splitHost(host)
-	if isLoopbackHost(name) {
-		return true
-	}
-	for _, a := range h.opts.AllowedHosts {
-		if a == "*" || strings.EqualFold(a, host) || strings.EqualFold(a, name) {
-			return true
-		}
-	}
-	return false
-}
-
-func (h *httpHandler) originAllowed(origin string) bool {
-	for _, a := range h.opts.AllowedOrigins {
-		if a == "*" || strings.EqualFold(a, origin) {
-			return true
-		}
-	}
-	u, err := url.Parse(origin)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
-		return false
-	}
-	return isLoopbackHost(u.Hostname())
 }
 
 // httpOut answers one POST: a JSON body by default, upgraded to an SSE

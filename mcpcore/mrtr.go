@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/binary"
-	"encoding/hex"
 	"net/http"
 	"sort"
 	"time"
@@ -143,11 +142,4 @@ func (x *exchange) writeInputRequired(b []byte, name string, ir *InputRequiredEr
 	b = append(b, `},"requestState":`...)
 	b = appendString(b, x.s.signState(x.m.method, name, principalScope(x.principal), ir.State))
 	return x.s.appendResultMeta(b, nil)
-}
-
-// randomRef returns a short random reference for logs and ids.
-func randomRef() string {
-	var b [6]byte
-	rand.Read(b[:])
-	return hex.EncodeToString(b[:])
 }

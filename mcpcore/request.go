@@ -276,7 +276,7 @@ type pendingResult struct {
 
 // call sends a request to the client through out and waits for its answer.
 func (p *pendingRequests) call(ctx context.Context, out outbound, scope, method string, params any) (json.RawMessage, error) {
-	id := "mcpcore-" + strconv.FormatUint(p.seq.Add(1), 36) + "-" + randomRef()
+	id := "mcpcore-" + strconv.FormatUint(p.seq.Add(1), 36) + "-" + NewRef()
 	pr := &pendingReq{scope: scope, ch: make(chan pendingResult, 1)}
 	p.mu.Lock()
 	p.m[id] = pr

@@ -25,7 +25,7 @@ var StdioDrainTimeout = 5 * time.Second
 func ServeStdio(ctx context.Context, srv *Server, in io.Reader, out io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	w := &lineOut{w: bufio.NewWriter(out)}
-	tr := &transport{out: w, conn: &connState{}, scope: "stdio:" + randomRef()}
+	tr := &transport{out: w, conn: &connState{}, scope: "stdio:" + NewRef()}
 	var wg sync.WaitGroup
 	defer func() {
 		// Stdin is gone: no answer to a request to the client can arrive,

@@ -49,7 +49,8 @@ type CardService interface {
 	SearchCards(ctx context.Context, args contracts.SearchCardsArgs) (contracts.CardPage, error)
 }
 
-// StudyService runs study sessions.
+// StudyService runs study sessions. Every session it returns carries its
+// absolute web link (StudyURL) when the service knows the public origin.
 type StudyService interface {
 	// StartSession builds a session queue for a deck. Not found for an unknown deck.
 	StartSession(ctx context.Context, args contracts.StartStudySessionArgs) (contracts.StudySession, error)
@@ -151,4 +152,18 @@ type AuditService interface {
 	Record(ctx context.Context, e contracts.AuditEvent) error
 	// List returns the acting user's events, newest first. Invalid for a bad cursor or limit.
 	List(ctx context.Context, f contracts.AuditFilter, cursor string, limit int) (contracts.Page[contracts.AuditEvent], error)
+}
+
+// AccountDataService gives the acting person their data and deletes their
+// account. Both are forbidden for an API key or a connected app.
+type AccountDataService interface {
+	// Export writes a zip archive of everything the account holds: a JSON
+	// document (account, exposure, API keys without secrets, decks, cards,
+	// review log, audit trail, media list) and the media files. An error
+	// after the first byte leaves w with a broken archive.
+	Export(ctx context.Context, w io.Writer) error
+	// DeleteAccount deletes the account and everything of it, credentials
+	// first; only an anonymous record of the deletion stays. Invalid when
+	// confirmation is not the account's email.
+	DeleteAccount(ctx context.Context, confirmation string) error
 }

@@ -11,7 +11,6 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 	"embed"
 	"errors"
 	"fmt"
@@ -24,6 +23,7 @@ import (
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 
 	"github.com/takhtabush/takhtabush/adapters/internal/migrate"
+	"github.com/takhtabush/takhtabush/adapters/sqlcount"
 	"github.com/takhtabush/takhtabush/adapters/sqlstore"
 	"github.com/takhtabush/takhtabush/contracts"
 )
@@ -62,10 +62,15 @@ type Option func(*options)
 type options struct {
 	maxOpenConns int
 	noMigrate    bool
+	counter      *sqlcount.Counter
 }
 
 // WithMaxOpenConns sets the connection pool's size (default DefaultMaxOpenConns).
 func WithMaxOpenConns(n int) Option { return func(o *options) { o.maxOpenConns = n } }
+
+// WithCounter counts the statements and transactions the store runs on c
+// (statement budgets, benchmarks).
+func WithCounter(c *sqlcount.Counter) Option { return func(o *options) { o.counter = c } }
 
 // WithoutMigrate makes Open skip the migrations; call Migrate yourself.
 func WithoutMigrate() Option { return func(o *options) { o.noMigrate = true } }
@@ -103,7 +108,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 			return nil, unavailable(err)
 		}
 	}
-	db, err := sql.Open("sqlite", DSN(path))
+	db, err := sqlcount.Open("sqlite", DSN(path), o.counter)
 	if err != nil {
 		_ = cleanup()
 		return nil, unavailable(err)

@@ -48,7 +48,7 @@ func (s *Tools) audit(ctx context.Context, e contracts.AuditEvent, res *mcpcore.
 	defer cancel()
 	if err := s.svc.WriteAudit(ctx, e); err != nil {
 		s.log.LogAttrs(ctx, slog.LevelError, "audit write failed",
-			slog.String("tool", e.Tool), slog.String("user", e.UserID), slog.Any("err", err))
+			slog.String("tool", e.Tool), slog.String("user_id", e.UserID), slog.Any("err", err))
 		if res.Meta == nil {
 			res.Meta = map[string]any{}
 		}

@@ -2,8 +2,6 @@ package surface
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"log/slog"
 
 	"github.com/takhtabush/takhtabush/contracts"
@@ -34,7 +32,7 @@ func (s *Tools) errorResult(ctx context.Context, tool string, err error) *mcpcor
 	case contracts.KindRateLimited:
 		text = "Rate limited: slow down and retry in a minute."
 	default:
-		ref := newRef()
+		ref := mcpcore.NewRef()
 		s.log.LogAttrs(ctx, slog.LevelError, "tool call failed",
 			slog.String("tool", tool), slog.String("kind", string(kind)), slog.String("ref", ref), slog.Any("err", err))
 		if kind == contracts.KindUnavailable {
@@ -46,10 +44,4 @@ func (s *Tools) errorResult(ctx context.Context, tool string, err error) *mcpcor
 	res := mcpcore.ErrorResult(text)
 	res.Meta = map[string]any{metaErrorKind: string(kind)}
 	return res
-}
-
-func newRef() string {
-	var b [6]byte
-	_, _ = rand.Read(b[:])
-	return hex.EncodeToString(b[:])
 }

@@ -188,11 +188,7 @@ func (s *Tools) result(def contracts.ToolDef, out any) (*mcpcore.CallToolResult,
 		return nil, err
 	}
 	if sess, ok := out.(contracts.StudySession); ok && def.Name == contracts.ToolRenderStudySession {
-		link := sess.StudyURL
-		if link == "" {
-			link = strings.TrimRight(s.cfg.BaseURL, "/") + "/study/" + sess.ID
-		}
-		lead := fmt.Sprintf("Study session %s: %d card(s) to go. Study it here: %s", sess.ID, sess.Remaining, link)
+		lead := fmt.Sprintf("Study session %s: %d card(s) to go. Study it here: %s", sess.ID, sess.Remaining, sess.StudyURL)
 		res.Content = append([]mcpcore.Content{mcpcore.TextContent(lead)}, res.Content...)
 		res.Meta = map[string]any{"ui": map[string]any{"resourceUri": contracts.StudyWidgetURI}}
 	}

@@ -1622,3 +1622,103 @@ func (c *MockAuditServiceRecordCall) DoAndReturn(f func(context.Context, contrac
 	c.Call = c.Call.DoAndReturn(f)
 	return c
 }
+
+// MockAccountDataService is a mock of AccountDataService interface.
+type MockAccountDataService struct {
+	ctrl     *gomock.Controller
+	recorder *MockAccountDataServiceMockRecorder
+	isgomock struct{}
+}
+
+// MockAccountDataServiceMockRecorder is the mock recorder for MockAccountDataService.
+type MockAccountDataServiceMockRecorder struct {
+	mock *MockAccountDataService
+}
+
+// NewMockAccountDataService creates a new mock instance.
+func NewMockAccountDataService(ctrl *gomock.Controller) *MockAccountDataService {
+	mock := &MockAccountDataService{ctrl: ctrl}
+	mock.recorder = &MockAccountDataServiceMockRecorder{mock}
+	return mock
+}
+
+// EXPECT returns an object that allows the caller to indicate expected use.
+func (m *MockAccountDataService) EXPECT() *MockAccountDataServiceMockRecorder {
+	return m.recorder
+}
+
+// DeleteAccount mocks base method.
+func (m *MockAccountDataService) DeleteAccount(ctx context.Context, confirmation string) error {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "DeleteAccount", ctx, confirmation)
+	ret0, _ := ret[0].(error)
+	return ret0
+}
+
+// DeleteAccount indicates an expected call of DeleteAccount.
+func (mr *MockAccountDataServiceMockRecorder) DeleteAccount(ctx, confirmation any) *MockAccountDataServiceDeleteAccountCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "DeleteAccount", reflect.TypeOf((*MockAccountDataService)(nil).DeleteAccount), ctx, confirmation)
+	return &MockAccountDataServiceDeleteAccountCall{Call: call}
+}
+
+// MockAccountDataServiceDeleteAccountCall wrap *gomock.Call
+type MockAccountDataServiceDeleteAccountCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockAccountDataServiceDeleteAccountCall) Return(arg0 error) *MockAccountDataServiceDeleteAccountCall {
+	c.Call = c.Call.Return(arg0)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockAccountDataServiceDeleteAccountCall) Do(f func(context.Context, string) error) *MockAccountDataServiceDeleteAccountCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockAccountDataServiceDeleteAccountCall) DoAndReturn(f func(context.Context, string) error) *MockAccountDataServiceDeleteAccountCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
+// Export mocks base method.
+func (m *MockAccountDataService) Export(ctx context.Context, w io.Writer) error {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "Export", ctx, w)
+	ret0, _ := ret[0].(error)
+	return ret0
+}
+
+// Export indicates an expected call of Export.
+func (mr *MockAccountDataServiceMockRecorder) Export(ctx, w any) *MockAccountDataServiceExportCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Export", reflect.TypeOf((*MockAccountDataService)(nil).Export), ctx, w)
+	return &MockAccountDataServiceExportCall{Call: call}
+}
+
+// MockAccountDataServiceExportCall wrap *gomock.Call
+type MockAccountDataServiceExportCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockAccountDataServiceExportCall) Return(arg0 error) *MockAccountDataServiceExportCall {
+	c.Call = c.Call.Return(arg0)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockAccountDataServiceExportCall) Do(f func(context.Context, io.Writer) error) *MockAccountDataServiceExportCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockAccountDataServiceExportCall) DoAndReturn(f func(context.Context, io.Writer) error) *MockAccountDataServiceExportCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}

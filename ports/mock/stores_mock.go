@@ -1405,6 +1405,45 @@ func (m *MockUserStore) EXPECT() *MockUserStoreMockRecorder {
 	return m.recorder
 }
 
+// CountDeletions mocks base method.
+func (m *MockUserStore) CountDeletions(ctx context.Context) (int, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "CountDeletions", ctx)
+	ret0, _ := ret[0].(int)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// CountDeletions indicates an expected call of CountDeletions.
+func (mr *MockUserStoreMockRecorder) CountDeletions(ctx any) *MockUserStoreCountDeletionsCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "CountDeletions", reflect.TypeOf((*MockUserStore)(nil).CountDeletions), ctx)
+	return &MockUserStoreCountDeletionsCall{Call: call}
+}
+
+// MockUserStoreCountDeletionsCall wrap *gomock.Call
+type MockUserStoreCountDeletionsCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockUserStoreCountDeletionsCall) Return(arg0 int, arg1 error) *MockUserStoreCountDeletionsCall {
+	c.Call = c.Call.Return(arg0, arg1)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockUserStoreCountDeletionsCall) Do(f func(context.Context) (int, error)) *MockUserStoreCountDeletionsCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockUserStoreCountDeletionsCall) DoAndReturn(f func(context.Context) (int, error)) *MockUserStoreCountDeletionsCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
 // CreateUser mocks base method.
 func (m *MockUserStore) CreateUser(ctx context.Context, u contracts.User) error {
 	m.ctrl.T.Helper()
@@ -1439,6 +1478,44 @@ func (c *MockUserStoreCreateUserCall) Do(f func(context.Context, contracts.User)
 
 // DoAndReturn rewrite *gomock.Call.DoAndReturn
 func (c *MockUserStoreCreateUserCall) DoAndReturn(f func(context.Context, contracts.User) error) *MockUserStoreCreateUserCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
+// DeleteUser mocks base method.
+func (m *MockUserStore) DeleteUser(ctx context.Context, userID, recordID string, at time.Time) error {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "DeleteUser", ctx, userID, recordID, at)
+	ret0, _ := ret[0].(error)
+	return ret0
+}
+
+// DeleteUser indicates an expected call of DeleteUser.
+func (mr *MockUserStoreMockRecorder) DeleteUser(ctx, userID, recordID, at any) *MockUserStoreDeleteUserCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "DeleteUser", reflect.TypeOf((*MockUserStore)(nil).DeleteUser), ctx, userID, recordID, at)
+	return &MockUserStoreDeleteUserCall{Call: call}
+}
+
+// MockUserStoreDeleteUserCall wrap *gomock.Call
+type MockUserStoreDeleteUserCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockUserStoreDeleteUserCall) Return(arg0 error) *MockUserStoreDeleteUserCall {
+	c.Call = c.Call.Return(arg0)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockUserStoreDeleteUserCall) Do(f func(context.Context, string, string, time.Time) error) *MockUserStoreDeleteUserCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockUserStoreDeleteUserCall) DoAndReturn(f func(context.Context, string, string, time.Time) error) *MockUserStoreDeleteUserCall {
 	c.Call = c.Call.DoAndReturn(f)
 	return c
 }
@@ -2364,6 +2441,45 @@ func (c *MockReviewStoreAverageDurationCall) Do(f func(context.Context, string, 
 
 // DoAndReturn rewrite *gomock.Call.DoAndReturn
 func (c *MockReviewStoreAverageDurationCall) DoAndReturn(f func(context.Context, string, time.Time) (float64, int, error)) *MockReviewStoreAverageDurationCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
+// ListReviews mocks base method.
+func (m *MockReviewStore) ListReviews(ctx context.Context, userID, afterID string, limit int) ([]ports.ReviewLog, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "ListReviews", ctx, userID, afterID, limit)
+	ret0, _ := ret[0].([]ports.ReviewLog)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// ListReviews indicates an expected call of ListReviews.
+func (mr *MockReviewStoreMockRecorder) ListReviews(ctx, userID, afterID, limit any) *MockReviewStoreListReviewsCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "ListReviews", reflect.TypeOf((*MockReviewStore)(nil).ListReviews), ctx, userID, afterID, limit)
+	return &MockReviewStoreListReviewsCall{Call: call}
+}
+
+// MockReviewStoreListReviewsCall wrap *gomock.Call
+type MockReviewStoreListReviewsCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockReviewStoreListReviewsCall) Return(arg0 []ports.ReviewLog, arg1 error) *MockReviewStoreListReviewsCall {
+	c.Call = c.Call.Return(arg0, arg1)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockReviewStoreListReviewsCall) Do(f func(context.Context, string, string, int) ([]ports.ReviewLog, error)) *MockReviewStoreListReviewsCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockReviewStoreListReviewsCall) DoAndReturn(f func(context.Context, string, string, int) ([]ports.ReviewLog, error)) *MockReviewStoreListReviewsCall {
 	c.Call = c.Call.DoAndReturn(f)
 	return c
 }
@@ -3504,6 +3620,45 @@ func (c *MockMediaStoreCreateMediaCall) DoAndReturn(f func(context.Context, port
 	return c
 }
 
+// ListMedia mocks base method.
+func (m *MockMediaStore) ListMedia(ctx context.Context, userID, afterID string, limit int) ([]ports.MediaRow, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "ListMedia", ctx, userID, afterID, limit)
+	ret0, _ := ret[0].([]ports.MediaRow)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// ListMedia indicates an expected call of ListMedia.
+func (mr *MockMediaStoreMockRecorder) ListMedia(ctx, userID, afterID, limit any) *MockMediaStoreListMediaCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "ListMedia", reflect.TypeOf((*MockMediaStore)(nil).ListMedia), ctx, userID, afterID, limit)
+	return &MockMediaStoreListMediaCall{Call: call}
+}
+
+// MockMediaStoreListMediaCall wrap *gomock.Call
+type MockMediaStoreListMediaCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockMediaStoreListMediaCall) Return(arg0 []ports.MediaRow, arg1 error) *MockMediaStoreListMediaCall {
+	c.Call = c.Call.Return(arg0, arg1)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockMediaStoreListMediaCall) Do(f func(context.Context, string, string, int) ([]ports.MediaRow, error)) *MockMediaStoreListMediaCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockMediaStoreListMediaCall) DoAndReturn(f func(context.Context, string, string, int) ([]ports.MediaRow, error)) *MockMediaStoreListMediaCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
 // MarkUploaded mocks base method.
 func (m *MockMediaStore) MarkUploaded(ctx context.Context, id string, size int64, at time.Time) error {
 	m.ctrl.T.Helper()
@@ -3603,6 +3758,44 @@ func NewMockBlobStore(ctrl *gomock.Controller) *MockBlobStore {
 // EXPECT returns an object that allows the caller to indicate expected use.
 func (m *MockBlobStore) EXPECT() *MockBlobStoreMockRecorder {
 	return m.recorder
+}
+
+// DeleteBlob mocks base method.
+func (m *MockBlobStore) DeleteBlob(ctx context.Context, key string) error {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "DeleteBlob", ctx, key)
+	ret0, _ := ret[0].(error)
+	return ret0
+}
+
+// DeleteBlob indicates an expected call of DeleteBlob.
+func (mr *MockBlobStoreMockRecorder) DeleteBlob(ctx, key any) *MockBlobStoreDeleteBlobCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "DeleteBlob", reflect.TypeOf((*MockBlobStore)(nil).DeleteBlob), ctx, key)
+	return &MockBlobStoreDeleteBlobCall{Call: call}
+}
+
+// MockBlobStoreDeleteBlobCall wrap *gomock.Call
+type MockBlobStoreDeleteBlobCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockBlobStoreDeleteBlobCall) Return(arg0 error) *MockBlobStoreDeleteBlobCall {
+	c.Call = c.Call.Return(arg0)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockBlobStoreDeleteBlobCall) Do(f func(context.Context, string) error) *MockBlobStoreDeleteBlobCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockBlobStoreDeleteBlobCall) DoAndReturn(f func(context.Context, string) error) *MockBlobStoreDeleteBlobCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
 }
 
 // GetBlob mocks base method.

@@ -70,6 +70,8 @@ func TestStore(t *testing.T, open func(t *testing.T) ports.Database) {
 		{"OAuthClients", testOAuthClients},
 		{"OAuthCodes", testOAuthCodes},
 		{"OAuthGrantsAndTokens", testOAuthGrantsAndTokens},
+		{"ListReviewsAndMedia", testListReviewsAndMedia},
+		{"DeleteUser", testDeleteUser},
 		{"TxCommit", testTxCommit},
 		{"TxRollbackOnError", testTxRollbackOnError},
 		{"TxRollbackOnPanic", testTxRollbackOnPanic},

@@ -1,10 +1,10 @@
 package auth
 
 import (
-	"net"
 	"net/url"
 	"strings"
 
+	"github.com/takhtabush/takhtabush/mcpcore"
 	"github.com/takhtabush/takhtabush/ports"
 )
 
@@ -56,17 +56,7 @@ func InsecureLoopback(baseURL string) bool {
 	if err != nil || u.Scheme != "http" {
 		return false
 	}
-	return IsLoopbackHost(u.Hostname())
-}
-
-// IsLoopbackHost reports whether host (no port) is localhost or a loopback IP.
-func IsLoopbackHost(host string) bool {
-	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	return mcpcore.IsLoopbackHost(u.Hostname())
 }
 
 // Origin returns the scheme://host[:port] of a URL, lower-cased.

@@ -4,36 +4,35 @@ import (
 	"log/slog"
 	"net/http"
 
+	"github.com/takhtabush/takhtabush/apiserver/internal/httperr"
 	"github.com/takhtabush/takhtabush/apiserver/internal/obs"
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/mcpcore"
 )
 
 // Middleware authenticates every request before next: it resolves the
-// principal, refuses with style when there is none, guards unsafe requests
+// principal, refuses out of door when there is none, guards unsafe requests
 // carried by an ambient credential (origin and CSRF), and puts the
 // principal in the context twice: as contracts.Principal for the domain and
 // as mcpcore.Principal for the MCP engine's scope gate.
-func (a *Authenticator) Middleware(log *slog.Logger, style Style, next http.Handler) http.Handler {
+func (a *Authenticator) Middleware(log *slog.Logger, door httperr.Door, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p, err := a.Resolve(r)
 		if err != nil {
-			if k := contracts.KindOf(err); k != contracts.KindUnauthenticated {
+			if k := contracts.KindOf(err); k == contracts.KindUnavailable {
 				log.LogAttrs(r.Context(), slog.LevelError, "authentication failed", slog.String("kind", string(k)), slog.Any("err", err))
 			}
-			a.refuse(w, r, style, err)
+			a.refuse(r.Context(), log, w, door, err, bearerSent(r))
 			return
 		}
 		if unsafeMethod(r.Method) && ambient(p.CredentialKind) {
-			if msg := a.checkOrigin(r); msg != "" {
-				WriteError(w, style, http.StatusForbidden, contracts.KindForbidden, msg)
-				return
+			msg := a.checkOrigin(r)
+			if msg == "" && p.CredentialKind == contracts.CredentialSession {
+				msg = a.checkCSRF(r)
 			}
-			if p.CredentialKind == contracts.CredentialSession {
-				if msg := a.checkCSRF(r); msg != "" {
-					WriteError(w, style, http.StatusForbidden, contracts.KindForbidden, msg)
-					return
-				}
+			if msg != "" {
+				httperr.Write(r.Context(), log, w, door, contracts.Errorf(contracts.KindForbidden, "%s", msg))
+				return
 			}
 		}
 		obs.RequestFrom(r.Context()).SetPrincipal(p)

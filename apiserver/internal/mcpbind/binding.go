@@ -2,9 +2,6 @@ package mcpbind
 
 import (
 	"context"
-	"log/slog"
-	"net/url"
-	"strings"
 
 	"github.com/takhtabush/takhtabush/apiserver/internal/obs"
 	"github.com/takhtabush/takhtabush/contracts"
@@ -28,33 +25,18 @@ type AuditFailures interface {
 	AuditFailed()
 }
 
-// Config configures the binding.
-type Config struct {
-	// BaseURL is the public origin; study links are BaseURL/study/<id>.
-	BaseURL string
-	// Logger receives audit write failures; nil discards.
-	Logger *slog.Logger
-	// Failures counts audit write failures; nil counts nothing.
-	Failures AuditFailures
-}
-
 // Binding implements ports.McpServices on the domain services.
 type Binding struct {
 	svc  Services
-	base string
-	log  *slog.Logger
 	fail AuditFailures
 }
 
 var _ ports.McpServices = (*Binding)(nil)
 
-// New returns the binding.
-func New(svc Services, cfg Config) *Binding {
-	log := cfg.Logger
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	return &Binding{svc: svc, base: strings.TrimRight(cfg.BaseURL, "/"), log: log, fail: cfg.Failures}
+// New returns the binding. failures counts audit write failures; nil
+// counts nothing.
+func New(svc Services, failures AuditFailures) *Binding {
+	return &Binding{svc: svc, fail: failures}
 }
 
 // ListDecks implements ports.McpServices.
@@ -124,11 +106,7 @@ func (b *Binding) ImportCards(ctx context.Context, args contracts.ImportCardsArg
 
 // StartStudySession implements ports.McpServices.
 func (b *Binding) StartStudySession(ctx context.Context, args contracts.StartStudySessionArgs) (contracts.StudySession, error) {
-	s, err := b.svc.Study.StartSession(ctx, args)
-	if err == nil {
-		s.StudyURL = b.StudyURL(s.ID)
-	}
-	return s, err
+	return b.svc.Study.StartSession(ctx, args)
 }
 
 // SubmitReview implements ports.McpServices.
@@ -142,7 +120,7 @@ func (b *Binding) RequestMediaUpload(ctx context.Context, args contracts.Request
 }
 
 // RenderStudySession loads the session named by SessionID, or starts one
-// on DeckID, and sets its absolute StudyURL.
+// on DeckID; the study service gives it its absolute StudyURL.
 func (b *Binding) RenderStudySession(ctx context.Context, args contracts.RenderStudySessionArgs) (contracts.StudySession, error) {
 	var (
 		s   contracts.StudySession
@@ -158,33 +136,20 @@ func (b *Binding) RenderStudySession(ctx context.Context, args contracts.RenderS
 	default:
 		return s, contracts.Errorf(contracts.KindInvalid, "pass sessionId (an existing session) or deckId (to start one)")
 	}
-	if err != nil {
-		return s, err
-	}
-	s.StudyURL = b.StudyURL(s.ID)
-	return s, nil
-}
-
-// StudyURL returns the absolute web link of a study session.
-func (b *Binding) StudyURL(sessionID string) string {
-	return b.base + "/study/" + url.PathEscape(sessionID)
+	return s, err
 }
 
 // WriteAudit records the event through the audit service. The request id
 // becomes the HTTP request's (X-Request-Id) when there is one, so the row
-// joins the access log. A failure is logged and counted here; the surface
-// then marks the result's _meta, and the mutation stays applied.
+// joins the access log. A failure is counted here; the surface logs it and
+// marks the result's _meta, and the mutation stays applied.
 func (b *Binding) WriteAudit(ctx context.Context, e contracts.AuditEvent) error {
 	if id := obs.RequestID(ctx); id != "" {
 		e.RequestID = id
 	}
 	err := b.svc.Audit.Record(ctx, e)
-	if err != nil {
-		b.log.LogAttrs(ctx, slog.LevelError, "audit write failed",
-			slog.String("tool", e.Tool), slog.String("user_id", e.UserID), slog.Any("err", err))
-		if b.fail != nil {
-			b.fail.AuditFailed()
-		}
+	if err != nil && b.fail != nil {
+		b.fail.AuditFailed()
 	}
 	return err
 }

@@ -1,9 +1,11 @@
 package mcpbind_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"net/http/httptest"
 	"strings"
 	"sync/atomic"
@@ -75,13 +77,14 @@ func send(t *testing.T, ctx context.Context, srv *mcpcore.Server, msg []byte) (r
 }
 
 // A failed audit write leaves the mutation applied, marks the result's
-// _meta, and is counted.
+// _meta, and is counted and logged, once each.
 func TestFailedAuditKeepsMutationAndMarksResult(t *testing.T) {
 	svc, ctx := stack(t)
 	m := obs.NewMetrics()
 	s := services(svc)
 	s.Audit = failingAudit{svc.Audit}
-	srv, err := mcpbind.NewServer(mcpbind.New(s, mcpbind.Config{BaseURL: base, Failures: m}), mcpbind.ServerConfig{BaseURL: base, Observer: m})
+	var logs bytes.Buffer
+	srv, err := mcpbind.NewServer(mcpbind.New(s, m), mcpbind.ServerConfig{BaseURL: base, Observer: m, Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,9 +103,12 @@ func TestFailedAuditKeepsMutationAndMarksResult(t *testing.T) {
 	if got := scrape(t, m); !strings.Contains(got, "takhtabush_audit_write_failures_total 1\n") {
 		t.Errorf("the failure was not counted:\n%s", got)
 	}
+	if n := strings.Count(logs.String(), `"msg":"audit write failed"`); n != 1 {
+		t.Errorf("the failure was logged %d times, want once:\n%s", n, logs.String())
+	}
 
 	// A working audit service writes the row and leaves _meta unmarked.
-	good, err := mcpbind.NewServer(mcpbind.New(services(svc), mcpbind.Config{BaseURL: base, Failures: m}), mcpbind.ServerConfig{BaseURL: base})
+	good, err := mcpbind.NewServer(mcpbind.New(services(svc), m), mcpbind.ServerConfig{BaseURL: base})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +147,7 @@ func TestExposureReadOncePerRequest(t *testing.T) {
 	exp := &countingExposure{ExposureService: svc.Exposure}
 	s := services(svc)
 	s.Exposure = exp
-	srv, err := mcpbind.NewServer(mcpbind.New(s, mcpbind.Config{BaseURL: base}), mcpbind.ServerConfig{BaseURL: base})
+	srv, err := mcpbind.NewServer(mcpbind.New(s, nil), mcpbind.ServerConfig{BaseURL: base})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +174,7 @@ func TestExposureReadOncePerRequest(t *testing.T) {
 // links it absolutely.
 func TestRenderStudySessionLinks(t *testing.T) {
 	svc, ctx := stack(t)
-	b := mcpbind.New(services(svc), mcpbind.Config{BaseURL: base + "/"})
+	b := mcpbind.New(services(svc), nil)
 	deck, err := svc.Decks.CreateDeck(ctx, contracts.CreateDeckArgs{Name: "D"})
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/mcpcore"
 	"go.uber.org/mock/gomock"
 )
 
@@ -62,7 +63,7 @@ func TestInternalErrorsHideTheCause(t *testing.T) {
 				t.Fatalf("the cause leaked into the body: %s", w.Body)
 			}
 			ref := strings.TrimSuffix(strings.TrimPrefix(b.Error.Message, "internal error (ref "), ")")
-			if len(ref) != 16 || !strings.Contains(m.logs.String(), ref) || !strings.Contains(m.logs.String(), "SELECT secret") {
+			if len(ref) != len(mcpcore.NewRef()) || !strings.Contains(m.logs.String(), ref) || !strings.Contains(m.logs.String(), "SELECT secret") {
 				t.Fatalf("the log does not hold the reference %q and the cause: %s", ref, m.logs)
 			}
 		})

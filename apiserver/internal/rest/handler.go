@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-kit/kit/endpoint"
 	kithttp "github.com/go-kit/kit/transport/http"
+	"github.com/takhtabush/takhtabush/apiserver/internal/httperr"
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/ports"
 )
@@ -117,7 +118,7 @@ func unrouted(mux *http.ServeMux, errorEncoder kithttp.ErrorEncoder) http.Handle
 			return
 		}
 		w.Header().Set("Allow", strings.Join(allow, ", "))
-		writeError(w, http.StatusMethodNotAllowed, contracts.KindInvalid,
+		httperr.Refuse(w, httperr.JSON, httperr.MethodNotAllowed,
 			fmt.Sprintf("method %s is not allowed on %s; use %s", r.Method, r.URL.Path, strings.Join(allow, " or ")))
 	})
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/takhtabush/takhtabush/apiserver/internal/auth"
+	"github.com/takhtabush/takhtabush/apiserver/internal/httperr"
 	"github.com/takhtabush/takhtabush/apiserver/internal/obs"
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/ports"
@@ -43,17 +44,17 @@ func (s *SignIn) Login(w http.ResponseWriter, r *http.Request) {
 	h.Set("Referrer-Policy", "no-referrer")
 	token := r.URL.Query().Get("token")
 	if token == "" {
-		s.fail(w, http.StatusBadRequest, "The link has no sign-in token.")
+		s.fail(w, contracts.KindInvalid, "The link has no sign-in token.")
 		return
 	}
 	sessionToken, user, err := s.sessions.ConsumeLoginLink(r.Context(), token)
 	if err != nil {
 		if contracts.IsKind(err, contracts.KindUnauthenticated) || contracts.IsKind(err, contracts.KindNotFound) {
-			s.fail(w, http.StatusUnauthorized, "The link is unknown, already used or expired.")
+			s.fail(w, contracts.KindUnauthenticated, "The link is unknown, already used or expired.")
 			return
 		}
 		s.log.LogAttrs(r.Context(), slog.LevelError, "sign-in failed", slog.Any("err", err))
-		s.fail(w, http.StatusServiceUnavailable, "Sign-in is temporarily unavailable; try again shortly.")
+		s.fail(w, contracts.KindUnavailable, "Sign-in is temporarily unavailable; try again shortly.")
 		return
 	}
 	obs.RequestFrom(r.Context()).SetPrincipal(contracts.Principal{UserID: user.ID, CredentialKind: contracts.CredentialSession})
@@ -69,9 +70,10 @@ func (s *SignIn) Login(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, "/", http.StatusSeeOther)
 }
 
-func (s *SignIn) fail(w http.ResponseWriter, status int, msg string) {
+// fail answers out of the page door: the kind's status, and a page.
+func (s *SignIn) fail(w http.ResponseWriter, kind contracts.ErrorKind, msg string) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.WriteHeader(status)
+	w.WriteHeader(httperr.Status(kind))
 	_ = loginFailed.Execute(w, msg)
 }
 
@@ -82,12 +84,11 @@ func (s *SignIn) Logout(w http.ResponseWriter, r *http.Request) {
 	p, _ := contracts.PrincipalFrom(r.Context())
 	c, err := r.Cookie(s.auth.SessionCookieName())
 	if p.CredentialKind != contracts.CredentialSession || err != nil {
-		auth.WriteError(w, auth.StyleREST, http.StatusBadRequest, contracts.KindInvalid, "sign-out needs the web session cookie")
+		httperr.Write(r.Context(), s.log, w, httperr.JSON, contracts.Errorf(contracts.KindInvalid, "sign-out needs the web session cookie"))
 		return
 	}
 	if err := s.sessions.SignOut(r.Context(), c.Value); err != nil {
-		s.log.LogAttrs(r.Context(), slog.LevelError, "sign-out failed", slog.Any("err", err))
-		auth.WriteError(w, auth.StyleREST, http.StatusServiceUnavailable, contracts.KindUnavailable, "sign-out failed; try again")
+		httperr.Write(r.Context(), s.log, w, httperr.JSON, err)
 		return
 	}
 	secure := s.auth.SecureCookies()
