@@ -38,12 +38,16 @@ func TestClientConfigs(t *testing.T) {
 		"Claude Desktop": {`"mcp-remote"`, `"https://t.example/mcp"`, `"TAKHTABUSH_AUTH": "Bearer tbk_k"`},
 		"Cursor":         {`"mcpServers"`, `"url": "https://t.example/mcp"`, `"Authorization": "Bearer tbk_k"`},
 		"VS Code":        {`"servers"`, `"type": "http"`, `"url": "https://t.example/mcp"`, `"Authorization": "Bearer tbk_k"`},
-		"ChatGPT":        {"https://t.example/mcp", "OAuth"},
+		"ChatGPT":        {"https://t.example/mcp", "No key", "OAuth", "Connected apps"},
+		"Claude (claude.ai and Claude Desktop connectors)": {"https://t.example/mcp", "No key", "OAuth", "Connected apps"},
 	}
 	if len(cfgs) != len(want) {
 		t.Fatalf("%d configurations, want %d", len(cfgs), len(want))
 	}
 	for _, c := range cfgs {
+		if _, ok := want[c.Client]; !ok {
+			t.Errorf("unexpected client %q", c.Client)
+		}
 		for _, s := range want[c.Client] {
 			if !strings.Contains(c.Text, s) {
 				t.Errorf("%s configuration lacks %s:\n%s", c.Client, s, c.Text)
