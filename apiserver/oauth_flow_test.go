@@ -148,7 +148,7 @@ func disconnect(t *testing.T, e *env, apps string, cookies []*http.Cookie) {
 			form[m[2]] = m[3]
 		}
 	}
-	body := "csrf=" + form["csrf"] + "&grant=" + form["grant"]
+	body := "csrf_token=" + form["csrf_token"] + "&grant=" + form["grant"]
 	req, _ := http.NewRequest(http.MethodPost, e.addr+"/settings/connected-apps", strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Origin", e.base)

@@ -167,7 +167,7 @@ func submitConsent(t *testing.T, e *env, body string, cookies []*http.Cookie, de
 		}
 		form.Add(name, value)
 	}
-	if form.Get("csrf") == "" || form.Get("client_id") == "" {
+	if form.Get("csrf_token") == "" || form.Get("client_id") == "" {
 		t.Fatalf("no consent form in the page:\n%s", body)
 	}
 	form.Set("decision", decision)

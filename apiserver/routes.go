@@ -37,6 +37,7 @@ type routeDeps struct {
 	api     apiHandler
 	ping    pinger
 	upload  http.Handler
+	site    *web.Site
 	oauth   *oauthhttp.Handler
 }
 
@@ -47,16 +48,14 @@ type routeDeps struct {
 //	GET  /.well-known/oauth-authorization-server  RFC 8414 metadata
 //	GET, POST /settings/connected-apps  the grants a person gave, to disconnect
 //	GET  /connect                 the public setup page (also a browser GET of the MCP URLs)
+//	GET  /static/                 the pages' embedded stylesheet and script
 //	/api/                         the REST API for the web app
 //	GET  /login?token=…, POST /logout
 //	PUT  /media/{id}              a media upload, authenticated by its intent's token
 //	GET  /healthz, /readyz, /.well-known/oauth-protected-resource[/mcp]
 //	GET  /metrics                 loopback clients only, unless an admin address is set
 func newPublicHandler(d routeDeps) (publicHandler, error) {
-	connect, err := web.NewConnectPage(d.cfg.MCPURL(), bareOrigin(d.cfg.MCPHost))
-	if err != nil {
-		return nil, err
-	}
+	connect := web.NewConnectPage(d.site, d.cfg.MCPURL(), bareOrigin(d.cfg.MCPHost))
 	hosts := func(next http.Handler) http.Handler {
 		return guard(d.log, httperr.JSON, d.cfg.allowedHosts(), nil, next)
 	}
@@ -97,6 +96,7 @@ func newPublicHandler(d routeDeps) (publicHandler, error) {
 	mux.Handle("GET "+oauthhttp.StylesheetPath, http.HandlerFunc(oauthhttp.Stylesheet))
 	mux.Handle(oauthhttp.ConnectedAppsPath, hosts(d.oauth.ConnectedApps(d.cfg.MCPURL())))
 	mux.Handle("GET /connect", connect)
+	mux.Handle("GET "+web.StaticPrefix, web.Static())
 	mux.Handle("/api/", hosts(bounded(d.cfg.MaxBodyBytes, d.auth.Middleware(d.log, httperr.JSON, d.api))))
 	mux.Handle("GET /login", hosts(http.HandlerFunc(d.signIn.Login)))
 	mux.Handle(rest.UploadPath, hosts(bounded(contracts.MaxMediaBytes+1, d.upload)))

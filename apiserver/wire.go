@@ -43,6 +43,7 @@ var httpSet = wire.NewSet(
 	provideOAuthHTTP,
 	provideAuthenticator,
 	provideSignIn,
+	provideSite,
 	providePinger,
 	provideAPI,
 	provideRouteDeps,

@@ -53,8 +53,13 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	signIn := provideSignIn(services, authenticator, logger)
 	apiserverApiHandler := provideAPI(services, accountService, logger)
 	apiserverPinger := providePinger(database)
+	site, err := provideSite(authenticator, accountService, logger)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
 	handler := provideOAuthHTTP(oAuthService, authenticator, logger, cfg)
-	apiserverRouteDeps := provideRouteDeps(cfg, logger, metrics, authenticator, server, signIn, apiserverApiHandler, apiserverPinger, services, handler)
+	apiserverRouteDeps := provideRouteDeps(cfg, logger, metrics, authenticator, server, signIn, apiserverApiHandler, apiserverPinger, services, site, handler)
 	apiserverPublicHandler, err := newPublicHandler(apiserverRouteDeps)
 	if err != nil {
 		cleanup()
@@ -94,6 +99,7 @@ var httpSet = wire.NewSet(
 	provideOAuthHTTP,
 	provideAuthenticator,
 	provideSignIn,
+	provideSite,
 	providePinger,
 	provideAPI,
 	provideRouteDeps,

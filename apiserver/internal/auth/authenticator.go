@@ -2,7 +2,6 @@ package auth
 
 import (
 	"context"
-	"crypto/subtle"
 	"net"
 	"net/http"
 	"strings"
@@ -204,32 +203,28 @@ func (a *Authenticator) devPrincipal(ctx context.Context) (contracts.Principal, 
 	}, nil
 }
 
-// WebSession returns the principal of the request's web session cookie
-// and the cookie's value, ignoring every other credential: the pages that
-// act for a person (OAuth consent, Connected apps) accept nothing else.
-// Unauthenticated when there is no valid session.
+// WebSession returns the principal of r's web session cookie and the
+// session token, ignoring every other credential (pages are for people,
+// never keys). Unauthenticated when there is no cookie or it is refused;
+// unavailable when the check could not be made. For an unsafe method it
+// also checks the origin and the CSRF token (header or form field) and
+// fails forbidden with the reason.
 func (a *Authenticator) WebSession(r *http.Request) (contracts.Principal, string, error) {
 	c, err := r.Cookie(a.sessionCookie)
 	if err != nil || c.Value == "" {
-		return contracts.Principal{}, "", contracts.Errorf(contracts.KindUnauthenticated, "sign in first")
+		return contracts.Principal{}, "", contracts.Errorf(contracts.KindUnauthenticated, "sign in to continue")
 	}
 	p, err := a.svc.Sessions.Authenticate(r.Context(), c.Value)
 	if err != nil {
 		return contracts.Principal{}, "", unauthenticated(err)
 	}
+	if unsafeMethod(r.Method) {
+		if msg := a.checkOrigin(r); msg != "" {
+			return contracts.Principal{}, "", contracts.Errorf(contracts.KindForbidden, "%s", msg)
+		}
+		if msg := a.checkCSRF(r); msg != "" {
+			return contracts.Principal{}, "", contracts.Errorf(contracts.KindForbidden, "%s", msg)
+		}
+	}
 	return p, c.Value, nil
-}
-
-// CheckForm checks an unsafe form submission carried by the web session:
-// it must come from this service's origin and carry the session's CSRF
-// token in the form field csrf. It returns why it is refused, or "".
-func (a *Authenticator) CheckForm(r *http.Request, sessionToken string) string {
-	if msg := a.checkOrigin(r); msg != "" {
-		return msg
-	}
-	want := a.CSRFToken(sessionToken)
-	if subtle.ConstantTimeCompare([]byte(r.PostFormValue("csrf")), []byte(want)) != 1 {
-		return "the form has expired; reload the page and try again"
-	}
-	return ""
 }

@@ -24,8 +24,13 @@ type grantView struct {
 func (h *Handler) ConnectedApps(mcpURL string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		noStore(w)
-		p, session, err := h.auth.WebSession(r)
+		r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes)
+		p, session, err := h.auth.WebSession(r) // checks origin and CSRF on a POST
 		if err != nil {
+			if contracts.KindOf(err) == contracts.KindForbidden {
+				h.errorPage(w, http.StatusForbidden, contracts.MessageOf(err))
+				return
+			}
 			if contracts.KindOf(err) != contracts.KindUnauthenticated {
 				h.log.LogAttrs(r.Context(), slog.LevelError, "connected apps: session check failed", slog.Any("err", err))
 				h.errorPage(w, http.StatusServiceUnavailable, "Temporarily unavailable; try again shortly.")
@@ -37,15 +42,6 @@ func (h *Handler) ConnectedApps(mcpURL string) http.HandlerFunc {
 		ctx := contracts.WithPrincipal(r.Context(), p)
 		notice := ""
 		if r.Method == http.MethodPost {
-			r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes)
-			if err := r.ParseForm(); err != nil {
-				h.errorPage(w, http.StatusBadRequest, "The form could not be read.")
-				return
-			}
-			if msg := h.auth.CheckForm(r, session); msg != "" {
-				h.errorPage(w, http.StatusForbidden, msg)
-				return
-			}
 			if err := h.svc.RevokeGrant(ctx, r.PostFormValue("grant")); err != nil && !contracts.IsKind(err, contracts.KindNotFound) {
 				h.log.LogAttrs(r.Context(), slog.LevelError, "connected apps: revoke failed", slog.Any("err", err))
 				h.errorPage(w, http.StatusServiceUnavailable, "The app could not be disconnected; try again.")

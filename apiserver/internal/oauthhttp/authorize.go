@@ -61,7 +61,12 @@ func (h *Handler) Authorize(w http.ResponseWriter, r *http.Request) {
 	}
 	p, session, err := h.auth.WebSession(r)
 	if err != nil {
-		if contracts.KindOf(err) != contracts.KindUnauthenticated {
+		switch contracts.KindOf(err) {
+		case contracts.KindUnauthenticated:
+		case contracts.KindForbidden: // a cross-site post or a stale form
+			h.errorPage(w, http.StatusForbidden, contracts.MessageOf(err))
+			return
+		default:
 			h.log.LogAttrs(r.Context(), slog.LevelError, "oauth consent: session check failed", slog.Any("err", err))
 			h.errorPage(w, http.StatusServiceUnavailable, "Sign-in is temporarily unavailable; try again shortly.")
 			return
@@ -76,10 +81,6 @@ func (h *Handler) Authorize(w http.ResponseWriter, r *http.Request) {
 	}
 	if r.Method == http.MethodGet {
 		h.consentPage(w, consent, v, h.auth.CSRFToken(session), "")
-		return
-	}
-	if msg := h.auth.CheckForm(r, session); msg != "" {
-		h.errorPage(w, http.StatusForbidden, msg)
 		return
 	}
 	approve := r.PostFormValue("decision") == "allow"
