@@ -175,6 +175,9 @@ func (s *Tools) handler(def contracts.ToolDef) mcpcore.ToolHandler {
 		if audited {
 			s.audit(ctx, project(ctx, def, req, out, err), res)
 		}
+		if terr := transient(err, res); terr != nil {
+			return nil, terr
+		}
 		return res, nil
 	}
 }
