@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/takhtabush/takhtabush/adapters/internal/faultproxy"
+	"github.com/takhtabush/takhtabush/adapters/faultproxy"
 	"github.com/takhtabush/takhtabush/contracts"
 )
 

@@ -1,4 +1,4 @@
-// Package faultproxy is a TCP proxy for fault tests: it forwards
+// Package faultproxy is a TCP proxy for fault tests (test support only): it forwards
 // connections to a target until told to blackhole them (keep the
 // connections open but forward nothing, as a dead network path does) or
 // to refuse new ones, and recovers when told to.
