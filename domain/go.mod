@@ -13,6 +13,7 @@ require (
 	github.com/takhtabush/takhtabush/adapters v0.0.0-00010101000000-000000000000
 	github.com/takhtabush/takhtabush/contracts v0.0.0-00010101000000-000000000000
 	github.com/takhtabush/takhtabush/ports v0.0.0-00010101000000-000000000000
+	golang.org/x/net v0.62.0
 	pgregory.net/rapid v1.3.0
 )
 
