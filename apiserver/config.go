@@ -22,7 +22,7 @@ const (
 	// DefaultRequestTimeout bounds a request: above the database's own
 	// bounds, so a stalled database answers "unavailable" first.
 	DefaultRequestTimeout = 30 * time.Second
-	EnvDevelopment      = "development"
+	EnvDevelopment        = "development"
 )
 
 // Config configures the service. The zero value plus a DatabaseURL is a
