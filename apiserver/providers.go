@@ -39,9 +39,9 @@ func provideStore(ctx context.Context, cfg Config, log *slog.Logger) (ports.Data
 	var s ports.Database
 	switch kind {
 	case dbSQLite:
-		s, err = sqlite.Open(ctx, target)
+		s, err = sqlite.Open(ctx, target, sqlite.WithCounter(cfg.StatementCounter))
 	case dbPostgres:
-		s, err = postgres.Open(ctx, target)
+		s, err = postgres.Open(ctx, target, postgres.WithCounter(cfg.StatementCounter))
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("opening the %s database %s: %w", kind, redactURL(target), err)

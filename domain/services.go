@@ -98,6 +98,7 @@ type Services struct {
 	WebSessions *WebSessionService
 	Exposure    *ExposureService
 	Audit       *AuditService
+	AccountData *AccountDataService
 }
 
 // NewServices builds every service. blobs may be nil when media uploads
@@ -115,5 +116,6 @@ func NewServices(store ports.Database, blobs ports.BlobStore, clock ports.Clock,
 		WebSessions: &WebSessionService{d},
 		Exposure:    &ExposureService{d},
 		Audit:       &AuditService{d},
+		AccountData: &AccountDataService{d},
 	}
 }

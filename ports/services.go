@@ -153,3 +153,17 @@ type AuditService interface {
 	// List returns the acting user's events, newest first. Invalid for a bad cursor or limit.
 	List(ctx context.Context, f contracts.AuditFilter, cursor string, limit int) (contracts.Page[contracts.AuditEvent], error)
 }
+
+// AccountDataService gives the acting person their data and deletes their
+// account. Both are forbidden for an API key or a connected app.
+type AccountDataService interface {
+	// Export writes a zip archive of everything the account holds: a JSON
+	// document (account, exposure, API keys without secrets, decks, cards,
+	// review log, audit trail, media list) and the media files. An error
+	// after the first byte leaves w with a broken archive.
+	Export(ctx context.Context, w io.Writer) error
+	// DeleteAccount deletes the account and everything of it, credentials
+	// first; only an anonymous record of the deletion stays. Invalid when
+	// confirmation is not the account's email.
+	DeleteAccount(ctx context.Context, confirmation string) error
+}

@@ -88,6 +88,13 @@ type UserStore interface {
 	UserByID(ctx context.Context, id string) (contracts.User, error)
 	// UserByEmail returns a user. Not found when absent.
 	UserByEmail(ctx context.Context, email string) (contracts.User, error)
+	// DeleteUser deletes an account and every row that belongs to it, its
+	// API keys and web sessions (and any other credential) first, and
+	// records the deletion anonymously under recordID (no user id, email
+	// or name). Not found when the user does not exist; nothing changes then.
+	DeleteUser(ctx context.Context, userID, recordID string, at time.Time) error
+	// CountDeletions counts the anonymous records of deleted accounts.
+	CountDeletions(ctx context.Context) (int, error)
 }
 
 // DeckStore keeps decks. Counts are computed at the given time.
@@ -201,6 +208,9 @@ type ReviewStore interface {
 	// AverageDuration returns the mean duration of reviews since since
 	// that recorded one, and how many did.
 	AverageDuration(ctx context.Context, userID string, since time.Time) (meanMs float64, n int, err error)
+	// ListReviews returns up to limit of a user's review logs with ids
+	// greater than afterID (all when ""), ordered by id.
+	ListReviews(ctx context.Context, userID, afterID string, limit int) ([]ReviewLog, error)
 }
 
 // StudySessionRow is a stored study session.
@@ -338,6 +348,9 @@ type MediaStore interface {
 	MediaByID(ctx context.Context, id string) (MediaRow, error)
 	// MarkUploaded records the upload. Conflict when already uploaded.
 	MarkUploaded(ctx context.Context, id string, size int64, at time.Time) error
+	// ListMedia returns up to limit of a user's media rows (intents and
+	// uploads) with ids greater than afterID (all when ""), ordered by id.
+	ListMedia(ctx context.Context, userID, afterID string, limit int) ([]MediaRow, error)
 }
 
 // BlobStore keeps media bytes.
@@ -347,6 +360,9 @@ type BlobStore interface {
 	PutBlob(ctx context.Context, key string, r io.Reader, maxBytes int64) (int64, error)
 	// GetBlob opens a blob. Not found when absent.
 	GetBlob(ctx context.Context, key string) (io.ReadCloser, error)
+	// DeleteBlob removes a blob; removing an absent blob is not an error.
+	// Unavailable when the storage cannot be written.
+	DeleteBlob(ctx context.Context, key string) error
 }
 
 // Mailer sends mail.

@@ -92,6 +92,18 @@ func (s *Store) GetBlob(ctx context.Context, key string) (io.ReadCloser, error) 
 	return f, nil
 }
 
+// DeleteBlob removes a blob; an absent blob is not an error.
+func (s *Store) DeleteBlob(ctx context.Context, key string) error {
+	p, err := s.path(key)
+	if err != nil {
+		return err
+	}
+	if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return contracts.Internal(err)
+	}
+	return nil
+}
+
 // ctxReader stops a copy when the context ends.
 type ctxReader struct {
 	ctx context.Context

@@ -63,3 +63,26 @@ func TestPutGet(t *testing.T) {
 		t.Fatalf("cancelled put: %v", err)
 	}
 }
+
+func TestDeleteBlob(t *testing.T) {
+	ctx := context.Background()
+	s, err := blobfs.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.PutBlob(ctx, "media/d1", strings.NewReader("bye"), 3); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeleteBlob(ctx, "media/d1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.GetBlob(ctx, "media/d1"); !contracts.IsKind(err, contracts.KindNotFound) {
+		t.Fatalf("deleted blob still readable: %v", err)
+	}
+	if err := s.DeleteBlob(ctx, "media/d1"); err != nil {
+		t.Fatalf("deleting an absent blob: %v", err)
+	}
+	if err := s.DeleteBlob(ctx, "../x"); !contracts.IsKind(err, contracts.KindInvalid) {
+		t.Fatalf("bad key: %v", err)
+	}
+}

@@ -8,7 +8,6 @@ package postgres
 
 import (
 	"context"
-	"database/sql"
 	"embed"
 	"fmt"
 	"io/fs"
@@ -21,6 +20,7 @@ import (
 	"github.com/pressly/goose/v3/lock"
 
 	"github.com/takhtabush/takhtabush/adapters/internal/migrate"
+	"github.com/takhtabush/takhtabush/adapters/sqlcount"
 	"github.com/takhtabush/takhtabush/adapters/sqlstore"
 	"github.com/takhtabush/takhtabush/contracts"
 )
@@ -53,11 +53,16 @@ type Option func(*options)
 type options struct {
 	maxOpenConns int
 	noMigrate    bool
+	counter      *sqlcount.Counter
 	noLock       bool // tests: each migrates a private schema, so skip the database-wide lock
 }
 
 // WithMaxOpenConns sets the connection pool's size (default DefaultMaxOpenConns).
 func WithMaxOpenConns(n int) Option { return func(o *options) { o.maxOpenConns = n } }
+
+// WithCounter counts the statements and transactions the store runs on c
+// (statement budgets, benchmarks).
+func WithCounter(c *sqlcount.Counter) Option { return func(o *options) { o.counter = c } }
 
 // WithoutMigrate makes Open skip the migrations; call Migrate yourself.
 func WithoutMigrate() Option { return func(o *options) { o.noMigrate = true } }
@@ -87,7 +92,7 @@ func Open(ctx context.Context, url string, opts ...Option) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	db, err := sql.Open("postgres", url)
+	db, err := sqlcount.Open("postgres", url, o.counter)
 	if err != nil {
 		// The URL may carry a password: keep it out of the error.
 		return nil, &contracts.Error{Kind: contracts.KindInvalid, Message: "the database URL is malformed"}

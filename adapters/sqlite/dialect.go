@@ -66,7 +66,8 @@ func (dialect) Classify(err error) sqlstore.ErrorClass {
 		return sqlstore.ClassUnique
 	case code == sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY:
 		return sqlstore.ClassForeignKey
-	case code&0xff == sqlite3.SQLITE_BUSY, code&0xff == sqlite3.SQLITE_LOCKED, code&0xff == sqlite3.SQLITE_INTERRUPT:
+	case code&0xff == sqlite3.SQLITE_BUSY, code&0xff == sqlite3.SQLITE_LOCKED, code&0xff == sqlite3.SQLITE_INTERRUPT,
+		code&0xff == sqlite3.SQLITE_CANTOPEN, code&0xff == sqlite3.SQLITE_FULL:
 		return sqlstore.ClassUnavailable
 	}
 	return sqlstore.ClassOther

@@ -11,7 +11,6 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 	"embed"
 	"errors"
 	"fmt"
@@ -24,6 +23,7 @@ import (
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 
 	"github.com/takhtabush/takhtabush/adapters/internal/migrate"
+	"github.com/takhtabush/takhtabush/adapters/sqlcount"
 	"github.com/takhtabush/takhtabush/adapters/sqlstore"
 	"github.com/takhtabush/takhtabush/contracts"
 )
@@ -62,10 +62,15 @@ type Option func(*options)
 type options struct {
 	maxOpenConns int
 	noMigrate    bool
+	counter      *sqlcount.Counter
 }
 
 // WithMaxOpenConns sets the connection pool's size (default DefaultMaxOpenConns).
 func WithMaxOpenConns(n int) Option { return func(o *options) { o.maxOpenConns = n } }
+
+// WithCounter counts the statements and transactions the store runs on c
+// (statement budgets, benchmarks).
+func WithCounter(c *sqlcount.Counter) Option { return func(o *options) { o.counter = c } }
 
 // WithoutMigrate makes Open skip the migrations; call Migrate yourself.
 func WithoutMigrate() Option { return func(o *options) { o.noMigrate = true } }
@@ -99,11 +104,15 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 		path = filepath.Join(dir, "memory.db")
 		cleanup = func() error { return os.RemoveAll(dir) }
 	} else if dir := filepath.Dir(path); dir != "." {
-		if err := os.MkdirAll(dir, 0o750); err != nil {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return nil, unavailable(err)
 		}
 	}
-	db, err := sql.Open("sqlite", DSN(path))
+	if err := createPrivate(path); err != nil {
+		_ = cleanup()
+		return nil, unavailable(err)
+	}
+	db, err := sqlcount.Open("sqlite", DSN(path), o.counter)
 	if err != nil {
 		_ = cleanup()
 		return nil, unavailable(err)
@@ -153,6 +162,20 @@ func (s *Store) Analyze(ctx context.Context) error {
 func (s *Store) Close() error {
 	_, _ = s.DB().Exec("PRAGMA optimize")
 	return errors.Join(s.Store.Close(), s.cleanup())
+}
+
+// createPrivate creates the database file with mode 0600 when it does not
+// exist yet. SQLite gives the -wal and -shm files it creates later the
+// database file's mode, so they are private too.
+func createPrivate(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return f.Close()
 }
 
 // unavailable wraps a failure to open the database.

@@ -23,8 +23,8 @@ func bind[A, R any](method func(ports.McpServices, context.Context, A) (R, error
 	return call{
 		run: func(ctx context.Context, svc ports.McpServices, raw json.RawMessage) (any, error) {
 			var args A
-			if err := json.Unmarshal(raw, &args); err != nil {
-				return nil, contracts.Errorf(contracts.KindInvalid, "arguments do not match the tool's input schema: %v", err)
+			if err := decodeArgs(raw, &args); err != nil {
+				return nil, err
 			}
 			return method(svc, ctx, args)
 		},

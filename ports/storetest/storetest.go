@@ -67,6 +67,8 @@ func TestStore(t *testing.T, open func(t *testing.T) ports.Database) {
 		{"AuditPaging", testAuditPaging},
 		{"Idempotency", testIdempotency},
 		{"Media", testMedia},
+		{"ListReviewsAndMedia", testListReviewsAndMedia},
+		{"DeleteUser", testDeleteUser},
 		{"TxCommit", testTxCommit},
 		{"TxRollbackOnError", testTxRollbackOnError},
 		{"TxRollbackOnPanic", testTxRollbackOnPanic},

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"errors"
 	"io"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -60,6 +62,14 @@ func (b dirBlobs) GetBlob(_ context.Context, key string) (io.ReadCloser, error) 
 		return nil, contracts.Errorf(contracts.KindNotFound, "blob not found")
 	}
 	return io.NopCloser(bytes.NewReader(data)), nil
+}
+
+func (b dirBlobs) DeleteBlob(_ context.Context, key string) error {
+	err := os.Remove(filepath.Join(b.dir, filepath.FromSlash(key)))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return err
 }
 
 // t0 is the tests' starting time: a Tuesday, mid-morning UTC.

@@ -1,0 +1,61 @@
+package sqlcount_test
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	_ "modernc.org/sqlite"
+
+	"github.com/takhtabush/takhtabush/adapters/sqlcount"
+)
+
+func TestCounts(t *testing.T) {
+	var c sqlcount.Counter
+	db, err := sqlcount.Open("sqlite", filepath.Join(t.TempDir(), "c.db"), &c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	if _, err := db.ExecContext(ctx, `CREATE TABLE t (n INTEGER)`); err != nil {
+		t.Fatal(err)
+	}
+	st, err := db.PrepareContext(ctx, `INSERT INTO t (n) VALUES (?)`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		if _, err := tx.StmtContext(ctx, st).ExecContext(ctx, i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM t WHERE n >= ?`, 1).Scan(&n); err != nil || n != 2 {
+		t.Fatalf("count = %d, %v", n, err)
+	}
+	// CREATE, three prepared inserts, one query; one transaction.
+	if got, want := c.Read(), (sqlcount.Counts{Statements: 5, Transactions: 1}); got != want {
+		t.Fatalf("counts = %+v, want %+v", got, want)
+	}
+	if d := c.Read().Sub(sqlcount.Counts{Statements: 2}); d.Statements != 3 {
+		t.Fatalf("Sub = %+v", d)
+	}
+	// Without a counter, Open is sql.Open.
+	plain, err := sqlcount.Open("sqlite", filepath.Join(t.TempDir(), "p.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer plain.Close()
+	if err := plain.PingContext(ctx); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,112 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"time"
+
+	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/ports"
+)
+
+// DeleteUser deletes an account and every row that belongs to it: its
+// API keys and web sessions first (so no credential outlives the start of
+// the deletion), then the user row, from which every other table of the
+// account cascades. It records the deletion anonymously (an id and a
+// time). Not found when the user does not exist.
+func (s userStore) DeleteUser(ctx context.Context, userID, recordID string, at time.Time) error {
+	return s.atomic(ctx, func(h *handle) error {
+		for _, q := range []string{
+			`DELETE FROM api_keys WHERE user_id = $1`,
+			`DELETE FROM web_sessions WHERE user_id = $1`,
+		} {
+			if _, err := h.exec(ctx, q, userID); err != nil {
+				return h.s.wrap(ctx, err, "delete account credentials")
+			}
+		}
+		res, err := h.exec(ctx, `DELETE FROM users WHERE id = $1`, userID)
+		n, err := h.affected(ctx, res, err, "delete account")
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return notFound("user")
+		}
+		_, err = h.exec(ctx, `INSERT INTO account_deletions (id, deleted_at) VALUES ($1, $2)`, recordID, ms(at))
+		return h.fail(ctx, err, "record account deletion", failMsgs{unique: "a deletion record with this id already exists"})
+	})
+}
+
+// CountDeletions counts the anonymous records of deleted accounts.
+func (s userStore) CountDeletions(ctx context.Context) (int, error) {
+	var n int
+	if err := s.q.QueryRowContext(ctx, `SELECT COUNT(*) FROM account_deletions`).Scan(&n); err != nil {
+		return 0, s.s.wrap(ctx, err, "count account deletions")
+	}
+	return n, nil
+}
+
+// ListReviews returns up to limit of a user's review logs with ids greater
+// than afterID, ordered by id.
+func (s reviewStore) ListReviews(ctx context.Context, userID, afterID string, limit int) ([]ports.ReviewLog, error) {
+	if limit <= 0 {
+		return []ports.ReviewLog{}, nil
+	}
+	rows, err := s.q.QueryContext(ctx, `SELECT id, card_id, deck_id, session_id, rating, prev_phase, phase, due, stability,
+difficulty, scheduled_days, reps, lapses, step, last_review, reviewed_at, duration_ms
+FROM review_logs WHERE user_id = $1 AND id > $2 ORDER BY id LIMIT $3`, userID, afterID, limit)
+	if err != nil {
+		return nil, s.s.wrap(ctx, err, "list reviews")
+	}
+	defer rows.Close()
+	out := []ports.ReviewLog{}
+	for rows.Next() {
+		r := ports.ReviewLog{UserID: userID}
+		var session sql.NullString
+		var rating, prev, phase string
+		var due, reviewed int64
+		var last, duration sql.NullInt64
+		if err := rows.Scan(&r.ID, &r.CardID, &r.DeckID, &session, &rating, &prev, &phase, &due, &r.State.Stability,
+			&r.State.Difficulty, &r.State.ScheduledDays, &r.State.Reps, &r.State.Lapses, &r.State.Step, &last, &reviewed, &duration); err != nil {
+			return nil, s.s.wrap(ctx, err, "list reviews")
+		}
+		r.SessionID = session.String
+		r.Rating, r.PrevPhase, r.State.Phase = contracts.Rating(rating), contracts.Phase(prev), contracts.Phase(phase)
+		r.State.Due, r.State.LastReview, r.ReviewedAt = fromMs(due), fromNullMs(last), fromMs(reviewed)
+		r.DurationMs = int(duration.Int64)
+		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.s.wrap(ctx, err, "list reviews")
+	}
+	return out, nil
+}
+
+// ListMedia returns up to limit of a user's media rows with ids greater
+// than afterID, ordered by id.
+func (s mediaStore) ListMedia(ctx context.Context, userID, afterID string, limit int) ([]ports.MediaRow, error) {
+	if limit <= 0 {
+		return []ports.MediaRow{}, nil
+	}
+	rows, err := s.q.QueryContext(ctx, `SELECT id, content_type, filename, max_bytes, token_hash, created_at, expires_at, uploaded_at, size
+FROM media WHERE user_id = $1 AND id > $2 ORDER BY id LIMIT $3`, userID, afterID, limit)
+	if err != nil {
+		return nil, s.s.wrap(ctx, err, "list media")
+	}
+	defer rows.Close()
+	out := []ports.MediaRow{}
+	for rows.Next() {
+		m := ports.MediaRow{UserID: userID}
+		var created, expires int64
+		var uploaded sql.NullInt64
+		if err := rows.Scan(&m.ID, &m.ContentType, &m.Filename, &m.MaxBytes, &m.TokenHash, &created, &expires, &uploaded, &m.Size); err != nil {
+			return nil, s.s.wrap(ctx, err, "list media")
+		}
+		m.CreatedAt, m.ExpiresAt, m.UploadedAt = fromMs(created), fromMs(expires), fromNullMs(uploaded)
+		out = append(out, m)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.s.wrap(ctx, err, "list media")
+	}
+	return out, nil
+}

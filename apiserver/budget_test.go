@@ -1,0 +1,107 @@
+package apiserver_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/takhtabush/takhtabush/adapters/sqlcount"
+	"github.com/takhtabush/takhtabush/apiserver"
+	"github.com/takhtabush/takhtabush/contracts"
+)
+
+// budget is the most statements and transactions one call of a tool may
+// run on the database, authentication (key lookup, exposure) included.
+type budget struct{ statements, txs int64 }
+
+// statementBudgets states each tool's budget (issue 12 §5): a change that
+// makes a tool run more statements fails TestStatementBudgets and must
+// either be fixed or raise the budget here, in review. The account holds
+// one deck of a few cards; counts grow with the request (add_cards of 10
+// cards), never with the account.
+var statementBudgets = map[string]budget{
+	contracts.ToolListDecks:          {4, 0},
+	contracts.ToolGetDeck:            {4, 0},
+	contracts.ToolSearchCards:        {5, 0},
+	contracts.ToolGetStudySnapshot:   {10, 1},
+	contracts.ToolGetStats:           {6, 0},
+	contracts.ToolGetStudyPlan:       {5, 0},
+	contracts.ToolCreateDeck:         {4, 0},
+	contracts.ToolUpdateDeck:         {8, 1},
+	contracts.ToolAddCards:           {9, 1},
+	contracts.ToolUpdateCards:        {9, 1},
+	contracts.ToolImportCards:        {9, 1},
+	contracts.ToolStartStudySession:  {14, 1},
+	contracts.ToolSubmitReview:       {18, 1},
+	contracts.ToolRenderStudySession: {14, 1},
+	contracts.ToolRequestMediaUpload: {4, 0},
+	contracts.ToolDeleteCards:        {4, 1},
+	contracts.ToolDeleteDeck:         {5, 1},
+}
+
+// TestStatementBudgets calls every tool once through /mcp with an API key
+// (after a warm-up call, so the key's last-use write of the first request
+// is not counted) and fails when one runs more statements or
+// transactions than its budget.
+func TestStatementBudgets(t *testing.T) {
+	forEachDB(t, func(t *testing.T, db string) {
+		var counter sqlcount.Counter
+		e := newEnv(t, db, func(c *apiserver.Config) { c.StatementCounter = &counter })
+		key, _ := e.key(t, contracts.AllScopes...)
+		cs := connect(t, e.base+"/mcp", bearer(key), "")
+		call(t, cs, contracts.ToolListDecks, map[string]any{}, nil) // the key's first use writes its last-use time
+
+		measured := map[string]sqlcount.Counts{}
+		run := func(tool string, args map[string]any, out any) {
+			t.Helper()
+			before := counter.Read()
+			call(t, cs, tool, args, out)
+			measured[tool] = counter.Read().Sub(before)
+		}
+		var deck contracts.Deck
+		run(contracts.ToolCreateDeck, map[string]any{"name": "Budget"}, &deck)
+		cards := make([]map[string]any, 10)
+		for i := range cards {
+			cards[i] = map[string]any{"front": fmt.Sprintf("Question %d", i), "back": "Answer", "tags": []string{"t"}}
+		}
+		var added contracts.BulkResult
+		run(contracts.ToolAddCards, map[string]any{"deckId": deck.ID, "cards": cards}, &added)
+		run(contracts.ToolListDecks, map[string]any{}, nil)
+		run(contracts.ToolGetDeck, map[string]any{"deckId": deck.ID}, nil)
+		run(contracts.ToolSearchCards, map[string]any{"query": "question", "deckId": deck.ID}, nil)
+		run(contracts.ToolGetStudySnapshot, map[string]any{"deckId": deck.ID}, nil)
+		run(contracts.ToolGetStats, map[string]any{"deckId": deck.ID, "days": 7}, nil)
+		run(contracts.ToolGetStudyPlan, map[string]any{"days": 14}, nil)
+		run(contracts.ToolUpdateDeck, map[string]any{"deckId": deck.ID, "description": "renamed"}, nil)
+		run(contracts.ToolUpdateCards, map[string]any{"updates": []map[string]any{{"id": added.Items[0].ID, "back": "Changed"}}}, nil)
+		run(contracts.ToolImportCards, map[string]any{"deckId": deck.ID, "text": "front,back\nImported,Card\n", "format": "csv"}, nil)
+		var sess contracts.StudySession
+		run(contracts.ToolStartStudySession, map[string]any{"deckId": deck.ID}, &sess)
+		if sess.Current == nil {
+			t.Fatal("the session has no current card")
+		}
+		run(contracts.ToolSubmitReview, map[string]any{"sessionId": sess.ID, "cardId": sess.Current.CardID,
+			"position": sess.Current.Position, "rating": "good", "durationMs": 3000}, nil)
+		run(contracts.ToolRenderStudySession, map[string]any{"deckId": deck.ID}, nil)
+		run(contracts.ToolRequestMediaUpload, map[string]any{"contentType": "image/png", "bytes": 2048, "filename": "a.png"}, nil)
+		run(contracts.ToolDeleteCards, map[string]any{"cardIds": []string{added.Items[1].ID}}, nil)
+		run(contracts.ToolDeleteDeck, map[string]any{"deckId": deck.ID}, nil)
+
+		var report strings.Builder
+		for _, d := range contracts.Catalog() {
+			got, ok := measured[d.Name]
+			b, budgeted := statementBudgets[d.Name]
+			switch {
+			case !ok:
+				fmt.Fprintf(&report, "  %-22s not measured by this test\n", d.Name)
+				continue
+			case !budgeted:
+				t.Errorf("%s ran %d statements in %d transactions and has no budget: state one in statementBudgets", d.Name, got.Statements, got.Transactions)
+			case got.Statements > b.statements || got.Transactions > b.txs:
+				t.Errorf("%s ran %d statements in %d transactions; its budget is %d in %d", d.Name, got.Statements, got.Transactions, b.statements, b.txs)
+			}
+			fmt.Fprintf(&report, "  %-22s %3d statements, %d transactions (budget %d, %d)\n", d.Name, got.Statements, got.Transactions, b.statements, b.txs)
+		}
+		t.Logf("statements per call:\n%s", report.String())
+	})
+}

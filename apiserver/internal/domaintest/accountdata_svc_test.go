@@ -1,0 +1,157 @@
+package domain_test
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/domain"
+)
+
+// fillAccount gives ctx's account a deck with cards, a review, an audit
+// event and an uploaded media file; it returns the media id.
+func (e *env) fillAccount(ctx context.Context, deckName string) (contracts.Deck, string) {
+	e.t.Helper()
+	d := e.deck(ctx, deckName)
+	e.add(ctx, d.ID, card("Bonjour", "Hello"), card("Merci", "Thank you"))
+	s := e.start(ctx, d.ID, nil, nil)
+	if s.Current == nil {
+		e.t.Fatalf("session %+v has no card", s)
+	}
+	e.review(ctx, s.ID, s.Current.CardID, contracts.RatingGood)
+	if err := e.svc.Audit.Record(ctx, contracts.AuditEvent{ID: domain.RandomIDs{}.NewID(), CredentialKind: contracts.CredentialAPIKey,
+		CredentialID: "key-1", Tool: contracts.ToolAddCards, Action: "cards.add", InputSummary: json.RawMessage(`{"deckId":"` + d.ID + `"}`),
+		AffectedIDs: []string{d.ID}, Outcome: contracts.AuditOK, At: t0}); err != nil {
+		e.t.Fatal(err)
+	}
+	in, err := e.svc.Media.RequestUpload(ctx, contracts.RequestMediaUploadArgs{ContentType: "image/png", Bytes: 4, Filename: "cat.png"})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	token, _ := strings.CutPrefix(in.Headers["Authorization"], "Upload ")
+	if err := e.svc.Media.AcceptUpload(context.Background(), in.MediaID, token, "image/png", strings.NewReader("\x89PNG")); err != nil {
+		e.t.Fatal(err)
+	}
+	return d, in.MediaID
+}
+
+func TestExportAccount(t *testing.T) { eachStore(t, testExportAccount) }
+
+func testExportAccount(t *testing.T, store string) {
+	e := newEnv(t, store)
+	ctx := e.user("ada@example.com")
+	other := e.user("bob@example.com")
+	d, mediaID := e.fillAccount(ctx, "French")
+	e.fillAccount(other, "Bob's secret deck")
+	if _, err := e.svc.Keys.CreateKey(ctx, "laptop", []contracts.Scope{contracts.ScopeDecksRead}, 0); err != nil {
+		t.Fatal(err)
+	}
+
+	var buf bytes.Buffer
+	if err := e.svc.AccountData.Export(ctx, &buf); err != nil {
+		t.Fatal(err)
+	}
+	zr, err := zip.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	if err != nil {
+		t.Fatalf("the export is not a zip archive: %v", err)
+	}
+	files := map[string][]byte{}
+	for _, f := range zr.File {
+		rc, err := f.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[f.Name], _ = io.ReadAll(rc)
+		rc.Close()
+	}
+	var doc struct {
+		Format   string                 `json:"format"`
+		Version  int                    `json:"version"`
+		Account  contracts.User         `json:"account"`
+		Exposure map[string]any         `json:"exposure"`
+		APIKeys  []map[string]any       `json:"apiKeys"`
+		Decks    []contracts.Deck       `json:"decks"`
+		Cards    []contracts.Card       `json:"cards"`
+		Reviews  []domain.ExportReview  `json:"reviews"`
+		Audit    []contracts.AuditEvent `json:"audit"`
+		Media    []domain.ExportMedia   `json:"media"`
+	}
+	raw := files[domain.ExportJSONName]
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatalf("the export's JSON does not parse: %v\n%s", err, raw)
+	}
+	if doc.Format != domain.ExportFormat || doc.Version != 1 || doc.Account.Email != "ada@example.com" {
+		t.Errorf("header: %q v%d account %+v", doc.Format, doc.Version, doc.Account)
+	}
+	if len(doc.Decks) != 1 || doc.Decks[0].ID != d.ID || len(doc.Cards) != 2 || len(doc.Reviews) != 1 || doc.Reviews[0].Rating != contracts.RatingGood ||
+		doc.Reviews[0].DurationMs != 4000 || len(doc.Audit) != 1 || len(doc.Media) != 1 || doc.Media[0].ID != mediaID || doc.Exposure == nil {
+		t.Errorf("export contents: %d decks, %d cards, %d reviews, %d audit, %d media, exposure %v",
+			len(doc.Decks), len(doc.Cards), len(doc.Reviews), len(doc.Audit), len(doc.Media), doc.Exposure)
+	}
+	if len(doc.APIKeys) != 1 || doc.APIKeys[0]["name"] != "laptop" {
+		t.Errorf("apiKeys = %v", doc.APIKeys)
+	}
+	if got := string(files[doc.Media[0].File]); got != "\x89PNG" {
+		t.Errorf("media file %q in the archive holds %q", doc.Media[0].File, got)
+	}
+	for _, secret := range []string{"Bob's secret deck", "bob@example.com", "\"secret\"", "tokenHash", "hash"} {
+		if bytes.Contains(raw, []byte(secret)) {
+			t.Errorf("the export carries %q", secret)
+		}
+	}
+
+	var sink bytes.Buffer
+	wantKind(t, e.svc.AccountData.Export(as(doc.Account.ID, contracts.CredentialAPIKey), &sink), contracts.KindForbidden)
+	wantKind(t, e.svc.AccountData.Export(context.Background(), &sink), contracts.KindUnauthenticated)
+}
+
+func TestDeleteAccount(t *testing.T) { eachStore(t, testDeleteAccount) }
+
+func testDeleteAccount(t *testing.T, store string) {
+	e := newEnv(t, store)
+	ctx := e.user("ada@example.com")
+	other := e.user("bob@example.com")
+	_, mediaID := e.fillAccount(ctx, "French")
+	_, otherMedia := e.fillAccount(other, "German")
+	key, err := e.svc.Keys.CreateKey(ctx, "laptop", []contracts.Scope{contracts.ScopeDecksRead}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := contracts.PrincipalFrom(ctx)
+
+	// Agents cannot, and a wrong confirmation deletes nothing.
+	wantKind(t, e.svc.AccountData.DeleteAccount(as(p.UserID, contracts.CredentialAPIKey), "ada@example.com"), contracts.KindForbidden)
+	wantKind(t, e.svc.AccountData.DeleteAccount(ctx, "ada@example.org"), contracts.KindInvalid)
+	if _, err := e.svc.Accounts.UserByID(context.Background(), p.UserID); err != nil {
+		t.Fatalf("a refused deletion removed the account: %v", err)
+	}
+
+	if err := e.svc.AccountData.DeleteAccount(ctx, " Ada@Example.com "); err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.svc.Accounts.UserByEmail(context.Background(), "ada@example.com")
+	wantKind(t, err, contracts.KindNotFound)
+	_, err = e.svc.Keys.Authenticate(context.Background(), key.Secret)
+	wantKind(t, err, contracts.KindUnauthenticated)
+	if _, err := e.blobs.GetBlob(context.Background(), domain.MediaBlobKey(mediaID)); !contracts.IsKind(err, contracts.KindNotFound) {
+		t.Errorf("the deleted account's media file is still there: %v", err)
+	}
+	n, err := e.store.Users().CountDeletions(context.Background())
+	if err != nil || n != 1 {
+		t.Errorf("deletion records = %d, %v; want 1", n, err)
+	}
+
+	// The other account keeps everything.
+	decks, err := e.svc.Decks.ListDecks(other, contracts.ListDecksArgs{})
+	if err != nil || len(decks.Items) != 1 {
+		t.Fatalf("the other account's decks: %+v, %v", decks, err)
+	}
+	if _, err := e.blobs.GetBlob(context.Background(), domain.MediaBlobKey(otherMedia)); err != nil {
+		t.Errorf("the other account's media file: %v", err)
+	}
+}

@@ -1,0 +1,351 @@
+package domain
+
+import (
+	"archive/zip"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/ports"
+)
+
+// ExportFormat names the export archive's JSON document, and ExportVersion
+// its version; both are written into it.
+const (
+	ExportFormat   = "takhtabush-export"
+	ExportVersion  = 1
+	ExportJSONName = "takhtabush-export.json"
+)
+
+// exportPage is how many rows the export reads at a time.
+const exportPage = 500
+
+// AccountDataService exports and deletes the acting account's data. Both
+// are the person's own acts: an API key or a connected app is forbidden.
+type AccountDataService struct{ *deps }
+
+var _ ports.AccountDataService = (*AccountDataService)(nil)
+
+// personal returns the acting principal when it is a person (a web
+// session or the operator), never an agent's credential.
+func personal(ctx context.Context, what string) (contracts.Principal, error) {
+	p, err := actor(ctx)
+	if err != nil {
+		return p, err
+	}
+	if p.CredentialKind == contracts.CredentialAPIKey || p.CredentialKind == contracts.CredentialOAuth {
+		return p, contracts.Errorf(contracts.KindForbidden, "API keys and connected apps cannot %s; sign in to the web app", what)
+	}
+	return p, nil
+}
+
+// ExportReview is one review-log entry in the export.
+type ExportReview struct {
+	ID         string              `json:"id"`
+	CardID     string              `json:"cardId"`
+	DeckID     string              `json:"deckId"`
+	SessionID  string              `json:"sessionId,omitempty"`
+	Rating     contracts.Rating    `json:"rating"`
+	PrevPhase  contracts.Phase     `json:"prevPhase"`
+	State      contracts.CardState `json:"state"`
+	ReviewedAt time.Time           `json:"reviewedAt"`
+	DurationMs int                 `json:"durationMs,omitempty"`
+}
+
+// ExportMedia is one media file in the export; File is its path in the
+// archive, empty when it was never uploaded.
+type ExportMedia struct {
+	ID          string     `json:"id"`
+	ContentType string     `json:"contentType"`
+	Filename    string     `json:"filename"`
+	Size        int64      `json:"size"`
+	CreatedAt   time.Time  `json:"createdAt"`
+	UploadedAt  *time.Time `json:"uploadedAt,omitempty"`
+	File        string     `json:"file,omitempty"`
+}
+
+// Export writes the acting account's data to w as a zip archive: one JSON
+// document (ExportJSONName: the account, exposure settings, API keys
+// without secrets, decks, cards, the review log, the audit trail and the
+// media list) and every uploaded media file under media/. It reads page by
+// page, so memory stays bounded. Forbidden for an agent's credential.
+func (s *AccountDataService) Export(ctx context.Context, w io.Writer) error {
+	p, err := personal(ctx, "export the account")
+	if err != nil {
+		return err
+	}
+	uid := p.UserID
+	user, err := s.store.Users().UserByID(ctx, uid)
+	if err != nil {
+		return fail(err)
+	}
+	zw := zip.NewWriter(w)
+	jw, err := zw.CreateHeader(&zip.FileHeader{Name: ExportJSONName, Method: zip.Deflate, Modified: s.now()})
+	if err != nil {
+		return fail(err)
+	}
+	doc := &jsonDoc{w: jw}
+	doc.field("format", ExportFormat)
+	doc.field("version", ExportVersion)
+	doc.field("exportedAt", s.now())
+	doc.field("account", user)
+	exp, err := s.store.Exposure().GetExposure(ctx, uid)
+	if err != nil {
+		return fail(err)
+	}
+	if exp.DisabledTools == nil {
+		exp.DisabledTools = []string{}
+	}
+	doc.field("exposure", exp)
+	keys, err := s.store.Keys().ListKeys(ctx, uid)
+	if err != nil {
+		return fail(err)
+	}
+	views := make([]contracts.APIKeyView, 0, len(keys))
+	for _, k := range keys {
+		views = append(views, k.APIKeyView)
+	}
+	doc.field("apiKeys", views)
+
+	now := s.now()
+	doc.array("decks", func(emit func(any)) error {
+		return pages(func(after string) (string, int, error) {
+			ds, err := s.store.Decks().ListDecks(ctx, uid, after, exportPage, now)
+			for _, d := range ds {
+				emit(d)
+			}
+			return lastID(ds, func(d contracts.Deck) string { return d.ID }), len(ds), err
+		})
+	})
+	doc.array("cards", func(emit func(any)) error {
+		return pages(func(after string) (string, int, error) {
+			cs, err := s.store.Cards().Search(ctx, uid, contracts.CardFilter{}, after, exportPage, now)
+			for _, c := range cs {
+				emit(c.Card)
+			}
+			return lastID(cs, func(c ports.CardRow) string { return c.ID }), len(cs), err
+		})
+	})
+	doc.array("reviews", func(emit func(any)) error {
+		return pages(func(after string) (string, int, error) {
+			rs, err := s.store.Reviews().ListReviews(ctx, uid, after, exportPage)
+			for _, r := range rs {
+				emit(ExportReview{ID: r.ID, CardID: r.CardID, DeckID: r.DeckID, SessionID: r.SessionID, Rating: r.Rating,
+					PrevPhase: r.PrevPhase, State: r.State, ReviewedAt: r.ReviewedAt, DurationMs: r.DurationMs})
+			}
+			return lastID(rs, func(r ports.ReviewLog) string { return r.ID }), len(rs), err
+		})
+	})
+	doc.array("audit", func(emit func(any)) error {
+		return pages(func(before string) (string, int, error) {
+			es, err := s.store.Audit().ListAudit(ctx, uid, contracts.AuditFilter{}, before, exportPage)
+			for _, e := range es {
+				emit(e)
+			}
+			return lastID(es, func(e contracts.AuditEvent) string { return e.ID }), len(es), err
+		})
+	})
+	var uploaded []ExportMedia
+	doc.array("media", func(emit func(any)) error {
+		return pages(func(after string) (string, int, error) {
+			ms, err := s.store.Media().ListMedia(ctx, uid, after, exportPage)
+			for _, m := range ms {
+				e := ExportMedia{ID: m.ID, ContentType: m.ContentType, Filename: m.Filename, Size: m.Size, CreatedAt: m.CreatedAt, UploadedAt: m.UploadedAt}
+				if m.UploadedAt != nil {
+					e.File = MediaBlobKey(m.ID)
+					uploaded = append(uploaded, e)
+				}
+				emit(e)
+			}
+			return lastID(ms, func(m ports.MediaRow) string { return m.ID }), len(ms), err
+		})
+	})
+	if err := doc.close(); err != nil {
+		return err
+	}
+	for _, m := range uploaded {
+		if err := s.copyBlob(ctx, zw, m); err != nil {
+			return err
+		}
+	}
+	if err := zw.Close(); err != nil {
+		return fail(err)
+	}
+	return nil
+}
+
+// copyBlob adds one media file to the archive.
+func (s *AccountDataService) copyBlob(ctx context.Context, zw *zip.Writer, m ExportMedia) error {
+	if s.blobs == nil {
+		return contracts.Errorf(contracts.KindUnavailable, "media files cannot be read on this server")
+	}
+	rc, err := s.blobs.GetBlob(ctx, m.File)
+	if contracts.IsKind(err, contracts.KindNotFound) {
+		return nil // an upload whose file is gone: listed, not included
+	}
+	if err != nil {
+		return fail(err)
+	}
+	defer rc.Close()
+	fw, err := zw.CreateHeader(&zip.FileHeader{Name: m.File, Method: zip.Store, Modified: m.CreatedAt})
+	if err != nil {
+		return fail(err)
+	}
+	if _, err := io.Copy(fw, rc); err != nil {
+		return fail(err)
+	}
+	return nil
+}
+
+// DeleteAccount deletes the acting account for good: its API keys and web
+// sessions first, then every other row (decks, cards, reviews, sessions,
+// exposure, audit, media records), then its media files. Only an
+// anonymous record that an account was deleted stays. confirmation must
+// be the account's email, typed out. Forbidden for an agent's credential;
+// invalid for a wrong confirmation (nothing is deleted then).
+func (s *AccountDataService) DeleteAccount(ctx context.Context, confirmation string) error {
+	p, err := personal(ctx, "delete the account")
+	if err != nil {
+		return err
+	}
+	user, err := s.store.Users().UserByID(ctx, p.UserID)
+	if contracts.IsKind(err, contracts.KindNotFound) {
+		return notFound("user", p.UserID)
+	}
+	if err != nil {
+		return fail(err)
+	}
+	if !strings.EqualFold(strings.TrimSpace(confirmation), user.Email) {
+		return contracts.Errorf(contracts.KindInvalid, "type your email address (%s) exactly to confirm the deletion", user.Email)
+	}
+	var files []string
+	err = pages(func(after string) (string, int, error) {
+		ms, err := s.store.Media().ListMedia(ctx, user.ID, after, exportPage)
+		for _, m := range ms {
+			files = append(files, MediaBlobKey(m.ID))
+		}
+		return lastID(ms, func(m ports.MediaRow) string { return m.ID }), len(ms), err
+	})
+	if err != nil {
+		return fail(err)
+	}
+	if err := s.store.Users().DeleteUser(ctx, user.ID, s.ids.NewID(), s.now()); err != nil {
+		return fail(err)
+	}
+	if s.blobs == nil {
+		return nil
+	}
+	var errs []error
+	for _, f := range files {
+		if err := s.blobs.DeleteBlob(ctx, f); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if len(errs) > 0 {
+		return contracts.Internal(errors.Join(errs...))
+	}
+	return nil
+}
+
+// pages calls next with the last id of the previous page ("" first) until
+// a page comes back short.
+func pages(next func(after string) (last string, n int, err error)) error {
+	after := ""
+	for {
+		last, n, err := next(after)
+		if err != nil {
+			return err
+		}
+		if n < exportPage {
+			return nil
+		}
+		after = last
+	}
+}
+
+// lastID returns the id of the last element, or "".
+func lastID[T any](v []T, id func(T) string) string {
+	if len(v) == 0 {
+		return ""
+	}
+	return id(v[len(v)-1])
+}
+
+// jsonDoc writes one JSON object field by field, arrays element by
+// element; the first error sticks.
+type jsonDoc struct {
+	w   io.Writer
+	n   int
+	err error
+}
+
+func (d *jsonDoc) raw(s string) {
+	if d.err == nil {
+		_, d.err = io.WriteString(d.w, s)
+	}
+}
+
+func (d *jsonDoc) value(v any) {
+	if d.err != nil {
+		return
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		d.err = err
+		return
+	}
+	_, d.err = d.w.Write(b)
+}
+
+func (d *jsonDoc) key(k string) {
+	if d.n == 0 {
+		d.raw("{\n")
+	} else {
+		d.raw(",\n")
+	}
+	d.n++
+	d.value(k)
+	d.raw(": ")
+}
+
+// field writes "k": v.
+func (d *jsonDoc) field(k string, v any) {
+	d.key(k)
+	d.value(v)
+}
+
+// array writes "k": [ … ] with the elements fill emits.
+func (d *jsonDoc) array(k string, fill func(emit func(any)) error) {
+	d.key(k)
+	d.raw("[")
+	first := true
+	err := fill(func(v any) {
+		if !first {
+			d.raw(",")
+		}
+		first = false
+		d.raw("\n  ")
+		d.value(v)
+	})
+	if err != nil && d.err == nil {
+		d.err = err
+	}
+	d.raw("\n]")
+}
+
+// close ends the object and returns the first error.
+func (d *jsonDoc) close() error {
+	d.raw("\n}\n")
+	if d.err != nil {
+		var ce *contracts.Error
+		if errors.As(d.err, &ce) {
+			return d.err
+		}
+		return fail(d.err)
+	}
+	return nil
+}
