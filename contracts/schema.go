@@ -123,10 +123,12 @@ var (
 		"items": schema{"type": "array", "items": object(schema{
 			"index": intOut, "status": schema{"type": "string", "enum": []OutcomeStatus{
 				OutcomeCreated, OutcomeUpdated, OutcomeDeleted, OutcomeDuplicate, OutcomeInvalid, OutcomeNotFound, OutcomeConflict}},
-			"id": strOut, "existingId": strOut, "reason": strOut,
+			"id": strOut, "existingId": strOut, "reason": strOut, "line": intOut, "deckId": strOut,
 		}, "index", "status")},
-		"counts":   schema{"type": "object", "additionalProperties": intOut},
-		"replayed": boolOut,
+		"counts":       schema{"type": "object", "additionalProperties": intOut},
+		"replayed":     boolOut,
+		"dropped":      schema{"type": "object", "additionalProperties": intOut},
+		"decksCreated": schema{"type": "array", "items": strOut},
 	}, "items", "counts")
 )
 

@@ -230,7 +230,7 @@ var catalog = []ToolDef{
 	},
 	{
 		Name: ToolImportCards, Title: "Import cards",
-		Description: "Import pasted CSV, TSV or Anki plain-text export (front, back, optional tags column; header row detected) into a deck. Same per-item outcomes as add_cards.",
+		Description: "Import pasted CSV/TSV (front, back, tags; header row detected) or an Anki plain-text export: note types (reversed, cloze) make their cards, HTML is converted, a deck column's decks (A::B) are used or created. Per-card outcomes with line; dropped counts HTML left out.",
 		InputSchema: raw(object(schema{
 			"deckId":         deckIDArg,
 			"text":           with(str("The pasted file content."), "minLength", 1, "maxLength", MaxImportBytes),

@@ -11,7 +11,6 @@ require (
 	github.com/open-spaced-repetition/go-fsrs/v4 v4.0.0
 	github.com/takhtabush/takhtabush/contracts v0.0.0-00010101000000-000000000000
 	github.com/takhtabush/takhtabush/ports v0.0.0-00010101000000-000000000000
+	golang.org/x/net v0.62.0
 	pgregory.net/rapid v1.3.0
 )
-
-require golang.org/x/text v0.43.0 // indirect

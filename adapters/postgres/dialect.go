@@ -36,7 +36,7 @@ func (dialect) MatchText(_ context.Context, _ sqlstore.Querier, param string, wo
 
 // HasTag tests the JSON array of tags for the tag.
 func (dialect) HasTag(param string) string {
-	return `c.tags::jsonb @> jsonb_build_array(` + param + `::text)`
+	return `EXISTS (SELECT 1 FROM jsonb_array_elements_text(c.tags::jsonb) AS t(v) WHERE lower(t.v) = lower(` + param + `::text))`
 }
 
 // Classify maps SQLSTATE codes and connection failures.
