@@ -14,6 +14,7 @@ import (
 	"github.com/takhtabush/takhtabush/apiserver/internal/mcpbind"
 	"github.com/takhtabush/takhtabush/apiserver/internal/obs"
 	"github.com/takhtabush/takhtabush/apiserver/internal/rest"
+	"github.com/takhtabush/takhtabush/apiserver/internal/web"
 	"github.com/takhtabush/takhtabush/domain"
 	"github.com/takhtabush/takhtabush/mcpcore"
 	"github.com/takhtabush/takhtabush/ports"
@@ -103,6 +104,15 @@ func provideAPI(s rest.Services, log *slog.Logger) apiHandler { return rest.NewH
 // provideUpload builds the media upload handler.
 func provideUpload(media ports.MediaService, log *slog.Logger) uploadHandler {
 	return rest.NewUploadHandler(media, log)
+}
+
+// provideSite builds the page layout and the session check every page uses.
+func provideSite(a *auth.Authenticator, accounts ports.AccountService, log *slog.Logger) (*web.Site, error) {
+	r, err := web.NewRenderer(log)
+	if err != nil {
+		return nil, err
+	}
+	return web.NewSite(r, a, accounts, log), nil
 }
 
 // providePinger checks the store.

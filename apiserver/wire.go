@@ -36,7 +36,7 @@ var domainSet = wire.NewSet(
 	wire.InterfaceValue(new(ports.IDSource), domain.RandomIDs{}),
 	domain.NewServices,
 	wire.FieldsOf(new(*domain.Services),
-		"Decks", "Cards", "Study", "Stats", "Media", "Accounts", "Keys", "WebSessions", "Exposure", "Audit"),
+		"Decks", "Cards", "Study", "Stats", "Media", "Accounts", "Keys", "WebSessions", "Exposure", "Audit", "Settings"),
 	wire.Bind(new(ports.DeckService), new(*domain.DeckService)),
 	wire.Bind(new(ports.CardService), new(*domain.CardService)),
 	wire.Bind(new(ports.StudyService), new(*domain.StudyService)),
@@ -47,6 +47,7 @@ var domainSet = wire.NewSet(
 	wire.Bind(new(ports.WebSessionService), new(*domain.WebSessionService)),
 	wire.Bind(new(ports.ExposureService), new(*domain.ExposureService)),
 	wire.Bind(new(ports.AuditService), new(*domain.AuditService)),
+	wire.Bind(new(ports.SettingsService), new(*domain.SettingsService)),
 )
 
 // mcpSet binds the MCP port to the domain services and builds the engine.
@@ -64,6 +65,7 @@ var httpSet = wire.NewSet(
 	provideAuthConfig,
 	auth.New,
 	web.NewSignIn,
+	provideSite,
 	wire.Struct(new(rest.Services), "*"),
 	provideAPI,
 	provideUpload,

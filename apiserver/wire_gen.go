@@ -46,6 +46,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	mediaService := services.Media
 	exposureService := services.Exposure
 	auditService := services.Audit
+	settingsService := services.Settings
 	mcpbindServices := mcpbind.Services{
 		Decks:    deckService,
 		Cards:    cardService,
@@ -54,6 +55,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		Media:    mediaService,
 		Exposure: exposureService,
 		Audit:    auditService,
+		Settings: settingsService,
 	}
 	metrics := obs.NewMetrics()
 	binding := mcpbind.New(mcpbindServices, metrics)
@@ -86,10 +88,16 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		Exposure: exposureService,
 		Audit:    auditService,
 		Accounts: accountService,
+		Settings: settingsService,
 	}
 	apiserverApiHandler := provideAPI(restServices, logger)
 	apiserverPinger := providePinger(database)
 	apiserverUploadHandler := provideUpload(mediaService, logger)
+	site, err := provideSite(authenticator, accountService, logger)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
 	apiserverRouteDeps := routeDeps{
 		cfg:     cfg,
 		log:     logger,
@@ -100,6 +108,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		api:     apiserverApiHandler,
 		ping:    apiserverPinger,
 		upload:  apiserverUploadHandler,
+		site:    site,
 	}
 	apiserverPublicHandler, err := newPublicHandler(apiserverRouteDeps)
 	if err != nil {
@@ -142,7 +151,7 @@ var domainSet = wire.NewSet(
 	provideBlobs,
 	provideClock,
 	provideDomainConfig, fsrs.New, wire.Bind(new(ports.Scheduler), new(*fsrs.Scheduler)), wire.InterfaceValue(new(ports.IDSource), domain.RandomIDs{}), domain.NewServices, wire.FieldsOf(new(*domain.Services),
-		"Decks", "Cards", "Study", "Stats", "Media", "Accounts", "Keys", "WebSessions", "Exposure", "Audit"), wire.Bind(new(ports.DeckService), new(*domain.DeckService)), wire.Bind(new(ports.CardService), new(*domain.CardService)), wire.Bind(new(ports.StudyService), new(*domain.StudyService)), wire.Bind(new(ports.StatsService), new(*domain.StatsService)), wire.Bind(new(ports.MediaService), new(*domain.MediaService)), wire.Bind(new(ports.AccountService), new(*domain.AccountService)), wire.Bind(new(ports.KeyService), new(*domain.KeyService)), wire.Bind(new(ports.WebSessionService), new(*domain.WebSessionService)), wire.Bind(new(ports.ExposureService), new(*domain.ExposureService)), wire.Bind(new(ports.AuditService), new(*domain.AuditService)),
+		"Decks", "Cards", "Study", "Stats", "Media", "Accounts", "Keys", "WebSessions", "Exposure", "Audit", "Settings"), wire.Bind(new(ports.DeckService), new(*domain.DeckService)), wire.Bind(new(ports.CardService), new(*domain.CardService)), wire.Bind(new(ports.StudyService), new(*domain.StudyService)), wire.Bind(new(ports.StatsService), new(*domain.StatsService)), wire.Bind(new(ports.MediaService), new(*domain.MediaService)), wire.Bind(new(ports.AccountService), new(*domain.AccountService)), wire.Bind(new(ports.KeyService), new(*domain.KeyService)), wire.Bind(new(ports.WebSessionService), new(*domain.WebSessionService)), wire.Bind(new(ports.ExposureService), new(*domain.ExposureService)), wire.Bind(new(ports.AuditService), new(*domain.AuditService)), wire.Bind(new(ports.SettingsService), new(*domain.SettingsService)),
 )
 
 // mcpSet binds the MCP port to the domain services and builds the engine.
@@ -150,7 +159,7 @@ var mcpSet = wire.NewSet(wire.Struct(new(mcpbind.Services), "*"), mcpbind.New, w
 
 // httpSet builds identity and the routes.
 var httpSet = wire.NewSet(
-	loadServerKey, wire.Struct(new(auth.Services), "*"), provideAuthConfig, auth.New, web.NewSignIn, wire.Struct(new(rest.Services), "*"), provideAPI,
+	loadServerKey, wire.Struct(new(auth.Services), "*"), provideAuthConfig, auth.New, web.NewSignIn, provideSite, wire.Struct(new(rest.Services), "*"), provideAPI,
 	provideUpload,
 	providePinger, wire.Struct(new(routeDeps), "*"), newPublicHandler,
 	newAdminHandler,
