@@ -2779,6 +2779,45 @@ func (c *MockStudySessionStoreGetSessionCall) DoAndReturn(f func(context.Context
 	return c
 }
 
+// ItemReview mocks base method.
+func (m *MockStudySessionStore) ItemReview(ctx context.Context, userID, sessionID string, position int) (ports.ReviewLog, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "ItemReview", ctx, userID, sessionID, position)
+	ret0, _ := ret[0].(ports.ReviewLog)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// ItemReview indicates an expected call of ItemReview.
+func (mr *MockStudySessionStoreMockRecorder) ItemReview(ctx, userID, sessionID, position any) *MockStudySessionStoreItemReviewCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "ItemReview", reflect.TypeOf((*MockStudySessionStore)(nil).ItemReview), ctx, userID, sessionID, position)
+	return &MockStudySessionStoreItemReviewCall{Call: call}
+}
+
+// MockStudySessionStoreItemReviewCall wrap *gomock.Call
+type MockStudySessionStoreItemReviewCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockStudySessionStoreItemReviewCall) Return(arg0 ports.ReviewLog, arg1 error) *MockStudySessionStoreItemReviewCall {
+	c.Call = c.Call.Return(arg0, arg1)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockStudySessionStoreItemReviewCall) Do(f func(context.Context, string, string, int) (ports.ReviewLog, error)) *MockStudySessionStoreItemReviewCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockStudySessionStoreItemReviewCall) DoAndReturn(f func(context.Context, string, string, int) (ports.ReviewLog, error)) *MockStudySessionStoreItemReviewCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
 // NextItem mocks base method.
 func (m *MockStudySessionStore) NextItem(ctx context.Context, userID, sessionID string) (*ports.SessionItem, error) {
 	m.ctrl.T.Helper()
