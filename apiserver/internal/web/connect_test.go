@@ -34,10 +34,10 @@ func TestConnectPageEscapes(t *testing.T) {
 func TestClientConfigs(t *testing.T) {
 	cfgs := ClientConfigs("https://t.example/mcp", "tbk_k")
 	want := map[string][]string{
-		"Claude Code":    {`claude mcp add --transport http takhtabush https://t.example/mcp --header 'Authorization: Bearer tbk_k'`},
-		"Claude Desktop": {`"mcp-remote"`, `"https://t.example/mcp"`, `"TAKHTABUSH_AUTH": "Bearer tbk_k"`},
-		"Cursor":         {`"mcpServers"`, `"url": "https://t.example/mcp"`, `"Authorization": "Bearer tbk_k"`},
-		"VS Code":        {`"servers"`, `"type": "http"`, `"url": "https://t.example/mcp"`, `"Authorization": "Bearer tbk_k"`},
+		"Claude Code":                   {`claude mcp add --transport http takhtabush https://t.example/mcp --header 'Authorization: Bearer tbk_k'`},
+		"Claude Desktop":                {`"mcp-remote"`, `"https://t.example/mcp"`, `"TAKHTABUSH_AUTH": "Bearer tbk_k"`},
+		"Cursor":                        {`"mcpServers"`, `"url": "https://t.example/mcp"`, `"Authorization": "Bearer tbk_k"`},
+		"VS Code":                       {`"servers"`, `"type": "http"`, `"url": "https://t.example/mcp"`, `"Authorization": "Bearer tbk_k"`},
 		"Claude Desktop, local (stdio)": {`"command": "takhtabush"`, `"stdio"`, `"--db"`, `"TAKHTABUSH_API_KEY": "tbk_k"`},
 		"ChatGPT":                       {"https://t.example/mcp"},
 	}
