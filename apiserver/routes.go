@@ -64,7 +64,7 @@ type routeDeps struct {
 //	GET  /healthz, /readyz, /.well-known/oauth-protected-resource[/mcp]
 //	GET  /metrics                 loopback clients only, unless an admin address is set
 func newPublicHandler(d routeDeps) (publicHandler, error) {
-	connect := web.NewConnectPage(d.site, d.cfg.MCPURL(), bareOrigin(d.cfg.MCPHost))
+	connect := web.NewConnectPage(d.site, d.cfg.MCPURL(), bareOrigin(d.cfg.MCPHost), d.cfg.devUser())
 	hosts := func(next http.Handler) http.Handler {
 		return guard(d.log, httperr.JSON, d.cfg.allowedHosts(), nil, next)
 	}
