@@ -73,6 +73,9 @@ type ReviewResult struct {
 	Next          *StudyCard `json:"next,omitempty"`
 	// NextCardAt: see StudySession.
 	NextCardAt *time.Time `json:"nextCardAt,omitempty"`
+	// Replayed is set when the call repeated an earlier identical rating
+	// of the same showing: nothing changed, this is the first answer.
+	Replayed bool `json:"replayed,omitempty"`
 }
 
 // StudySnapshot is what a deck would offer right now, without starting a session.

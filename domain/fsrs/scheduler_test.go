@@ -103,17 +103,23 @@ func TestReviewProperties(t *testing.T) {
 		// re-orders the review-phase intervals, so all three comparisons hold.
 		// A review-phase card is due from the start of its due day, so a
 		// learning step late in the evening (again) may come due after the
-		// start of the next day: again compares by day.
+		// start of the next day: dues compare by day, intervals exactly.
 		again, hard, good, easy := next[contracts.RatingAgain], next[contracts.RatingHard], next[contracts.RatingGood], next[contracts.RatingEasy]
 		dayOf := contracts.LearnerDay{}.Date
 		if dayOf(again.Due).After(dayOf(good.Due)) {
 			t.Fatalf("again due %v on a later day than good due %v", again.Due, good.Due)
 		}
-		if hard.Due.After(good.Due) {
-			t.Fatalf("hard due %v later than good due %v", hard.Due, good.Due)
+		if dayOf(hard.Due).After(dayOf(good.Due)) {
+			t.Fatalf("hard due %v on a later day than good due %v", hard.Due, good.Due)
 		}
-		if good.Due.After(easy.Due) {
-			t.Fatalf("good due %v later than easy due %v", good.Due, easy.Due)
+		if dayOf(good.Due).After(dayOf(easy.Due)) {
+			t.Fatalf("good due %v on a later day than easy due %v", good.Due, easy.Due)
+		}
+		if hard.Phase == contracts.PhaseReview && good.Phase == contracts.PhaseReview && hard.ScheduledDays > good.ScheduledDays {
+			t.Fatalf("hard interval %d longer than good %d", hard.ScheduledDays, good.ScheduledDays)
+		}
+		if good.Phase == contracts.PhaseReview && easy.Phase == contracts.PhaseReview && good.ScheduledDays > easy.ScheduledDays {
+			t.Fatalf("good interval %d longer than easy %d", good.ScheduledDays, easy.ScheduledDays)
 		}
 		if dayOf(again.Due).After(dayOf(hard.Due)) {
 			t.Fatalf("again due %v on a later day than hard due %v", again.Due, hard.Due)

@@ -22,7 +22,7 @@ func (a *Authenticator) Middleware(log *slog.Logger, door httperr.Door, next htt
 			if k := contracts.KindOf(err); k == contracts.KindUnavailable {
 				log.LogAttrs(r.Context(), slog.LevelError, "authentication failed", slog.String("kind", string(k)), slog.Any("err", err))
 			}
-			a.refuse(r.Context(), log, w, door, err)
+			a.refuse(r.Context(), log, w, door, err, bearerSent(r))
 			return
 		}
 		if unsafeMethod(r.Method) && ambient(p.CredentialKind) {
@@ -34,6 +34,10 @@ func (a *Authenticator) Middleware(log *slog.Logger, door httperr.Door, next htt
 				httperr.Write(r.Context(), log, w, door, contracts.Errorf(contracts.KindForbidden, "%s", msg))
 				return
 			}
+		}
+		if p.Exposure != nil { // read with the key: this request needs no second read
+			obs.RequestFrom(r.Context()).SeedExposure(*p.Exposure)
+			p.Exposure = nil
 		}
 		obs.RequestFrom(r.Context()).SetPrincipal(p)
 		ctx := contracts.WithPrincipal(r.Context(), p)
