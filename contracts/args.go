@@ -1,7 +1,5 @@
 package contracts
 
-import "time"
-
 // The argument records of the MCP tools, one per tool, in catalog order.
 // Their JSON names match the tools' input schemas exactly.
 
@@ -22,7 +20,7 @@ type SearchCardsArgs struct {
 	DeckID    string     `json:"deckId,omitempty"`
 	Tags      []string   `json:"tags,omitempty"`
 	State     string     `json:"state,omitempty"`
-	DueBefore *time.Time `json:"dueBefore,omitempty"`
+	DueBefore *DateOrTime `json:"dueBefore,omitempty"`
 	Cursor    string     `json:"cursor,omitempty"`
 	Limit     int        `json:"limit,omitempty"`
 }
