@@ -309,8 +309,9 @@ type ExposureStore interface {
 type AuditStore interface {
 	// AppendAudit appends an event.
 	AppendAudit(ctx context.Context, e contracts.AuditEvent) error
-	// ListAudit returns up to limit of a user's events matching f, newest
-	// first, older than the event beforeID (from the newest when "").
+	// ListAudit returns up to limit of a user's events matching f (tool,
+	// credential, and Since <= at < Until where set), newest first, older
+	// than the event beforeID (from the newest when "").
 	ListAudit(ctx context.Context, userID string, f contracts.AuditFilter, beforeID string, limit int) ([]contracts.AuditEvent, error)
 }
 
