@@ -190,6 +190,8 @@ type ReviewDay struct {
 	Day     time.Time // midnight UTC
 	Reviews int
 	Passed  int // rated hard, good or easy
+	// DurationMs sums the durations of the day's reviews that recorded one.
+	DurationMs int64
 }
 
 // ReviewStore keeps the review log.
