@@ -126,6 +126,8 @@ func providePinger(s ports.Database) pinger { return s.Ping }
 // provideRouteDeps gathers what the routes need.
 func provideRouteDeps(cfg Config, log *slog.Logger, m *obs.Metrics, a *auth.Authenticator, srv *mcpcore.Server,
 	signIn *web.SignIn, api apiHandler, ping pinger, svc *domain.Services, site *web.Site) routeDeps {
+	account := web.NewAccountPages(site, a, web.AccountServices{Decks: svc.Decks, Stats: svc.Stats, Keys: svc.Keys,
+		Exposure: svc.Exposure, Audit: svc.Audit, Data: svc.AccountData}, cfg.MCPURL())
 	return routeDeps{cfg: cfg, log: log, metrics: m, auth: a, mcp: srv, signIn: signIn, api: api, ping: ping, site: site,
-		upload: rest.NewUploadHandler(svc.Media, log)}
+		account: account, upload: rest.NewUploadHandler(svc.Media, log)}
 }

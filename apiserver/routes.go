@@ -37,6 +37,7 @@ type routeDeps struct {
 	ping    pinger
 	upload  http.Handler
 	site    *web.Site
+	account *web.AccountPages
 }
 
 // newPublicHandler builds the main routes:
@@ -85,9 +86,7 @@ func newPublicHandler(d routeDeps) (publicHandler, error) {
 	if d.cfg.AdminAddr == "" {
 		mux.Handle("GET /metrics", loopbackOnly(d.log, d.metrics.Handler()))
 	}
-	// TODO(web app issue): the web app's pages (/, /study/{id}) arrive with
-	// their issue; until then the root shows the setup page.
-	mux.Handle("GET /{$}", connect)
+	d.account.Register(mux) // /, /stats, /audit, /settings/…
 	return obs.Middleware(d.log, d.metrics, mux), nil
 }
 
