@@ -6,7 +6,7 @@ GO ?= go
 DB ?= sqlite:./data/takhtabush.db
 ADDR ?= 127.0.0.1:8080
 
-.PHONY: axe run test generate check-generated lint tidy-check bench bench-quick conformance ci help
+.PHONY: axe run test generate check-generated lint tidy-check bench bench-quick fuzz-import conformance ci help
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
@@ -52,6 +52,11 @@ bench: ## benchmarks: storage, domain, and the MCP engine against its peers (rat
 
 bench-quick: ## a fast smoke run of the MCP comparison
 	$(GO) run ./bench/cmd/mcpbench -quick
+
+fuzz-import: ## fuzz the text import, the Anki HTML conversion and the note template renderer (10 s each)
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 10s ./domain/cardtext
+	$(GO) test -run '^$$' -fuzz '^FuzzFromAnkiHTML$$' -fuzztime 10s ./domain/cardtext
+	$(GO) test -run '^$$' -fuzz '^FuzzRender$$' -fuzztime 10s ./domain/notes
 
 conformance: ## the official MCP conformance suite, both requirement sets (installs Node 22 from npm)
 	bash mcpcore/scripts/conformance.sh

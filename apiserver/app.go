@@ -60,6 +60,10 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 		return nil, err
 	}
 	app.cleanup = cleanup
+	if cfg.DevMode() {
+		app.log.Warn("DEVELOPMENT MODE: requests without a credential from this machine act as the owner account " +
+			cfg.DevUserEmail + " with every scope; never run this on a shared or public machine")
+	}
 	return app, nil
 }
 

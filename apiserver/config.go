@@ -104,6 +104,10 @@ func (c Config) normalize() (Config, error) {
 			c.MediaDir = filepath.Join(filepath.Dir(target), "media")
 		}
 	}
+	if c.DevMode() && !loopbackListen(c.Addr) {
+		return c, fmt.Errorf("development mode (MCP_DEV_NO_AUTH=true) serves the owner account without a key, "+
+			"so it listens on loopback only: --addr %q is not a loopback address (use 127.0.0.1:PORT, or leave development mode)", c.Addr)
+	}
 	if c.BaseURL == "" {
 		c.BaseURL = "http://" + loopbackAddr(c.Addr)
 	}
@@ -117,6 +121,20 @@ func (c Config) normalize() (Config, error) {
 		return c, fmt.Errorf("MCP host %q must be a bare host name", c.MCPHost)
 	}
 	return c, nil
+}
+
+// loopbackListen reports whether the listen address addr binds loopback
+// only: a loopback IP or the name localhost, never every interface.
+func loopbackListen(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // loopbackAddr turns a listen address into one a browser can reach: an

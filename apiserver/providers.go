@@ -81,7 +81,7 @@ func provideDomainConfig(cfg Config) domain.Config {
 func provideBinding(svc *domain.Services, cfg Config, log *slog.Logger, m *obs.Metrics) *mcpbind.Binding {
 	return mcpbind.New(mcpbind.Services{
 		Decks: svc.Decks, Cards: svc.Cards, Study: svc.Study, Stats: svc.Stats,
-		Media: svc.Media, Exposure: svc.Exposure, Audit: svc.Audit,
+		Media: svc.Media, Exposure: svc.Exposure, Audit: svc.Audit, Settings: svc.Settings,
 	}, m)
 }
 

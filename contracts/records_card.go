@@ -90,6 +90,8 @@ type ItemOutcome struct {
 	ID         string        `json:"id,omitempty"`
 	ExistingID string        `json:"existingId,omitempty"`
 	Reason     string        `json:"reason,omitempty"`
+	Line       int           `json:"line,omitempty"`   // import: the line the card's note starts on
+	DeckID     string        `json:"deckId,omitempty"` // import: the deck the card went to, when not the result's deck
 }
 
 // BulkResult is the outcome of a bulk operation, item by item, with totals.
@@ -98,6 +100,12 @@ type BulkResult struct {
 	Items    []ItemOutcome  `json:"items"`
 	Counts   map[string]int `json:"counts"` // outcome status → number of items
 	Replayed bool           `json:"replayed,omitempty"`
+	// Dropped counts, for an import, what converting Anki HTML left out:
+	// "image" and "sound" (media files a text export does not carry),
+	// "tag:NAME", "attribute:NAME", "link".
+	Dropped map[string]int `json:"dropped,omitempty"`
+	// DecksCreated names the decks an import created for its deck column.
+	DecksCreated []string `json:"decksCreated,omitempty"`
 }
 
 // ImportFormat names a pasted-text format.

@@ -96,6 +96,10 @@ var (
 	settingsOut = object(schema{
 		"desiredRetention": numOut, "newCardsPerDay": intOut, "reviewsPerDay": intOut, "maximumIntervalDays": intOut,
 	}, "desiredRetention", "newCardsPerDay", "reviewsPerDay", "maximumIntervalDays")
+	settingsRecordOut = object(schema{
+		"timezone": strOut, "rolloverHour": intOut, "learnAheadMinutes": intOut, "newCardsPerDay": intOut, "reviewsPerDay": intOut,
+		"today": strOut, "dayStartsAt": tsOut, "nextDayAt": tsOut, "updatedAt": tsOut,
+	}, "timezone", "rolloverHour", "learnAheadMinutes", "newCardsPerDay", "reviewsPerDay", "today", "dayStartsAt", "nextDayAt")
 	deckCountsOut = object(schema{
 		"total": intOut, "new": intOut, "learning": intOut, "review": intOut, "suspended": intOut, "dueNow": intOut,
 	}, "total", "new", "learning", "review", "suspended", "dueNow")
@@ -123,10 +127,12 @@ var (
 		"items": schema{"type": "array", "items": object(schema{
 			"index": intOut, "status": schema{"type": "string", "enum": []OutcomeStatus{
 				OutcomeCreated, OutcomeUpdated, OutcomeDeleted, OutcomeDuplicate, OutcomeInvalid, OutcomeNotFound, OutcomeConflict}},
-			"id": strOut, "existingId": strOut, "reason": strOut,
+			"id": strOut, "existingId": strOut, "reason": strOut, "line": intOut, "deckId": strOut,
 		}, "index", "status")},
-		"counts":   schema{"type": "object", "additionalProperties": intOut},
-		"replayed": boolOut,
+		"counts":       schema{"type": "object", "additionalProperties": intOut},
+		"replayed":     boolOut,
+		"dropped":      schema{"type": "object", "additionalProperties": intOut},
+		"decksCreated": schema{"type": "array", "items": strOut},
 	}, "items", "counts")
 )
 

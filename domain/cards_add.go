@@ -28,9 +28,11 @@ const (
 // addItem is one card to add: from add_cards, or a record of an import
 // (with its line, and the reason it could not be read).
 type addItem struct {
-	card    contracts.NewCard
-	line    int
-	readErr string
+	card     contracts.NewCard
+	line     int
+	readErr  string
+	deckName string // import: the deck named by the row ("" for the call's deck)
+	deckID   string // resolved from deckName inside the transaction
 }
 
 // AddCards adds up to contracts.MaxBulkItems cards in one transaction, with
@@ -55,44 +57,23 @@ func (s *CardService) AddCards(ctx context.Context, args contracts.AddCardsArgs)
 	return s.add(ctx, uid, args.DeckID, items, idemScopeAdd, args.IdempotencyKey, fp)
 }
 
-// ImportCards parses pasted text and adds its cards as AddCards does. A
-// line that cannot be read becomes an invalid outcome naming the line;
-// outcome indexes count the records read, header lines and blank lines
-// left out.
-func (s *CardService) ImportCards(ctx context.Context, args contracts.ImportCardsArgs) (contracts.BulkResult, error) {
-	uid, err := userID(ctx)
-	if err != nil {
-		return contracts.BulkResult{}, err
-	}
-	parsed, err := cardtext.Parse(args.Text, args.Format)
-	if err != nil {
-		return contracts.BulkResult{}, err
-	}
-	if n := len(parsed.Records); n > contracts.MaxBulkItems {
-		return contracts.BulkResult{}, contracts.Errorf(contracts.KindInvalid, "the text holds %d cards; import at most %d per call and split the rest into further calls", n, contracts.MaxBulkItems)
-	}
-	items := make([]addItem, len(parsed.Records))
-	for i, r := range parsed.Records {
-		items[i] = addItem{card: r.Card, line: r.Line, readErr: r.Err}
-	}
-	fp := fingerprint(struct {
-		DeckID string                 `json:"deckId"`
-		Format contracts.ImportFormat `json:"format"`
-		Text   string                 `json:"text"`
-	}{args.DeckID, parsed.Format, args.Text})
-	return s.add(ctx, uid, args.DeckID, items, idemScopeImport, args.IdempotencyKey, fp)
-}
-
 // add runs one batch in one transaction, replaying the stored result when
 // the idempotency key was used before with the same request.
 func (s *CardService) add(ctx context.Context, uid, deckID string, items []addItem, scope, key, fp string) (contracts.BulkResult, error) {
+	return s.addWith(ctx, uid, deckID, items, scope, key, fp, nil)
+}
+
+// addWith is add with a hook that may adjust the result inside the
+// transaction, before it is stored for replay.
+func (s *CardService) addWith(ctx context.Context, uid, deckID string, items []addItem, scope, key, fp string, finish func(*contracts.BulkResult)) (contracts.BulkResult, error) {
 	if len(key) > maxIdemKeyLen {
 		return contracts.BulkResult{}, contracts.Errorf(contracts.KindInvalid, "idempotencyKey is %d characters; the limit is %d", len(key), maxIdemKeyLen)
 	}
 	var res contracts.BulkResult
 	err := s.store.InTx(ctx, func(tx ports.Stores) error {
 		now := s.now()
-		if _, err := loadDeck(ctx, tx, uid, deckID); err != nil {
+		target, err := loadDeck(ctx, tx, uid, deckID)
+		if err != nil {
 			return err
 		}
 		if key != "" {
@@ -104,9 +85,16 @@ func (s *CardService) add(ctx context.Context, uid, deckID string, items []addIt
 				return replay(&res, key, fp, storedFP, stored)
 			}
 		}
-		var err error
+		created, err := s.resolveDecks(ctx, tx, uid, target, items, now)
+		if err != nil {
+			return err
+		}
 		if res, err = s.insert(ctx, tx, uid, deckID, items, now); err != nil {
 			return err
+		}
+		res.DecksCreated = created
+		if finish != nil {
+			finish(&res)
 		}
 		if key != "" {
 			b, err := json.Marshal(res)
@@ -144,10 +132,13 @@ func (s *CardService) insert(ctx context.Context, tx ports.Stores, uid, deckID s
 	res := contracts.BulkResult{DeckID: deckID, Items: make([]contracts.ItemOutcome, len(items)), Counts: map[string]int{}}
 	cleaned := make([]contracts.NewCard, len(items))
 	hashes := make([]string, len(items))
-	var unique []string
+	unique := map[string][]string{} // deck → distinct hashes
 	seen := make(map[string]bool, len(items))
 	for i, it := range items {
-		res.Items[i] = contracts.ItemOutcome{Index: i}
+		res.Items[i] = contracts.ItemOutcome{Index: i, Line: it.line}
+		if it.deckID != "" && it.deckID != deckID {
+			res.Items[i].DeckID = it.deckID
+		}
 		if it.readErr != "" {
 			res.Items[i].Status, res.Items[i].Reason = contracts.OutcomeInvalid, it.readErr
 			continue
@@ -158,43 +149,45 @@ func (s *CardService) insert(ctx context.Context, tx ports.Stores, uid, deckID s
 			continue
 		}
 		cleaned[i], hashes[i] = c, cardtext.Hash(c.Front, c.Back)
-		if !seen[hashes[i]] {
-			seen[hashes[i]] = true
-			unique = append(unique, hashes[i])
+		d := itemDeck(it, deckID)
+		if !seen[d+hashes[i]] {
+			seen[d+hashes[i]] = true
+			unique[d] = append(unique[d], hashes[i])
 		}
 	}
-	existing := map[string]string{}
-	if len(unique) > 0 {
-		var err error
-		if existing, err = tx.Cards().HashesInDeck(ctx, uid, deckID, unique); err != nil {
+	existing := map[string]map[string]string{} // deck → hash → card id
+	for d, hs := range unique {
+		m, err := tx.Cards().HashesInDeck(ctx, uid, d, hs)
+		if err != nil {
 			return res, fail(err)
 		}
+		existing[d] = m
 	}
-	created := make(map[string]int, len(unique)) // hash → item index
-	rows := make([]ports.CardRow, 0, len(unique))
-	for i := range items {
+	created := make(map[string]int, len(seen)) // deck + hash → item index
+	rows := make([]ports.CardRow, 0, len(seen))
+	for i, it := range items {
 		out := &res.Items[i]
 		if out.Status != "" {
 			continue
 		}
-		h := hashes[i]
-		if id, ok := existing[h]; ok {
+		h, d := hashes[i], itemDeck(it, deckID)
+		if id, ok := existing[d][h]; ok {
 			out.Status, out.ExistingID = contracts.OutcomeDuplicate, id
 			out.Reason = "a card with the same front and back is already in this deck"
 			continue
 		}
-		if j, ok := created[h]; ok {
+		if j, ok := created[d+h]; ok {
 			out.Status, out.ExistingID = contracts.OutcomeDuplicate, res.Items[j].ID
 			out.Reason = fmt.Sprintf("same front and back as item %d of this batch", j)
 			continue
 		}
 		c := cleaned[i]
 		row := ports.CardRow{Hash: h, Version: 1, Card: contracts.Card{
-			ID: s.ids.NewID(), DeckID: deckID, Front: c.Front, Back: c.Back, Tags: c.Tags,
+			ID: s.ids.NewID(), DeckID: d, Front: c.Front, Back: c.Back, Tags: c.Tags,
 			State: newCardState(now), CreatedAt: now, UpdatedAt: now,
 		}}
 		rows = append(rows, row)
-		created[h] = i
+		created[d+h] = i
 		out.Status, out.ID = contracts.OutcomeCreated, row.ID
 	}
 	if len(rows) > 0 {
@@ -209,6 +202,14 @@ func (s *CardService) insert(ctx context.Context, tx ports.Stores, uid, deckID s
 		res.Counts[string(it.Status)]++
 	}
 	return res, nil
+}
+
+// itemDeck is the deck an item goes to.
+func itemDeck(it addItem, deckID string) string {
+	if it.deckID != "" {
+		return it.deckID
+	}
+	return deckID
 }
 
 // newCardState is the schedule of a card never reviewed.

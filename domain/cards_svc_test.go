@@ -57,7 +57,7 @@ func testAddCardsOutcomes(t *testing.T, store string) {
 		t.Errorf("result = %+v", r)
 	}
 	c, err := e.svc.Cards.GetCard(ctx, existing)
-	if err != nil || !slices.Equal(c.Tags, []string{"concurrency"}) || c.State.Phase != contracts.PhaseNew || !c.State.Due.Equal(t0) {
+	if err != nil || !slices.Equal(c.Tags, []string{"Concurrency"}) || c.State.Phase != contracts.PhaseNew || !c.State.Due.Equal(t0) {
 		t.Errorf("stored card = %+v, %v", c, err)
 	}
 	got, _ := e.svc.Decks.GetDeck(ctx, d.ID)
@@ -145,7 +145,7 @@ func testImportCards(t *testing.T, store string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := statuses(r); got != "created,created,invalid" || r.Items[2].Reason != "line 7: front must not be empty" {
+	if got := statuses(r); got != "created,created,invalid" || r.Items[2].Reason != `line 7: the note makes no card: fill in "Front"` {
 		t.Fatalf("anki: %s %+v", got, r.Items)
 	}
 	c, _ = e.svc.Cards.GetCard(ctx, r.Items[0].ID)
@@ -213,7 +213,7 @@ func testUpdateAndDeleteCards(t *testing.T, store string) {
 		t.Errorf("move conflict = %+v", r.Items[2])
 	}
 	c2, _ := e.svc.Cards.GetCard(ctx, two)
-	if c2.Front != "two again" || !slices.Equal(c2.Tags, []string{"x", "y"}) || !c2.UpdatedAt.Equal(t0.Add(time.Minute)) {
+	if c2.Front != "two again" || !slices.Equal(c2.Tags, []string{"X", "y"}) || !c2.UpdatedAt.Equal(t0.Add(time.Minute)) {
 		t.Errorf("card two = %+v", c2)
 	}
 	c3, _ := e.svc.Cards.GetCard(ctx, three)

@@ -15,7 +15,7 @@ require (
 	github.com/takhtabush/takhtabush/contracts v0.0.0-00010101000000-000000000000
 	github.com/takhtabush/takhtabush/ports v0.0.0-00010101000000-000000000000
 	github.com/yuin/goldmark v1.8.7
-	golang.org/x/net v0.61.0
+	golang.org/x/net v0.62.0
 	pgregory.net/rapid v1.3.0
 )
 

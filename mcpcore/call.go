@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 var emptyObject = json.RawMessage(`{}`)
@@ -127,8 +128,19 @@ func (x *exchange) toolsCall(ctx context.Context, b []byte) ([]byte, error) {
 // guardrails. Protocol errors come back as error; everything the model
 // should see comes back as an isError result.
 func (s *Server) runTool(ctx context.Context, te *toolEntry, cr *CallRequest, args json.RawMessage) (*CallToolResult, error) {
+	// The deadline covers the whole pipeline, argument checks included:
+	// in the handshake era a disconnect does not end the call, so the
+	// deadline is what ends runaway work.
+	if d := s.timeout(te); d > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, d, errToolTimeout)
+		defer cancel()
+	}
 	if v := te.in.argViolations(args); v != nil {
 		return validationResult(te.def.Name, v), nil
+	}
+	if errors.Is(context.Cause(ctx), errToolTimeout) {
+		return s.timeoutResult(te), nil
 	}
 	rewritten := false
 	for _, g := range s.opts.Guardrails {
@@ -169,7 +181,7 @@ func (s *Server) runTool(ctx context.Context, te *toolEntry, cr *CallRequest, ar
 		case errors.As(err, &ir), errors.As(err, &pe):
 			return nil, err
 		case errors.Is(err, errToolTimeout):
-			return ErrorResult(fmt.Sprintf("Tool %s timed out after %s.", te.def.Name, s.timeout(te))), nil
+			return s.timeoutResult(te), nil
 		case errors.Is(err, errClientCancelled):
 			return nil, errNoReply
 		}
@@ -200,6 +212,10 @@ func (s *Server) runTool(ctx context.Context, te *toolEntry, cr *CallRequest, ar
 	return res, nil
 }
 
+func (s *Server) timeoutResult(te *toolEntry) *CallToolResult {
+	return ErrorResult(fmt.Sprintf("Tool %s timed out after %s.", te.def.Name, s.timeout(te)))
+}
+
 func (s *Server) timeout(te *toolEntry) time.Duration {
 	if te.def.Timeout > 0 {
 		return te.def.Timeout
@@ -207,14 +223,9 @@ func (s *Server) timeout(te *toolEntry) time.Duration {
 	return s.opts.DefaultTimeout
 }
 
-// execute runs the handler with its timeout, the handshake-era
-// cancellation registry, and panic recovery.
+// execute runs the handler under runTool's deadline, with the
+// handshake-era cancellation registry and panic recovery.
 func (s *Server) execute(ctx context.Context, te *toolEntry, cr *CallRequest) (res *CallToolResult, err error) {
-	if d := s.timeout(te); d > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeoutCause(ctx, d, errToolTimeout)
-		defer cancel()
-	}
 	if cr.cancellable {
 		var cancel context.CancelCauseFunc
 		ctx, cancel = context.WithCancelCause(ctx)
@@ -242,15 +253,43 @@ func (s *Server) execute(ctx context.Context, te *toolEntry, cr *CallRequest) (r
 	return res, err
 }
 
+// Bounds on the text of an invalid-arguments result.
+const (
+	MaxViolations     = 50
+	MaxViolationBytes = 16 << 10
+	MaxViolationLine  = 1 << 10
+)
+
+// cutUTF8 shortens s to at most n bytes without splitting a character,
+// marking the cut with "…".
+func cutUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	n -= len("…")
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
 // validationResult lists every violation so the model can fix its call
 // (SEP-1303). The list is text only: structuredContent would have to match
 // the tool's outputSchema, and clients check that even on errors.
+//
+// The list is bounded: at most MaxViolations lines and about
+// MaxViolationBytes of text, each line cut at MaxViolationLine bytes, and
+// "… and N more" for the rest.
 func validationResult(tool string, v []string) *CallToolResult {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "Invalid arguments for tool %s:", tool)
-	for _, line := range v {
+	for i, line := range v {
+		if i == MaxViolations || sb.Len()+len(line) > MaxViolationBytes-64 && i > 0 {
+			fmt.Fprintf(&sb, "\n… and %d more", len(v)-i)
+			break
+		}
 		sb.WriteString("\n- ")
-		sb.WriteString(line)
+		sb.WriteString(cutUTF8(line, MaxViolationLine))
 	}
 	return &CallToolResult{Content: []Content{TextContent(sb.String())}, IsError: true}
 }

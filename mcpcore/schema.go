@@ -69,6 +69,12 @@ func (sc *schema) argViolations(raw []byte) []string {
 
 // fullViolations runs the full validator, which names every violation.
 func (sc *schema) fullViolations(raw []byte) []string {
+	if !validJSON(raw) {
+		return []string{"arguments are not valid JSON"}
+	}
+	if v := numberViolations(raw); v != nil {
+		return v // before any big-number arithmetic
+	}
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	if err != nil {
 		return []string{"arguments are not valid JSON"}

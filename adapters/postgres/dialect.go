@@ -36,7 +36,7 @@ func (dialect) MatchText(_ context.Context, _ sqlstore.Querier, param string, wo
 
 // HasTag tests the JSON array of tags for the tag.
 func (dialect) HasTag(param string) string {
-	return `c.tags::jsonb @> jsonb_build_array(` + param + `::text)`
+	return `EXISTS (SELECT 1 FROM jsonb_array_elements_text(c.tags::jsonb) AS t(v) WHERE lower(t.v) = lower(` + param + `::text))`
 }
 
 // Classify maps SQLSTATE codes and connection failures.
@@ -47,11 +47,15 @@ func (dialect) Classify(err error) sqlstore.ErrorClass {
 			return sqlstore.ClassUnique
 		case pqerror.ForeignKeyViolation:
 			return sqlstore.ClassForeignKey
-		case pqerror.TRSerializationFailure, pqerror.TRDeadlockDetected, "55P03": // lock_not_available
+		case pqerror.TRSerializationFailure, pqerror.TRDeadlockDetected:
 			return sqlstore.ClassConflict
 		}
 		switch e.Code.Class() {
-		case "08", "53", "57": // connection exception, insufficient resources, operator intervention
+		// connection exception, insufficient resources, object not in
+		// prerequisite state (55P03: lock_timeout expired), operator
+		// intervention (57014: statement_timeout, 57P0x: shutting down,
+		// cannot connect now): the database is away or busy, not broken.
+		case "08", "53", "55", "57":
 			return sqlstore.ClassUnavailable
 		}
 		return sqlstore.ClassOther

@@ -36,6 +36,15 @@ func TestClassify(t *testing.T) {
 		{&pq.Error{Code: "08006"}, sqlstore.ClassUnavailable},
 		{&pq.Error{Code: "57P01"}, sqlstore.ClassUnavailable},
 		{&pq.Error{Code: "53300"}, sqlstore.ClassUnavailable},
+		{&pq.Error{Code: "08001"}, sqlstore.ClassUnavailable}, // cannot connect
+		{&pq.Error{Code: "08004"}, sqlstore.ClassUnavailable}, // connection refused by the server
+		{&pq.Error{Code: "53200"}, sqlstore.ClassUnavailable}, // out of memory
+		{&pq.Error{Code: "55P03"}, sqlstore.ClassUnavailable}, // lock_timeout
+		{&pq.Error{Code: "55006"}, sqlstore.ClassUnavailable}, // object in use
+		{&pq.Error{Code: "57014"}, sqlstore.ClassUnavailable}, // statement_timeout
+		{&pq.Error{Code: "57P02"}, sqlstore.ClassUnavailable}, // crash shutdown
+		{&pq.Error{Code: "57P03"}, sqlstore.ClassUnavailable}, // cannot connect now (starting up)
+		{&pq.Error{Code: "57P05"}, sqlstore.ClassUnavailable}, // idle session timeout
 		{&pq.Error{Code: "42601"}, sqlstore.ClassOther},
 		{driver.ErrBadConn, sqlstore.ClassUnavailable},
 		{fmt.Errorf("boom"), sqlstore.ClassOther},

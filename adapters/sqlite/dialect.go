@@ -52,7 +52,8 @@ func (dialect) MatchText(ctx context.Context, q sqlstore.Querier, param string, 
 
 // HasTag looks the tag up in the JSON array of tags.
 func (dialect) HasTag(param string) string {
-	return `EXISTS (SELECT 1 FROM json_each(c.tags) WHERE json_each.value = ` + param + `)`
+	// SQLite's lower() folds ASCII letters only.
+	return `EXISTS (SELECT 1 FROM json_each(c.tags) WHERE lower(json_each.value) = lower(` + param + `))`
 }
 
 // Classify maps SQLite result codes (extended codes are on in modernc).
@@ -66,7 +67,8 @@ func (dialect) Classify(err error) sqlstore.ErrorClass {
 		return sqlstore.ClassUnique
 	case code == sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY:
 		return sqlstore.ClassForeignKey
-	case code&0xff == sqlite3.SQLITE_BUSY, code&0xff == sqlite3.SQLITE_LOCKED, code&0xff == sqlite3.SQLITE_INTERRUPT:
+	case code&0xff == sqlite3.SQLITE_BUSY, code&0xff == sqlite3.SQLITE_LOCKED, code&0xff == sqlite3.SQLITE_INTERRUPT,
+		code&0xff == sqlite3.SQLITE_CANTOPEN, code&0xff == sqlite3.SQLITE_FULL:
 		return sqlstore.ClassUnavailable
 	}
 	return sqlstore.ClassOther

@@ -104,9 +104,13 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 		path = filepath.Join(dir, "memory.db")
 		cleanup = func() error { return os.RemoveAll(dir) }
 	} else if dir := filepath.Dir(path); dir != "." {
-		if err := os.MkdirAll(dir, 0o750); err != nil {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return nil, unavailable(err)
 		}
+	}
+	if err := createPrivate(path); err != nil {
+		_ = cleanup()
+		return nil, unavailable(err)
 	}
 	db, err := sqlcount.Open("sqlite", DSN(path), o.counter)
 	if err != nil {
@@ -158,6 +162,20 @@ func (s *Store) Analyze(ctx context.Context) error {
 func (s *Store) Close() error {
 	_, _ = s.DB().Exec("PRAGMA optimize")
 	return errors.Join(s.Store.Close(), s.cleanup())
+}
+
+// createPrivate creates the database file with mode 0600 when it does not
+// exist yet. SQLite gives the -wal and -shm files it creates later the
+// database file's mode, so they are private too.
+func createPrivate(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return f.Close()
 }
 
 // unavailable wraps a failure to open the database.

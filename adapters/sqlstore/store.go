@@ -45,7 +45,8 @@ type Dialect interface {
 	// plan for a rare or a common word).
 	MatchText(ctx context.Context, q Querier, param string, words []string) (cond string, arg any, err error)
 	// HasTag returns a condition on the cards row aliased c that holds when
-	// its tags contain the tag bound to param.
+	// its tags contain the tag bound to param, compared case-insensitively
+	// (tags keep the case they were written in).
 	HasTag(param string) string
 	// Classify says what kind of failure a driver error is.
 	Classify(err error) ErrorClass

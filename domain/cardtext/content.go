@@ -51,14 +51,15 @@ func CleanSide(name, s string) (string, error) {
 	return s, nil
 }
 
-// NormalizeTags trims and lower-cases tags, drops empty ones and
-// duplicates (keeping first-seen order), and checks each: at most
+// NormalizeTags trims tags (keeping their case as written, as Anki does),
+// drops empty ones and duplicates (compared case-insensitively, keeping
+// the first spelling), and checks each: at most
 // contracts.MaxTagLen characters, no whitespace or control characters, and
 // at most contracts.MaxTagsPerCard tags. The result is never nil.
 func NormalizeTags(tags []string) ([]string, error) {
 	out := make([]string, 0, len(tags))
 	for _, t := range tags {
-		t = strings.ToLower(strings.TrimSpace(t))
+		t = strings.TrimSpace(t)
 		if t == "" {
 			continue
 		}
@@ -74,7 +75,7 @@ func NormalizeTags(tags []string) ([]string, error) {
 		if n := utf8.RuneCountInString(t); n > contracts.MaxTagLen {
 			return nil, fmt.Errorf("tag %q is %d characters; the limit is %d", t, n, contracts.MaxTagLen)
 		}
-		if !slices.Contains(out, t) {
+		if !slices.ContainsFunc(out, func(o string) bool { return strings.EqualFold(o, t) }) {
 			out = append(out, t)
 		}
 	}

@@ -56,7 +56,7 @@ func TestCleanSide(t *testing.T) {
 
 func TestNormalizeTags(t *testing.T) {
 	got, err := NormalizeTags([]string{" Chapter-1 ", "verbs", "", "CHAPTER-1", "lang::de"})
-	if err != nil || !slices.Equal(got, []string{"chapter-1", "verbs", "lang::de"}) {
+	if err != nil || !slices.Equal(got, []string{"Chapter-1", "verbs", "lang::de"}) {
 		t.Errorf("NormalizeTags = %v, %v", got, err)
 	}
 	if got, err := NormalizeTags(nil); err != nil || got == nil || len(got) != 0 {
@@ -88,7 +88,7 @@ func TestNormalizeTags(t *testing.T) {
 
 func TestClean(t *testing.T) {
 	c, err := Clean(contracts.NewCard{Front: " Q ", Back: " A ", Tags: []string{"X"}})
-	if err != nil || c.Front != "Q" || c.Back != "A" || !slices.Equal(c.Tags, []string{"x"}) {
+	if err != nil || c.Front != "Q" || c.Back != "A" || !slices.Equal(c.Tags, []string{"X"}) {
 		t.Errorf("Clean = %+v, %v", c, err)
 	}
 	if _, err := Clean(contracts.NewCard{Front: "Q", Back: ""}); err == nil || err.Error() != "back must not be empty" {

@@ -2,24 +2,34 @@ package cardtext
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
 
 	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/domain/notes"
 )
 
 // Record is one card read from pasted text, not yet validated, or the
 // reason its line could not be read.
 type Record struct {
 	Line int               // 1-based line the record starts on
-	Card contracts.NewCard // front, back and tags as read
-	Err  string            // set when the line could not be read; starts with "line N:"
+	Card contracts.NewCard // front, back (further fields appended) and tags as read
+	// Anki format only: the note's fields in column order, its note type,
+	// deck and GUID (from their columns or the "#notetype:", "#deck:"
+	// headers; empty when not given).
+	Fields   []string
+	Notetype string
+	Deck     string
+	GUID     string
+	Err      string // set when the line could not be read; starts with "line N:"
 }
 
 // Parsed is the result of Parse.
 type Parsed struct {
 	Format  contracts.ImportFormat // the format read (never auto)
+	HTML    bool                   // Anki format with "#html:true": fields are Anki HTML
 	Records []Record               // in text order, blank lines and header rows left out
 }
 
@@ -27,17 +37,26 @@ type Parsed struct {
 //
 // Anki files may start with header lines such as "#separator:tab",
 // "#html:true", "#tags column:3", "#columns:Front<TAB>Back<TAB>Tags",
-// "#notetype column:1", "#deck column:2", "#guid column:1"; the notetype,
-// deck and guid columns are skipped, the first two remaining columns are
-// front and back, and further fields are appended to the back. CSV and TSV
-// rows are front, back and an optional tags column; a first row of column
-// names (e.g. "front,back,tags" or "question,answer") is recognised and
-// skipped. Tags are separated by spaces (or commas). Quoted fields may hold
-// separators, line breaks and doubled quotes.
+// "#notetype column:1", "#deck column:2", "#guid column:1", "#tags:a b"
+// (tags for every note), "#notetype:Cloze" and "#deck:German"; older
+// exports start with a line "tags:a b". The notetype, deck and guid
+// columns are read into the record; the other columns are the note's
+// fields, the first two also front and back (further fields appended to
+// the back). Without a "#tags column" or "#columns" header, the last
+// column of a row with more columns than its note type has fields (more
+// than two for an unknown type) is the tags column, as in older exports.
+// No header row is guessed in an Anki file.
+//
+// CSV and TSV rows are front, back and an optional tags column; a first
+// row of column names (e.g. "front,back,tags", "question,answer",
+// "Frage;Antwort", "Recto;Verso") is recognised and skipped. Tags are
+// separated by spaces (or commas) and kept as written. Quoted fields may
+// hold separators, line breaks and doubled quotes; a field that only
+// starts with a quote ("Guten Tag" sagen) is read as written.
 //
 // ImportAuto (or "") picks Anki when the text starts with Anki header
-// lines, else TSV when the first line has a tab, else CSV (comma, or
-// semicolon when the first line has no comma).
+// lines, else the separator found on most of the first lines: tab (TSV),
+// comma or semicolon (CSV).
 //
 // Parse fails (invalid) only for the whole text: an unknown format, text
 // over contracts.MaxImportBytes, or text without a single card line.
@@ -81,6 +100,7 @@ func Parse(text string, format contracts.ImportFormat) (Parsed, error) {
 		return Parsed{}, contracts.Errorf(contracts.KindInvalid, "format must be one of auto, csv, tsv, anki; got %q", format)
 	}
 	if format == contracts.ImportAnki {
+		h.anki = true
 		sep = h.sep
 		if sep == 0 {
 			if sep = detectSeparator(body); sep == 0 {
@@ -91,25 +111,30 @@ func Parse(text string, format contracts.ImportFormat) (Parsed, error) {
 
 	rows := splitRows(body, sep, bodyLine)
 	m := h.mapping(format == contracts.ImportAnki)
-	out := Parsed{Format: format}
-	first := true
+	out := Parsed{Format: format, HTML: format == contracts.ImportAnki && h.html}
+	first := format != contracts.ImportAnki
 	for _, r := range rows {
-		if r.err != "" {
-			out.Records = append(out.Records, Record{Line: r.line, Err: fmt.Sprintf("line %d: %s", r.line, r.err)})
-			first = false
-			continue
-		}
 		if blank(r.fields) {
 			continue
 		}
 		if first {
 			first = false
-			if hm, ok := headerRow(r.fields); ok && !h.hasColumns {
+			if hm, ok := headerRow(r.fields); ok {
 				m = hm
 				continue
 			}
 		}
-		out.Records = append(out.Records, m.record(r, format, sep))
+		rec := m.record(r, sep)
+		if format == contracts.ImportAnki && rec.Err == "" {
+			rec.Card.Tags = append(slices.Clone(h.tags), rec.Card.Tags...)
+			if rec.Notetype == "" {
+				rec.Notetype = h.notetype
+			}
+			if rec.Deck == "" {
+				rec.Deck = h.deck
+			}
+		}
+		out.Records = append(out.Records, rec)
 	}
 	if len(out.Records) == 0 {
 		return Parsed{}, contracts.Errorf(contracts.KindInvalid, "no cards found in the text: write one card per line, front and back separated by a tab or a comma")
@@ -120,11 +145,17 @@ func Parse(text string, format contracts.ImportFormat) (Parsed, error) {
 // header holds what Anki header lines said.
 type header struct {
 	anki        bool
+	html        bool
 	sep         byte
 	tagsCol     int // 1-based; 0 when absent
-	skipCols    map[int]bool
+	notetypeCol int // 1-based; 0 when absent
+	deckCol     int
+	guidCol     int
 	columnNames []string
 	hasColumns  bool
+	tags        []string // "#tags:" or a legacy "tags:" line
+	notetype    string   // "#notetype:"
+	deck        string   // "#deck:"
 }
 
 var ankiKeys = map[string]bool{
@@ -135,9 +166,16 @@ var ankiKeys = map[string]bool{
 // readHeader consumes the leading "#key:value" lines and returns them, the
 // rest of the text and the line number the rest starts on.
 func readHeader(text string) (header, string, int) {
-	h := header{skipCols: map[int]bool{}}
+	h := header{}
 	line := 1
 	var rawColumns string
+	// Exports of Anki 2.0 and early 2.1 start with a line "tags:a b"
+	// naming tags for every note.
+	if first, rest, _ := strings.Cut(text, "\n"); len(first) >= 5 && strings.EqualFold(first[:5], "tags:") && !strings.ContainsAny(first, "\t,;") {
+		h.anki = true
+		h.tags = splitTags(first[5:])
+		text, line = rest, 2
+	}
 	for strings.HasPrefix(text, "#") {
 		end := strings.IndexByte(text, '\n')
 		l := text
@@ -153,12 +191,22 @@ func readHeader(text string) (header, string, int) {
 		switch key {
 		case "separator":
 			h.sep = separatorByName(value)
+		case "html":
+			h.html = strings.EqualFold(strings.TrimSpace(value), "true")
 		case "tags column":
-			h.tagsCol, _ = strconv.Atoi(strings.TrimSpace(value))
-		case "notetype column", "deck column", "guid column":
-			if c, err := strconv.Atoi(strings.TrimSpace(value)); err == nil {
-				h.skipCols[c] = true
-			}
+			h.tagsCol = column(value)
+		case "notetype column":
+			h.notetypeCol = column(value)
+		case "deck column":
+			h.deckCol = column(value)
+		case "guid column":
+			h.guidCol = column(value)
+		case "tags":
+			h.tags = splitTags(value)
+		case "notetype":
+			h.notetype = strings.TrimSpace(value)
+		case "deck":
+			h.deck = strings.TrimSpace(value)
 		case "columns":
 			rawColumns, h.hasColumns = value, true
 		}
@@ -177,6 +225,15 @@ func readHeader(text string) (header, string, int) {
 		h.columnNames = strings.Split(rawColumns, string(sep))
 	}
 	return h, text, line
+}
+
+// column reads a 1-based column number; 0 when it is not one.
+func column(v string) int {
+	c, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil || c < 1 || c > 1000 {
+		return 0
+	}
+	return c
 }
 
 func separatorByName(v string) byte {
@@ -204,34 +261,51 @@ func separatorByName(v string) byte {
 	return 0
 }
 
-// detectSeparator looks at the first non-blank record, outside quoted
-// fields: tab, then comma, then semicolon; 0 when it has none of them.
+// detectSeparator looks at the first non-blank records (up to
+// detectLines), outside quoted fields, and returns the separator found on
+// most of them: tab, comma or semicolon, ties in that order; 0 when none
+// has any of them.
 func detectSeparator(body string) byte {
+	const detectLines = 50
+	var lines [256]int
 	var seen [256]bool
-	inQuotes, any := false, false
-	for i := 0; i < len(body); i++ {
+	inQuotes, nonBlank, records := false, false, 0
+	endRecord := func() {
+		for _, c := range []byte{'\t', ',', ';'} {
+			if seen[c] {
+				lines[c]++
+			}
+			seen[c] = false
+		}
+		if nonBlank {
+			records++
+		}
+		nonBlank = false
+	}
+	for i := 0; i < len(body) && records < detectLines; i++ {
 		c := body[i]
 		switch {
 		case c == '"':
 			inQuotes = !inQuotes
 		case inQuotes:
 		case c == '\n':
-			if any {
-				i = len(body)
-			}
+			endRecord()
+			continue
 		case c == '\t' || c == ',' || c == ';':
 			seen[c] = true
 		}
-		if c != '\n' && c != ' ' && c != '\r' {
-			any = true
+		if c != ' ' && c != '\r' {
+			nonBlank = true
 		}
 	}
+	endRecord()
+	best := byte(0)
 	for _, c := range []byte{'\t', ',', ';'} {
-		if seen[c] {
-			return c
+		if lines[c] > 0 && (best == 0 || lines[c] > lines[best]) {
+			best = c
 		}
 	}
-	return 0
+	return best
 }
 
 func blank(fields []string) bool {
@@ -243,30 +317,53 @@ func blank(fields []string) bool {
 	return true
 }
 
+// Column names recognised in a first row, lower-cased: English, German,
+// French, Spanish, Italian, Portuguese, Dutch, Polish, Russian, Ukrainian,
+// Japanese and Chinese, and Anki's own field names.
 var (
-	frontNames = map[string]bool{"front": true, "question": true, "q": true, "term": true, "word": true, "prompt": true}
-	backNames  = map[string]bool{"back": true, "answer": true, "a": true, "definition": true, "meaning": true, "response": true}
-	tagNames   = map[string]bool{"tags": true, "tag": true}
+	frontNames = setOf("front", "question", "q", "term", "word", "prompt", "cue", "side 1", "side a",
+		"frage", "vorderseite", "begriff", "wort", "question", "recto", "devant", "terme", "mot",
+		"pregunta", "anverso", "frente", "término", "termino", "palabra", "domanda", "fronte", "parola", "termine",
+		"pergunta", "vraag", "voorkant", "term", "pytanie", "przód", "przod", "pojęcie",
+		"вопрос", "лицевая сторона", "термин", "слово", "питання", "лицьова сторона",
+		"表面", "質問", "問題", "おもて", "问题", "正面", "問")
+	backNames = setOf("back", "answer", "a", "definition", "meaning", "response", "side 2", "side b", "translation",
+		"antwort", "rückseite", "rueckseite", "bedeutung", "definition", "übersetzung", "uebersetzung",
+		"réponse", "reponse", "verso", "dos", "définition", "traduction", "sens",
+		"respuesta", "reverso", "definición", "definicion", "significado", "traducción", "traduccion",
+		"risposta", "retro", "definizione", "significato", "traduzione",
+		"resposta", "tradução", "traducao", "antwoord", "achterkant", "betekenis", "vertaling",
+		"odpowiedź", "odpowiedz", "tył", "tyl", "znaczenie", "tłumaczenie",
+		"ответ", "оборотная сторона", "значение", "перевод", "определение", "відповідь", "переклад",
+		"裏面", "答え", "解答", "うら", "意味", "答案", "背面", "释义", "答")
+	tagNames = setOf("tags", "tag", "schlagwörter", "schlagworte", "stichwörter", "etiketten", "étiquettes", "etiquettes",
+		"etiquetas", "etichette", "tagi", "теги", "метки", "тэги", "теґи", "タグ", "标签", "標籤")
 )
 
-// columns says which fields are front, back and tags (0-based; -1 absent),
-// and which are skipped.
+func setOf(names ...string) map[string]bool {
+	m := make(map[string]bool, len(names))
+	for _, n := range names {
+		m[n] = true
+	}
+	return m
+}
+
+// columns says which fields are front, back, tags, note type, deck and
+// GUID (0-based; -1 absent).
 type columns struct {
-	front, back, tags int
-	skip              map[int]bool
-	extrasToBack      bool // append other fields to the back (Anki)
-	maxFields         int  // more fields make the row invalid; 0 for no limit
+	front, back, tags    int
+	notetype, deck, guid int
+	anki                 bool // Anki: every other column is a note field
+	legacyTags           bool // Anki without a tags header: a surplus last column is tags
+	maxFields            int  // more fields make the row invalid; 0 for no limit
 }
 
 // mapping returns the columns of a file without a header row.
 func (h header) mapping(anki bool) columns {
 	if !anki {
-		return columns{front: 0, back: 1, tags: 2, maxFields: 3}
+		return columns{front: 0, back: 1, tags: 2, notetype: -1, deck: -1, guid: -1, maxFields: 3}
 	}
-	c := columns{front: -1, back: -1, tags: h.tagsCol - 1, skip: map[int]bool{}, extrasToBack: true}
-	for k := range h.skipCols {
-		c.skip[k-1] = true
-	}
+	c := columns{front: -1, back: -1, tags: h.tagsCol - 1, notetype: h.notetypeCol - 1, deck: h.deckCol - 1, guid: h.guidCol - 1, anki: true}
 	if c.tags < 0 {
 		for i, name := range h.columnNames {
 			if tagNames[strings.ToLower(strings.TrimSpace(name))] {
@@ -274,25 +371,13 @@ func (h header) mapping(anki bool) columns {
 			}
 		}
 	}
-	if c.tags >= 0 {
-		c.skip[c.tags] = true
-	}
-	for i := 0; c.back < 0; i++ {
-		if c.skip[i] {
-			continue
-		}
-		if c.front < 0 {
-			c.front = i
-		} else {
-			c.back = i
-		}
-	}
+	c.legacyTags = c.tags < 0 && !h.hasColumns
 	return c
 }
 
 // headerRow recognises a first row of column names.
 func headerRow(fields []string) (columns, bool) {
-	c := columns{front: -1, back: -1, tags: -1, skip: map[int]bool{}}
+	c := columns{front: -1, back: -1, tags: -1, notetype: -1, deck: -1, guid: -1}
 	for i, f := range fields {
 		name := strings.ToLower(strings.TrimSpace(f))
 		switch {
@@ -311,7 +396,10 @@ func headerRow(fields []string) (columns, bool) {
 	return c, true
 }
 
-func (c columns) record(r row, format contracts.ImportFormat, sep byte) Record {
+func (c columns) record(r row, sep byte) Record {
+	if c.anki {
+		return c.ankiRecord(r, sep)
+	}
 	rec := Record{Line: r.line}
 	need := max(c.front, c.back) + 1
 	if len(r.fields) < need {
@@ -327,15 +415,75 @@ func (c columns) record(r row, format contracts.ImportFormat, sep byte) Record {
 	if c.tags >= 0 && c.tags < len(r.fields) {
 		rec.Card.Tags = splitTags(r.fields[c.tags])
 	}
-	if c.extrasToBack {
-		for i, f := range r.fields {
-			if i == c.front || i == c.back || i == c.tags || c.skip[i] || strings.TrimSpace(f) == "" {
-				continue
-			}
+	return rec
+}
+
+// ankiRecord reads a row of an Anki export: the note type, deck and GUID
+// columns, the tags column, and every other column as a note field.
+func (c columns) ankiRecord(r row, sep byte) Record {
+	rec := Record{Line: r.line}
+	get := func(i int) string {
+		if i >= 0 && i < len(r.fields) {
+			return strings.TrimSpace(r.fields[i])
+		}
+		return ""
+	}
+	rec.Notetype, rec.Deck, rec.GUID = get(c.notetype), get(c.deck), get(c.guid)
+	tagsCol := c.tags
+	var fieldCols []int
+	for i := range r.fields {
+		if i != c.notetype && i != c.deck && i != c.guid && i != tagsCol {
+			fieldCols = append(fieldCols, i)
+		}
+	}
+	if c.legacyTags && len(fieldCols) > legacyFieldCount(rec.Notetype) {
+		tagsCol = fieldCols[len(fieldCols)-1]
+		fieldCols = fieldCols[:len(fieldCols)-1]
+	}
+	for _, i := range fieldCols {
+		rec.Fields = append(rec.Fields, r.fields[i])
+	}
+	for len(rec.Fields) > 1 && strings.TrimSpace(rec.Fields[len(rec.Fields)-1]) == "" && len(rec.Fields) > legacyFieldCount(rec.Notetype) {
+		rec.Fields = rec.Fields[:len(rec.Fields)-1]
+	}
+	if tagsCol >= 0 && tagsCol < len(r.fields) {
+		rec.Card.Tags = splitTags(r.fields[tagsCol])
+	}
+	if len(rec.Fields) < 2 && !looksCloze(rec) {
+		rec.Err = fmt.Sprintf("line %d: expected at least two fields separated by %s; found %d", r.line, sepName(sep), len(rec.Fields))
+		return rec
+	}
+	rec.Card.Front = rec.Fields[0]
+	if len(rec.Fields) > 1 {
+		rec.Card.Back = rec.Fields[1]
+	}
+	for _, f := range rec.Fields[min(2, len(rec.Fields)):] {
+		if strings.TrimSpace(f) != "" {
 			rec.Card.Back += "\n\n" + f
 		}
 	}
 	return rec
+}
+
+// looksCloze reports whether a one-field record is a cloze note, which
+// needs no second field.
+func looksCloze(rec Record) bool {
+	if len(rec.Fields) != 1 {
+		return false
+	}
+	if t, ok := notes.StockByName(rec.Notetype); ok {
+		return t.Kind == notes.KindCloze
+	}
+	return len(notes.ClozeNumbers(rec.Fields[0])) > 0
+}
+
+// legacyFieldCount is how many fields a row of this note type has before
+// a legacy tags column: the stock type's field count, or two.
+func legacyFieldCount(notetype string) int {
+	if t, ok := notes.StockByName(notetype); ok {
+		return len(t.Fields)
+	}
+	return 2
 }
 
 func splitTags(s string) []string {

@@ -122,17 +122,21 @@ func TestParseAnkiColumnsHeader(t *testing.T) {
 	}
 	check(t, "anki columns", got, contracts.ImportAnki, []want{{line: 3, front: "q", back: "a", tags: []string{"t"}}})
 
-	// Explicit anki without header lines: tab separated, extra fields go to the back.
+	// Explicit anki without header lines: tab separated; as in older
+	// exports, a third column is the tags column.
 	got, err = Parse("f\tb\textra\n", contracts.ImportAnki)
 	if err != nil {
 		t.Fatal(err)
 	}
-	check(t, "anki plain", got, contracts.ImportAnki, []want{{line: 1, front: "f", back: "b\n\nextra"}})
+	check(t, "anki plain", got, contracts.ImportAnki, []want{{line: 1, front: "f", back: "b", tags: []string{"extra"}}})
 }
 
-func TestParseBadQuotingRecovers(t *testing.T) {
+// A field that starts with a quote but is not a quoted field is read as
+// written: nothing is lost and the next lines are unaffected.
+func TestParseLooseQuotesKept(t *testing.T) {
 	text := "ok,row\n" +
-		"\"bad\" tail,back\n" +
+		"\"Guten Tag\" sagen,to say hello\n" +
+		"\"a, b\" c,d\n" +
 		"fine,again\n" +
 		"\"never closed,back\n" +
 		"after,unclosed\n"
@@ -140,13 +144,20 @@ func TestParseBadQuotingRecovers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	check(t, "bad quotes", got, contracts.ImportCSV, []want{
+	check(t, "loose quotes", got, contracts.ImportCSV, []want{
 		{line: 1, front: "ok", back: "row"},
-		{line: 2, err: "unexpected text after a closing quote"},
-		{line: 3, front: "fine", back: "again"},
-		{line: 4, err: "never ends"},
-		{line: 5, front: "after", back: "unclosed"},
+		{line: 2, front: `"Guten Tag" sagen`, back: "to say hello"},
+		{line: 3, front: `"a, b" c`, back: "d"},
+		{line: 4, front: "fine", back: "again"},
+		{line: 5, front: `"never closed`, back: "back"},
+		{line: 6, front: "after", back: "unclosed"},
 	})
+	// The same in an Anki export, tab separated.
+	got, err = Parse("#separator:tab\n#html:true\n\"Guten Tag\" sagen\tto say hello\n", contracts.ImportAuto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(t, "anki loose quotes", got, contracts.ImportAnki, []want{{line: 3, front: `"Guten Tag" sagen`, back: "to say hello"}})
 }
 
 func TestParseLineNumbersAfterMultilineFields(t *testing.T) {
@@ -168,7 +179,7 @@ func TestParseWholeTextErrors(t *testing.T) {
 		want   string
 	}{
 		"empty":       {"\n\n  \n", contracts.ImportTSV, "no cards found"},
-		"undetected":  {"just words here\n", contracts.ImportAuto, "could not tell the format"},
+		"undetected":  {"just words here\nand more words\n", contracts.ImportAuto, "could not tell the format"},
 		"format":      {"a,b", "xlsx", "format must be one of"},
 		"too big":     {strings.Repeat("a,b\n", contracts.MaxImportBytes/4+1), contracts.ImportCSV, "the limit is"},
 		"header only": {"front,back\n", contracts.ImportCSV, "no cards found"},

@@ -1,33 +1,27 @@
 package cardtext
 
-import (
-	"fmt"
-	"strings"
-)
+import "strings"
 
 // row is one record of delimited text: its fields and the 1-based line it
-// starts on, or the reason it could not be read.
+// starts on.
 type row struct {
 	line   int
 	fields []string
-	err    string
 }
 
 // splitRows splits text (with "\n" line ends) into rows of fields separated
 // by sep. A field that starts with a double quote is quoted: it runs to the
 // next lone double quote, may contain the separator and line breaks, and
-// writes a double quote as two. A quoted field that never ends, or is
-// followed by anything but the separator or a line end, makes its row
-// invalid; reading resumes on the next line.
+// writes a double quote as two. A field whose closing quote is followed by
+// more text, or whose quote never closes, is read as written (quotes
+// kept), so nothing is lost.
 func splitRows(text string, sep byte, firstLine int) []row {
 	var rows []row
 	line := firstLine
 	i, n := 0, len(text)
 	for i < n {
-		start, startLine := i, line
+		startLine := line
 		var fields []string
-		bad := ""
-	fieldsLoop:
 		for {
 			var field string
 			if i < n && text[i] == '"' {
@@ -51,26 +45,27 @@ func splitRows(text string, sep byte, firstLine int) []row {
 					b.WriteByte(c)
 					j++
 				}
-				switch {
-				case !closed:
-					bad = "a quoted field starts here but never ends; close it with \" and write a quote inside a quoted field as \"\""
-				case j < n && text[j] != sep && text[j] != '\n':
-					bad = fmt.Sprintf("unexpected text after a closing quote; quote the whole field and write a quote inside it as \"\" (near %q)", excerpt(text[j:]))
-				}
-				if bad != "" {
-					// Resume after the line the row started on.
-					line = startLine
-					i = start
-					for i < n && text[i] != '\n' {
-						i++
+				if !closed || (j < n && text[j] != sep && text[j] != '\n') {
+					// Not a quoted field after all ("Guten Tag" sagen, or a
+					// quote that never closes): read it as written, up to
+					// the next separator or line end after the closing
+					// quote (after the opening one when none closes).
+					from := j
+					if !closed {
+						from = i + 1
 					}
-					if i < n {
-						i++
-						line++
+					k := from
+					for k < n && text[k] != sep && text[k] != '\n' {
+						k++
 					}
-					break fieldsLoop
+					raw := text[i:k]
+					if closed {
+						line += strings.Count(raw, "\n")
+					}
+					field, i = raw, k
+				} else {
+					field, i, line = b.String(), j, l
 				}
-				field, i, line = b.String(), j, l
 			} else {
 				j := i
 				for j < n && text[j] != sep && text[j] != '\n' {
@@ -93,21 +88,7 @@ func splitRows(text string, sep byte, firstLine int) []row {
 				break
 			}
 		}
-		if bad != "" {
-			rows = append(rows, row{line: startLine, err: bad})
-			continue
-		}
 		rows = append(rows, row{line: startLine, fields: fields})
 	}
 	return rows
-}
-
-func excerpt(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i]
-	}
-	if len(s) > 20 {
-		s = s[:20]
-	}
-	return s
 }

@@ -16,8 +16,8 @@ type call func(ctx context.Context, svc ports.McpServices, args json.RawMessage)
 func bind[A, R any](method func(ports.McpServices, context.Context, A) (R, error)) call {
 	return func(ctx context.Context, svc ports.McpServices, raw json.RawMessage) (any, error) {
 		var args A
-		if err := json.Unmarshal(raw, &args); err != nil {
-			return nil, contracts.Errorf(contracts.KindInvalid, "arguments do not match the tool's input schema: %v", err)
+		if err := decodeArgs(raw, &args); err != nil {
+			return nil, err
 		}
 		return method(svc, ctx, args)
 	}
@@ -43,4 +43,6 @@ var dispatch = map[string]call{
 	contracts.ToolSubmitReview:       bind(ports.McpServices.SubmitReview),
 	contracts.ToolRequestMediaUpload: bind(ports.McpServices.RequestMediaUpload),
 	contracts.ToolRenderStudySession: bind(ports.McpServices.RenderStudySession),
+	contracts.ToolGetSettings:        bind(ports.McpServices.GetSettings),
+	contracts.ToolUpdateSettings:     bind(ports.McpServices.UpdateSettings),
 }

@@ -104,6 +104,7 @@ func testSearchFilters(t *testing.T, f *fixture) {
 		{"one tag", contracts.CardFilter{Tags: []string{"greek"}}, []string{newCard.ID, suspNew.ID, overdue.ID, side.ID}},
 		{"every tag", contracts.CardFilter{Tags: []string{"greek", "letters"}}, []string{newCard.ID, overdue.ID}},
 		{"unknown tag", contracts.CardFilter{Tags: []string{"latin"}}, nil},
+		{"tag in another case", contracts.CardFilter{Tags: []string{"Greek", "LETTERS"}}, []string{newCard.ID, overdue.ID}},
 		{"tag and deck", contracts.CardFilter{Tags: []string{"greek"}, DeckID: d.ID}, []string{newCard.ID, suspNew.ID, overdue.ID}},
 		{"state new", contracts.CardFilter{State: "new"}, []string{newCard.ID}},
 		{"state learning", contracts.CardFilter{State: "learning"}, []string{learning.ID}},

@@ -59,6 +59,9 @@ type credential struct {
 // presented extracts the credential of r without checking it. An API key
 // wins over a cookie: it is what the client explicitly chose to send.
 func (a *Authenticator) presented(r *http.Request) credential {
+	if msg := conflicting(r.Header); msg != "" {
+		return credential{kind: contracts.CredentialAPIKey, bad: msg}
+	}
 	if h := r.Header.Get("Authorization"); h != "" {
 		scheme, token, ok := strings.Cut(strings.TrimSpace(h), " ")
 		if !ok || !strings.EqualFold(scheme, "Bearer") {
@@ -85,6 +88,26 @@ func (a *Authenticator) presented(r *http.Request) credential {
 		return credential{kind: contracts.CredentialSession, secret: c.Value}
 	}
 	return credential{}
+}
+
+// conflicting names why the credential headers of h disagree, or returns
+// "": two Authorization headers, or an x-api-key that differs from the
+// bearer token, are refused rather than resolved silently one way.
+func conflicting(h http.Header) string {
+	auths := h.Values("Authorization")
+	keys := h.Values("X-Api-Key")
+	switch {
+	case len(auths) > 1:
+		return "conflicting credentials: send one Authorization header"
+	case len(keys) > 1:
+		return "conflicting credentials: send one x-api-key header"
+	case len(auths) == 1 && len(keys) == 1:
+		scheme, token, _ := strings.Cut(strings.TrimSpace(auths[0]), " ")
+		if !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) != strings.TrimSpace(keys[0]) {
+			return "conflicting credentials: Authorization and x-api-key carry different keys; send one"
+		}
+	}
+	return ""
 }
 
 // Resolve returns the principal of r: the checked API key or session, or,
@@ -124,8 +147,8 @@ func fromThisMachine(r *http.Request) bool {
 		return false
 	}
 	for _, h := range []string{"X-Forwarded-For", "Forwarded", "X-Real-Ip"} {
-		if r.Header.Get(h) != "" {
-			return false
+		if _, present := r.Header[h]; present {
+			return false // present, even empty: a proxy was in the path
 		}
 	}
 	return true
