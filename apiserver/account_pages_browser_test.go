@@ -3,6 +3,8 @@ package apiserver_test
 import (
 	"context"
 	"fmt"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
 	"slices"
 	"strings"
 	"testing"
@@ -240,5 +242,45 @@ func TestYourDataInABrowser(t *testing.T) {
 	b.open("/settings/keys")
 	if loc := b.location(); !strings.HasPrefix(loc, "/signin") {
 		t.Errorf("after deleting, /settings/keys lands on %s", loc)
+	}
+}
+
+// TestYourDayInABrowser: the browser's timezone is offered and saved with
+// the rollover hour; an unknown timezone is refused with a reason.
+func TestYourDayInABrowser(t *testing.T) {
+	e := newEnv(t, sqliteURL(t), nil)
+	b := newBrowser(t, e)
+	if _, err := chromedp.Call(b.ctx, emulation.SetTimezoneOverride, emulation.SetTimezoneOverrideParams{TimezoneID: "Asia/Tokyo"}); err != nil {
+		t.Fatal(err)
+	}
+	b.signIn(testUser)
+	b.open("/settings/day")
+	if v := evalJS[string](b, `document.querySelector("#timezone").value`); v != "UTC" {
+		t.Errorf("a new account's timezone field shows %q", v)
+	}
+	b.look("day")
+	b.click("button[data-browser-tz]")
+	b.do("choose 5:00", chromedpSetSelect("#rollover", "5"))
+	b.submit(`form[action="/settings/day"] button[type="submit"]`)
+	if !strings.Contains(b.text(), "Saved") {
+		t.Fatalf("after saving, the page says:\n%s", b.text())
+	}
+	u, err := e.app.Services().Accounts.UserByEmail(context.Background(), testUser)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := contracts.WithPrincipal(context.Background(), contracts.Principal{UserID: u.ID, CredentialKind: contracts.CredentialSession, Scopes: contracts.AllScopes})
+	s, err := e.app.Services().Settings.Settings(ctx)
+	if err != nil || s.Timezone != "Asia/Tokyo" || s.RolloverHour != 5 {
+		t.Errorf("saved settings %+v, %v; want Asia/Tokyo from 5:00", s, err)
+	}
+
+	b.fill("#timezone", "Mars/Olympus_Mons")
+	b.submit(`form[action="/settings/day"] button[type="submit"]`)
+	if txt := b.text(); !strings.Contains(txt, "Mars/Olympus_Mons") || !b.exists(".error") {
+		t.Errorf("an unknown timezone: the page says\n%s", txt)
+	}
+	if s, _ := e.app.Services().Settings.Settings(ctx); s.Timezone != "Asia/Tokyo" {
+		t.Errorf("a refused save changed the timezone to %q", s.Timezone)
 	}
 }

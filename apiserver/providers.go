@@ -127,7 +127,7 @@ func providePinger(s ports.Database) pinger { return s.Ping }
 func provideRouteDeps(cfg Config, log *slog.Logger, m *obs.Metrics, a *auth.Authenticator, srv *mcpcore.Server,
 	signIn *web.SignIn, api apiHandler, ping pinger, svc *domain.Services, site *web.Site) routeDeps {
 	account := web.NewAccountPages(site, a, web.AccountServices{Decks: svc.Decks, Stats: svc.Stats, Keys: svc.Keys,
-		Exposure: svc.Exposure, Audit: svc.Audit, Data: svc.AccountData}, cfg.MCPURL())
+		Exposure: svc.Exposure, Audit: svc.Audit, Data: svc.AccountData, Settings: svc.Settings}, cfg.MCPURL())
 	return routeDeps{cfg: cfg, log: log, metrics: m, auth: a, mcp: srv, signIn: signIn, api: api, ping: ping, site: site,
 		account: account, upload: rest.NewUploadHandler(svc.Media, log)}
 }

@@ -16,6 +16,7 @@ type AccountServices struct {
 	Exposure ports.ExposureService
 	Audit    ports.AuditService
 	Data     ports.AccountDataService
+	Settings ports.SettingsService
 }
 
 // AccountPages serve `/`, /stats, /audit and /settings/…: every handler
@@ -44,6 +45,7 @@ func NewAccountPages(site *Site, a *auth.Authenticator, svc AccountServices, mcp
 //	GET  /settings/keys, POST …         API keys: list, mint (the secret shown once)
 //	POST /settings/keys/{id}/revoke     revoke a key
 //	GET  /settings/agents, POST …       the tools agents may use (exposure), MCP URL, client configurations
+//	GET  /settings/day, POST …          your day: timezone and rollover hour
 //	GET  /settings/data                 download everything, delete the account
 //	GET  /settings/data/export          the zip archive
 //	POST /settings/data/delete          delete the account (typed confirmation)
@@ -60,6 +62,8 @@ func (p *AccountPages) Register(mux *http.ServeMux) {
 	mux.Handle("POST /settings/keys/{id}/revoke", s.Page(p.revokeKey))
 	mux.Handle("GET /settings/agents", s.Page(p.agents))
 	mux.Handle("POST /settings/agents", s.Page(p.saveAgents))
+	mux.Handle("GET /settings/day", s.Page(p.day))
+	mux.Handle("POST /settings/day", s.Page(p.saveDay))
 	mux.Handle("GET /settings/data", s.Page(p.data))
 	mux.Handle("GET /settings/data/export", s.Page(p.export))
 	mux.Handle("POST /settings/data/delete", s.Page(p.deleteAccount))
@@ -83,6 +87,7 @@ func settings(section string, page any) settingsData {
 	tabs := []settingsTab{
 		{Path: "/settings/keys", Label: "API keys"},
 		{Path: "/settings/agents", Label: "Agents (MCP)"},
+		{Path: "/settings/day", Label: "Your day"},
 		{Path: "/settings/data", Label: "Your data"},
 	}
 	for i := range tabs {
@@ -98,6 +103,8 @@ func flash(r *http.Request) string {
 		return "The key is revoked: agents using it are refused from now on."
 	case "saved":
 		return "Saved. Agents see the change on their next call."
+	case "saved-day":
+		return "Saved. Your day now starts at the new time."
 	}
 	return ""
 }
