@@ -71,10 +71,12 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	}
 	keyService := services.Keys
 	webSessionService := services.WebSessions
+	oAuthService := provideOAuth(database, clock, idSource, cfg)
 	authServices := auth.Services{
 		Keys:     keyService,
 		Sessions: webSessionService,
 		Accounts: accountService,
+		OAuth:    oAuthService,
 	}
 	authConfig := provideAuthConfig(cfg, apiserverServerKey)
 	authenticator := auth.New(authServices, authConfig)
@@ -109,6 +111,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		Settings: settingsService,
 	}
 	accountPages := provideAccountPages(site, authenticator, accountServices, cfg)
+	handler := provideOAuthHTTP(oAuthService, authenticator, logger, cfg)
 	apiserverRouteDeps := routeDeps{
 		cfg:     cfg,
 		log:     logger,
@@ -121,6 +124,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		upload:  apiserverUploadHandler,
 		site:    site,
 		account: accountPages,
+		oauth:   handler,
 	}
 	apiserverPublicHandler, err := newPublicHandler(apiserverRouteDeps)
 	if err != nil {
@@ -171,7 +175,8 @@ var mcpSet = wire.NewSet(wire.Struct(new(mcpbind.Services), "*"), mcpbind.New, w
 
 // httpSet builds identity and the routes.
 var httpSet = wire.NewSet(
-	loadServerKey, wire.Struct(new(auth.Services), "*"), provideAuthConfig, auth.New, web.NewSignIn, provideSite, wire.Struct(new(web.AccountServices), "*"), provideAccountPages, wire.Struct(new(rest.Services), "*"), provideAPI,
+	loadServerKey,
+	provideOAuth, wire.Bind(new(ports.OAuthService), new(*domain.OAuthService)), provideOAuthHTTP, wire.Struct(new(auth.Services), "*"), provideAuthConfig, auth.New, web.NewSignIn, provideSite, wire.Struct(new(web.AccountServices), "*"), provideAccountPages, wire.Struct(new(rest.Services), "*"), provideAPI,
 	provideUpload,
 	providePinger, wire.Struct(new(routeDeps), "*"), newPublicHandler,
 	newAdminHandler,
