@@ -78,6 +78,7 @@ type Stores interface {
 	Audit() AuditStore
 	Idempotency() IdempotencyStore
 	Media() MediaStore
+	OAuth() OAuthStore
 }
 
 // UserStore keeps accounts.
@@ -191,6 +192,8 @@ type ReviewDay struct {
 	Day     time.Time // midnight UTC
 	Reviews int
 	Passed  int // rated hard, good or easy
+	// DurationMs sums the durations of the day's reviews that recorded one.
+	DurationMs int64
 }
 
 // ReviewStore keeps the review log.
@@ -253,6 +256,11 @@ type StudySessionStore interface {
 	AppendItem(ctx context.Context, userID, sessionID, cardID string) error
 	// Progress counts reviewed and pending items.
 	Progress(ctx context.Context, userID, sessionID string) (reviewed, remaining int, err error)
+	// ItemReview returns the review log that completed the item at
+	// position (its card, in this session, at the item's completion time).
+	// Not found when the item is absent or pending, or the session is
+	// missing or another user's.
+	ItemReview(ctx context.Context, userID, sessionID string, position int) (ReviewLog, error)
 }
 
 // APIKeyRow is a stored API key: its view plus the owner and the hash of
@@ -326,8 +334,9 @@ type SettingsStore interface {
 type AuditStore interface {
 	// AppendAudit appends an event.
 	AppendAudit(ctx context.Context, e contracts.AuditEvent) error
-	// ListAudit returns up to limit of a user's events matching f, newest
-	// first, older than the event beforeID (from the newest when "").
+	// ListAudit returns up to limit of a user's events matching f (tool,
+	// credential, and Since <= at < Until where set), newest first, older
+	// than the event beforeID (from the newest when "").
 	ListAudit(ctx context.Context, userID string, f contracts.AuditFilter, beforeID string, limit int) ([]contracts.AuditEvent, error)
 }
 
