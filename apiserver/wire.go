@@ -36,7 +36,7 @@ var domainSet = wire.NewSet(
 	wire.InterfaceValue(new(ports.IDSource), domain.RandomIDs{}),
 	domain.NewServices,
 	wire.FieldsOf(new(*domain.Services),
-		"Decks", "Cards", "Study", "Stats", "Media", "Accounts", "Keys", "WebSessions", "Exposure", "Audit", "Settings"),
+		"Decks", "Cards", "Study", "Stats", "Media", "Accounts", "Keys", "WebSessions", "Exposure", "Audit", "Settings", "AccountData"),
 	wire.Bind(new(ports.DeckService), new(*domain.DeckService)),
 	wire.Bind(new(ports.CardService), new(*domain.CardService)),
 	wire.Bind(new(ports.StudyService), new(*domain.StudyService)),
@@ -48,6 +48,7 @@ var domainSet = wire.NewSet(
 	wire.Bind(new(ports.ExposureService), new(*domain.ExposureService)),
 	wire.Bind(new(ports.AuditService), new(*domain.AuditService)),
 	wire.Bind(new(ports.SettingsService), new(*domain.SettingsService)),
+	wire.Bind(new(ports.AccountDataService), new(*domain.AccountDataService)),
 )
 
 // mcpSet binds the MCP port to the domain services and builds the engine.
@@ -69,6 +70,8 @@ var httpSet = wire.NewSet(
 	auth.New,
 	web.NewSignIn,
 	provideSite,
+	wire.Struct(new(web.AccountServices), "*"),
+	provideAccountPages,
 	wire.Struct(new(rest.Services), "*"),
 	provideAPI,
 	provideUpload,

@@ -43,7 +43,10 @@ type Stats struct {
 	MatureReviews   int         `json:"matureReviews"`
 	CardStates      PhaseCounts `json:"cardStates"`
 	StreakDays      int         `json:"streakDays"`
-	GeneratedAt     time.Time   `json:"generatedAt"`
+	// TimeSpentSeconds is the time spent reviewing in the period, from the
+	// reviews that recorded their duration.
+	TimeSpentSeconds int       `json:"timeSpentSeconds"`
+	GeneratedAt      time.Time `json:"generatedAt"`
 }
 
 // DueDay is the number of cards due on one of the learner's days.

@@ -75,6 +75,13 @@ func (s *StatsService) Stats(ctx context.Context, args contracts.GetStatsArgs) (
 	for _, d := range out.ReviewsPerDay {
 		out.TotalReviews += d.Reviews
 	}
+	var spentMs int64
+	for _, d := range history {
+		if !d.Day.Before(since) {
+			spentMs += d.DurationMs
+		}
+	}
+	out.TimeSpentSeconds = int((spentMs + 500) / 1000)
 	out.TrueRetention = ratio(ret.YoungPassed+ret.MaturePassed, ret.Young+ret.Mature)
 	out.YoungRetention = ratio(ret.YoungPassed, ret.Young)
 	out.MatureRetention = ratio(ret.MaturePassed, ret.Mature)

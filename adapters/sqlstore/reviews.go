@@ -55,7 +55,7 @@ func reviewScope(a *args, userID, deckID string, since time.Time) string {
 // the learner's day was recorded count in UTC days.
 func (s reviewStore) ReviewDays(ctx context.Context, userID, deckID string, since time.Time) ([]ports.ReviewDay, error) {
 	var a args
-	q := `SELECT COALESCE(day, reviewed_at / ` + itoa(dayMs) + `), COUNT(*), COALESCE(SUM(` + passed + `), 0) FROM review_logs` +
+	q := `SELECT COALESCE(day, reviewed_at / ` + itoa(dayMs) + `), COUNT(*), COALESCE(SUM(` + passed + `), 0), COALESCE(SUM(duration_ms), 0) FROM review_logs` +
 		reviewScope(&a, userID, deckID, since) + ` AND kind <> 'manual' GROUP BY 1 ORDER BY 1`
 	rows, err := s.q.QueryContext(ctx, q, a...)
 	if err != nil {
@@ -66,7 +66,7 @@ func (s reviewStore) ReviewDays(ctx context.Context, userID, deckID string, sinc
 	for rows.Next() {
 		var day int64
 		var d ports.ReviewDay
-		if err := rows.Scan(&day, &d.Reviews, &d.Passed); err != nil {
+		if err := rows.Scan(&day, &d.Reviews, &d.Passed, &d.DurationMs); err != nil {
 			return nil, s.s.wrap(ctx, err, "review days")
 		}
 		d.Day = fromMs(day * dayMs)
