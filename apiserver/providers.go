@@ -8,6 +8,7 @@ import (
 	"log/slog"
 
 	"github.com/takhtabush/takhtabush/adapters/blobfs"
+	"github.com/takhtabush/takhtabush/adapters/mail"
 	"github.com/takhtabush/takhtabush/adapters/postgres"
 	"github.com/takhtabush/takhtabush/adapters/sqlite"
 	"github.com/takhtabush/takhtabush/apiserver/internal/auth"
@@ -106,9 +107,29 @@ func provideAuthenticator(svc *domain.Services, accounts ports.AccountService, c
 	})
 }
 
+// provideMailer returns the mailer of sign-in links: SMTP when a host is
+// configured, the log mailer in development on loopback, and nil (email
+// sign-in off) otherwise.
+func provideMailer(cfg Config, log *slog.Logger) (ports.Mailer, error) {
+	switch {
+	case cfg.SMTP.Host != "":
+		m, err := mail.NewSMTP(mail.SMTPConfig{Host: cfg.SMTP.Host, Port: cfg.SMTP.Port, Username: cfg.SMTP.Username,
+			Password: cfg.SMTP.Password, From: cfg.SMTP.From, TLS: cfg.SMTP.TLS})
+		if err != nil {
+			return nil, err
+		}
+		return m, nil
+	case cfg.DevMailer():
+		return mail.NewLog(log), nil
+	}
+	return nil, nil
+}
+
 // provideSignIn builds the sign-in handlers.
-func provideSignIn(svc *domain.Services, a *auth.Authenticator, log *slog.Logger) *web.SignIn {
-	return web.NewSignIn(svc.WebSessions, a, log)
+func provideSignIn(svc *domain.Services, a *auth.Authenticator, site *web.Site, mailer ports.Mailer, clock ports.Clock, cfg Config, log *slog.Logger) *web.SignIn {
+	return web.NewSignIn(svc.WebSessions, a, site, web.SignInConfig{
+		BaseURL: cfg.BaseURL, Mailer: mailer, ShowLinks: cfg.DevMailer(), OpenSignup: cfg.OpenSignup, Now: clock.Now,
+	}, log)
 }
 
 // provideSite builds the page layout and the session check every page uses.

@@ -40,6 +40,7 @@ var httpSet = wire.NewSet(
 	provideAccounts,
 	loadServerKey,
 	provideAuthenticator,
+	provideMailer,
 	provideSignIn,
 	provideSite,
 	providePinger,

@@ -49,14 +49,19 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		return nil, nil, err
 	}
 	authenticator := provideAuthenticator(services, accountService, cfg, apiserverServerKey)
-	signIn := provideSignIn(services, authenticator, logger)
-	apiserverApiHandler := provideAPI(services, accountService, logger)
-	apiserverPinger := providePinger(database)
 	site, err := provideSite(authenticator, accountService, logger)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
 	}
+	mailer, err := provideMailer(cfg, logger)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	signIn := provideSignIn(services, authenticator, site, mailer, clock, cfg, logger)
+	apiserverApiHandler := provideAPI(services, accountService, logger)
+	apiserverPinger := providePinger(database)
 	apiserverRouteDeps := provideRouteDeps(cfg, logger, metrics, authenticator, server, signIn, apiserverApiHandler, apiserverPinger, services, site)
 	apiserverPublicHandler, err := newPublicHandler(apiserverRouteDeps)
 	if err != nil {
@@ -94,6 +99,7 @@ var httpSet = wire.NewSet(
 	provideAccounts,
 	loadServerKey,
 	provideAuthenticator,
+	provideMailer,
 	provideSignIn,
 	provideSite,
 	providePinger,

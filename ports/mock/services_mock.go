@@ -1382,6 +1382,85 @@ func (c *MockWebSessionServiceCreateLoginLinkCall) DoAndReturn(f func(context.Co
 	return c
 }
 
+// PeekLoginLink mocks base method.
+func (m *MockWebSessionService) PeekLoginLink(ctx context.Context, token string) (contracts.User, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "PeekLoginLink", ctx, token)
+	ret0, _ := ret[0].(contracts.User)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// PeekLoginLink indicates an expected call of PeekLoginLink.
+func (mr *MockWebSessionServiceMockRecorder) PeekLoginLink(ctx, token any) *MockWebSessionServicePeekLoginLinkCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "PeekLoginLink", reflect.TypeOf((*MockWebSessionService)(nil).PeekLoginLink), ctx, token)
+	return &MockWebSessionServicePeekLoginLinkCall{Call: call}
+}
+
+// MockWebSessionServicePeekLoginLinkCall wrap *gomock.Call
+type MockWebSessionServicePeekLoginLinkCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockWebSessionServicePeekLoginLinkCall) Return(arg0 contracts.User, arg1 error) *MockWebSessionServicePeekLoginLinkCall {
+	c.Call = c.Call.Return(arg0, arg1)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockWebSessionServicePeekLoginLinkCall) Do(f func(context.Context, string) (contracts.User, error)) *MockWebSessionServicePeekLoginLinkCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockWebSessionServicePeekLoginLinkCall) DoAndReturn(f func(context.Context, string) (contracts.User, error)) *MockWebSessionServicePeekLoginLinkCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
+// SignInLink mocks base method.
+func (m *MockWebSessionService) SignInLink(ctx context.Context, email string, signup bool) (string, time.Time, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "SignInLink", ctx, email, signup)
+	ret0, _ := ret[0].(string)
+	ret1, _ := ret[1].(time.Time)
+	ret2, _ := ret[2].(error)
+	return ret0, ret1, ret2
+}
+
+// SignInLink indicates an expected call of SignInLink.
+func (mr *MockWebSessionServiceMockRecorder) SignInLink(ctx, email, signup any) *MockWebSessionServiceSignInLinkCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "SignInLink", reflect.TypeOf((*MockWebSessionService)(nil).SignInLink), ctx, email, signup)
+	return &MockWebSessionServiceSignInLinkCall{Call: call}
+}
+
+// MockWebSessionServiceSignInLinkCall wrap *gomock.Call
+type MockWebSessionServiceSignInLinkCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockWebSessionServiceSignInLinkCall) Return(token string, expiresAt time.Time, err error) *MockWebSessionServiceSignInLinkCall {
+	c.Call = c.Call.Return(token, expiresAt, err)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockWebSessionServiceSignInLinkCall) Do(f func(context.Context, string, bool) (string, time.Time, error)) *MockWebSessionServiceSignInLinkCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockWebSessionServiceSignInLinkCall) DoAndReturn(f func(context.Context, string, bool) (string, time.Time, error)) *MockWebSessionServiceSignInLinkCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
 // SignOut mocks base method.
 func (m *MockWebSessionService) SignOut(ctx context.Context, sessionToken string) error {
 	m.ctrl.T.Helper()

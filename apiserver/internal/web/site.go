@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/takhtabush/takhtabush/apiserver/internal/auth"
+	"github.com/takhtabush/takhtabush/apiserver/internal/httperr"
 	"github.com/takhtabush/takhtabush/apiserver/internal/obs"
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/mcpcore"
@@ -105,30 +106,33 @@ func (s *Site) Render(w http.ResponseWriter, r *http.Request, name string, v Vie
 	s.R.Render(w, r, http.StatusOK, name, v)
 }
 
-// Fail renders err as an error page: the status of its kind, its safe
-// message, and for an internal failure only a generic line (the cause is
-// logged, never shown).
+// Fail renders err as an error page: the status of its kind (the one
+// table in httperr), its safe message, and for an internal failure only a
+// reference (the cause is logged under it, never shown).
 func (s *Site) Fail(w http.ResponseWriter, r *http.Request, v View, err error) {
-	status, title, msg := http.StatusInternalServerError, "Something went wrong", "The page could not be shown. Try again in a moment."
-	switch contracts.KindOf(err) {
+	kind := contracts.KindOf(err)
+	title, msg := "That did not work", contracts.MessageOf(err)
+	switch kind {
 	case contracts.KindNotFound:
-		status, title, msg = http.StatusNotFound, "Not found", contracts.MessageOf(err)
-	case contracts.KindInvalid:
-		status, title, msg = http.StatusBadRequest, "That did not work", contracts.MessageOf(err)
-	case contracts.KindConflict:
-		status, title, msg = http.StatusConflict, "That did not work", contracts.MessageOf(err)
+		title = "Not found"
 	case contracts.KindForbidden:
-		status, title, msg = http.StatusForbidden, "Not allowed", contracts.MessageOf(err)
+		title = "Not allowed"
 	case contracts.KindUnauthenticated:
-		status, title, msg = http.StatusUnauthorized, "Sign in needed", contracts.MessageOf(err)
+		title = "Sign in needed"
+	case contracts.KindRateLimited:
+		title = "Too many requests"
+		w.Header().Set("Retry-After", "30")
 	case contracts.KindUnavailable:
-		status, title, msg = http.StatusServiceUnavailable, "Temporarily unavailable", "The service is busy or its database is away. Try again shortly."
+		title, msg = "Temporarily unavailable", "The service is busy or its database is away. Try again shortly."
 		w.Header().Set("Retry-After", "5")
+	case contracts.KindInvalid, contracts.KindConflict:
 	default:
-		s.log.LogAttrs(r.Context(), slog.LevelError, "page failed", slog.String("path", r.URL.Path), slog.Any("err", err))
+		ref := mcpcore.NewRef()
+		s.log.LogAttrs(r.Context(), slog.LevelError, "page failed", slog.String("ref", ref), slog.String("path", r.URL.Path), slog.Any("err", err))
+		kind, title, msg = contracts.KindInternal, "Something went wrong", "The page could not be shown (reference "+ref+"). Try again in a moment."
 	}
 	v.Title, v.Data = title, msg
-	s.R.Render(w, r, status, "error", v)
+	s.R.Render(w, r, httperr.Status(kind), "error", v)
 }
 
 // NotFound renders the 404 page.
