@@ -82,7 +82,7 @@ func provideDomainConfig(cfg Config) domain.Config {
 func provideBinding(svc *domain.Services, cfg Config, log *slog.Logger, m *obs.Metrics) *mcpbind.Binding {
 	return mcpbind.New(mcpbind.Services{
 		Decks: svc.Decks, Cards: svc.Cards, Study: svc.Study, Stats: svc.Stats,
-		Media: svc.Media, Exposure: svc.Exposure, Audit: svc.Audit,
+		Media: svc.Media, Exposure: svc.Exposure, Audit: svc.Audit, Settings: svc.Settings,
 	}, m)
 }
 
@@ -93,7 +93,7 @@ func provideMCPServer(svc ports.McpServices, cfg Config, log *slog.Logger, m *ob
 	mac := hmac.New(sha256.New, key)
 	mac.Write([]byte("takhtabush mcp requestState"))
 	return mcpbind.NewServer(svc, mcpbind.ServerConfig{BaseURL: cfg.BaseURL, Version: cfg.Version, Logger: log, Observer: m,
-		StateKey: mac.Sum(nil)})
+		StateKey: mac.Sum(nil), Timeout: cfg.RequestTimeout})
 }
 
 // provideAuthenticator builds credential resolution.
@@ -142,7 +142,12 @@ func provideSite(a *auth.Authenticator, accounts ports.AccountService, log *slog
 }
 
 // providePinger checks the store.
-func providePinger(s ports.Database) pinger { return s.Ping }
+func providePinger(s ports.Database) pinger {
+	if r, ok := s.(interface{ Ready(context.Context) error }); ok {
+		return r.Ready // reads the tables: a locked table is not ready
+	}
+	return s.Ping
+}
 
 // provideRouteDeps gathers what the routes need.
 func provideRouteDeps(cfg Config, log *slog.Logger, m *obs.Metrics, a *auth.Authenticator, srv *mcpcore.Server,

@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/takhtabush/takhtabush/apiserver/internal/auth"
 	"github.com/takhtabush/takhtabush/apiserver/internal/httperr"
@@ -75,11 +76,12 @@ func newPublicHandler(d routeDeps) (publicHandler, error) {
 	}
 	mux.Handle("GET /connect", connect)
 	mux.Handle("GET "+web.StaticPrefix, web.Static())
-	mux.Handle("/api/", hosts(bounded(d.cfg.MaxBodyBytes, d.auth.Middleware(d.log, httperr.JSON, d.api))))
-	mux.Handle("GET /signin", hosts(d.site.Public(d.signIn.Form)))
-	mux.Handle("POST /signin", hosts(d.site.Public(d.signIn.Send)))
-	mux.Handle("GET /login", hosts(d.site.Public(d.signIn.Confirm)))
-	mux.Handle("POST /login", hosts(d.site.Public(d.signIn.Login)))
+	mux.Handle("/api/", hosts(bounded(d.cfg.MaxBodyBytes, deadline(d.cfg.RequestTimeout, d.auth.Middleware(d.log, httperr.JSON, d.api)))))
+	page := func(h http.Handler) http.Handler { return hosts(deadline(d.cfg.RequestTimeout, h)) }
+	mux.Handle("GET /signin", page(d.site.Public(d.signIn.Form)))
+	mux.Handle("POST /signin", page(d.site.Public(d.signIn.Send)))
+	mux.Handle("GET /login", page(d.site.Public(d.signIn.Confirm)))
+	mux.Handle("POST /login", page(d.site.Public(d.signIn.Login)))
 	mux.Handle(rest.UploadPath, hosts(bounded(contracts.MaxMediaBytes+1, d.upload)))
 	mux.Handle("POST /logout", hosts(bounded(1<<10, d.auth.Middleware(d.log, httperr.JSON, http.HandlerFunc(d.signIn.Logout)))))
 	mux.HandleFunc("GET /healthz", web.Healthz)
@@ -122,6 +124,15 @@ func browserOr(page, next http.Handler) http.Handler {
 			return
 		}
 		next.ServeHTTP(w, r)
+	})
+}
+
+// deadline bounds the work of one request: its context ends after d.
+func deadline(d time.Duration, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), d)
+		defer cancel()
+		next.ServeHTTP(w, r.WithContext(ctx))
 	})
 }
 
