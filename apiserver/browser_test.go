@@ -262,8 +262,20 @@ func (b *browser) submit(sel string) {
 	b.do("click "+sel,
 		chromedp.Evaluate[chromedp.Void](`window.__tbOldPage = true`),
 		chromedp.Click(chromedp.CSS(sel)))
-	get(b, "wait for the next page", chromedp.Poll[bool](`!window.__tbOldPage && document.readyState === "complete"`,
-		chromedp.WithPollingTimeout(20*time.Second)))
+	// Poll from Go: an in-page poll dies with the old page's execution
+	// context ("Cannot find context with specified id") when the click
+	// navigates, so such errors only mean "not there yet".
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		loaded, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](`!window.__tbOldPage && document.readyState === "complete"`))
+		if err == nil && loaded {
+			return
+		}
+		if time.Now().After(deadline) {
+			b.t.Fatalf("browser: wait for the page after clicking %s: %v", sel, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // fill sets the value of the input matching sel.
