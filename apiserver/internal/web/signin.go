@@ -73,11 +73,11 @@ func NewSignIn(sessions ports.WebSessionService, a *auth.Authenticator, site *Si
 
 // signInData is the sign-in page's data.
 type signInData struct {
-	Next      string
-	Email     string
-	Enabled   bool   // a mailer is configured
-	Sent      bool   // the form was sent: "check your email"
-	DevLink   string // development only: the link itself
+	Next       string
+	Email      string
+	Enabled    bool   // a mailer is configured
+	Sent       bool   // the form was sent: "check your email"
+	DevLink    string // development only: the link itself
 	OpenSignup bool
 }
 
