@@ -166,6 +166,15 @@ func loopbackAddr(addr string) string {
 	return net.JoinHostPort(host, port)
 }
 
+// devUser is the account a request without a credential acts as in
+// development mode, and "" outside it.
+func (c Config) devUser() string {
+	if !c.DevMode() {
+		return ""
+	}
+	return c.DevUserEmail
+}
+
 // MCPURL is the canonical MCP endpoint.
 func (c Config) MCPURL() string { return c.BaseURL + "/mcp" }
 

@@ -253,6 +253,11 @@ type StudySessionStore interface {
 	AppendItem(ctx context.Context, userID, sessionID, cardID string) error
 	// Progress counts reviewed and pending items.
 	Progress(ctx context.Context, userID, sessionID string) (reviewed, remaining int, err error)
+	// ItemReview returns the review log that completed the item at
+	// position (its card, in this session, at the item's completion time).
+	// Not found when the item is absent or pending, or the session is
+	// missing or another user's.
+	ItemReview(ctx context.Context, userID, sessionID string, position int) (ReviewLog, error)
 }
 
 // APIKeyRow is a stored API key: its view plus the owner and the hash of
@@ -261,6 +266,10 @@ type APIKeyRow struct {
 	contracts.APIKeyView
 	UserID string
 	Hash   []byte
+	// Exposure is the owner's exposure settings when KeyByID read them in
+	// the same query (so authenticating a call costs one read); nil when
+	// the store did not. Other methods leave it nil.
+	Exposure *contracts.ExposureSettings
 }
 
 // APIKeyStore keeps API keys.

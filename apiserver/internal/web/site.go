@@ -106,33 +106,32 @@ func (s *Site) Render(w http.ResponseWriter, r *http.Request, name string, v Vie
 	s.R.Render(w, r, http.StatusOK, name, v)
 }
 
-// Fail renders err as an error page: the status of its kind (the one
-// table in httperr), its safe message, and for an internal failure only a
-// reference (the cause is logged under it, never shown).
+// Fail renders err as an error page: the status of its kind, its safe
+// message, and for an internal failure only a generic line (the cause is
+// logged, never shown).
 func (s *Site) Fail(w http.ResponseWriter, r *http.Request, v View, err error) {
-	kind := contracts.KindOf(err)
-	title, msg := "That did not work", contracts.MessageOf(err)
+	status, kind, msg := httperr.Page(r.Context(), s.log, w, err)
+	title := failTitles[kind]
 	switch kind {
-	case contracts.KindNotFound:
-		title = "Not found"
-	case contracts.KindForbidden:
-		title = "Not allowed"
-	case contracts.KindUnauthenticated:
-		title = "Sign in needed"
-	case contracts.KindRateLimited:
-		title = "Too many requests"
-		w.Header().Set("Retry-After", "30")
 	case contracts.KindUnavailable:
-		title, msg = "Temporarily unavailable", "The service is busy or its database is away. Try again shortly."
-		w.Header().Set("Retry-After", "5")
-	case contracts.KindInvalid, contracts.KindConflict:
-	default:
-		ref := mcpcore.NewRef()
-		s.log.LogAttrs(r.Context(), slog.LevelError, "page failed", slog.String("ref", ref), slog.String("path", r.URL.Path), slog.Any("err", err))
-		kind, title, msg = contracts.KindInternal, "Something went wrong", "The page could not be shown (reference "+ref+"). Try again in a moment."
+		msg = "The service is busy or its database is away. Try again shortly."
+	case contracts.KindInternal:
+		msg = "The page could not be shown. Try again in a moment. (" + strings.TrimPrefix(msg, "internal error (") // keeps the ref
 	}
 	v.Title, v.Data = title, msg
-	s.R.Render(w, r, httperr.Status(kind), "error", v)
+	s.R.Render(w, r, status, "error", v)
+}
+
+// failTitles are the error page's titles; its status comes from httperr.
+var failTitles = map[contracts.ErrorKind]string{
+	contracts.KindNotFound:        "Not found",
+	contracts.KindInvalid:         "That did not work",
+	contracts.KindConflict:        "That did not work",
+	contracts.KindForbidden:       "Not allowed",
+	contracts.KindUnauthenticated: "Sign in needed",
+	contracts.KindRateLimited:     "Slow down",
+	contracts.KindUnavailable:     "Temporarily unavailable",
+	contracts.KindInternal:        "Something went wrong",
 }
 
 // NotFound renders the 404 page.
