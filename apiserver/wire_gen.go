@@ -70,10 +70,12 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	}
 	keyService := services.Keys
 	webSessionService := services.WebSessions
+	oAuthService := provideOAuth(database, clock, idSource, cfg)
 	authServices := auth.Services{
 		Keys:     keyService,
 		Sessions: webSessionService,
 		Accounts: accountService,
+		OAuth:    oAuthService,
 	}
 	authConfig := provideAuthConfig(cfg, apiserverServerKey)
 	authenticator := auth.New(authServices, authConfig)
@@ -102,6 +104,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	apiserverApiHandler := provideAPI(restServices, logger)
 	apiserverPinger := providePinger(database)
 	apiserverUploadHandler := provideUpload(mediaService, logger)
+	handler := provideOAuthHTTP(oAuthService, authenticator, logger, cfg)
 	apiserverRouteDeps := routeDeps{
 		cfg:     cfg,
 		log:     logger,
@@ -113,6 +116,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		ping:    apiserverPinger,
 		upload:  apiserverUploadHandler,
 		site:    site,
+		oauth:   handler,
 	}
 	apiserverPublicHandler, err := newPublicHandler(apiserverRouteDeps)
 	if err != nil {
@@ -163,7 +167,8 @@ var mcpSet = wire.NewSet(wire.Struct(new(mcpbind.Services), "*"), mcpbind.New, w
 
 // httpSet builds identity and the routes.
 var httpSet = wire.NewSet(
-	loadServerKey, wire.Struct(new(auth.Services), "*"), provideAuthConfig, auth.New, provideMailer,
+	loadServerKey,
+	provideOAuth, wire.Bind(new(ports.OAuthService), new(*domain.OAuthService)), provideOAuthHTTP, wire.Struct(new(auth.Services), "*"), provideAuthConfig, auth.New, provideMailer,
 	provideSignIn,
 	provideSite, wire.Struct(new(rest.Services), "*"), provideAPI,
 	provideUpload,

@@ -78,6 +78,7 @@ type Stores interface {
 	Audit() AuditStore
 	Idempotency() IdempotencyStore
 	Media() MediaStore
+	OAuth() OAuthStore
 }
 
 // UserStore keeps accounts.

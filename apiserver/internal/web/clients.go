@@ -61,11 +61,18 @@ func ClientConfigs(mcpURL, key string) []ClientConfig {
 			Text:   indentJSON(map[string]any{"servers": map[string]any{"takhtabush": remoteServer{Type: "http", URL: mcpURL, Headers: map[string]string{"Authorization": bearer}}}}),
 		},
 		{
-			Client: "ChatGPT",
-			Where:  "Settings → Apps & Connectors → Create (developer mode), connector URL",
+			Client: "Claude (claude.ai and Claude Desktop connectors)",
+			Where:  "Settings → Connectors → Add custom connector, Remote MCP server URL",
 			Text:   mcpURL,
-			Note: "ChatGPT connects with OAuth, which Takhtabush does not offer yet; " +
-				"API keys are for clients that let you set a header (all of the above).",
+			Note: "No key: Claude signs in with OAuth. It opens a Takhtabush page where you sign in and " +
+				"choose what it may do; disconnect it any time under Settings → Connected apps.",
+		},
+		{
+			Client: "ChatGPT",
+			Where:  "Settings → Apps & Connectors → Create (developer mode), connector URL, authentication OAuth",
+			Text:   mcpURL,
+			Note: "No key: ChatGPT signs in with OAuth. It registers itself, then sends you to a Takhtabush page " +
+				"where you sign in and choose what it may do; disconnect it any time under Settings → Connected apps.",
 		},
 	}
 }

@@ -40,11 +40,23 @@ func TestClientConfigs(t *testing.T) {
 		"VS Code":                       {`"servers"`, `"type": "http"`, `"url": "https://t.example/mcp"`, `"Authorization": "Bearer tbk_k"`},
 		"Claude Desktop, local (stdio)": {`"command": "takhtabush"`, `"stdio"`, `"--db"`, `"TAKHTABUSH_API_KEY": "tbk_k"`},
 		"ChatGPT":                       {"https://t.example/mcp"},
+		"Claude (claude.ai and Claude Desktop connectors)": {"https://t.example/mcp"},
 	}
 	if len(cfgs) != len(want) {
 		t.Fatalf("%d configurations, want %d", len(cfgs), len(want))
 	}
 	for _, c := range cfgs {
+		if _, ok := want[c.Client]; !ok {
+			t.Errorf("unexpected client %q", c.Client)
+		}
+		// The OAuth connectors need no key, and the page says so.
+		if strings.HasPrefix(c.Client, "ChatGPT") || strings.HasPrefix(c.Client, "Claude (") {
+			for _, s := range []string{"No key", "OAuth", "Connected apps"} {
+				if !strings.Contains(c.Note, s) {
+					t.Errorf("%s note lacks %q: %s", c.Client, s, c.Note)
+				}
+			}
+		}
 		for _, s := range want[c.Client] {
 			if !strings.Contains(c.Text, s) {
 				t.Errorf("%s configuration lacks %s:\n%s", c.Client, s, c.Text)
