@@ -11,6 +11,7 @@ import (
 	"github.com/takhtabush/takhtabush/apiserver/internal/mcpbind"
 	"github.com/takhtabush/takhtabush/apiserver/internal/obs"
 	"github.com/takhtabush/takhtabush/apiserver/internal/rest"
+	"github.com/takhtabush/takhtabush/apiserver/internal/web"
 	"github.com/takhtabush/takhtabush/domain"
 	"github.com/takhtabush/takhtabush/domain/fsrs"
 	"github.com/takhtabush/takhtabush/ports"
@@ -35,7 +36,7 @@ var domainSet = wire.NewSet(
 	wire.InterfaceValue(new(ports.IDSource), domain.RandomIDs{}),
 	domain.NewServices,
 	wire.FieldsOf(new(*domain.Services),
-		"Decks", "Cards", "Study", "Stats", "Media", "Accounts", "Keys", "WebSessions", "Exposure", "Audit", "Settings"),
+		"Decks", "Cards", "Study", "Stats", "Media", "Accounts", "Keys", "WebSessions", "Exposure", "Audit", "Settings", "AccountData"),
 	wire.Bind(new(ports.DeckService), new(*domain.DeckService)),
 	wire.Bind(new(ports.CardService), new(*domain.CardService)),
 	wire.Bind(new(ports.StudyService), new(*domain.StudyService)),
@@ -47,6 +48,7 @@ var domainSet = wire.NewSet(
 	wire.Bind(new(ports.ExposureService), new(*domain.ExposureService)),
 	wire.Bind(new(ports.AuditService), new(*domain.AuditService)),
 	wire.Bind(new(ports.SettingsService), new(*domain.SettingsService)),
+	wire.Bind(new(ports.AccountDataService), new(*domain.AccountDataService)),
 )
 
 // mcpSet binds the MCP port to the domain services and builds the engine.
@@ -69,6 +71,8 @@ var httpSet = wire.NewSet(
 	provideMailer,
 	provideSignIn,
 	provideSite,
+	wire.Struct(new(web.AccountServices), "*"),
+	provideAccountPages,
 	wire.Struct(new(rest.Services), "*"),
 	provideAPI,
 	provideUpload,
