@@ -9,6 +9,7 @@ import (
 
 	"github.com/takhtabush/takhtabush/adapters/blobfs"
 	"github.com/takhtabush/takhtabush/adapters/clientdoc"
+	"github.com/takhtabush/takhtabush/adapters/mail"
 	"github.com/takhtabush/takhtabush/adapters/postgres"
 	"github.com/takhtabush/takhtabush/adapters/sqlite"
 	"github.com/takhtabush/takhtabush/apiserver/internal/auth"
@@ -105,8 +106,8 @@ func provideOAuth(store ports.Database, clock ports.Clock, ids ports.IDSource, c
 }
 
 // provideOAuthHTTP builds the OAuth endpoints and pages.
-func provideOAuthHTTP(svc ports.OAuthService, a *auth.Authenticator, log *slog.Logger, cfg Config) *oauthhttp.Handler {
-	return oauthhttp.New(svc, a, log, oauthhttp.Config{Issuer: cfg.BaseURL})
+func provideOAuthHTTP(svc ports.OAuthService, site *web.Site, log *slog.Logger, cfg Config) (*oauthhttp.Handler, error) {
+	return oauthhttp.New(svc, site, log, oauthhttp.Config{Issuer: cfg.BaseURL})
 }
 
 // provideAuthConfig derives authentication's settings.
@@ -118,6 +119,31 @@ func provideAuthConfig(cfg Config, key serverKey) auth.Config {
 		ExtraOrigins: cfg.ambientOrigins(),
 		CSRFKey:      key,
 	}
+}
+
+// provideMailer returns the mailer of sign-in links: SMTP when a host is
+// configured, the log mailer in development on loopback, and nil (email
+// sign-in off) otherwise.
+func provideMailer(cfg Config, log *slog.Logger) (ports.Mailer, error) {
+	switch {
+	case cfg.SMTP.Host != "":
+		m, err := mail.NewSMTP(mail.SMTPConfig{Host: cfg.SMTP.Host, Port: cfg.SMTP.Port, Username: cfg.SMTP.Username,
+			Password: cfg.SMTP.Password, From: cfg.SMTP.From, TLS: cfg.SMTP.TLS})
+		if err != nil {
+			return nil, err
+		}
+		return m, nil
+	case cfg.DevMailer():
+		return mail.NewLog(log), nil
+	}
+	return nil, nil
+}
+
+// provideSignIn builds the sign-in handlers.
+func provideSignIn(sessions ports.WebSessionService, a *auth.Authenticator, site *web.Site, mailer ports.Mailer, clock ports.Clock, cfg Config, log *slog.Logger) *web.SignIn {
+	return web.NewSignIn(sessions, a, site, web.SignInConfig{
+		BaseURL: cfg.BaseURL, Mailer: mailer, ShowLinks: cfg.DevMailer(), OpenSignup: cfg.OpenSignup, Now: clock.Now,
+	}, log)
 }
 
 // provideAPI builds the REST API for the web app.
