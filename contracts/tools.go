@@ -24,6 +24,7 @@ const (
 	ToolSubmitReview       = "submit_review"
 	ToolRequestMediaUpload = "request_media_upload"
 	ToolRenderStudySession = "render_study_session"
+	ToolRescheduleCards    = "reschedule_cards"
 	ToolGetSettings        = "get_settings"
 	ToolUpdateSettings     = "update_settings"
 )
@@ -311,6 +312,20 @@ var catalog = []ToolDef{
 		MutatesWith: "deckId", WriteScopes: []Scope{ScopeStudyWrite}, WritesAs: ToolStartStudySession, AuditAction: "study.start",
 		ExactlyOneOf: []string{"sessionId", "deckId"},
 		Meta:         map[string]any{"ui": map[string]any{"resourceUri": StudyWidgetURI}, "ui/resourceUri": StudyWidgetURI},
+	},
+	{
+		Name: ToolRescheduleCards, Title: "Reschedule cards",
+		Description: "Set cards' due date (dueDate in the learner's day, or a random day within days [min,max] from today) or reset them to new (reset: true); give exactly one. keepInterval keeps the interval. Logged as manual entries; memory state unchanged. Per-item outcome.",
+		InputSchema: raw(object(schema{
+			"cardIds":      with(array(id(""), "Ids of the cards."), "minItems", 1, "maxItems", MaxBulkItems),
+			"dueDate":      with(str("YYYY-MM-DD, today or later."), "pattern", `^[0-9]{4}-[0-9]{2}-[0-9]{2}$`),
+			"days":         with(array(integer("", 0, DefaultMaximumIntervalDays), "[min, max] days from today."), "minItems", 2, "maxItems", 2),
+			"reset":        boolean("Forget the cards: back to new."),
+			"keepInterval": boolean("Keep each card's interval instead of setting it to the new wait."),
+		}, "cardIds")),
+		OutputSchema: raw(bulkOut),
+		Annotations:  idempotent, Scopes: []Scope{ScopeStudyWrite}, Mutates: true, AuditAction: "cards.reschedule",
+		ExactlyOneOf: []string{"dueDate", "days", "reset"},
 	},
 	{
 		Name: ToolGetSettings, Title: "Get settings",
