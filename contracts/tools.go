@@ -318,7 +318,7 @@ var catalog = []ToolDef{
 		Description: "Set cards' due date (dueDate in the learner's day, or a random day within days [min,max] from today) or reset them to new (reset: true); give exactly one. keepInterval keeps the interval. Logged as manual entries; memory state unchanged. Per-item outcome.",
 		InputSchema: raw(object(schema{
 			"cardIds":      with(array(id(""), "Ids of the cards."), "minItems", 1, "maxItems", MaxBulkItems),
-			"dueDate":      with(str("YYYY-MM-DD, today or later."), "pattern", `^[0-9]{4}-[0-9]{2}-[0-9]{2}$`),
+			"dueDate":      with(str("YYYY-MM-DD, today or later."), "minLength", 10, "maxLength", 10),
 			"days":         with(array(integer("", 0, DefaultMaximumIntervalDays), "[min, max] days from today."), "minItems", 2, "maxItems", 2),
 			"reset":        boolean("Forget the cards: back to new."),
 			"keepInterval": boolean("Keep each card's interval instead of setting it to the new wait."),
