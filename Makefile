@@ -9,7 +9,7 @@ GO ?= go
 DB ?=
 ADDR ?=
 
-.PHONY: axe run build test generate check-generated lint tidy-check bench bench-quick fuzz-import fuzz-oauth fuzz-hostile conformance ci help
+.PHONY: axe run build test generate check-generated lint tidy-check bench bench-quick fuzz-import fuzz-oauth fuzz-hostile conformance conformance-oauth ci help
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
@@ -76,6 +76,9 @@ fuzz-hostile: ## fuzz what hostile input reaches first: MCP codec and dispatch, 
 fuzz-oauth: ## fuzz the OAuth client registration and metadata-document validators (10 s each)
 	$(GO) test -run '^$$' -fuzz '^FuzzValidateRegistration$$' -fuzztime 10s ./domain
 	$(GO) test -run '^$$' -fuzz '^FuzzParseClientDocument$$' -fuzztime 10s ./domain
+
+conformance-oauth: ## the conformance suite's authorization-server scenarios against a real server
+	bash apiserver/scripts/oauth-conformance.sh
 
 conformance: ## the official MCP conformance suite, both requirement sets (installs Node 22 from npm)
 	bash mcpcore/scripts/conformance.sh
