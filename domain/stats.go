@@ -79,7 +79,7 @@ func (s *StatsService) Stats(ctx context.Context, args contracts.GetStatsArgs) (
 	}
 	out.TimeSpentSeconds = int((spentMs + 500) / 1000)
 	if total > 0 {
-		r := float64(passed) / float64(total)
+		r := roundTo(float64(passed)/float64(total), 3)
 		out.TrueRetention = &r
 	}
 	return out, nil
@@ -201,5 +201,13 @@ func makePlan(hist []int, today time.Time, minutes, meanMs float64, timed, newRe
 	spare := float64(p.CapacityPerDay) - p.AverageDuePerDay
 	rec := int(math.Floor(spare / ReviewsPerNewCard))
 	p.NewCardsPerDay = max(0, min(rec, newRemaining))
+	// Derived numbers are shown rounded: a model reads 12.3, not 12.285714285714286.
+	p.AverageDuePerDay, p.SecondsPerReview = roundTo(p.AverageDuePerDay, 1), roundTo(p.SecondsPerReview, 1)
 	return p
+}
+
+// roundTo rounds x to places decimals.
+func roundTo(x float64, places int) float64 {
+	scale := math.Pow(10, float64(places))
+	return math.Round(x*scale) / scale
 }
