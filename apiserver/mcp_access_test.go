@@ -75,7 +75,7 @@ func TestScopesAndNarrowing(t *testing.T) {
 		readKey, _ := e.key(t, contracts.ScopeDecksRead)
 		fullKey, _ := e.key(t, contracts.AllScopes...)
 		readOnly := toolsNeeding(contracts.ScopeDecksRead)
-		if len(readOnly) != 4 {
+		if len(readOnly) != 5 {
 			t.Fatalf("decks:read tools = %v", readOnly)
 		}
 

@@ -80,7 +80,7 @@ func provideDomainConfig(cfg Config) domain.Config {
 // provideBinding binds the MCP port to the domain services.
 func provideBinding(svc *domain.Services, cfg Config, log *slog.Logger, m *obs.Metrics) *mcpbind.Binding {
 	return mcpbind.New(mcpbind.Services{
-		Decks: svc.Decks, Cards: svc.Cards, Study: svc.Study, Stats: svc.Stats,
+		Decks: svc.Decks, Cards: svc.Cards, Notes: svc.Notes, Study: svc.Study, Stats: svc.Stats,
 		Media: svc.Media, Exposure: svc.Exposure, Audit: svc.Audit,
 	}, m)
 }

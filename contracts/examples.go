@@ -54,4 +54,11 @@ var examples = map[string]Example{
 	ToolSubmitReview:       {json.RawMessage(`{"sessionId":"s1","cardId":"c1","position":0,"rating":"good","durationMs":5400}`), SubmitReviewArgs{}, ReviewResult{SessionID: "s1", CardID: "c1", Rating: RatingGood, State: exState, NextDue: exState.Due, IntervalHuman: "3d", Reviewed: 1, Remaining: 2, Next: exScard}},
 	ToolRequestMediaUpload: {json.RawMessage(`{"contentType":"image/png","bytes":2048,"filename":"map.png"}`), RequestMediaUploadArgs{}, MediaUploadIntent{MediaID: "m1", UploadURL: "https://x.test/media/m1", Method: "PUT", Headers: map[string]string{"Authorization": "Upload abc"}, ExpiresAt: exT0, MaxBytes: 2048, ContentType: "image/png", AllowedTypes: AllowedMediaTypes}},
 	ToolRenderStudySession: {json.RawMessage(`{"deckId":"d1"}`), RenderStudySessionArgs{}, exSess},
+	ToolAddNotes: {json.RawMessage(`{"deckId":"d1","notes":[{"noteType":"Cloze","fields":{"Text":"{{c1::Ankara}} is the capital of {{c2::Turkey}}"},"tags":["europe"]}]}`), AddNotesArgs{},
+		BulkResult{DeckID: "d1", Items: []ItemOutcome{{Index: 0, Status: OutcomeCreated, ID: "n1", CardIDs: []string{"c1", "c2"}}}, Counts: map[string]int{"created": 1}}},
+	ToolUpdateNotes: {json.RawMessage(`{"updates":[{"id":"n1","fields":{"Back Extra":"since 1923"}}]}`), UpdateNotesArgs{},
+		BulkResult{Items: []ItemOutcome{{Index: 0, Status: OutcomeUpdated, ID: "n1", CardIDs: []string{"c1", "c2"}}}, Counts: map[string]int{"updated": 1}}},
+	ToolGetNote: {json.RawMessage(`{"noteId":"n1"}`), GetNoteArgs{}, Note{ID: "n1", NoteType: NoteTypeBasicReversed, FieldNames: []string{"Front", "Back"},
+		Fields: map[string]string{"Front": "der Hund", "Back": "the dog"}, Tags: []string{"de"}, CreatedAt: exT0, UpdatedAt: exT0,
+		Cards: []NoteCard{{ID: "c1", Ord: 0, DeckID: "d1", Front: "der Hund", Phase: PhaseNew}, {ID: "c2", Ord: 1, DeckID: "d1", Front: "the dog", Phase: PhaseNew}}}},
 }

@@ -496,6 +496,147 @@ func (c *MockCardServiceUpdateCardsCall) DoAndReturn(f func(context.Context, con
 	return c
 }
 
+// MockNoteService is a mock of NoteService interface.
+type MockNoteService struct {
+	ctrl     *gomock.Controller
+	recorder *MockNoteServiceMockRecorder
+	isgomock struct{}
+}
+
+// MockNoteServiceMockRecorder is the mock recorder for MockNoteService.
+type MockNoteServiceMockRecorder struct {
+	mock *MockNoteService
+}
+
+// NewMockNoteService creates a new mock instance.
+func NewMockNoteService(ctrl *gomock.Controller) *MockNoteService {
+	mock := &MockNoteService{ctrl: ctrl}
+	mock.recorder = &MockNoteServiceMockRecorder{mock}
+	return mock
+}
+
+// EXPECT returns an object that allows the caller to indicate expected use.
+func (m *MockNoteService) EXPECT() *MockNoteServiceMockRecorder {
+	return m.recorder
+}
+
+// AddNotes mocks base method.
+func (m *MockNoteService) AddNotes(ctx context.Context, args contracts.AddNotesArgs) (contracts.BulkResult, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "AddNotes", ctx, args)
+	ret0, _ := ret[0].(contracts.BulkResult)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// AddNotes indicates an expected call of AddNotes.
+func (mr *MockNoteServiceMockRecorder) AddNotes(ctx, args any) *MockNoteServiceAddNotesCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "AddNotes", reflect.TypeOf((*MockNoteService)(nil).AddNotes), ctx, args)
+	return &MockNoteServiceAddNotesCall{Call: call}
+}
+
+// MockNoteServiceAddNotesCall wrap *gomock.Call
+type MockNoteServiceAddNotesCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockNoteServiceAddNotesCall) Return(arg0 contracts.BulkResult, arg1 error) *MockNoteServiceAddNotesCall {
+	c.Call = c.Call.Return(arg0, arg1)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockNoteServiceAddNotesCall) Do(f func(context.Context, contracts.AddNotesArgs) (contracts.BulkResult, error)) *MockNoteServiceAddNotesCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockNoteServiceAddNotesCall) DoAndReturn(f func(context.Context, contracts.AddNotesArgs) (contracts.BulkResult, error)) *MockNoteServiceAddNotesCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
+// GetNote mocks base method.
+func (m *MockNoteService) GetNote(ctx context.Context, noteID string) (contracts.Note, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "GetNote", ctx, noteID)
+	ret0, _ := ret[0].(contracts.Note)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// GetNote indicates an expected call of GetNote.
+func (mr *MockNoteServiceMockRecorder) GetNote(ctx, noteID any) *MockNoteServiceGetNoteCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "GetNote", reflect.TypeOf((*MockNoteService)(nil).GetNote), ctx, noteID)
+	return &MockNoteServiceGetNoteCall{Call: call}
+}
+
+// MockNoteServiceGetNoteCall wrap *gomock.Call
+type MockNoteServiceGetNoteCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockNoteServiceGetNoteCall) Return(arg0 contracts.Note, arg1 error) *MockNoteServiceGetNoteCall {
+	c.Call = c.Call.Return(arg0, arg1)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockNoteServiceGetNoteCall) Do(f func(context.Context, string) (contracts.Note, error)) *MockNoteServiceGetNoteCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockNoteServiceGetNoteCall) DoAndReturn(f func(context.Context, string) (contracts.Note, error)) *MockNoteServiceGetNoteCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
+// UpdateNotes mocks base method.
+func (m *MockNoteService) UpdateNotes(ctx context.Context, args contracts.UpdateNotesArgs) (contracts.BulkResult, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "UpdateNotes", ctx, args)
+	ret0, _ := ret[0].(contracts.BulkResult)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// UpdateNotes indicates an expected call of UpdateNotes.
+func (mr *MockNoteServiceMockRecorder) UpdateNotes(ctx, args any) *MockNoteServiceUpdateNotesCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "UpdateNotes", reflect.TypeOf((*MockNoteService)(nil).UpdateNotes), ctx, args)
+	return &MockNoteServiceUpdateNotesCall{Call: call}
+}
+
+// MockNoteServiceUpdateNotesCall wrap *gomock.Call
+type MockNoteServiceUpdateNotesCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockNoteServiceUpdateNotesCall) Return(arg0 contracts.BulkResult, arg1 error) *MockNoteServiceUpdateNotesCall {
+	c.Call = c.Call.Return(arg0, arg1)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockNoteServiceUpdateNotesCall) Do(f func(context.Context, contracts.UpdateNotesArgs) (contracts.BulkResult, error)) *MockNoteServiceUpdateNotesCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockNoteServiceUpdateNotesCall) DoAndReturn(f func(context.Context, contracts.UpdateNotesArgs) (contracts.BulkResult, error)) *MockNoteServiceUpdateNotesCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
 // MockStudyService is a mock of StudyService interface.
 type MockStudyService struct {
 	ctrl     *gomock.Controller

@@ -611,6 +611,44 @@ func (c *MockDatabaseMediaCall) DoAndReturn(f func() ports.MediaStore) *MockData
 	return c
 }
 
+// Notes mocks base method.
+func (m *MockDatabase) Notes() ports.NoteStore {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "Notes")
+	ret0, _ := ret[0].(ports.NoteStore)
+	return ret0
+}
+
+// Notes indicates an expected call of Notes.
+func (mr *MockDatabaseMockRecorder) Notes() *MockDatabaseNotesCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Notes", reflect.TypeOf((*MockDatabase)(nil).Notes))
+	return &MockDatabaseNotesCall{Call: call}
+}
+
+// MockDatabaseNotesCall wrap *gomock.Call
+type MockDatabaseNotesCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockDatabaseNotesCall) Return(arg0 ports.NoteStore) *MockDatabaseNotesCall {
+	c.Call = c.Call.Return(arg0)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockDatabaseNotesCall) Do(f func() ports.NoteStore) *MockDatabaseNotesCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockDatabaseNotesCall) DoAndReturn(f func() ports.NoteStore) *MockDatabaseNotesCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
 // Ping mocks base method.
 func (m *MockDatabase) Ping(ctx context.Context) error {
 	m.ctrl.T.Helper()
@@ -1149,6 +1187,44 @@ func (c *MockStoresMediaCall) Do(f func() ports.MediaStore) *MockStoresMediaCall
 
 // DoAndReturn rewrite *gomock.Call.DoAndReturn
 func (c *MockStoresMediaCall) DoAndReturn(f func() ports.MediaStore) *MockStoresMediaCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
+// Notes mocks base method.
+func (m *MockStores) Notes() ports.NoteStore {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "Notes")
+	ret0, _ := ret[0].(ports.NoteStore)
+	return ret0
+}
+
+// Notes indicates an expected call of Notes.
+func (mr *MockStoresMockRecorder) Notes() *MockStoresNotesCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Notes", reflect.TypeOf((*MockStores)(nil).Notes))
+	return &MockStoresNotesCall{Call: call}
+}
+
+// MockStoresNotesCall wrap *gomock.Call
+type MockStoresNotesCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockStoresNotesCall) Return(arg0 ports.NoteStore) *MockStoresNotesCall {
+	c.Call = c.Call.Return(arg0)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockStoresNotesCall) Do(f func() ports.NoteStore) *MockStoresNotesCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockStoresNotesCall) DoAndReturn(f func() ports.NoteStore) *MockStoresNotesCall {
 	c.Call = c.Call.DoAndReturn(f)
 	return c
 }
@@ -1774,6 +1850,184 @@ func (c *MockDeckStoreUpdateDeckCall) Do(f func(context.Context, string, contrac
 
 // DoAndReturn rewrite *gomock.Call.DoAndReturn
 func (c *MockDeckStoreUpdateDeckCall) DoAndReturn(f func(context.Context, string, contracts.Deck) error) *MockDeckStoreUpdateDeckCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
+// MockNoteStore is a mock of NoteStore interface.
+type MockNoteStore struct {
+	ctrl     *gomock.Controller
+	recorder *MockNoteStoreMockRecorder
+	isgomock struct{}
+}
+
+// MockNoteStoreMockRecorder is the mock recorder for MockNoteStore.
+type MockNoteStoreMockRecorder struct {
+	mock *MockNoteStore
+}
+
+// NewMockNoteStore creates a new mock instance.
+func NewMockNoteStore(ctrl *gomock.Controller) *MockNoteStore {
+	mock := &MockNoteStore{ctrl: ctrl}
+	mock.recorder = &MockNoteStoreMockRecorder{mock}
+	return mock
+}
+
+// EXPECT returns an object that allows the caller to indicate expected use.
+func (m *MockNoteStore) EXPECT() *MockNoteStoreMockRecorder {
+	return m.recorder
+}
+
+// CardsOfNotes mocks base method.
+func (m *MockNoteStore) CardsOfNotes(ctx context.Context, userID string, noteIDs []string) ([]ports.CardRow, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "CardsOfNotes", ctx, userID, noteIDs)
+	ret0, _ := ret[0].([]ports.CardRow)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// CardsOfNotes indicates an expected call of CardsOfNotes.
+func (mr *MockNoteStoreMockRecorder) CardsOfNotes(ctx, userID, noteIDs any) *MockNoteStoreCardsOfNotesCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "CardsOfNotes", reflect.TypeOf((*MockNoteStore)(nil).CardsOfNotes), ctx, userID, noteIDs)
+	return &MockNoteStoreCardsOfNotesCall{Call: call}
+}
+
+// MockNoteStoreCardsOfNotesCall wrap *gomock.Call
+type MockNoteStoreCardsOfNotesCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockNoteStoreCardsOfNotesCall) Return(arg0 []ports.CardRow, arg1 error) *MockNoteStoreCardsOfNotesCall {
+	c.Call = c.Call.Return(arg0, arg1)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockNoteStoreCardsOfNotesCall) Do(f func(context.Context, string, []string) ([]ports.CardRow, error)) *MockNoteStoreCardsOfNotesCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockNoteStoreCardsOfNotesCall) DoAndReturn(f func(context.Context, string, []string) ([]ports.CardRow, error)) *MockNoteStoreCardsOfNotesCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
+// GetNotes mocks base method.
+func (m *MockNoteStore) GetNotes(ctx context.Context, userID string, ids []string) ([]ports.NoteRow, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "GetNotes", ctx, userID, ids)
+	ret0, _ := ret[0].([]ports.NoteRow)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// GetNotes indicates an expected call of GetNotes.
+func (mr *MockNoteStoreMockRecorder) GetNotes(ctx, userID, ids any) *MockNoteStoreGetNotesCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "GetNotes", reflect.TypeOf((*MockNoteStore)(nil).GetNotes), ctx, userID, ids)
+	return &MockNoteStoreGetNotesCall{Call: call}
+}
+
+// MockNoteStoreGetNotesCall wrap *gomock.Call
+type MockNoteStoreGetNotesCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockNoteStoreGetNotesCall) Return(arg0 []ports.NoteRow, arg1 error) *MockNoteStoreGetNotesCall {
+	c.Call = c.Call.Return(arg0, arg1)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockNoteStoreGetNotesCall) Do(f func(context.Context, string, []string) ([]ports.NoteRow, error)) *MockNoteStoreGetNotesCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockNoteStoreGetNotesCall) DoAndReturn(f func(context.Context, string, []string) ([]ports.NoteRow, error)) *MockNoteStoreGetNotesCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
+// InsertNotes mocks base method.
+func (m *MockNoteStore) InsertNotes(ctx context.Context, userID string, notes []ports.NoteRow) error {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "InsertNotes", ctx, userID, notes)
+	ret0, _ := ret[0].(error)
+	return ret0
+}
+
+// InsertNotes indicates an expected call of InsertNotes.
+func (mr *MockNoteStoreMockRecorder) InsertNotes(ctx, userID, notes any) *MockNoteStoreInsertNotesCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "InsertNotes", reflect.TypeOf((*MockNoteStore)(nil).InsertNotes), ctx, userID, notes)
+	return &MockNoteStoreInsertNotesCall{Call: call}
+}
+
+// MockNoteStoreInsertNotesCall wrap *gomock.Call
+type MockNoteStoreInsertNotesCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockNoteStoreInsertNotesCall) Return(arg0 error) *MockNoteStoreInsertNotesCall {
+	c.Call = c.Call.Return(arg0)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockNoteStoreInsertNotesCall) Do(f func(context.Context, string, []ports.NoteRow) error) *MockNoteStoreInsertNotesCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockNoteStoreInsertNotesCall) DoAndReturn(f func(context.Context, string, []ports.NoteRow) error) *MockNoteStoreInsertNotesCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
+// UpdateNote mocks base method.
+func (m *MockNoteStore) UpdateNote(ctx context.Context, userID string, n ports.NoteRow) error {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "UpdateNote", ctx, userID, n)
+	ret0, _ := ret[0].(error)
+	return ret0
+}
+
+// UpdateNote indicates an expected call of UpdateNote.
+func (mr *MockNoteStoreMockRecorder) UpdateNote(ctx, userID, n any) *MockNoteStoreUpdateNoteCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "UpdateNote", reflect.TypeOf((*MockNoteStore)(nil).UpdateNote), ctx, userID, n)
+	return &MockNoteStoreUpdateNoteCall{Call: call}
+}
+
+// MockNoteStoreUpdateNoteCall wrap *gomock.Call
+type MockNoteStoreUpdateNoteCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockNoteStoreUpdateNoteCall) Return(arg0 error) *MockNoteStoreUpdateNoteCall {
+	c.Call = c.Call.Return(arg0)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockNoteStoreUpdateNoteCall) Do(f func(context.Context, string, ports.NoteRow) error) *MockNoteStoreUpdateNoteCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockNoteStoreUpdateNoteCall) DoAndReturn(f func(context.Context, string, ports.NoteRow) error) *MockNoteStoreUpdateNoteCall {
 	c.Call = c.Call.DoAndReturn(f)
 	return c
 }
