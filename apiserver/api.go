@@ -18,5 +18,6 @@ func provideAPI(svc *domain.Services, accounts ports.AccountService, log *slog.L
 	return rest.NewHandler(rest.Services{
 		Decks: svc.Decks, Cards: svc.Cards, Study: svc.Study, Stats: svc.Stats,
 		Keys: svc.Keys, Exposure: svc.Exposure, Audit: svc.Audit, Accounts: accounts,
+		Settings: svc.Settings,
 	}, log)
 }

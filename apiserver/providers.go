@@ -81,7 +81,7 @@ func provideDomainConfig(cfg Config) domain.Config {
 func provideBinding(svc *domain.Services, cfg Config, log *slog.Logger, m *obs.Metrics) *mcpbind.Binding {
 	return mcpbind.New(mcpbind.Services{
 		Decks: svc.Decks, Cards: svc.Cards, Notes: svc.Notes, Study: svc.Study, Stats: svc.Stats,
-		Media: svc.Media, Exposure: svc.Exposure, Audit: svc.Audit,
+		Media: svc.Media, Exposure: svc.Exposure, Audit: svc.Audit, Settings: svc.Settings,
 	}, m)
 }
 
@@ -111,12 +111,21 @@ func provideSignIn(svc *domain.Services, a *auth.Authenticator, log *slog.Logger
 	return web.NewSignIn(svc.WebSessions, a, log)
 }
 
+// provideSite builds the page layout and the session check every page uses.
+func provideSite(a *auth.Authenticator, accounts ports.AccountService, log *slog.Logger) (*web.Site, error) {
+	r, err := web.NewRenderer(log)
+	if err != nil {
+		return nil, err
+	}
+	return web.NewSite(r, a, accounts, log), nil
+}
+
 // providePinger checks the store.
 func providePinger(s ports.Database) pinger { return s.Ping }
 
 // provideRouteDeps gathers what the routes need.
 func provideRouteDeps(cfg Config, log *slog.Logger, m *obs.Metrics, a *auth.Authenticator, srv *mcpcore.Server,
-	signIn *web.SignIn, api apiHandler, ping pinger, svc *domain.Services) routeDeps {
-	return routeDeps{cfg: cfg, log: log, metrics: m, auth: a, mcp: srv, signIn: signIn, api: api, ping: ping,
+	signIn *web.SignIn, api apiHandler, ping pinger, svc *domain.Services, site *web.Site) routeDeps {
+	return routeDeps{cfg: cfg, log: log, metrics: m, auth: a, mcp: srv, signIn: signIn, api: api, ping: ping, site: site,
 		upload: rest.NewUploadHandler(svc.Media, log)}
 }

@@ -36,22 +36,21 @@ type routeDeps struct {
 	api     apiHandler
 	ping    pinger
 	upload  http.Handler
+	site    *web.Site
 }
 
 // newPublicHandler builds the main routes:
 //
 //	POST /mcp, /mcp/, /mcp/oauth  MCP (the bare origin too on --mcp-host)
 //	GET  /connect                 the public setup page (also a browser GET of the MCP URLs)
+//	GET  /static/                 the pages' embedded stylesheet and script
 //	/api/                         the REST API for the web app
 //	GET  /login?token=…, POST /logout
 //	PUT  /media/{id}              a media upload, authenticated by its intent's token
 //	GET  /healthz, /readyz, /.well-known/oauth-protected-resource[/mcp]
 //	GET  /metrics                 loopback clients only, unless an admin address is set
 func newPublicHandler(d routeDeps) (publicHandler, error) {
-	connect, err := web.NewConnectPage(d.cfg.MCPURL(), bareOrigin(d.cfg.MCPHost))
-	if err != nil {
-		return nil, err
-	}
+	connect := web.NewConnectPage(d.site, d.cfg.MCPURL(), bareOrigin(d.cfg.MCPHost))
 	mcpHTTP := mcpcore.NewHTTPHandler(d.mcp, mcpcore.HTTPOptions{
 		MaxBodyBytes:        d.cfg.MaxBodyBytes,
 		AllowedHosts:        d.cfg.allowedHosts(),
@@ -73,6 +72,7 @@ func newPublicHandler(d routeDeps) (publicHandler, error) {
 		mux.Handle(d.cfg.MCPHost+"/{$}", mcp)
 	}
 	mux.Handle("GET /connect", connect)
+	mux.Handle("GET "+web.StaticPrefix, web.Static())
 	mux.Handle("/api/", hosts(bounded(d.cfg.MaxBodyBytes, d.auth.Middleware(d.log, httperr.JSON, d.api))))
 	mux.Handle("GET /login", hosts(http.HandlerFunc(d.signIn.Login)))
 	mux.Handle(rest.UploadPath, hosts(bounded(contracts.MaxMediaBytes+1, d.upload)))

@@ -41,6 +41,7 @@ var httpSet = wire.NewSet(
 	loadServerKey,
 	provideAuthenticator,
 	provideSignIn,
+	provideSite,
 	providePinger,
 	provideAPI,
 	provideRouteDeps,

@@ -52,7 +52,12 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	signIn := provideSignIn(services, authenticator, logger)
 	apiserverApiHandler := provideAPI(services, accountService, logger)
 	apiserverPinger := providePinger(database)
-	apiserverRouteDeps := provideRouteDeps(cfg, logger, metrics, authenticator, server, signIn, apiserverApiHandler, apiserverPinger, services)
+	site, err := provideSite(authenticator, accountService, logger)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	apiserverRouteDeps := provideRouteDeps(cfg, logger, metrics, authenticator, server, signIn, apiserverApiHandler, apiserverPinger, services, site)
 	apiserverPublicHandler, err := newPublicHandler(apiserverRouteDeps)
 	if err != nil {
 		cleanup()
@@ -90,6 +95,7 @@ var httpSet = wire.NewSet(
 	loadServerKey,
 	provideAuthenticator,
 	provideSignIn,
+	provideSite,
 	providePinger,
 	provideAPI,
 	provideRouteDeps,

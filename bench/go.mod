@@ -14,8 +14,10 @@ replace (
 require (
 	github.com/mark3labs/mcp-go v1.2.1
 	github.com/modelcontextprotocol/go-sdk v1.8.0
+	github.com/takhtabush/takhtabush/adapters v0.0.0-00010101000000-000000000000
 	github.com/takhtabush/takhtabush/apiserver v0.0.0-00010101000000-000000000000
 	github.com/takhtabush/takhtabush/contracts v0.0.0-00010101000000-000000000000
+	github.com/takhtabush/takhtabush/domain v0.0.0-00010101000000-000000000000
 	github.com/takhtabush/takhtabush/mcpcore v0.0.0-00010101000000-000000000000
 )
 
@@ -46,8 +48,6 @@ require (
 	github.com/segmentio/encoding v0.5.4 // indirect
 	github.com/sethvargo/go-retry v0.5.0 // indirect
 	github.com/spf13/cast v1.7.1 // indirect
-	github.com/takhtabush/takhtabush/adapters v0.0.0-00010101000000-000000000000 // indirect
-	github.com/takhtabush/takhtabush/domain v0.0.0-00010101000000-000000000000 // indirect
 	github.com/takhtabush/takhtabush/ports v0.0.0-00010101000000-000000000000 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
 	go.uber.org/multierr v1.11.0 // indirect

@@ -109,9 +109,23 @@ func TestCatalogDefinitions(t *testing.T) {
 			t.Errorf("%s: empty arguments validate=%v, but required=%v", tool.Name, err, hasRequired)
 		}
 	}
-	if len(seen) != 20 {
-		t.Errorf("catalog has %d tools, want 20 (DESIGN.md's first 17, add_notes, update_notes, get_note)", len(seen))
+	for name := range seen {
+		if !slices.Contains(designTools, name) {
+			t.Errorf("catalog tool %s is not named in DESIGN.md's tool catalog", name)
+		}
 	}
+	if len(seen) < 17 {
+		t.Errorf("catalog has %d tools, fewer than the first 17", len(seen))
+	}
+}
+
+// designTools are the tool names DESIGN.md §2 fixes.
+var designTools = []string{
+	"list_decks", "get_deck", "search_cards", "get_study_snapshot", "get_stats", "get_study_plan",
+	"create_deck", "update_deck", "delete_deck", "add_cards", "update_cards", "delete_cards", "import_cards",
+	"start_study_session", "submit_review", "request_media_upload", "render_study_session",
+	"get_settings", "update_settings", "reschedule_cards", "import_package", "export_deck", "optimize_parameters",
+	"get_job", "cancel_job", "restore_items", "add_notes", "update_notes", "get_note",
 }
 
 // TestToolsListSize keeps the whole catalog, serialised as tools/list sends

@@ -12,11 +12,13 @@ var (
 	exFront = "What is the capital of Türkiye?"
 	exDeck  = Deck{ID: "d1", Name: "Geography", Description: "Capitals", Settings: DefaultDeckSettings(),
 		Counts: DeckCounts{Total: 3, New: 1, Learning: 1, Review: 1, DueNow: 2}, CreatedAt: exT0, UpdatedAt: exT0}
-	exState = CardState{Phase: PhaseReview, Due: exT0.Add(72 * time.Hour), Stability: 3.2, Difficulty: 5.1, ScheduledDays: 3, Reps: 4, Lapses: 1, LastReview: &exT0}
-	exCard  = Card{ID: "c1", DeckID: "d1", Front: exFront, Back: "Ankara", Tags: []string{"europe"}, State: exState, CreatedAt: exT0, UpdatedAt: exT0}
-	exScard = &StudyCard{CardID: "c1", Front: exFront, Back: "Ankara", Tags: []string{"europe"}, Phase: PhaseNew}
-	exSess  = StudySession{ID: "s1", DeckID: "d1", StartedAt: exT0, ExpiresAt: exT0.Add(SessionTTL), Remaining: 3, Current: exScard, StudyURL: "https://x.test/study/s1"}
-	exBulk  = BulkResult{DeckID: "d1", Items: []ItemOutcome{
+	exState    = CardState{Phase: PhaseReview, Due: exT0.Add(72 * time.Hour), Stability: 3.2, Difficulty: 5.1, ScheduledDays: 3, Reps: 4, Lapses: 1, LastReview: &exT0}
+	exCard     = Card{ID: "c1", DeckID: "d1", Front: exFront, Back: "Ankara", Tags: []string{"europe"}, State: exState, CreatedAt: exT0, UpdatedAt: exT0}
+	exScard    = &StudyCard{CardID: "c1", Front: exFront, Back: "Ankara", Tags: []string{"europe"}, Phase: PhaseNew}
+	exSess     = StudySession{ID: "s1", DeckID: "d1", StartedAt: exT0, ExpiresAt: exT0.Add(SessionTTL), Remaining: 3, Current: exScard, StudyURL: "https://x.test/study/s1"}
+	exSettings = AccountSettings{Timezone: "America/New_York", RolloverHour: 4, LearnAheadMinutes: 20, Today: "2026-11-29",
+		DayStartsAt: time.Date(2026, 11, 29, 9, 0, 0, 0, time.UTC), NextDayAt: time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC), UpdatedAt: exT0}
+	exBulk = BulkResult{DeckID: "d1", Items: []ItemOutcome{
 		{Index: 0, Status: OutcomeCreated, ID: "c2"},
 		{Index: 1, Status: OutcomeDuplicate, ExistingID: "c1"},
 		{Index: 2, Status: OutcomeInvalid, Reason: "back must not be empty"}},
@@ -54,6 +56,8 @@ var examples = map[string]Example{
 	ToolSubmitReview:       {json.RawMessage(`{"sessionId":"s1","cardId":"c1","position":0,"rating":"good","durationMs":5400}`), SubmitReviewArgs{}, ReviewResult{SessionID: "s1", CardID: "c1", Rating: RatingGood, State: exState, NextDue: exState.Due, IntervalHuman: "3d", Reviewed: 1, Remaining: 2, Next: exScard}},
 	ToolRequestMediaUpload: {json.RawMessage(`{"contentType":"image/png","bytes":2048,"filename":"map.png"}`), RequestMediaUploadArgs{}, MediaUploadIntent{MediaID: "m1", UploadURL: "https://x.test/media/m1", Method: "PUT", Headers: map[string]string{"Authorization": "Upload abc"}, ExpiresAt: exT0, MaxBytes: 2048, ContentType: "image/png", AllowedTypes: AllowedMediaTypes}},
 	ToolRenderStudySession: {json.RawMessage(`{"deckId":"d1"}`), RenderStudySessionArgs{}, exSess},
+	ToolGetSettings:        {json.RawMessage(`{}`), GetSettingsArgs{}, exSettings},
+	ToolUpdateSettings:     {json.RawMessage(`{"timezone":"America/New_York","rolloverHour":4}`), UpdateSettingsArgs{}, exSettings},
 	ToolAddNotes: {json.RawMessage(`{"deckId":"d1","notes":[{"noteType":"Cloze","fields":{"Text":"{{c1::Ankara}} is the capital of {{c2::Turkey}}"},"tags":["europe"]}]}`), AddNotesArgs{},
 		BulkResult{DeckID: "d1", Items: []ItemOutcome{{Index: 0, Status: OutcomeCreated, ID: "n1", CardIDs: []string{"c1", "c2"}}}, Counts: map[string]int{"created": 1}}},
 	ToolUpdateNotes: {json.RawMessage(`{"updates":[{"id":"n1","fields":{"Back Extra":"since 1923"}}]}`), UpdateNotesArgs{},

@@ -96,6 +96,10 @@ var (
 	settingsOut = object(schema{
 		"desiredRetention": numOut, "newCardsPerDay": intOut, "reviewsPerDay": intOut, "maximumIntervalDays": intOut,
 	}, "desiredRetention", "newCardsPerDay", "reviewsPerDay", "maximumIntervalDays")
+	settingsRecordOut = object(schema{
+		"timezone": strOut, "rolloverHour": intOut, "learnAheadMinutes": intOut, "newCardsPerDay": intOut, "reviewsPerDay": intOut,
+		"today": strOut, "dayStartsAt": tsOut, "nextDayAt": tsOut, "updatedAt": tsOut,
+	}, "timezone", "rolloverHour", "learnAheadMinutes", "newCardsPerDay", "reviewsPerDay", "today", "dayStartsAt", "nextDayAt")
 	deckCountsOut = object(schema{
 		"total": intOut, "new": intOut, "learning": intOut, "review": intOut, "suspended": intOut, "dueNow": intOut,
 	}, "total", "new", "learning", "review", "suspended", "dueNow")

@@ -24,6 +24,8 @@ const (
 	ToolSubmitReview       = "submit_review"
 	ToolRequestMediaUpload = "request_media_upload"
 	ToolRenderStudySession = "render_study_session"
+	ToolGetSettings        = "get_settings"
+	ToolUpdateSettings     = "update_settings"
 	ToolAddNotes           = "add_notes"
 	ToolUpdateNotes        = "update_notes"
 	ToolGetNote            = "get_note"
@@ -334,6 +336,26 @@ var catalog = []ToolDef{
 		MutatesWith: "deckId", WriteScopes: []Scope{ScopeStudyWrite}, WritesAs: ToolStartStudySession, AuditAction: "study.start",
 		ExactlyOneOf: []string{"sessionId", "deckId"},
 		Meta:         map[string]any{"ui": map[string]any{"resourceUri": StudyWidgetURI}, "ui/resourceUri": StudyWidgetURI},
+	},
+	{
+		Name: ToolGetSettings, Title: "Get settings",
+		Description:  "The learner's day: IANA timezone and rolloverHour (local hour a day starts, default 4); today, daily limits, streaks and stats follow it. learnAheadMinutes (default 20): a learning step due that soon may show early when nothing else is left. Account-wide daily caps, 0 = none.",
+		InputSchema:  raw(object(schema{})),
+		OutputSchema: raw(settingsRecordOut),
+		Annotations:  readOnly, Scopes: []Scope{ScopeDecksRead},
+	},
+	{
+		Name: ToolUpdateSettings, Title: "Update settings",
+		Description: "Change the learner's timezone, rolloverHour, learnAheadMinutes or account-wide daily caps. Only the fields given change. Ask the user for their timezone rather than guessing.",
+		InputSchema: raw(object(schema{
+			"timezone":          with(str("IANA timezone name, e.g. \"Europe/Berlin\" or \"UTC\"."), "minLength", 1, "maxLength", MaxTimezoneLen),
+			"rolloverHour":      integer("Local hour (0-23) at which a new study day starts.", 0, 23),
+			"learnAheadMinutes": integer("Minutes a learning step may be shown before it is due when nothing else is left.", 0, MaxLearnAheadMinutes),
+			"newCardsPerDay":    integer("Account-wide cap on new cards per day across decks; 0 = no cap.", 0, MaxAccountDailyLimit),
+			"reviewsPerDay":     integer("Account-wide cap on reviews per day across decks; 0 = no cap.", 0, MaxAccountDailyLimit),
+		})),
+		OutputSchema: raw(settingsRecordOut),
+		Annotations:  idempotent, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "settings.update",
 	},
 }
 

@@ -9,17 +9,21 @@ replace (
 )
 
 require (
+	github.com/microcosm-cc/bluemonday v1.0.27
 	github.com/open-spaced-repetition/go-fsrs/v4 v4.0.0
 	github.com/takhtabush/takhtabush/adapters v0.0.0-00010101000000-000000000000
 	github.com/takhtabush/takhtabush/contracts v0.0.0-00010101000000-000000000000
 	github.com/takhtabush/takhtabush/ports v0.0.0-00010101000000-000000000000
+	github.com/yuin/goldmark v1.8.7
 	golang.org/x/net v0.62.0
 	pgregory.net/rapid v1.3.0
 )
 
 require (
+	github.com/aymerick/douceur v0.2.0 // indirect
 	github.com/dustin/go-humanize v1.1.0 // indirect
 	github.com/google/uuid v1.6.0 // indirect
+	github.com/gorilla/css v1.0.1 // indirect
 	github.com/lib/pq v1.12.3 // indirect
 	github.com/mattn/go-isatty v0.0.24 // indirect
 	github.com/mfridman/interpolate v0.0.2 // indirect

@@ -99,6 +99,7 @@ type Services struct {
 	WebSessions *WebSessionService
 	Exposure    *ExposureService
 	Audit       *AuditService
+	Settings    *SettingsService
 	AccountData *AccountDataService
 }
 
@@ -118,6 +119,7 @@ func NewServices(store ports.Database, blobs ports.BlobStore, clock ports.Clock,
 		WebSessions: &WebSessionService{d},
 		Exposure:    &ExposureService{d},
 		Audit:       &AuditService{d},
+		Settings:    &SettingsService{d},
 		AccountData: &AccountDataService{d},
 	}
 }

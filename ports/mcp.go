@@ -59,6 +59,10 @@ type McpServices interface {
 	// RenderStudySession returns a session (starting one when given a deck
 	// id) with its absolute StudyURL set. Not found for an unknown session or deck.
 	RenderStudySession(ctx context.Context, args contracts.RenderStudySessionArgs) (contracts.StudySession, error)
+	// GetSettings returns the account's settings of the learner's day.
+	GetSettings(ctx context.Context, args contracts.GetSettingsArgs) (contracts.AccountSettings, error)
+	// UpdateSettings changes them. Invalid for an unknown timezone or a value out of range.
+	UpdateSettings(ctx context.Context, args contracts.UpdateSettingsArgs) (contracts.AccountSettings, error)
 
 	// WriteAudit stores an audit event for the principal in ctx. Its
 	// failure never undoes the mutation the event describes.

@@ -163,6 +163,22 @@ type ExposureService interface {
 	SetExposure(ctx context.Context, s contracts.ExposureSettings) (contracts.ExposureSettings, error)
 }
 
+// SettingsService reads and changes the acting account's settings of the
+// learner's day, and tells the learner's day of the account.
+type SettingsService interface {
+	// Settings returns the settings, the defaults when never set (UTC,
+	// rollover hour 4, learn-ahead 20 minutes, no account-wide caps), with
+	// today's date and bounds filled in.
+	Settings(ctx context.Context) (contracts.AccountSettings, error)
+	// UpdateSettings changes the fields given. Invalid for an unknown
+	// timezone or a value out of range; nothing changes then.
+	UpdateSettings(ctx context.Context, args contracts.UpdateSettingsArgs) (contracts.AccountSettings, error)
+	// AdoptTimezone sets the timezone (a browser's, at sign-in) only when
+	// the account never had settings stored, and reports whether it did.
+	// Invalid for an unknown timezone.
+	AdoptTimezone(ctx context.Context, timezone string) (bool, error)
+}
+
 // AuditService records and lists what agents changed.
 type AuditService interface {
 	// Record appends an event for the acting user; the event's UserID is

@@ -75,6 +75,7 @@ type Stores interface {
 	Keys() APIKeyStore
 	WebSessions() WebSessionStore
 	Exposure() ExposureStore
+	Settings() SettingsStore
 	Audit() AuditStore
 	Idempotency() IdempotencyStore
 	Media() MediaStore
@@ -334,6 +335,18 @@ type ExposureStore interface {
 	GetExposure(ctx context.Context, userID string) (contracts.ExposureSettings, error)
 	// PutExposure replaces a user's settings.
 	PutExposure(ctx context.Context, userID string, s contracts.ExposureSettings) error
+}
+
+// SettingsStore keeps per-account settings of the learner's day.
+type SettingsStore interface {
+	// GetSettings returns a user's stored settings (Today, DayStartsAt and
+	// NextDayAt are left zero) and whether any were ever stored; the zero
+	// value and false when never set.
+	GetSettings(ctx context.Context, userID string) (contracts.AccountSettings, bool, error)
+	// PutSettings replaces a user's settings (timezone, rollover hour,
+	// learn-ahead minutes, daily caps, UpdatedAt). Not found when the user
+	// does not exist.
+	PutSettings(ctx context.Context, userID string, s contracts.AccountSettings) error
 }
 
 // AuditStore keeps the audit trail.

@@ -85,6 +85,8 @@ func affectedIDs(result any, args json.RawMessage) []string {
 		add(r.CardID)
 	case contracts.MediaUploadIntent:
 		add(r.MediaID)
+	case contracts.AccountSettings:
+		add("settings") // the account's own settings; the row's user id names the account
 	default:
 		var named struct {
 			DeckID    string   `json:"deckId"`

@@ -70,7 +70,7 @@ func TestExposure(t *testing.T) {
 	f.svc.EXPECT().Exposure(gomock.Any()).DoAndReturn(func(context.Context) (contracts.ExposureSettings, error) { return settings, nil }).AnyTimes()
 	ctx := as(contracts.AllScopes...)
 	names := f.listTools(ctx)
-	if slices.Contains(names, contracts.ToolSearchCards) || len(names) != 16 {
+	if slices.Contains(names, contracts.ToolSearchCards) || len(names) != len(contracts.Catalog())-1 {
 		t.Fatalf("listed %v", names)
 	}
 	_, rerr := f.call(ctx, contracts.ToolSearchCards, json.RawMessage(`{}`))
@@ -128,8 +128,8 @@ func TestNarrowingHeader(t *testing.T) {
 		}
 		return names
 	}
-	if got := list(""); len(got) != 13 {
-		t.Fatalf("no header: %d tools %v, want the 13 of decks:read, stats:read, decks:write", len(got), got)
+	if got := list(""); len(got) != 15 {
+		t.Fatalf("no header: %d tools %v, want the 15 of decks:read, stats:read, decks:write", len(got), got)
 	}
 	if got := list("stats:read"); !slices.Equal(got, []string{contracts.ToolGetStats, contracts.ToolGetStudyPlan}) {
 		t.Fatalf("narrowed to stats:read: %v", got)

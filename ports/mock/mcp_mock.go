@@ -353,6 +353,45 @@ func (c *MockMcpServicesGetNoteCall) DoAndReturn(f func(context.Context, contrac
 	return c
 }
 
+// GetSettings mocks base method.
+func (m *MockMcpServices) GetSettings(ctx context.Context, args contracts.GetSettingsArgs) (contracts.AccountSettings, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "GetSettings", ctx, args)
+	ret0, _ := ret[0].(contracts.AccountSettings)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// GetSettings indicates an expected call of GetSettings.
+func (mr *MockMcpServicesMockRecorder) GetSettings(ctx, args any) *MockMcpServicesGetSettingsCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "GetSettings", reflect.TypeOf((*MockMcpServices)(nil).GetSettings), ctx, args)
+	return &MockMcpServicesGetSettingsCall{Call: call}
+}
+
+// MockMcpServicesGetSettingsCall wrap *gomock.Call
+type MockMcpServicesGetSettingsCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockMcpServicesGetSettingsCall) Return(arg0 contracts.AccountSettings, arg1 error) *MockMcpServicesGetSettingsCall {
+	c.Call = c.Call.Return(arg0, arg1)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockMcpServicesGetSettingsCall) Do(f func(context.Context, contracts.GetSettingsArgs) (contracts.AccountSettings, error)) *MockMcpServicesGetSettingsCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockMcpServicesGetSettingsCall) DoAndReturn(f func(context.Context, contracts.GetSettingsArgs) (contracts.AccountSettings, error)) *MockMcpServicesGetSettingsCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
 // GetStats mocks base method.
 func (m *MockMcpServices) GetStats(ctx context.Context, args contracts.GetStatsArgs) (contracts.Stats, error) {
 	m.ctrl.T.Helper()
@@ -856,6 +895,45 @@ func (c *MockMcpServicesUpdateNotesCall) Do(f func(context.Context, contracts.Up
 
 // DoAndReturn rewrite *gomock.Call.DoAndReturn
 func (c *MockMcpServicesUpdateNotesCall) DoAndReturn(f func(context.Context, contracts.UpdateNotesArgs) (contracts.BulkResult, error)) *MockMcpServicesUpdateNotesCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
+// UpdateSettings mocks base method.
+func (m *MockMcpServices) UpdateSettings(ctx context.Context, args contracts.UpdateSettingsArgs) (contracts.AccountSettings, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "UpdateSettings", ctx, args)
+	ret0, _ := ret[0].(contracts.AccountSettings)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// UpdateSettings indicates an expected call of UpdateSettings.
+func (mr *MockMcpServicesMockRecorder) UpdateSettings(ctx, args any) *MockMcpServicesUpdateSettingsCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "UpdateSettings", reflect.TypeOf((*MockMcpServices)(nil).UpdateSettings), ctx, args)
+	return &MockMcpServicesUpdateSettingsCall{Call: call}
+}
+
+// MockMcpServicesUpdateSettingsCall wrap *gomock.Call
+type MockMcpServicesUpdateSettingsCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockMcpServicesUpdateSettingsCall) Return(arg0 contracts.AccountSettings, arg1 error) *MockMcpServicesUpdateSettingsCall {
+	c.Call = c.Call.Return(arg0, arg1)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockMcpServicesUpdateSettingsCall) Do(f func(context.Context, contracts.UpdateSettingsArgs) (contracts.AccountSettings, error)) *MockMcpServicesUpdateSettingsCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockMcpServicesUpdateSettingsCall) DoAndReturn(f func(context.Context, contracts.UpdateSettingsArgs) (contracts.AccountSettings, error)) *MockMcpServicesUpdateSettingsCall {
 	c.Call = c.Call.DoAndReturn(f)
 	return c
 }

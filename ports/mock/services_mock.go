@@ -1663,6 +1663,147 @@ func (c *MockExposureServiceSetExposureCall) DoAndReturn(f func(context.Context,
 	return c
 }
 
+// MockSettingsService is a mock of SettingsService interface.
+type MockSettingsService struct {
+	ctrl     *gomock.Controller
+	recorder *MockSettingsServiceMockRecorder
+	isgomock struct{}
+}
+
+// MockSettingsServiceMockRecorder is the mock recorder for MockSettingsService.
+type MockSettingsServiceMockRecorder struct {
+	mock *MockSettingsService
+}
+
+// NewMockSettingsService creates a new mock instance.
+func NewMockSettingsService(ctrl *gomock.Controller) *MockSettingsService {
+	mock := &MockSettingsService{ctrl: ctrl}
+	mock.recorder = &MockSettingsServiceMockRecorder{mock}
+	return mock
+}
+
+// EXPECT returns an object that allows the caller to indicate expected use.
+func (m *MockSettingsService) EXPECT() *MockSettingsServiceMockRecorder {
+	return m.recorder
+}
+
+// AdoptTimezone mocks base method.
+func (m *MockSettingsService) AdoptTimezone(ctx context.Context, timezone string) (bool, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "AdoptTimezone", ctx, timezone)
+	ret0, _ := ret[0].(bool)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// AdoptTimezone indicates an expected call of AdoptTimezone.
+func (mr *MockSettingsServiceMockRecorder) AdoptTimezone(ctx, timezone any) *MockSettingsServiceAdoptTimezoneCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "AdoptTimezone", reflect.TypeOf((*MockSettingsService)(nil).AdoptTimezone), ctx, timezone)
+	return &MockSettingsServiceAdoptTimezoneCall{Call: call}
+}
+
+// MockSettingsServiceAdoptTimezoneCall wrap *gomock.Call
+type MockSettingsServiceAdoptTimezoneCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockSettingsServiceAdoptTimezoneCall) Return(arg0 bool, arg1 error) *MockSettingsServiceAdoptTimezoneCall {
+	c.Call = c.Call.Return(arg0, arg1)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockSettingsServiceAdoptTimezoneCall) Do(f func(context.Context, string) (bool, error)) *MockSettingsServiceAdoptTimezoneCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockSettingsServiceAdoptTimezoneCall) DoAndReturn(f func(context.Context, string) (bool, error)) *MockSettingsServiceAdoptTimezoneCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
+// Settings mocks base method.
+func (m *MockSettingsService) Settings(ctx context.Context) (contracts.AccountSettings, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "Settings", ctx)
+	ret0, _ := ret[0].(contracts.AccountSettings)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// Settings indicates an expected call of Settings.
+func (mr *MockSettingsServiceMockRecorder) Settings(ctx any) *MockSettingsServiceSettingsCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Settings", reflect.TypeOf((*MockSettingsService)(nil).Settings), ctx)
+	return &MockSettingsServiceSettingsCall{Call: call}
+}
+
+// MockSettingsServiceSettingsCall wrap *gomock.Call
+type MockSettingsServiceSettingsCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockSettingsServiceSettingsCall) Return(arg0 contracts.AccountSettings, arg1 error) *MockSettingsServiceSettingsCall {
+	c.Call = c.Call.Return(arg0, arg1)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockSettingsServiceSettingsCall) Do(f func(context.Context) (contracts.AccountSettings, error)) *MockSettingsServiceSettingsCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockSettingsServiceSettingsCall) DoAndReturn(f func(context.Context) (contracts.AccountSettings, error)) *MockSettingsServiceSettingsCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
+// UpdateSettings mocks base method.
+func (m *MockSettingsService) UpdateSettings(ctx context.Context, args contracts.UpdateSettingsArgs) (contracts.AccountSettings, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "UpdateSettings", ctx, args)
+	ret0, _ := ret[0].(contracts.AccountSettings)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// UpdateSettings indicates an expected call of UpdateSettings.
+func (mr *MockSettingsServiceMockRecorder) UpdateSettings(ctx, args any) *MockSettingsServiceUpdateSettingsCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "UpdateSettings", reflect.TypeOf((*MockSettingsService)(nil).UpdateSettings), ctx, args)
+	return &MockSettingsServiceUpdateSettingsCall{Call: call}
+}
+
+// MockSettingsServiceUpdateSettingsCall wrap *gomock.Call
+type MockSettingsServiceUpdateSettingsCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockSettingsServiceUpdateSettingsCall) Return(arg0 contracts.AccountSettings, arg1 error) *MockSettingsServiceUpdateSettingsCall {
+	c.Call = c.Call.Return(arg0, arg1)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockSettingsServiceUpdateSettingsCall) Do(f func(context.Context, contracts.UpdateSettingsArgs) (contracts.AccountSettings, error)) *MockSettingsServiceUpdateSettingsCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockSettingsServiceUpdateSettingsCall) DoAndReturn(f func(context.Context, contracts.UpdateSettingsArgs) (contracts.AccountSettings, error)) *MockSettingsServiceUpdateSettingsCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
 // MockAuditService is a mock of AuditService interface.
 type MockAuditService struct {
 	ctrl     *gomock.Controller

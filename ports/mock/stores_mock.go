@@ -763,6 +763,44 @@ func (c *MockDatabaseSessionsCall) DoAndReturn(f func() ports.StudySessionStore)
 	return c
 }
 
+// Settings mocks base method.
+func (m *MockDatabase) Settings() ports.SettingsStore {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "Settings")
+	ret0, _ := ret[0].(ports.SettingsStore)
+	return ret0
+}
+
+// Settings indicates an expected call of Settings.
+func (mr *MockDatabaseMockRecorder) Settings() *MockDatabaseSettingsCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Settings", reflect.TypeOf((*MockDatabase)(nil).Settings))
+	return &MockDatabaseSettingsCall{Call: call}
+}
+
+// MockDatabaseSettingsCall wrap *gomock.Call
+type MockDatabaseSettingsCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockDatabaseSettingsCall) Return(arg0 ports.SettingsStore) *MockDatabaseSettingsCall {
+	c.Call = c.Call.Return(arg0)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockDatabaseSettingsCall) Do(f func() ports.SettingsStore) *MockDatabaseSettingsCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockDatabaseSettingsCall) DoAndReturn(f func() ports.SettingsStore) *MockDatabaseSettingsCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
 // Users mocks base method.
 func (m *MockDatabase) Users() ports.UserStore {
 	m.ctrl.T.Helper()
@@ -1301,6 +1339,44 @@ func (c *MockStoresSessionsCall) Do(f func() ports.StudySessionStore) *MockStore
 
 // DoAndReturn rewrite *gomock.Call.DoAndReturn
 func (c *MockStoresSessionsCall) DoAndReturn(f func() ports.StudySessionStore) *MockStoresSessionsCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
+// Settings mocks base method.
+func (m *MockStores) Settings() ports.SettingsStore {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "Settings")
+	ret0, _ := ret[0].(ports.SettingsStore)
+	return ret0
+}
+
+// Settings indicates an expected call of Settings.
+func (mr *MockStoresMockRecorder) Settings() *MockStoresSettingsCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Settings", reflect.TypeOf((*MockStores)(nil).Settings))
+	return &MockStoresSettingsCall{Call: call}
+}
+
+// MockStoresSettingsCall wrap *gomock.Call
+type MockStoresSettingsCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockStoresSettingsCall) Return(arg0 ports.SettingsStore) *MockStoresSettingsCall {
+	c.Call = c.Call.Return(arg0)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockStoresSettingsCall) Do(f func() ports.SettingsStore) *MockStoresSettingsCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockStoresSettingsCall) DoAndReturn(f func() ports.SettingsStore) *MockStoresSettingsCall {
 	c.Call = c.Call.DoAndReturn(f)
 	return c
 }
@@ -3528,6 +3604,108 @@ func (c *MockExposureStorePutExposureCall) Do(f func(context.Context, string, co
 
 // DoAndReturn rewrite *gomock.Call.DoAndReturn
 func (c *MockExposureStorePutExposureCall) DoAndReturn(f func(context.Context, string, contracts.ExposureSettings) error) *MockExposureStorePutExposureCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
+// MockSettingsStore is a mock of SettingsStore interface.
+type MockSettingsStore struct {
+	ctrl     *gomock.Controller
+	recorder *MockSettingsStoreMockRecorder
+	isgomock struct{}
+}
+
+// MockSettingsStoreMockRecorder is the mock recorder for MockSettingsStore.
+type MockSettingsStoreMockRecorder struct {
+	mock *MockSettingsStore
+}
+
+// NewMockSettingsStore creates a new mock instance.
+func NewMockSettingsStore(ctrl *gomock.Controller) *MockSettingsStore {
+	mock := &MockSettingsStore{ctrl: ctrl}
+	mock.recorder = &MockSettingsStoreMockRecorder{mock}
+	return mock
+}
+
+// EXPECT returns an object that allows the caller to indicate expected use.
+func (m *MockSettingsStore) EXPECT() *MockSettingsStoreMockRecorder {
+	return m.recorder
+}
+
+// GetSettings mocks base method.
+func (m *MockSettingsStore) GetSettings(ctx context.Context, userID string) (contracts.AccountSettings, bool, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "GetSettings", ctx, userID)
+	ret0, _ := ret[0].(contracts.AccountSettings)
+	ret1, _ := ret[1].(bool)
+	ret2, _ := ret[2].(error)
+	return ret0, ret1, ret2
+}
+
+// GetSettings indicates an expected call of GetSettings.
+func (mr *MockSettingsStoreMockRecorder) GetSettings(ctx, userID any) *MockSettingsStoreGetSettingsCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "GetSettings", reflect.TypeOf((*MockSettingsStore)(nil).GetSettings), ctx, userID)
+	return &MockSettingsStoreGetSettingsCall{Call: call}
+}
+
+// MockSettingsStoreGetSettingsCall wrap *gomock.Call
+type MockSettingsStoreGetSettingsCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockSettingsStoreGetSettingsCall) Return(arg0 contracts.AccountSettings, arg1 bool, arg2 error) *MockSettingsStoreGetSettingsCall {
+	c.Call = c.Call.Return(arg0, arg1, arg2)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockSettingsStoreGetSettingsCall) Do(f func(context.Context, string) (contracts.AccountSettings, bool, error)) *MockSettingsStoreGetSettingsCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockSettingsStoreGetSettingsCall) DoAndReturn(f func(context.Context, string) (contracts.AccountSettings, bool, error)) *MockSettingsStoreGetSettingsCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
+// PutSettings mocks base method.
+func (m *MockSettingsStore) PutSettings(ctx context.Context, userID string, s contracts.AccountSettings) error {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "PutSettings", ctx, userID, s)
+	ret0, _ := ret[0].(error)
+	return ret0
+}
+
+// PutSettings indicates an expected call of PutSettings.
+func (mr *MockSettingsStoreMockRecorder) PutSettings(ctx, userID, s any) *MockSettingsStorePutSettingsCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "PutSettings", reflect.TypeOf((*MockSettingsStore)(nil).PutSettings), ctx, userID, s)
+	return &MockSettingsStorePutSettingsCall{Call: call}
+}
+
+// MockSettingsStorePutSettingsCall wrap *gomock.Call
+type MockSettingsStorePutSettingsCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockSettingsStorePutSettingsCall) Return(arg0 error) *MockSettingsStorePutSettingsCall {
+	c.Call = c.Call.Return(arg0)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockSettingsStorePutSettingsCall) Do(f func(context.Context, string, contracts.AccountSettings) error) *MockSettingsStorePutSettingsCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockSettingsStorePutSettingsCall) DoAndReturn(f func(context.Context, string, contracts.AccountSettings) error) *MockSettingsStorePutSettingsCall {
 	c.Call = c.Call.DoAndReturn(f)
 	return c
 }

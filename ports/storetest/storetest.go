@@ -64,6 +64,7 @@ func TestStore(t *testing.T, open func(t *testing.T) ports.Database) {
 		{"APIKeys", testAPIKeys},
 		{"WebSessions", testWebSessions},
 		{"Exposure", testExposure},
+		{"Settings", testSettings},
 		{"Audit", testAudit},
 		{"AuditPaging", testAuditPaging},
 		{"Idempotency", testIdempotency},

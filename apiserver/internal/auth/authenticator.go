@@ -192,3 +192,29 @@ func (a *Authenticator) devPrincipal(ctx context.Context) (contracts.Principal, 
 		CredentialKind: contracts.CredentialDev,
 	}, nil
 }
+
+// WebSession returns the principal of r's web session cookie and the
+// session token, ignoring every other credential (pages are for people,
+// never keys). Unauthenticated when there is no cookie or it is refused;
+// unavailable when the check could not be made. For an unsafe method it
+// also checks the origin and the CSRF token (header or form field) and
+// fails forbidden with the reason.
+func (a *Authenticator) WebSession(r *http.Request) (contracts.Principal, string, error) {
+	c, err := r.Cookie(a.sessionCookie)
+	if err != nil || c.Value == "" {
+		return contracts.Principal{}, "", contracts.Errorf(contracts.KindUnauthenticated, "sign in to continue")
+	}
+	p, err := a.svc.Sessions.Authenticate(r.Context(), c.Value)
+	if err != nil {
+		return contracts.Principal{}, "", unauthenticated(err)
+	}
+	if unsafeMethod(r.Method) {
+		if msg := a.checkOrigin(r); msg != "" {
+			return contracts.Principal{}, "", contracts.Errorf(contracts.KindForbidden, "%s", msg)
+		}
+		if msg := a.checkCSRF(r); msg != "" {
+			return contracts.Principal{}, "", contracts.Errorf(contracts.KindForbidden, "%s", msg)
+		}
+	}
+	return p, c.Value, nil
+}

@@ -18,6 +18,7 @@ type Services struct {
 	Media    ports.MediaService
 	Exposure ports.ExposureService
 	Audit    ports.AuditService
+	Settings ports.SettingsService
 }
 
 // AuditFailures counts audit rows that could not be written.
@@ -153,6 +154,16 @@ func (b *Binding) RenderStudySession(ctx context.Context, args contracts.RenderS
 		return s, contracts.Errorf(contracts.KindInvalid, "pass sessionId (an existing session) or deckId (to start one)")
 	}
 	return s, err
+}
+
+// GetSettings implements ports.McpServices.
+func (b *Binding) GetSettings(ctx context.Context, _ contracts.GetSettingsArgs) (contracts.AccountSettings, error) {
+	return b.svc.Settings.Settings(ctx)
+}
+
+// UpdateSettings implements ports.McpServices.
+func (b *Binding) UpdateSettings(ctx context.Context, args contracts.UpdateSettingsArgs) (contracts.AccountSettings, error) {
+	return b.svc.Settings.UpdateSettings(ctx, args)
 }
 
 // WriteAudit records the event through the audit service. The request id

@@ -29,6 +29,7 @@ type Services struct {
 	Exposure ports.ExposureService
 	Audit    ports.AuditService
 	Accounts ports.AccountService
+	Settings ports.SettingsService
 }
 
 // route is one line of the route table.
@@ -75,6 +76,9 @@ func routes(s Services) []route {
 
 		{"GET", "exposure", webSession, makeGetExposureEndpoint(s.Exposure), decodeNothing},
 		{"PUT", "exposure", webSession, makeSetExposureEndpoint(s.Exposure), decodeSetExposureRequest},
+
+		{"GET", "settings", webSession, makeGetSettingsEndpoint(s.Settings), decodeNothing},
+		{"PATCH", "settings", webSession, makeUpdateSettingsEndpoint(s.Settings), decodeUpdateSettingsRequest},
 
 		{"GET", "audit", webSession, makeListAuditEndpoint(s.Audit), decodeListAuditRequest},
 	}

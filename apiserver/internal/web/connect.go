@@ -1,52 +1,43 @@
 package web
 
 import (
-	"bytes"
-	_ "embed"
-	"html/template"
 	"net/http"
 
 	"github.com/takhtabush/takhtabush/contracts"
 )
 
-//go:embed connect.html
-var connectHTML string
-
-var connectTemplate = template.Must(template.New("connect").Parse(connectHTML))
-
 // ConnectPage is the public MCP setup page.
 type ConnectPage struct {
-	page []byte
+	site *Site
+	data connectData
+	h    http.Handler
 }
 
-// NewConnectPage renders the page once for the endpoint mcpURL (and the
+type connectData struct {
+	MCPURL, AltURL, AllScopes, Placeholder string
+	Scopes                                 []string
+	Clients                                []ClientConfig
+}
+
+// NewConnectPage returns the setup page for the endpoint mcpURL (and the
 // bare-origin alternative altURL, when there is one). Everything
-// interpolated is escaped by html/template.
-func NewConnectPage(mcpURL, altURL string) (*ConnectPage, error) {
-	var b bytes.Buffer
-	err := connectTemplate.Execute(&b, map[string]any{
-		"MCPURL":      mcpURL,
-		"AltURL":      altURL,
-		"Scopes":      contracts.ScopeStrings(contracts.AllScopes),
-		"AllScopes":   contracts.JoinScopes(contracts.AllScopes, ","),
-		"Placeholder": KeyPlaceholder,
-		"Clients":     ClientConfigs(mcpURL, KeyPlaceholder),
+// interpolated is escaped by html/template; a signed-in visitor sees the
+// layout with their account.
+func NewConnectPage(site *Site, mcpURL, altURL string) *ConnectPage {
+	p := &ConnectPage{site: site, data: connectData{
+		MCPURL:      mcpURL,
+		AltURL:      altURL,
+		Scopes:      contracts.ScopeStrings(contracts.AllScopes),
+		AllScopes:   contracts.JoinScopes(contracts.AllScopes, ","),
+		Placeholder: KeyPlaceholder,
+		Clients:     ClientConfigs(mcpURL, KeyPlaceholder),
+	}}
+	p.h = site.Public(func(w http.ResponseWriter, r *http.Request, v View) {
+		v.Title, v.Nav, v.Data = "Connect an AI assistant", "connect", p.data
+		site.Render(w, r, "connect", v)
 	})
-	if err != nil {
-		return nil, err
-	}
-	return &ConnectPage{page: b.Bytes()}, nil
+	return p
 }
 
 // ServeHTTP serves the page.
-func (p *ConnectPage) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	h := w.Header()
-	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'")
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Referrer-Policy", "no-referrer")
-	if r.Method == http.MethodHead {
-		return
-	}
-	_, _ = w.Write(p.page)
-}
+func (p *ConnectPage) ServeHTTP(w http.ResponseWriter, r *http.Request) { p.h.ServeHTTP(w, r) }

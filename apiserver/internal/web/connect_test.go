@@ -9,10 +9,7 @@ import (
 // Everything interpolated into the setup page is HTML-escaped.
 func TestConnectPageEscapes(t *testing.T) {
 	evil := `https://x.example/"><script>alert(1)</script>`
-	p, err := NewConnectPage(evil+"/mcp", `https://<b>host</b>/`)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := NewConnectPage(testSite(t), evil+"/mcp", `https://<b>host</b>/`)
 	rec := httptest.NewRecorder()
 	p.ServeHTTP(rec, httptest.NewRequest("GET", "/connect", nil))
 	body := rec.Body.String()
@@ -25,8 +22,11 @@ func TestConnectPageEscapes(t *testing.T) {
 	if ct := rec.Header().Get("Content-Type"); ct != "text/html; charset=utf-8" {
 		t.Errorf("Content-Type %q", ct)
 	}
-	if csp := rec.Header().Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'none'") {
+	if csp := rec.Header().Get("Content-Security-Policy"); csp != PageCSP {
 		t.Errorf("CSP %q", csp)
+	}
+	if strings.Contains(body, "<style") || strings.Contains(body, " style=") {
+		t.Errorf("inline style in the page (the CSP forbids it):\n%s", body)
 	}
 }
 

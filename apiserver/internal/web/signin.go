@@ -4,6 +4,7 @@ import (
 	"html/template"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/takhtabush/takhtabush/apiserver/internal/auth"
@@ -77,7 +78,8 @@ func (s *SignIn) fail(w http.ResponseWriter, kind contracts.ErrorKind, msg strin
 	_ = loginFailed.Execute(w, msg)
 }
 
-// Logout ends the web session of the cookie and clears both cookies. It
+// Logout ends the web session of the cookie and clears both cookies; a
+// form post (the layout's sign-out button) is then sent to the start page. It
 // sits behind the auth middleware, which has checked the session and its
 // CSRF token; any other credential is refused.
 func (s *SignIn) Logout(w http.ResponseWriter, r *http.Request) {
@@ -96,5 +98,10 @@ func (s *SignIn) Logout(w http.ResponseWriter, r *http.Request) {
 		http.SetCookie(w, &http.Cookie{Name: name, Value: "", Path: "/", MaxAge: -1, HttpOnly: name != auth.CSRFCookie, Secure: secure, SameSite: http.SameSiteLaxMode})
 	}
 	w.Header().Set("Cache-Control", "no-store")
+	if strings.HasPrefix(r.Header.Get("Content-Type"), "application/x-www-form-urlencoded") {
+		// The layout's sign-out button: back to the start page.
+		http.Redirect(w, r, "/", http.StatusSeeOther)
+		return
+	}
 	w.WriteHeader(http.StatusNoContent)
 }

@@ -54,6 +54,9 @@ func TestQuickRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, s := range servers.All() {
+		if _, ok := rep.NotRun[s.Name()]; ok {
+			continue
+		}
 		info := rep.Servers[slices.IndexFunc(rep.Servers, func(i ServerInfo) bool { return i.Name == s.Name() })]
 		for _, sc := range s.Scenarios() {
 			if !slices.Contains(info.Checked, sc.Name) {
@@ -70,8 +73,18 @@ func TestQuickRun(t *testing.T) {
 			if s.Name() != cfg.Baseline && c.Ratio == nil {
 				t.Errorf("%s / %s: no ratio to %s", s.Name(), sc.Name, cfg.Baseline)
 			}
-			if c.BaselineScenario != sc.BaselineScenario() || (sc.CPUGoal > 0) != (c.GoalMet != nil) {
-				t.Errorf("%s / %s: baseline %q, goal %v met %v", s.Name(), sc.Name, c.BaselineScenario, c.CPUGoal, c.GoalMet)
+			if c.BaselineScenario != sc.BaselineScenario() || len(sc.Goals) != len(c.Goals) {
+				t.Errorf("%s / %s: baseline %q, goals %+v", s.Name(), sc.Name, c.BaselineScenario, c.Goals)
+			}
+			for _, g := range c.Goals {
+				if g.NotRun == "" && (g.AgainstCPU <= 0 || g.Ratio <= 0) {
+					t.Errorf("%s / %s: goal %+v has no ratio", s.Name(), sc.Name, g)
+				}
+			}
+			if strings.HasPrefix(s.Name(), "fullstack") || strings.HasPrefix(s.Name(), "dbfloor") {
+				if c.Median.Statements <= 0 {
+					t.Errorf("%s / %s: no statements counted", s.Name(), sc.Name)
+				}
 			}
 			if info.Calls[sc.Name] < 1+c.Rounds {
 				t.Errorf("%s / %s: %d calls counted", s.Name(), sc.Name, info.Calls[sc.Name])

@@ -18,11 +18,13 @@ type Metrics struct {
 	RPS       float64 `json:"reqPerSec"`
 	P50Micros float64 `json:"p50Micros"`
 	P99Micros float64 `json:"p99Micros"`
+	// Statements is database statements per request (0 without a database).
+	Statements float64 `json:"statementsPerReq"`
 }
 
 // fields lists the metrics in report order, with pointers into m.
 func (m *Metrics) fields() []*float64 {
-	return []*float64{&m.CPUMicros, &m.Allocs, &m.Bytes, &m.RPS, &m.P50Micros, &m.P99Micros}
+	return []*float64{&m.CPUMicros, &m.Allocs, &m.Bytes, &m.RPS, &m.P50Micros, &m.P99Micros, &m.Statements}
 }
 
 // Sample is one measurement of one server on one scenario.
@@ -50,10 +52,21 @@ type Cell struct {
 	BaselineScenario string `json:"baselineScenario"`
 	// Ratio is Median divided by the baseline's Median; nil without a baseline.
 	Ratio *Metrics `json:"ratioToBaseline,omitempty"`
-	// CPUGoal, when set, is the most Ratio.CPUMicros may be; GoalMet says
-	// whether it was (nil without a ratio).
-	CPUGoal float64 `json:"cpuGoal,omitempty"`
-	GoalMet *bool   `json:"goalMet,omitempty"`
+	// Goals are the scenario's CPU goals and how they went.
+	Goals []GoalResult `json:"goals,omitempty"`
+}
+
+// GoalResult is one CPU goal of a cell: met when the cell's CPU per
+// request is at most Max times Against's; missed when Against did not run.
+type GoalResult struct {
+	scenario.Goal
+	// AgainstCPU is the compared cell's CPU µs per request (0: not run).
+	AgainstCPU float64 `json:"againstCpuMicros"`
+	// Ratio is the cell's CPU per request divided by AgainstCPU.
+	Ratio float64 `json:"ratio"`
+	Met   bool    `json:"met"`
+	// NotRun says why the compared server did not run, when it did not.
+	NotRun string `json:"notRun,omitempty"`
 }
 
 // ServerInfo describes a compared server.
@@ -102,6 +115,8 @@ type Report struct {
 	Scenarios []string     `json:"scenarios"`
 	Cells     []Cell       `json:"cells"`
 	Samples   []Sample     `json:"samples"`
+	// NotRun lists the servers that could not run on this machine, with why.
+	NotRun map[string]string `json:"notRun,omitempty"`
 
 	specs map[[2]string]scenario.Scenario // server × scenario name → its definition
 }
@@ -124,6 +139,23 @@ func newReport(cfg Config, srvs []servers.Server) *Report {
 		}
 	}
 	return r
+}
+
+// notRun records the servers that could not run and the goals of theirs
+// that are therefore missed.
+func (r *Report) notRun(all []servers.Server, why map[string]string) {
+	if len(why) == 0 {
+		return
+	}
+	r.NotRun = why
+	for _, s := range all {
+		if _, ok := why[s.Name()]; !ok {
+			continue
+		}
+		for _, sc := range s.Scenarios() {
+			r.specs[[2]string{s.Name(), sc.Name}] = sc
+		}
+	}
 }
 
 func (r *Report) addChecked(server, scenario string) {
@@ -171,7 +203,7 @@ func (r *Report) aggregate(baseline string) {
 				continue
 			}
 			spec := r.specs[[2]string{s.Name, sc}]
-			c := Cell{Scenario: sc, Server: s.Name, Rounds: len(rounds), BaselineScenario: spec.BaselineScenario(), CPUGoal: spec.CPUGoal}
+			c := Cell{Scenario: sc, Server: s.Name, Rounds: len(rounds), BaselineScenario: spec.BaselineScenario()}
 			for i, f := range c.Median.fields() {
 				vals := make([]float64, len(rounds))
 				for j := range rounds {
@@ -197,9 +229,21 @@ func (r *Report) aggregate(baseline string) {
 			}
 		}
 		r.Cells[i].Ratio = &ratio
-		if r.Cells[i].CPUGoal > 0 {
-			met := ratio.CPUMicros <= r.Cells[i].CPUGoal
-			r.Cells[i].GoalMet = &met
+	}
+	for i := range r.Cells {
+		c := &r.Cells[i]
+		for _, g := range r.specs[[2]string{c.Server, c.Scenario}].Goals {
+			res := GoalResult{Goal: g}
+			if against, ok := r.Cell(g.Scenario, g.Server); ok && against.Median.CPUMicros > 0 {
+				res.AgainstCPU = against.Median.CPUMicros
+				res.Ratio = c.Median.CPUMicros / res.AgainstCPU
+				res.Met = res.Ratio <= g.Max
+			} else if why, ok := r.NotRun[g.Server]; ok {
+				res.NotRun = why
+			} else {
+				res.NotRun = "not in this run"
+			}
+			c.Goals = append(c.Goals, res)
 		}
 	}
 }

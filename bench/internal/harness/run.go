@@ -22,11 +22,22 @@ func Run(ctx context.Context, cfg Config) (rep *Report, err error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	srvs, err := selectServers(cfg.Servers)
+	all, err := selectServers(cfg.Servers)
 	if err != nil {
 		return nil, err
 	}
+	notRun := map[string]string{}
+	var srvs []servers.Server
+	for _, s := range all {
+		if o, ok := s.(servers.Optional); ok && o.Unavailable() != "" {
+			notRun[s.Name()] = o.Unavailable()
+			cfg.logf("not running %s: %s", s.Name(), o.Unavailable())
+			continue
+		}
+		srvs = append(srvs, s)
+	}
 	rep = newReport(cfg, srvs)
+	rep.notRun(all, notRun)
 
 	children := make(map[string]*child, len(srvs))
 	defer func() {
@@ -72,8 +83,8 @@ func Run(ctx context.Context, cfg Config) (rep *Report, err error) {
 				}
 				smp.Round = round
 				rep.Samples = append(rep.Samples, smp)
-				cfg.logf("round %d %-13s %-9s %7d req %8.0f req/s %8.1f µs CPU/req %7.1f allocs/req",
-					round, name, s.Name(), smp.Requests, smp.RPS, smp.CPUMicros, smp.Allocs)
+				cfg.logf("round %d %-13s %-12s %7d req %8.0f req/s %8.1f µs CPU/req %7.1f allocs/req %5.1f stmts/req",
+					round, name, s.Name(), smp.Requests, smp.RPS, smp.CPUMicros, smp.Allocs, smp.Statements)
 			}
 		}
 	}
@@ -147,12 +158,13 @@ func measure(ctx context.Context, cfg Config, c *child, sc scenario.Scenario) (S
 		Seconds:  res.elapsed.Seconds(),
 		GCs:      after.NumGC - before.NumGC,
 		Metrics: Metrics{
-			CPUMicros: float64(after.CPUNanos-before.CPUNanos) / 1e3 / n,
-			Allocs:    float64(after.Mallocs-before.Mallocs) / n,
-			Bytes:     float64(after.TotalAlloc-before.TotalAlloc) / n,
-			RPS:       n / res.elapsed.Seconds(),
-			P50Micros: micros(percentile(res.latencies, 0.50)),
-			P99Micros: micros(percentile(res.latencies, 0.99)),
+			CPUMicros:  float64(after.CPUNanos-before.CPUNanos) / 1e3 / n,
+			Allocs:     float64(after.Mallocs-before.Mallocs) / n,
+			Bytes:      float64(after.TotalAlloc-before.TotalAlloc) / n,
+			RPS:        n / res.elapsed.Seconds(),
+			P50Micros:  micros(percentile(res.latencies, 0.50)),
+			P99Micros:  micros(percentile(res.latencies, 0.99)),
+			Statements: float64(after.Statements-before.Statements) / n,
 		},
 	}, nil
 }

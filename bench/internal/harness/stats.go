@@ -19,10 +19,13 @@ type Stats struct {
 	NumGC uint32 `json:"numGC"`
 	// GOMAXPROCS is the child's GOMAXPROCS setting.
 	GOMAXPROCS int `json:"gomaxprocs"`
+	// Statements counts the database statements run so far (servers
+	// without a database: 0).
+	Statements int64 `json:"statements"`
 }
 
-// readStats takes a snapshot of the current process.
-func readStats() Stats {
+// readStats takes a snapshot of the current process and its statement count.
+func readStats(statements func() int64) Stats {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	return Stats{
@@ -31,5 +34,13 @@ func readStats() Stats {
 		TotalAlloc: ms.TotalAlloc,
 		NumGC:      ms.NumGC,
 		GOMAXPROCS: runtime.GOMAXPROCS(0),
+		Statements: count(statements),
 	}
+}
+
+func count(f func() int64) int64 {
+	if f == nil {
+		return 0
+	}
+	return f()
 }

@@ -7,13 +7,23 @@ const (
 	AddCards     = "add_cards"
 )
 
-// Goals for the full stack (issue 4 §8), as multiples of the floor's
-// server CPU per request: list_decks against the floor's list_decks, and
-// a mutating call with its audit row against the floor's echo, an MCP
-// call that does no work.
+// Goals for the full stack (issue 12 §2), as multiples of server CPU per
+// request: list_decks against the database floor's and the no-I/O
+// floor's list_decks; each mutating call, with its audit row, against the
+// database floor's same call; on Postgres all three against its database
+// floor.
 const (
-	ListDecksCPUGoal = 3
-	MutationCPUGoal  = 6
+	ListDecksDBGoal   = 1.3
+	ListDecksNoIOGoal = 3
+	MutationDBGoal    = 1.5
+	PostgresDBGoal    = 1.5
+)
+
+// The servers the goals name.
+const (
+	FloorServer     = "floor"
+	DBFloorServer   = "dbfloor"
+	DBFloorPGServer = "dbfloor-pg"
 )
 
 // CardsPerAdd is the number of new cards each add_cards request carries.
@@ -63,12 +73,30 @@ type AddData struct {
 }
 
 // FullStack returns the full stack's scenarios: list_decks (the fixture's
-// request, goal ≤ 3× the floor's list_decks), and submit_review and a
-// 10-card add_cards, each with its audit row (goal ≤ 6× the floor's echo).
-func FullStack() []Scenario {
+// request), and submit_review and a 10-card add_cards, each with its
+// audit row, with their goals on SQLite or, when pg, on Postgres.
+func FullStack(pg bool) []Scenario {
+	list := []Goal{{DBFloorServer, ListDecks, ListDecksDBGoal}, {FloorServer, ListDecks, ListDecksNoIOGoal}}
+	review := []Goal{{DBFloorServer, SubmitReview, MutationDBGoal}}
+	add := []Goal{{DBFloorServer, AddCards, MutationDBGoal}}
+	if pg {
+		list = []Goal{{DBFloorPGServer, ListDecks, PostgresDBGoal}}
+		review = []Goal{{DBFloorPGServer, SubmitReview, PostgresDBGoal}}
+		add = []Goal{{DBFloorPGServer, AddCards, PostgresDBGoal}}
+	}
 	return []Scenario{
-		{Name: ListDecks, Body: Fixed(listDecksBody), Check: checkFullListDecks, CPUGoal: ListDecksCPUGoal},
-		{Name: SubmitReview, Bind: bindSubmitReview, Check: checkSubmitReview, Baseline: Echo, CPUGoal: MutationCPUGoal},
-		{Name: AddCards, Bind: bindAddCards, Check: checkAddCards, Baseline: Echo, CPUGoal: MutationCPUGoal},
+		{Name: ListDecks, Body: Fixed(listDecksBody), Check: checkFullListDecks, Goals: list},
+		{Name: SubmitReview, Bind: bindSubmitReview, Check: checkSubmitReview, Baseline: Echo, Goals: review},
+		{Name: AddCards, Bind: bindAddCards, Check: checkAddCards, Baseline: Echo, Goals: add},
+	}
+}
+
+// DBFloor returns the database floor's scenarios: the full stack's
+// requests, checked the same way.
+func DBFloor() []Scenario {
+	return []Scenario{
+		{Name: ListDecks, Body: Fixed(listDecksBody), Check: checkFullListDecks},
+		{Name: SubmitReview, Bind: bindSubmitReview, Check: checkSubmitReview, Baseline: Echo},
+		{Name: AddCards, Bind: bindAddCards, Check: checkAddCards, Baseline: Echo},
 	}
 }

@@ -31,7 +31,7 @@ func bind(t *testing.T, name string, data any) BodyFunc {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, sc := range FullStack() {
+	for _, sc := range FullStack(false) {
 		if sc.Name == name {
 			body, err := sc.Bind(raw)
 			if err != nil {
@@ -61,7 +61,7 @@ func TestSubmitReviewBodies(t *testing.T) {
 	if want := "[s1/a s2/d s1/b s1/c]"; fmt.Sprint(got) != want {
 		t.Errorf("pairs = %v, want %s", got, want)
 	}
-	if _, err := FullStack()[1].Bind(json.RawMessage(`{"sessions":[]}`)); err == nil {
+	if _, err := FullStack(false)[1].Bind(json.RawMessage(`{"sessions":[]}`)); err == nil {
 		t.Error("bound submit_review without pending cards")
 	}
 }

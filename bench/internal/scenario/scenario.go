@@ -42,10 +42,18 @@ type Scenario struct {
 	// one server answers (a mutating call of the full stack) compares with
 	// the floor's echo, the cost of an MCP call that does no work.
 	Baseline string
-	// CPUGoal, when positive, is the most server CPU per request the
-	// scenario may take, as a multiple of the baseline's; the report says
-	// whether it was met.
-	CPUGoal float64
+	// Goals bound the scenario's server CPU per request as multiples of
+	// other servers' on named scenarios; the report says whether each was
+	// met.
+	Goals []Goal
+}
+
+// Goal is a CPU goal: at most Max times the server CPU per request of
+// Server on Scenario (a goal against a server that did not run is missed).
+type Goal struct {
+	Server   string  `json:"server"`
+	Scenario string  `json:"scenario"`
+	Max      float64 `json:"max"`
 }
 
 // BaselineScenario returns the baseline server's scenario the ratios of s

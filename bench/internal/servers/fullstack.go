@@ -5,13 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"log/slog"
 	"net/http"
-	"os"
-	"path/filepath"
 
-	"github.com/takhtabush/takhtabush/apiserver"
+	"github.com/takhtabush/takhtabush/adapters/sqlcount"
 
 	"github.com/takhtabush/takhtabush/bench/internal/scenario"
 )
@@ -24,39 +20,49 @@ import (
 //
 // It answers list_decks (compared with the engines) and two mutating
 // calls, submit_review and a 10-card add_cards, each with its audit row.
-type FullStack struct{}
-
-// Name implements Server.
-func (FullStack) Name() string { return "fullstack" }
-
-// Description implements Server.
-func (FullStack) Description() string {
-	return "the takhtabush apiserver (App.Handler: access log, metrics, API-key auth, mcpcore, domain, audit rows) " +
-		"on SQLite in a temp dir, over HTTP with a Bearer key of every scope; info-level text logs formatted and discarded"
+type FullStack struct {
+	// Postgres runs it on Postgres (TAKHTABUSH_TEST_POSTGRES_URL, a
+	// direct connection) instead of SQLite.
+	Postgres bool
 }
 
-// Scenarios implements Server.
-func (FullStack) Scenarios() []scenario.Scenario { return scenario.FullStack() }
+// Name implements Server.
+func (f FullStack) Name() string {
+	if f.Postgres {
+		return "fullstack-pg"
+	}
+	return "fullstack"
+}
 
-// Start implements Server: it opens the service on a new SQLite database,
+// Description implements Server.
+func (f FullStack) Description() string {
+	where := "SQLite in a temp dir"
+	if f.Postgres {
+		where = "a fresh Postgres database (direct connection)"
+	}
+	return "the takhtabush apiserver (App.Handler: access log, metrics, API-key auth, mcpcore, domain, audit rows) " +
+		"on " + where + ", over HTTP with a Bearer key of every scope; info-level text logs formatted and discarded"
+}
+
+// Unavailable implements Optional.
+func (f FullStack) Unavailable() string { return postgresUnavailable(f.Postgres) }
+
+// Scenarios implements Server.
+func (f FullStack) Scenarios() []scenario.Scenario { return scenario.FullStack(f.Postgres) }
+
+// Start implements Server: it opens the service on a new database,
 // seeds it (see seed) and returns its public handler.
-func (FullStack) Start(ctx context.Context, opts Options) (*Instance, error) {
-	dir, err := os.MkdirTemp("", "mcpbench-fullstack-")
+func (f FullStack) Start(ctx context.Context, opts Options) (*Instance, error) {
+	db, err := newBenchDB(ctx, f.Postgres)
 	if err != nil {
 		return nil, err
 	}
-	app, err := apiserver.New(ctx, apiserver.Config{
-		DatabaseURL: "sqlite:" + filepath.Join(dir, "takhtabush.db"),
-		Secret:      "mcpbench-server-key",
-		Version:     "mcpbench",
-		// As `takhtabush serve` logs by default (text, info: one access
-		// line per request), but into io.Discard.
-		Logger: slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelInfo})),
-	})
+	var counter sqlcount.Counter
+	app, err := db.app(ctx, &counter)
 	if err != nil {
-		return nil, errors.Join(err, os.RemoveAll(dir))
+		return nil, errors.Join(err, db.close())
 	}
-	closeAll := func() error { return errors.Join(app.Close(), os.RemoveAll(dir)) }
+	closeAll := func() error { return errors.Join(app.Close(), db.close()) }
 	sd, err := seed(ctx, app, opts.Calls[scenario.SubmitReview], opts.Calls[scenario.AddCards])
 	if err != nil {
 		return nil, errors.Join(fmt.Errorf("seeding: %w", err), closeAll())
@@ -66,11 +72,12 @@ func (FullStack) Start(ctx context.Context, opts Options) (*Instance, error) {
 		return nil, errors.Join(err, closeAll())
 	}
 	return &Instance{
-		Handler: app.Handler(),
-		Header:  bearer(sd.writer.key),
-		Setup:   setup,
-		Verify:  sd.verify,
-		Close:   closeAll,
+		Handler:    app.Handler(),
+		Header:     bearer(sd.writer.key),
+		Setup:      setup,
+		Verify:     sd.verify,
+		Statements: func() int64 { return counter.Read().Statements },
+		Close:      closeAll,
 	}, nil
 }
 

@@ -14,7 +14,10 @@ var all = []Server{
 	GoSDK{},
 	MCPGo{},
 	Floor{},
+	DBFloor{},
 	FullStack{},
+	DBFloor{Postgres: true},
+	FullStack{Postgres: true},
 }
 
 // All returns the registered servers in run order.

@@ -54,6 +54,9 @@ type Instance struct {
 	// lasting effects, such as one audit row per mutating call. It returns
 	// a one-line summary for the report, or an error that fails the run.
 	Verify func(ctx context.Context, calls map[string]int) (string, error)
+	// Statements, when set, counts the database statements run so far
+	// (the report gives statements per request).
+	Statements func() int64
 	// Close releases resources created by Start. It may be nil.
 	Close func() error
 }

@@ -31,6 +31,9 @@ func start(tb testing.TB, s Server, opts Options) (*Instance, []scenario.Scenari
 func TestScenarios(t *testing.T) {
 	for _, s := range All() {
 		t.Run(s.Name(), func(t *testing.T) {
+			if o, ok := s.(Optional); ok && o.Unavailable() != "" {
+				t.Skip(o.Unavailable())
+			}
 			in, scs := start(t, s, Options{})
 			calls := map[string]int{}
 			for _, sc := range scs {

@@ -1,0 +1,74 @@
+// Takhtabush pages: small enhancements on top of forms that work without
+// JavaScript. Served from our origin (script-src 'self'); nothing inline.
+"use strict";
+
+document.addEventListener("DOMContentLoaded", function () {
+  initStudy();
+  initCopyButtons();
+});
+
+// Study: space or Enter reveals the answer, keys 1-4 rate it. The reveal
+// link works without JavaScript (it reloads with the answer shown).
+function initStudy() {
+  var study = document.querySelector("[data-study]");
+  if (!study) return;
+  var reveal = study.querySelector("[data-reveal]");
+  var back = study.querySelector("[data-back]");
+  var ratings = study.querySelector("[data-ratings]");
+  var started = Date.now();
+  var duration = study.querySelectorAll("input[name=durationMs]");
+
+  function shown() { return !ratings || !ratings.hidden; }
+  function show() {
+    if (back) back.hidden = false;
+    if (ratings) ratings.hidden = false;
+    if (reveal) reveal.hidden = true;
+    var first = ratings && ratings.querySelector("button[data-rating='3']");
+    if (first) first.focus();
+  }
+  if (reveal && back && ratings && !back.hasAttribute("data-open")) {
+    back.hidden = true;
+    ratings.hidden = true;
+    reveal.addEventListener("click", function (e) { e.preventDefault(); show(); });
+  }
+  study.addEventListener("submit", function () {
+    var ms = String(Math.min(Date.now() - started, 3600000));
+    for (var i = 0; i < duration.length; i++) duration[i].value = ms;
+  });
+  document.addEventListener("keydown", function (e) {
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    var t = e.target;
+    if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT")) return;
+    if (e.key === " " || e.key === "Enter") {
+      if (!shown()) { e.preventDefault(); show(); }
+      return;
+    }
+    if (/^[1-4]$/.test(e.key) && shown()) {
+      var b = study.querySelector("button[data-rating='" + e.key + "']");
+      if (b) { e.preventDefault(); b.click(); }
+    }
+    if ((e.key === "u" || e.key === "z") && study.querySelector("[data-undo]")) {
+      e.preventDefault();
+      study.querySelector("[data-undo]").click();
+    }
+  });
+}
+
+// Copy buttons: <button data-copy="#id"> copies that element's text.
+function initCopyButtons() {
+  var buttons = document.querySelectorAll("button[data-copy]");
+  for (var i = 0; i < buttons.length; i++) {
+    var b = buttons[i];
+    b.hidden = false;
+    b.addEventListener("click", function (e) {
+      var btn = e.currentTarget;
+      var el = document.querySelector(btn.getAttribute("data-copy"));
+      if (!el || !navigator.clipboard) return;
+      navigator.clipboard.writeText(el.textContent.trim()).then(function () {
+        var was = btn.textContent;
+        btn.textContent = "Copied";
+        setTimeout(function () { btn.textContent = was; }, 1500);
+      });
+    });
+  }
+}

@@ -1,0 +1,95 @@
+package servers
+
+// The database floor's statements, each with why a correct implementation
+// needs it. $n placeholders work on both SQLite and Postgres.
+
+// sqlKeyWithExposure authenticates a call: the API key by its id (primary
+// key), its hash, expiry, revocation and scopes, and in the same read the
+// owner's exposure settings (read-only mode, switched-off tools), which
+// every call must honour. Revocation is seen on the next request: nothing
+// is cached.
+const sqlKeyWithExposure = `SELECT k.user_id, k.hash, k.scopes, k.expires_at, k.revoked_at, x.read_only, x.disabled_tools
+FROM api_keys k LEFT JOIN exposure_settings x ON x.user_id = k.user_id
+WHERE k.id = $1`
+
+// sqlListDecks is list_decks: a page of the user's decks, each with its
+// counts by phase and due now, in one read: the user's cards grouped by
+// deck through the (user_id, deck_id, suspended, phase, due) index, joined
+// to the decks (the reader's decks all fit on one page).
+const sqlListDecks = `SELECT d.id, d.name, d.description, d.settings, d.created_at, d.updated_at,
+  COALESCE(c.total, 0), COALESCE(c.fresh, 0), COALESCE(c.learning, 0), COALESCE(c.review, 0), COALESCE(c.suspended, 0), COALESCE(c.due, 0)
+FROM decks d LEFT JOIN (
+  SELECT deck_id, COUNT(*) AS total,
+    SUM(CASE WHEN suspended THEN 0 WHEN phase = 'new' THEN 1 ELSE 0 END) AS fresh,
+    SUM(CASE WHEN suspended THEN 0 WHEN phase IN ('learning', 'relearning') THEN 1 ELSE 0 END) AS learning,
+    SUM(CASE WHEN suspended THEN 0 WHEN phase = 'review' THEN 1 ELSE 0 END) AS review,
+    SUM(CASE WHEN suspended THEN 1 ELSE 0 END) AS suspended,
+    SUM(CASE WHEN suspended THEN 0 WHEN phase <> 'new' AND due <= $2 THEN 1 ELSE 0 END) AS due
+  FROM cards WHERE user_id = $1 GROUP BY deck_id
+) c ON c.deck_id = d.id
+WHERE d.user_id = $1
+ORDER BY d.id
+LIMIT $3`
+
+// sqlReviewTarget is submit_review's read: the card's lowest pending item
+// in the user's live session, the card's schedule and version (for the
+// conditional update) and its deck's settings (the scheduler's
+// parameters), through the pending-items index.
+const sqlReviewTarget = `SELECT i.position, c.deck_id, c.suspended, c.phase, c.due, c.stability, c.difficulty, c.scheduled_days,
+  c.reps, c.lapses, c.step, c.last_review, c.version, d.settings, s.expires_at
+FROM study_session_items i
+JOIN study_sessions s ON s.id = i.session_id
+JOIN cards c ON c.user_id = s.user_id AND c.id = i.card_id
+JOIN decks d ON d.user_id = c.user_id AND d.id = c.deck_id
+WHERE i.session_id = $1 AND i.card_id = $2 AND i.reviewed_at IS NULL AND s.user_id = $3 AND s.expires_at > $4
+ORDER BY i.position
+LIMIT 1`
+
+// sqlMarkItem marks the item reviewed; the IS NULL condition makes a
+// concurrent review of the same item lose (0 rows).
+const sqlMarkItem = `UPDATE study_session_items SET reviewed_at = $1 WHERE session_id = $2 AND position = $3 AND reviewed_at IS NULL`
+
+// sqlUpdateCard stores the new schedule if nobody changed the card since
+// it was read (optimistic version).
+const sqlUpdateCard = `UPDATE cards SET phase = $1, due = $2, stability = $3, difficulty = $4, scheduled_days = $5, reps = $6,
+  lapses = $7, step = $8, last_review = $9, version = version + 1, updated_at = $10
+WHERE user_id = $11 AND id = $12 AND version = $13`
+
+// sqlInsertReview appends the review log row (the study history).
+const sqlInsertReview = `INSERT INTO review_logs (id, user_id, card_id, deck_id, session_id, rating, prev_phase,
+phase, due, stability, difficulty, scheduled_days, reps, lapses, step, last_review, reviewed_at, duration_ms)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`
+
+// sqlRequeue queues a card again at the end of the session when its
+// learning step is due within the session (not in the benchmark: an easy
+// new card graduates).
+const sqlRequeue = `INSERT INTO study_session_items (session_id, position, user_id, card_id)
+SELECT $1, COALESCE(MAX(position), -1) + 1, $2, $3 FROM study_session_items WHERE session_id = $1`
+
+// sqlProgress is what the result tells the model: how many items are
+// reviewed and pending, and the next card to show.
+const sqlProgress = `SELECT
+  (SELECT COUNT(*) FROM study_session_items WHERE session_id = $1 AND reviewed_at IS NOT NULL),
+  (SELECT COUNT(*) FROM study_session_items WHERE session_id = $1 AND reviewed_at IS NULL),
+  n.position, c.id, c.front, c.back, c.tags, c.phase
+FROM (SELECT 1 AS one) o
+LEFT JOIN (SELECT position, card_id FROM study_session_items WHERE session_id = $1 AND reviewed_at IS NULL ORDER BY position LIMIT 1) n ON 1 = 1
+LEFT JOIN cards c ON c.user_id = $2 AND c.id = n.card_id`
+
+// sqlInsertAudit writes the call's audit row, in the mutation's transaction.
+const sqlInsertAudit = `INSERT INTO mcp_audit_events (id, user_id, credential_kind, credential_id, tool, action, input_summary,
+affected_ids, outcome, error_kind, request_id, at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`
+
+// insertCardsHead and insertCardsTail frame add_cards' one multi-row
+// insert: the deck's ownership is the (user_id, deck_id) foreign key, the
+// dedupe check is the (deck_id, hash) unique key (a duplicate is skipped,
+// not an error), and RETURNING names the cards inserted.
+const (
+	insertCardsHead = `INSERT INTO cards (id, user_id, deck_id, front, back, tags, suspended, phase, due, hash, version, created_at, updated_at) VALUES `
+	insertCardsTail = ` ON CONFLICT (deck_id, hash) DO NOTHING RETURNING id`
+	insertCardsCols = 10 // placeholders per row
+)
+
+// sqlExistingHashes names the cards a duplicate collided with (only when
+// the insert skipped some).
+const sqlExistingHashes = `SELECT id, hash FROM cards WHERE user_id = $1 AND deck_id = $2 AND hash = $3`
