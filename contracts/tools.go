@@ -80,7 +80,7 @@ var (
 )
 
 var (
-	noteFieldsArg = with(schema{"type": "object", "additionalProperties": with(str(""), "maxLength", MaxCardSideLen)}, "maxProperties", MaxNoteFields)
+	noteFieldsArg = schema{"type": "object", "additionalProperties": with(str(""), "maxLength", MaxCardSideLen)}
 	tagsArg       = with(array(with(str(""), "minLength", 1, "maxLength", MaxTagLen), ""), "maxItems", MaxTagsPerCard)
 	deckIDArg     = id("The deck's id (from list_decks or create_deck).")
 	cursorArg     = str("Opaque cursor from a previous page's nextCursor; omit for the first page.")
