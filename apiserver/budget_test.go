@@ -3,6 +3,7 @@ package apiserver_test
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/takhtabush/takhtabush/adapters/sqlcount"
@@ -32,7 +33,7 @@ var statementBudgets = map[string]budget{
 	contracts.ToolUpdateCards:        {9, 1},
 	contracts.ToolImportCards:        {9, 1},
 	contracts.ToolStartStudySession:  {14, 1},
-	contracts.ToolSubmitReview:       {18, 1},
+	contracts.ToolSubmitReview:       {14, 1},
 	contracts.ToolRenderStudySession: {14, 1},
 	contracts.ToolRequestMediaUpload: {4, 0},
 	contracts.ToolDeleteCards:        {4, 1},
@@ -52,11 +53,25 @@ func TestStatementBudgets(t *testing.T) {
 		call(t, cs, contracts.ToolListDecks, map[string]any{}, nil) // the key's first use writes its last-use time
 
 		measured := map[string]sqlcount.Counts{}
+		ran := map[string][]string{} // the statements of each call, to show when a budget is exceeded
+		var mu sync.Mutex
+		var current []string
+		counter.Trace(func(q string) {
+			mu.Lock()
+			current = append(current, strings.Join(strings.Fields(q), " "))
+			mu.Unlock()
+		})
 		run := func(tool string, args map[string]any, out any) {
 			t.Helper()
+			mu.Lock()
+			current = nil
+			mu.Unlock()
 			before := counter.Read()
 			call(t, cs, tool, args, out)
 			measured[tool] = counter.Read().Sub(before)
+			mu.Lock()
+			ran[tool] = current
+			mu.Unlock()
 		}
 		var deck contracts.Deck
 		run(contracts.ToolCreateDeck, map[string]any{"name": "Budget"}, &deck)
@@ -98,9 +113,13 @@ func TestStatementBudgets(t *testing.T) {
 			case !budgeted:
 				t.Errorf("%s ran %d statements in %d transactions and has no budget: state one in statementBudgets", d.Name, got.Statements, got.Transactions)
 			case got.Statements > b.statements || got.Transactions > b.txs:
-				t.Errorf("%s ran %d statements in %d transactions; its budget is %d in %d", d.Name, got.Statements, got.Transactions, b.statements, b.txs)
+				t.Errorf("%s ran %d statements in %d transactions; its budget is %d in %d:\n  %s", d.Name, got.Statements, got.Transactions,
+					b.statements, b.txs, strings.Join(ran[d.Name], "\n  "))
 			}
 			fmt.Fprintf(&report, "  %-22s %3d statements, %d transactions (budget %d, %d)\n", d.Name, got.Statements, got.Transactions, b.statements, b.txs)
+			if testing.Verbose() {
+				fmt.Fprintf(&report, "    %s\n", strings.Join(ran[d.Name], "\n    "))
+			}
 		}
 		t.Logf("statements per call:\n%s", report.String())
 	})

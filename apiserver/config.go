@@ -19,7 +19,10 @@ const (
 	DefaultAddr         = "127.0.0.1:8080"
 	DefaultDatabaseURL  = "sqlite:./data/takhtabush.db"
 	DefaultMaxBodyBytes = 8 << 20
-	EnvDevelopment      = "development"
+	// DefaultRequestTimeout bounds a request: above the database's own
+	// bounds, so a stalled database answers "unavailable" first.
+	DefaultRequestTimeout = 30 * time.Second
+	EnvDevelopment        = "development"
 )
 
 // Config configures the service. The zero value plus a DatabaseURL is a
@@ -61,6 +64,9 @@ type Config struct {
 	Version string
 	// MaxBodyBytes bounds request bodies (default 8 MiB).
 	MaxBodyBytes int64
+	// RequestTimeout bounds one tool call or REST request, database waits
+	// included (default DefaultRequestTimeout).
+	RequestTimeout time.Duration
 	// Logger receives structured logs; nil discards them.
 	Logger *slog.Logger
 	// Clock tells the domain the time; nil is the system clock (tests set
@@ -91,6 +97,9 @@ func (c Config) normalize() (Config, error) {
 	}
 	if c.MaxBodyBytes <= 0 {
 		c.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if c.RequestTimeout <= 0 {
+		c.RequestTimeout = DefaultRequestTimeout
 	}
 	if c.Version == "" {
 		c.Version = "dev"

@@ -92,7 +92,7 @@ func provideMCPServer(svc ports.McpServices, cfg Config, log *slog.Logger, m *ob
 	mac := hmac.New(sha256.New, key)
 	mac.Write([]byte("takhtabush mcp requestState"))
 	return mcpbind.NewServer(svc, mcpbind.ServerConfig{BaseURL: cfg.BaseURL, Version: cfg.Version, Logger: log, Observer: m,
-		StateKey: mac.Sum(nil)})
+		StateKey: mac.Sum(nil), Timeout: cfg.RequestTimeout})
 }
 
 // provideAuthenticator builds credential resolution.
@@ -121,7 +121,12 @@ func provideSite(a *auth.Authenticator, accounts ports.AccountService, log *slog
 }
 
 // providePinger checks the store.
-func providePinger(s ports.Database) pinger { return s.Ping }
+func providePinger(s ports.Database) pinger {
+	if r, ok := s.(interface{ Ready(context.Context) error }); ok {
+		return r.Ready // reads the tables: a locked table is not ready
+	}
+	return s.Ping
+}
 
 // provideRouteDeps gathers what the routes need.
 func provideRouteDeps(cfg Config, log *slog.Logger, m *obs.Metrics, a *auth.Authenticator, srv *mcpcore.Server,

@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/takhtabush/takhtabush/apiserver/internal/auth"
 	"github.com/takhtabush/takhtabush/apiserver/internal/httperr"
@@ -73,7 +74,7 @@ func newPublicHandler(d routeDeps) (publicHandler, error) {
 	}
 	mux.Handle("GET /connect", connect)
 	mux.Handle("GET "+web.StaticPrefix, web.Static())
-	mux.Handle("/api/", hosts(bounded(d.cfg.MaxBodyBytes, d.auth.Middleware(d.log, httperr.JSON, d.api))))
+	mux.Handle("/api/", hosts(bounded(d.cfg.MaxBodyBytes, deadline(d.cfg.RequestTimeout, d.auth.Middleware(d.log, httperr.JSON, d.api)))))
 	mux.Handle("GET /login", hosts(http.HandlerFunc(d.signIn.Login)))
 	mux.Handle(rest.UploadPath, hosts(bounded(contracts.MaxMediaBytes+1, d.upload)))
 	mux.Handle("POST /logout", hosts(bounded(1<<10, d.auth.Middleware(d.log, httperr.JSON, http.HandlerFunc(d.signIn.Logout)))))
@@ -117,6 +118,15 @@ func browserOr(page, next http.Handler) http.Handler {
 			return
 		}
 		next.ServeHTTP(w, r)
+	})
+}
+
+// deadline bounds the work of one request: its context ends after d.
+func deadline(d time.Duration, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), d)
+		defer cancel()
+		next.ServeHTTP(w, r.WithContext(ctx))
 	})
 }
 

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"time"
 )
 
 // transport describes where a message came from and how to reach the
@@ -40,6 +41,7 @@ type reply struct {
 	body      []byte // nil: nothing to send (notification or client response)
 	status    int
 	challenge []string // insufficient_scope challenge for OAuth principals
+	retry     int      // seconds for a Retry-After header (0: none)
 	modern    bool
 	buf       *[]byte // pooled backing store of body
 }
@@ -387,7 +389,11 @@ func (s *Server) errorReply(id []byte, e *Error, modern bool) reply {
 	}
 	b = append(b, "}}"...)
 	*bp = b
-	return reply{body: b, status: e.httpStatus(modern), buf: bp, modern: modern}
+	r := reply{body: b, status: e.httpStatus(modern), buf: bp, modern: modern}
+	if e.retryAfter > 0 {
+		r.retry = max(int((e.retryAfter+time.Second-1)/time.Second), 1)
+	}
+	return r
 }
 
 // tail closes a result object: in the modern era it adds resultType, the

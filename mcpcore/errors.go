@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"net/http"
+	"time"
 )
 
 // JSON-RPC and MCP error codes the engine emits.
@@ -41,7 +42,20 @@ type Error struct {
 	status int
 	// scopes lists required scopes for an insufficient-scope error.
 	scopes []string
+	// retryAfter, when positive, is sent over HTTP as Retry-After.
+	retryAfter time.Duration
 }
+
+// RetryLater returns a -32603 error for a transient failure (the database
+// is away, the caller is over its rate): over HTTP the reply has the given
+// status (503 or 429) and a Retry-After header, so clients and proxies
+// know to come back instead of treating it as a server fault.
+func RetryLater(status int, message string, retryAfter time.Duration, data any) *Error {
+	return &Error{Code: CodeInternalError, Message: message, Data: data, status: status, retryAfter: retryAfter}
+}
+
+// RetryAfter is how long the client should wait before retrying (0: no hint).
+func (e *Error) RetryAfter() time.Duration { return e.retryAfter }
 
 // Error implements error.
 func (e *Error) Error() string { return fmt.Sprintf("mcp error %d: %s", e.Code, e.Message) }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -266,6 +267,9 @@ func (o *httpOut) finish(rep *reply, resourceMetadata string) {
 			c += `, resource_metadata="` + resourceMetadata + `"`
 		}
 		hd.Set("WWW-Authenticate", c)
+	}
+	if rep.retry > 0 {
+		hd.Set("Retry-After", strconv.Itoa(rep.retry))
 	}
 	o.w.WriteHeader(rep.status)
 	o.w.Write(rep.body)

@@ -8,6 +8,7 @@ package postgres
 
 import (
 	"context"
+	"database/sql"
 	"embed"
 	"fmt"
 	"io/fs"
@@ -92,11 +93,20 @@ func Open(ctx context.Context, url string, opts ...Option) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	db, err := sqlcount.Open("postgres", url, o.counter)
+	url, ioTimeout, err := withTimeouts(url)
+	if err != nil {
+		return nil, err
+	}
+	drv := boundedDriver{io: ioTimeout}
+	conn, err := drv.OpenConnector(url)
 	if err != nil {
 		// The URL may carry a password: keep it out of the error.
 		return nil, &contracts.Error{Kind: contracts.KindInvalid, Message: "the database URL is malformed"}
 	}
+	if o.counter != nil {
+		conn = sqlcount.Connector(drv, url, o.counter)
+	}
+	db := sql.OpenDB(conn)
 	n := max(o.maxOpenConns, 2)
 	db.SetMaxOpenConns(n)
 	db.SetMaxIdleConns(n)

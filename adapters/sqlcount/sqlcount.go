@@ -16,6 +16,25 @@ import (
 type Counter struct {
 	statements atomic.Int64
 	txs        atomic.Int64
+	trace      atomic.Pointer[func(query string)]
+}
+
+// Trace makes the counter pass each counted statement's text to fn (nil
+// stops it), so a test can say which statements a call ran.
+func (c *Counter) Trace(fn func(query string)) {
+	if fn == nil {
+		c.trace.Store(nil)
+		return
+	}
+	c.trace.Store(&fn)
+}
+
+// count counts one statement.
+func (c *Counter) count(query string) {
+	c.statements.Add(1)
+	if fn := c.trace.Load(); fn != nil {
+		(*fn)(query)
+	}
 }
 
 // Counts is a reading of a Counter.
@@ -96,7 +115,7 @@ func (c *conn) Prepare(query string) (driver.Stmt, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &stmt{Stmt: st, c: c.c}, nil
+	return &stmt{Stmt: st, c: c.c, query: query}, nil
 }
 
 func (c *conn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
@@ -108,7 +127,7 @@ func (c *conn) PrepareContext(ctx context.Context, query string) (driver.Stmt, e
 	if err != nil {
 		return nil, err
 	}
-	return &stmt{Stmt: st, c: c.c}, nil
+	return &stmt{Stmt: st, c: c.c, query: query}, nil
 }
 
 func (c *conn) Begin() (driver.Tx, error) { //nolint:staticcheck // the driver.Conn method
@@ -135,7 +154,7 @@ func (c *conn) ExecContext(ctx context.Context, query string, args []driver.Name
 	}
 	r, err := ex.ExecContext(ctx, query, args)
 	if err != driver.ErrSkip { //nolint:errorlint // ErrSkip is compared, never wrapped
-		c.c.statements.Add(1)
+		c.c.count(query)
 	}
 	return r, err
 }
@@ -147,7 +166,7 @@ func (c *conn) QueryContext(ctx context.Context, query string, args []driver.Nam
 	}
 	r, err := q.QueryContext(ctx, query, args)
 	if err != driver.ErrSkip { //nolint:errorlint // ErrSkip is compared, never wrapped
-		c.c.statements.Add(1)
+		c.c.count(query)
 	}
 	return r, err
 }
@@ -183,7 +202,8 @@ func (c *conn) CheckNamedValue(nv *driver.NamedValue) error {
 // stmt counts the executions of a prepared statement.
 type stmt struct {
 	driver.Stmt
-	c *Counter
+	c     *Counter
+	query string
 }
 
 var (
@@ -193,12 +213,12 @@ var (
 )
 
 func (s *stmt) Exec(args []driver.Value) (driver.Result, error) { //nolint:staticcheck // the driver.Stmt method
-	s.c.statements.Add(1)
+	s.c.count(s.query)
 	return s.Stmt.Exec(args) //nolint:staticcheck // passes the deprecated method through
 }
 
 func (s *stmt) Query(args []driver.Value) (driver.Rows, error) { //nolint:staticcheck // the driver.Stmt method
-	s.c.statements.Add(1)
+	s.c.count(s.query)
 	return s.Stmt.Query(args) //nolint:staticcheck // passes the deprecated method through
 }
 
@@ -207,7 +227,7 @@ func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (drive
 	if !ok {
 		return s.Exec(values(args))
 	}
-	s.c.statements.Add(1)
+	s.c.count(s.query)
 	return ex.ExecContext(ctx, args)
 }
 
@@ -216,7 +236,7 @@ func (s *stmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driv
 	if !ok {
 		return s.Query(values(args))
 	}
-	s.c.statements.Add(1)
+	s.c.count(s.query)
 	return q.QueryContext(ctx, args)
 }
 

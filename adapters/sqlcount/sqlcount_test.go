@@ -38,9 +38,15 @@ func TestCounts(t *testing.T) {
 	if err := tx.Commit(); err != nil {
 		t.Fatal(err)
 	}
+	var traced []string
+	c.Trace(func(q string) { traced = append(traced, q) })
 	var n int
 	if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM t WHERE n >= ?`, 1).Scan(&n); err != nil || n != 2 {
 		t.Fatalf("count = %d, %v", n, err)
+	}
+	c.Trace(nil)
+	if len(traced) != 1 || traced[0] != `SELECT COUNT(*) FROM t WHERE n >= ?` {
+		t.Fatalf("traced %q", traced)
 	}
 	// CREATE, three prepared inserts, one query; one transaction.
 	if got, want := c.Read(), (sqlcount.Counts{Statements: 5, Transactions: 1}); got != want {

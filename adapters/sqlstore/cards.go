@@ -20,9 +20,28 @@ scheduled_days, reps, lapses, step, last_review, hash, version, created_at, upda
 
 const insertColCount = 22
 
-// insertChunk bounds the rows of one multi-row INSERT (22 placeholders a
-// row, under SQLite's 32766).
-const insertChunk = 1400
+// insertBatchSizes are the row counts of the multi-row INSERTs of cards
+// beyond the first 15 rows, largest first (22 placeholders a row): a batch
+// is cut into as many of each as fit, and the rest (0–15 rows) goes in one
+// more statement. So a call runs few statements and their texts take at
+// most 18 shapes, each prepared once per connection (prepared batch
+// inserts, issue 12).
+var insertBatchSizes = []int{256, 64, 16}
+
+// batches cuts cards into insertBatchSizes pieces and a remainder.
+func batches[T any](vs []T) [][]T {
+	var out [][]T
+	for _, n := range insertBatchSizes {
+		for len(vs) >= n {
+			out = append(out, vs[:n])
+			vs = vs[n:]
+		}
+	}
+	if len(vs) > 0 {
+		out = append(out, vs)
+	}
+	return out
+}
 
 // scanCard reads one row of cardCols.
 func scanCard(sc interface{ Scan(...any) error }) (ports.CardRow, error) {
@@ -81,7 +100,7 @@ func (s cardStore) InsertCards(ctx context.Context, userID string, cards []ports
 			return err
 		}
 		var b strings.Builder
-		for _, chunk := range chunks(cards, insertChunk) {
+		for _, chunk := range batches(cards) {
 			b.Reset()
 			b.WriteString(`INSERT INTO cards (` + insertCols + `) VALUES `)
 			a := make(args, 0, len(chunk)*insertColCount)
@@ -96,7 +115,7 @@ func (s cardStore) InsertCards(ctx context.Context, userID string, cards []ports
 					ms(c.CreatedAt), ms(c.UpdatedAt), nullString(c.NoteID), nullOrd(c.NoteID, c.Ord)}))
 				b.WriteByte(')')
 			}
-			if _, err := h.exec(ctx, b.String(), a...); err != nil {
+			if _, err := h.execBulk(ctx, b.String(), a...); err != nil {
 				return h.fail(ctx, err, "insert cards", failMsgs{
 					unique: "a card with the same content already exists in the deck",
 					fk:     "deck not found",

@@ -39,3 +39,32 @@ func TestChunksAndDedupe(t *testing.T) {
 		t.Errorf("dedupe = %v", got)
 	}
 }
+
+func TestBatches(t *testing.T) {
+	shapes := map[int]bool{}
+	for n := 0; n <= 1200; n++ {
+		vs := make([]int, n)
+		for i := range vs {
+			vs[i] = i
+		}
+		total := 0
+		for _, b := range batches(vs) {
+			if len(b) == 0 || (len(b) > 15 && len(b) != 16 && len(b) != 64 && len(b) != 256) {
+				t.Fatalf("batches(%d) has a piece of %d", n, len(b))
+			}
+			for i, v := range b {
+				if v != total+i {
+					t.Fatalf("batches(%d) reorders or drops items", n)
+				}
+			}
+			total += len(b)
+			shapes[len(b)] = true
+		}
+		if total != n {
+			t.Fatalf("batches(%d) covers %d", n, total)
+		}
+	}
+	if len(shapes) > 18 {
+		t.Fatalf("%d statement shapes, want at most 18", len(shapes))
+	}
+}

@@ -84,6 +84,15 @@ func (h *handle) exec(ctx context.Context, q string, args ...any) (sql.Result, e
 	return h.q.ExecContext(ctx, q, args...)
 }
 
+// execBulk runs a bulk statement whose texts are few (see insertBatches)
+// prepared, through the statement cache when there is one.
+func (h *handle) execBulk(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	if cq, ok := h.q.(cachedQuerier); ok {
+		return cq.execBulk(ctx, q, args...)
+	}
+	return h.q.ExecContext(ctx, q, args...)
+}
+
 // atomic runs fn so that either all of its writes stay or none does, and
 // so that an expected failure (a duplicate, a missing parent) leaves the
 // caller's transaction usable: inside a transaction it runs under a

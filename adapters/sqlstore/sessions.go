@@ -146,17 +146,31 @@ WHERE user_id = $1 AND session_id = $2 AND position = $3 AND reviewed_at IS NULL
 // session or the card is not the user's; conflict when a concurrent append
 // took the same position.
 func (s sessionStore) AppendItem(ctx context.Context, userID, sessionID, cardID string) error {
-	return s.atomic(ctx, func(h *handle) error {
-		if err := h.checkSession(ctx, userID, sessionID); err != nil {
-			return err
-		}
-		var next int
-		if err := h.q.QueryRowContext(ctx, `SELECT COALESCE(MAX(position) + 1, 0) FROM study_session_items WHERE session_id = $1`,
-			sessionID).Scan(&next); err != nil {
-			return h.s.wrap(ctx, err, "append item")
-		}
-		return h.insertItems(ctx, userID, sessionID, next, []string{cardID})
-	})
+	// One statement in the common case: the session and the card must be
+	// the user's (a join, so a missing one inserts nothing instead of
+	// failing the caller's transaction), the position is one past the
+	// last, and a concurrent append that took it first inserts nothing.
+	res, err := s.exec(ctx, `INSERT INTO study_session_items (session_id, position, user_id, card_id)
+SELECT s.id, COALESCE((SELECT MAX(i.position) + 1 FROM study_session_items i WHERE i.session_id = s.id), 0), s.user_id, c.id
+FROM study_sessions s JOIN cards c ON c.user_id = s.user_id AND c.id = $3
+WHERE s.user_id = $1 AND s.id = $2
+ON CONFLICT (session_id, position) DO NOTHING`, userID, sessionID, cardID)
+	n, err := s.affected(ctx, res, err, "append item")
+	if err != nil || n == 1 {
+		return err
+	}
+	// Nothing inserted: say why.
+	if err := s.checkSession(ctx, userID, sessionID); err != nil {
+		return err
+	}
+	ok, err := s.exists(ctx, "find card", `SELECT 1 FROM cards WHERE user_id = $1 AND id = $2`, userID, cardID)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return notFound("card")
+	}
+	return contracts.Errorf(contracts.KindConflict, "a concurrent append took the position; retry")
 }
 
 // Progress counts reviewed and pending items. Not found when the session

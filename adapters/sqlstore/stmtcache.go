@@ -63,12 +63,12 @@ func (c *stmtCache) lookup(query string) (st *sql.Stmt, full bool) {
 // (the caller then runs the query unprepared and sees the real error).
 // The caller must hold no pooled connection: get is for queries outside
 // transactions.
-func (c *stmtCache) get(ctx context.Context, query string) *sql.Stmt {
+func (c *stmtCache) get(ctx context.Context, query string, long bool) *sql.Stmt {
 	if c.off {
 		return nil
 	}
 	st, full := c.lookup(query)
-	if st != nil || full || !cacheable(query) {
+	if st != nil || full || (!long && !cacheable(query)) {
 		return st
 	}
 	return c.prepare(ctx, query)
@@ -77,12 +77,12 @@ func (c *stmtCache) get(ctx context.Context, query string) *sql.Stmt {
 // getInTx returns the cached statement of query, or nil when it is not
 // cached yet; then the query is noted for preparePending. It never
 // touches the pool.
-func (c *stmtCache) getInTx(query string) *sql.Stmt {
+func (c *stmtCache) getInTx(query string, long bool) *sql.Stmt {
 	if c.off {
 		return nil
 	}
 	st, full := c.lookup(query)
-	if st != nil || full || !cacheable(query) {
+	if st != nil || full || (!long && !cacheable(query)) {
 		return st
 	}
 	c.mu.Lock()
@@ -163,10 +163,16 @@ type cachedQuerier struct {
 }
 
 func (q cachedQuerier) stmt(ctx context.Context, query string) *sql.Stmt {
+	return q.stmtOf(ctx, query, false)
+}
+
+// stmtOf is stmt; long admits a text longer than maxCachedQueryLen (a
+// bulk statement whose texts the caller keeps few).
+func (q cachedQuerier) stmtOf(ctx context.Context, query string, long bool) *sql.Stmt {
 	if q.tx == nil {
-		return q.c.get(ctx, query)
+		return q.c.get(ctx, query, long)
 	}
-	st := q.c.getInTx(query)
+	st := q.c.getInTx(query, long)
 	if st == nil {
 		return nil
 	}
@@ -183,6 +189,15 @@ func (q cachedQuerier) direct() querier {
 // ExecContext implements querier.
 func (q cachedQuerier) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	if st := q.stmt(ctx, query); st != nil {
+		return st.ExecContext(ctx, args...)
+	}
+	return q.direct().ExecContext(ctx, query, args...)
+}
+
+// execBulk runs a bulk statement of one of a few fixed shapes (see
+// insertBatches) prepared, whatever its length.
+func (q cachedQuerier) execBulk(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	if st := q.stmtOf(ctx, query, true); st != nil {
 		return st.ExecContext(ctx, args...)
 	}
 	return q.direct().ExecContext(ctx, query, args...)

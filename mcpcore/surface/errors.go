@@ -3,6 +3,9 @@ package surface
 import (
 	"context"
 	"log/slog"
+	"net/http"
+	"strconv"
+	"time"
 
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/mcpcore"
@@ -36,7 +39,7 @@ func (s *Tools) errorResult(ctx context.Context, tool string, err error) *mcpcor
 		s.log.LogAttrs(ctx, slog.LevelError, "tool call failed",
 			slog.String("tool", tool), slog.String("kind", string(kind)), slog.String("ref", ref), slog.Any("err", err))
 		if kind == contracts.KindUnavailable {
-			text = "Temporarily unavailable; retry shortly (ref " + ref + ")."
+			text = "Temporarily unavailable: retry in " + strconv.Itoa(int(RetryAfter/time.Second)) + " seconds (ref " + ref + ")."
 		} else {
 			text = "Internal error (ref " + ref + "). This is not caused by your input."
 		}
@@ -44,4 +47,24 @@ func (s *Tools) errorResult(ctx context.Context, tool string, err error) *mcpcor
 	res := mcpcore.ErrorResult(text)
 	res.Meta = map[string]any{metaErrorKind: string(kind)}
 	return res
+}
+
+// RetryAfter is how long a client is asked to wait when the service is
+// temporarily unavailable (the database is away or busy).
+const RetryAfter = 5 * time.Second
+
+// transient turns the result of a call that failed because the service is
+// temporarily unavailable into a JSON-RPC error with Retry-After (HTTP
+// 503), so clients retry instead of reporting a fault; nil for any other
+// result.
+func transient(err error, res *mcpcore.CallToolResult) error {
+	if err == nil || contracts.KindOf(err) != contracts.KindUnavailable || res == nil || len(res.Content) == 0 {
+		return nil
+	}
+	text := res.Content[0].Text
+	data := map[string]any{"kind": string(contracts.KindUnavailable), "retryAfterSeconds": int(RetryAfter / time.Second)}
+	if res.Meta[MetaAuditFailed] == true {
+		data[MetaAuditFailed] = true
+	}
+	return mcpcore.RetryLater(http.StatusServiceUnavailable, text, RetryAfter, data)
 }

@@ -1,6 +1,7 @@
 package surface
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -26,10 +27,15 @@ type Config struct {
 	// StateKey protects MRTR requestState; give every instance the same
 	// key so a retry may land on any of them.
 	StateKey []byte
+	// Timeout bounds every tool call, argument checks included (default
+	// ToolTimeout).
+	Timeout time.Duration
 }
 
-// ToolTimeout bounds every tool call (hosts give up after a few minutes).
-const ToolTimeout = 60 * time.Second
+// ToolTimeout is the default bound of a tool call: well below what hosts
+// wait, above the database's own bounds (statement and I/O timeouts), so
+// a stalled database is reported as unavailable before the call times out.
+const ToolTimeout = 30 * time.Second
 
 // Tools is the Takhtabush tool surface over one McpServices: the catalog
 // tools, the study widget resource, and the engine options they need.
@@ -69,7 +75,7 @@ func (s *Tools) Catalog() mcpcore.Catalog {
 // read at call time through the port.
 func (s *Tools) Options() mcpcore.Options {
 	return mcpcore.Options{
-		DefaultTimeout: ToolTimeout,
+		DefaultTimeout: cmp.Or(s.cfg.Timeout, ToolTimeout),
 		StateKey:       s.cfg.StateKey,
 		Instructions: "Takhtabush is a flashcard and spaced-repetition service. Create decks, add cards in bulk " +
 			"(add_cards, import_cards), study with start_study_session and submit_review (FSRS scheduling), " +
@@ -174,6 +180,9 @@ func (s *Tools) handler(def contracts.ToolDef) mcpcore.ToolHandler {
 		}
 		if audited {
 			s.audit(ctx, project(ctx, def, req, out, err), res)
+		}
+		if terr := transient(err, res); terr != nil {
+			return nil, terr
 		}
 		return res, nil
 	}

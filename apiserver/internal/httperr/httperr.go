@@ -53,6 +53,13 @@ var byKind = map[contracts.ErrorKind]codes{
 	contracts.KindInternal:        {http.StatusInternalServerError, mcpcore.CodeInternalError},
 }
 
+// retryAfter is the Retry-After header (seconds) of the kinds a client
+// should retry: the database away or busy, the caller over its rate.
+var retryAfter = map[contracts.ErrorKind]string{
+	contracts.KindUnavailable: "5",
+	contracts.KindRateLimited: "60",
+}
+
 // Exception names a refusal whose HTTP status says more than its kind's.
 type Exception int
 
@@ -117,6 +124,9 @@ func Refuse(w http.ResponseWriter, door Door, x Exception, message string) {
 }
 
 func write(w http.ResponseWriter, door Door, c codes, kind contracts.ErrorKind, message string) {
+	if after, ok := retryAfter[kind]; ok {
+		w.Header().Set("Retry-After", after)
+	}
 	if door == JSONRPC {
 		mcpcore.WriteHTTPError(w, c.status, mcpcore.NewError(c.rpc, message, map[string]string{"kind": string(kind)}))
 		return

@@ -141,3 +141,18 @@ func TestNamedExceptions(t *testing.T) {
 		t.Error("an unknown kind's status is not 500")
 	}
 }
+
+// The kinds a client should retry carry Retry-After on both doors; the
+// others do not.
+func TestRetryAfter(t *testing.T) {
+	want := map[contracts.ErrorKind]string{contracts.KindUnavailable: "5", contracts.KindRateLimited: "60"}
+	for _, kind := range contracts.ErrorKinds {
+		for _, door := range []httperr.Door{httperr.JSON, httperr.JSONRPC} {
+			rec := httptest.NewRecorder()
+			httperr.Write(context.Background(), slog.New(slog.DiscardHandler), rec, door, contracts.Errorf(kind, "m"))
+			if got := rec.Header().Get("Retry-After"); got != want[kind] {
+				t.Errorf("%s on door %d: Retry-After %q, want %q", kind, door, got, want[kind])
+			}
+		}
+	}
+}

@@ -26,13 +26,15 @@ type ServerConfig struct {
 	Observer ToolObserver
 	// StateKey protects MRTR requestState across instances.
 	StateKey []byte
+	// Timeout bounds each tool call (0: the surface's default).
+	Timeout time.Duration
 }
 
 // NewServer builds the MCP engine serving the Takhtabush surface over svc,
 // with every tool handler instrumented: its name goes to the request's log
 // line, and its outcome and latency to the observer.
 func NewServer(svc ports.McpServices, cfg ServerConfig) (*mcpcore.Server, error) {
-	s := surface.New(svc, surface.Config{BaseURL: cfg.BaseURL, Version: cfg.Version, Logger: cfg.Logger, StateKey: cfg.StateKey})
+	s := surface.New(svc, surface.Config{BaseURL: cfg.BaseURL, Version: cfg.Version, Logger: cfg.Logger, StateKey: cfg.StateKey, Timeout: cfg.Timeout})
 	cat := s.Catalog()
 	for i := range cat.Tools {
 		cat.Tools[i].Handler = instrument(cat.Tools[i].Name, cat.Tools[i].Handler, cfg.Observer)

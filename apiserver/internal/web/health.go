@@ -13,15 +13,28 @@ func Healthz(w http.ResponseWriter, _ *http.Request) {
 	_, _ = w.Write([]byte(`{"status":"ok"}` + "\n"))
 }
 
-// Readyz answers 200 when ping (the database) succeeds within two
-// seconds, and 503 otherwise.
+// ReadyTimeout bounds /readyz whatever the database does.
+const ReadyTimeout = 2 * time.Second
+
+// Readyz answers 200 when ping (the database) succeeds within
+// ReadyTimeout, and 503 otherwise: a ping that does not return (a
+// blackholed connection) is abandoned, so the probe always answers in time.
 func Readyz(ping func(context.Context) error) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+		ctx, cancel := context.WithTimeout(r.Context(), ReadyTimeout)
 		defer cancel()
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("Cache-Control", "no-store")
-		if err := ping(ctx); err != nil {
+		done := make(chan error, 1) // buffered: an abandoned ping finishes alone
+		go func() { done <- ping(ctx) }()
+		var err error
+		select {
+		case err = <-done:
+		case <-ctx.Done():
+			err = ctx.Err()
+		}
+		if err != nil {
+			w.Header().Set("Retry-After", "5")
 			w.WriteHeader(http.StatusServiceUnavailable)
 			_, _ = w.Write([]byte(`{"status":"unavailable","database":"down"}` + "\n"))
 			return

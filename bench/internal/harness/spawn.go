@@ -158,6 +158,10 @@ func (c *child) verifyRun(ctx context.Context, calls map[string]int) (string, er
 	return v.Summary, nil
 }
 
+// stopTimeout bounds a child's exit: a Postgres server drops its
+// database (DROP DATABASE checkpoints, seconds on a busy machine).
+const stopTimeout = 30 * time.Second
+
 // stop asks the child to exit by closing its stdin, and kills it if it does not.
 func (c *child) stop() error {
 	if c.client != nil {
@@ -171,7 +175,7 @@ func (c *child) stop() error {
 			return fmt.Errorf("server %s: %w", c.name, err)
 		}
 		return nil
-	case <-time.After(5 * time.Second):
+	case <-time.After(stopTimeout):
 		_ = c.cmd.Process.Kill()
 		<-c.exited
 		return fmt.Errorf("server %s did not exit; killed", c.name)

@@ -1,0 +1,117 @@
+package apiserver_test
+
+import (
+	"database/sql"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/takhtabush/takhtabush/adapters/faultproxy"
+	"github.com/takhtabush/takhtabush/contracts"
+)
+
+// within runs f and fails the test when it takes longer than limit.
+func within(t *testing.T, what string, limit time.Duration, f func()) time.Duration {
+	t.Helper()
+	start := time.Now()
+	f()
+	took := time.Since(start)
+	if took > limit {
+		t.Errorf("%s took %s, want at most %s", what, took.Round(time.Millisecond), limit)
+	}
+	return took
+}
+
+// The service on a Postgres whose connection is blackholed, then behind
+// a locked table: /readyz answers 503 within its own timeout, tool calls
+// answer "temporarily unavailable" with 503 and Retry-After within the
+// database's bounds (never "internal error", never a hang), and both
+// recover without a restart when the database comes back.
+func TestFaultsThroughTheService(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fault test")
+	}
+	if os.Getenv(pgEnv) == "" {
+		t.Skip(pgEnv + " is not set")
+	}
+	db := freshPostgres(t)
+	u, _ := url.Parse(db)
+	p, err := faultproxy.Start(u.Host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	viaProxy := *u
+	viaProxy.Host = p.Addr()
+	q := viaProxy.Query()
+	q.Set("io_timeout", "1s")
+	q.Set("lock_timeout", "1000")
+	q.Set("connect_timeout", "1")
+	viaProxy.RawQuery = q.Encode()
+	e := newEnv(t, viaProxy.String(), nil)
+	key, _ := e.key(t, contracts.AllScopes...)
+	if resp, body := e.rpc(t, listDecks, bearer(key)); resp.StatusCode != http.StatusOK {
+		t.Fatalf("before the fault: %d %s", resp.StatusCode, body)
+	}
+	unavailable := func(what string) {
+		t.Helper()
+		var resp *http.Response
+		var body []byte
+		took := within(t, what+": a tool call", 8*time.Second, func() { resp, body = e.rpc(t, listDecks, bearer(key)) })
+		if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" ||
+			!strings.Contains(strings.ToLower(string(body)), "unavailable") || strings.Contains(string(body), "nternal error") {
+			t.Errorf("%s: tool call %d (Retry-After %q) %s; want 503 temporarily unavailable", what, resp.StatusCode, resp.Header.Get("Retry-After"), body)
+		}
+		t.Logf("%s: the tool call answered %d after %s", what, resp.StatusCode, took.Round(time.Millisecond))
+		took = within(t, what+": /readyz", 3*time.Second, func() { resp, body = e.request(t, http.MethodGet, "/readyz", nil, nil) })
+		if resp.StatusCode != http.StatusServiceUnavailable {
+			t.Errorf("%s: /readyz %d %s, want 503", what, resp.StatusCode, body)
+		}
+		t.Logf("%s: /readyz answered %d after %s", what, resp.StatusCode, took.Round(time.Millisecond))
+	}
+	recovers := func(what string) {
+		t.Helper()
+		start := time.Now()
+		for {
+			resp, _ := e.rpc(t, listDecks, bearer(key))
+			ready, _ := e.request(t, http.MethodGet, "/readyz", nil, nil)
+			if resp.StatusCode == http.StatusOK && ready.StatusCode == http.StatusOK {
+				break
+			}
+			if time.Since(start) > 15*time.Second {
+				t.Fatalf("%s: no recovery within 15 s", what)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		t.Logf("%s: recovered %s after the fault ended", what, time.Since(start).Round(time.Millisecond))
+	}
+
+	p.Blackhole()
+	unavailable("blackholed")
+	p.Heal()
+	recovers("blackholed")
+
+	p.Refuse()
+	unavailable("refused")
+	p.Heal()
+	recovers("refused")
+
+	locker, err := sql.Open("postgres", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer locker.Close()
+	tx, err := locker.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(`LOCK TABLE decks IN ACCESS EXCLUSIVE MODE`); err != nil {
+		t.Fatal(err)
+	}
+	unavailable("locked table")
+	_ = tx.Rollback()
+	recovers("locked table")
+}
