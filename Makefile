@@ -47,7 +47,7 @@ tidy-check:
 	@for m in $(MODULES); do (cd $$m && $(GO) mod tidy -diff) || { echo "go.mod of $$m is not tidy"; exit 1; }; done
 
 bench: ## benchmarks: storage, domain, and the MCP engine against its peers (ratios matter, not absolute times)
-	$(GO) test -run '^$$' -bench . -benchmem -timeout 30m ./adapters/... ./domain/...
+	$(GO) test -run '^$$' -bench . -benchmem -timeout 30m ./adapters/... ./domain/... ./apiserver/internal/domaintest/
 	$(GO) run ./bench/cmd/mcpbench
 
 bench-quick: ## a fast smoke run of the MCP comparison

@@ -116,6 +116,7 @@ func (a *App) ServeStdio(ctx context.Context, apiKey string, in io.Reader, out i
 	if err != nil {
 		return fmt.Errorf("TAKHTABUSH_API_KEY refused: %s", contracts.MessageOf(err))
 	}
+	p.Exposure = nil // read at start only; each call reads the current settings
 	ctx = contracts.WithPrincipal(ctx, p)
 	ctx = mcpcore.WithPrincipal(ctx, auth.MCPPrincipal(p))
 	a.log.Info("serving MCP on stdio", "user_id", p.UserID, "key_id", p.CredentialID)

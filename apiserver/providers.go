@@ -59,7 +59,7 @@ func provideStore(ctx context.Context, cfg Config, log *slog.Logger) (ports.Data
 func provideBlobs(cfg Config) (ports.BlobStore, error) {
 	s, err := blobfs.Open(cfg.MediaDir)
 	if err != nil {
-		return nil, err
+		return nil, err // not a nil *blobfs.Store in an interface
 	}
 	return s, nil
 }
@@ -77,14 +77,6 @@ func provideDomainConfig(cfg Config) domain.Config {
 	return domain.Config{BaseURL: cfg.BaseURL, KeyPepper: []byte(cfg.KeyPepper)}
 }
 
-// provideBinding binds the MCP port to the domain services.
-func provideBinding(svc *domain.Services, cfg Config, log *slog.Logger, m *obs.Metrics) *mcpbind.Binding {
-	return mcpbind.New(mcpbind.Services{
-		Decks: svc.Decks, Cards: svc.Cards, Notes: svc.Notes, Study: svc.Study, Stats: svc.Stats,
-		Media: svc.Media, Exposure: svc.Exposure, Audit: svc.Audit, Settings: svc.Settings,
-	}, m)
-}
-
 // provideMCPServer builds the MCP engine over the binding.
 func provideMCPServer(svc ports.McpServices, cfg Config, log *slog.Logger, m *obs.Metrics, key serverKey) (*mcpcore.Server, error) {
 	// The MRTR state key derives from the server key, so every instance
@@ -95,20 +87,23 @@ func provideMCPServer(svc ports.McpServices, cfg Config, log *slog.Logger, m *ob
 		StateKey: mac.Sum(nil), Timeout: cfg.RequestTimeout})
 }
 
-// provideAuthenticator builds credential resolution.
-func provideAuthenticator(svc *domain.Services, accounts ports.AccountService, cfg Config, key serverKey) *auth.Authenticator {
-	return auth.New(auth.Services{Keys: svc.Keys, Sessions: svc.WebSessions, Accounts: accounts}, auth.Config{
+// provideAuthConfig derives authentication's settings.
+func provideAuthConfig(cfg Config, key serverKey) auth.Config {
+	return auth.Config{
 		BaseURL:      cfg.BaseURL,
 		DevNoAuth:    cfg.DevMode(),
 		DevUserEmail: cfg.DevUserEmail,
 		ExtraOrigins: cfg.ambientOrigins(),
 		CSRFKey:      key,
-	})
+	}
 }
 
-// provideSignIn builds the sign-in handlers.
-func provideSignIn(svc *domain.Services, a *auth.Authenticator, log *slog.Logger) *web.SignIn {
-	return web.NewSignIn(svc.WebSessions, a, log)
+// provideAPI builds the REST API for the web app.
+func provideAPI(s rest.Services, log *slog.Logger) apiHandler { return rest.NewHandler(s, log) }
+
+// provideUpload builds the media upload handler.
+func provideUpload(media ports.MediaService, log *slog.Logger) uploadHandler {
+	return rest.NewUploadHandler(media, log)
 }
 
 // provideSite builds the page layout and the session check every page uses.
@@ -126,11 +121,4 @@ func providePinger(s ports.Database) pinger {
 		return r.Ready // reads the tables: a locked table is not ready
 	}
 	return s.Ping
-}
-
-// provideRouteDeps gathers what the routes need.
-func provideRouteDeps(cfg Config, log *slog.Logger, m *obs.Metrics, a *auth.Authenticator, srv *mcpcore.Server,
-	signIn *web.SignIn, api apiHandler, ping pinger, svc *domain.Services, site *web.Site) routeDeps {
-	return routeDeps{cfg: cfg, log: log, metrics: m, auth: a, mcp: srv, signIn: signIn, api: api, ping: ping, site: site,
-		upload: rest.NewUploadHandler(svc.Media, log)}
 }

@@ -26,6 +26,14 @@ type adminHandler http.Handler
 // pinger checks the database.
 type pinger func(ctx context.Context) error
 
+// apiHandler serves /api/: the REST API for the web app, mounted behind
+// the auth, CSRF and body-limit middleware of newPublicHandler.
+type apiHandler http.Handler
+
+// uploadHandler serves PUT /media/{id}, authenticated by the upload
+// intent's token.
+type uploadHandler http.Handler
+
 // routeDeps are what the routes are built from.
 type routeDeps struct {
 	cfg     Config
@@ -36,7 +44,7 @@ type routeDeps struct {
 	signIn  *web.SignIn
 	api     apiHandler
 	ping    pinger
-	upload  http.Handler
+	upload  uploadHandler
 	site    *web.Site
 }
 

@@ -9,8 +9,11 @@ package apiserver
 import (
 	"context"
 	"github.com/google/wire"
+	"github.com/takhtabush/takhtabush/apiserver/internal/auth"
 	"github.com/takhtabush/takhtabush/apiserver/internal/mcpbind"
 	"github.com/takhtabush/takhtabush/apiserver/internal/obs"
+	"github.com/takhtabush/takhtabush/apiserver/internal/rest"
+	"github.com/takhtabush/takhtabush/apiserver/internal/web"
 	"github.com/takhtabush/takhtabush/domain"
 	"github.com/takhtabush/takhtabush/domain/fsrs"
 	"github.com/takhtabush/takhtabush/ports"
@@ -35,9 +38,29 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	scheduler := fsrs.New()
 	config := provideDomainConfig(cfg)
 	services := domain.NewServices(database, blobStore, clock, idSource, scheduler, config)
-	accountService := provideAccounts(services)
+	accountService := services.Accounts
+	deckService := services.Decks
+	cardService := services.Cards
+	noteService := services.Notes
+	studyService := services.Study
+	statsService := services.Stats
+	mediaService := services.Media
+	exposureService := services.Exposure
+	auditService := services.Audit
+	settingsService := services.Settings
+	mcpbindServices := mcpbind.Services{
+		Decks:    deckService,
+		Cards:    cardService,
+		Notes:    noteService,
+		Study:    studyService,
+		Stats:    statsService,
+		Media:    mediaService,
+		Exposure: exposureService,
+		Audit:    auditService,
+		Settings: settingsService,
+	}
 	metrics := obs.NewMetrics()
-	binding := provideBinding(services, cfg, logger, metrics)
+	binding := mcpbind.New(mcpbindServices, metrics)
 	apiserverServerKey, err := loadServerKey(cfg, logger)
 	if err != nil {
 		cleanup()
@@ -48,23 +71,65 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	authenticator := provideAuthenticator(services, accountService, cfg, apiserverServerKey)
-	signIn := provideSignIn(services, authenticator, logger)
-	apiserverApiHandler := provideAPI(services, accountService, logger)
+	keyService := services.Keys
+	webSessionService := services.WebSessions
+	authServices := auth.Services{
+		Keys:     keyService,
+		Sessions: webSessionService,
+		Accounts: accountService,
+	}
+	authConfig := provideAuthConfig(cfg, apiserverServerKey)
+	authenticator := auth.New(authServices, authConfig)
+	signIn := web.NewSignIn(webSessionService, authenticator, logger)
+	restServices := rest.Services{
+		Decks:    deckService,
+		Cards:    cardService,
+		Study:    studyService,
+		Stats:    statsService,
+		Keys:     keyService,
+		Exposure: exposureService,
+		Audit:    auditService,
+		Accounts: accountService,
+		Settings: settingsService,
+	}
+	apiserverApiHandler := provideAPI(restServices, logger)
 	apiserverPinger := providePinger(database)
+	apiserverUploadHandler := provideUpload(mediaService, logger)
 	site, err := provideSite(authenticator, accountService, logger)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
 	}
-	apiserverRouteDeps := provideRouteDeps(cfg, logger, metrics, authenticator, server, signIn, apiserverApiHandler, apiserverPinger, services, site)
+	apiserverRouteDeps := routeDeps{
+		cfg:     cfg,
+		log:     logger,
+		metrics: metrics,
+		auth:    authenticator,
+		mcp:     server,
+		signIn:  signIn,
+		api:     apiserverApiHandler,
+		ping:    apiserverPinger,
+		upload:  apiserverUploadHandler,
+		site:    site,
+	}
 	apiserverPublicHandler, err := newPublicHandler(apiserverRouteDeps)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
 	}
 	apiserverAdminHandler := newAdminHandler(apiserverRouteDeps)
-	app := newApp(cfg, logger, database, services, accountService, clock, server, metrics, apiserverPublicHandler, apiserverAdminHandler)
+	app := &App{
+		cfg:      cfg,
+		log:      logger,
+		store:    database,
+		svc:      services,
+		accounts: accountService,
+		clock:    clock,
+		mcp:      server,
+		metrics:  metrics,
+		public:   apiserverPublicHandler,
+		admin:    apiserverAdminHandler,
+	}
 	return app, func() {
 		cleanup()
 	}, nil
@@ -76,29 +141,28 @@ var (
 
 // wire.go:
 
-// storeSet opens the database.
-var storeSet = wire.NewSet(provideStore)
-
-// domainSet builds the domain services on the store.
-var domainSet = wire.NewSet(domain.NewServices, provideDomainConfig,
-	provideBlobs, fsrs.New, wire.Bind(new(ports.Scheduler), new(*fsrs.Scheduler)), provideClock, wire.InterfaceValue(new(ports.IDSource), domain.RandomIDs{}),
+// obsSet is the logger and the metrics, which also count audit failures.
+var obsSet = wire.NewSet(
+	provideLogger, obs.NewMetrics, wire.Bind(new(mcpbind.AuditFailures), new(*obs.Metrics)),
 )
 
-// mcpSet binds the MCP port and builds the engine.
-var mcpSet = wire.NewSet(
-	provideBinding, wire.Bind(new(ports.McpServices), new(*mcpbind.Binding)), provideMCPServer,
+// domainSet builds the domain services on the store and offers each one
+// as the port it implements.
+var domainSet = wire.NewSet(
+	provideStore,
+	provideBlobs,
+	provideClock,
+	provideDomainConfig, fsrs.New, wire.Bind(new(ports.Scheduler), new(*fsrs.Scheduler)), wire.InterfaceValue(new(ports.IDSource), domain.RandomIDs{}), domain.NewServices, wire.FieldsOf(new(*domain.Services),
+		"Decks", "Cards", "Notes", "Study", "Stats", "Media", "Accounts", "Keys", "WebSessions", "Exposure", "Audit", "Settings"), wire.Bind(new(ports.DeckService), new(*domain.DeckService)), wire.Bind(new(ports.CardService), new(*domain.CardService)), wire.Bind(new(ports.NoteService), new(*domain.NoteService)), wire.Bind(new(ports.StudyService), new(*domain.StudyService)), wire.Bind(new(ports.StatsService), new(*domain.StatsService)), wire.Bind(new(ports.MediaService), new(*domain.MediaService)), wire.Bind(new(ports.AccountService), new(*domain.AccountService)), wire.Bind(new(ports.KeyService), new(*domain.KeyService)), wire.Bind(new(ports.WebSessionService), new(*domain.WebSessionService)), wire.Bind(new(ports.ExposureService), new(*domain.ExposureService)), wire.Bind(new(ports.AuditService), new(*domain.AuditService)), wire.Bind(new(ports.SettingsService), new(*domain.SettingsService)),
 )
+
+// mcpSet binds the MCP port to the domain services and builds the engine.
+var mcpSet = wire.NewSet(wire.Struct(new(mcpbind.Services), "*"), mcpbind.New, wire.Bind(new(ports.McpServices), new(*mcpbind.Binding)), provideMCPServer)
 
 // httpSet builds identity and the routes.
 var httpSet = wire.NewSet(
-	provideAccounts,
-	loadServerKey,
-	provideAuthenticator,
-	provideSignIn,
-	provideSite,
-	providePinger,
-	provideAPI,
-	provideRouteDeps,
-	newPublicHandler,
+	loadServerKey, wire.Struct(new(auth.Services), "*"), provideAuthConfig, auth.New, web.NewSignIn, provideSite, wire.Struct(new(rest.Services), "*"), provideAPI,
+	provideUpload,
+	providePinger, wire.Struct(new(routeDeps), "*"), newPublicHandler,
 	newAdminHandler,
 )

@@ -22,6 +22,11 @@ type Principal struct {
 	Scopes         []Scope
 	CredentialKind CredentialKind
 	CredentialID   string // API key id, OAuth client id or web session id; never a secret
+	// Exposure is the account's exposure settings when the credential's
+	// lookup read them in the same query, for the request that
+	// authenticated (the apiserver hands them to the request and clears
+	// the field); nil otherwise.
+	Exposure *ExposureSettings
 }
 
 type principalKey struct{}

@@ -154,7 +154,8 @@ func (s *KeyService) Authenticate(ctx context.Context, key string) (contracts.Pr
 		// Best effort: a failed touch does not refuse a valid key.
 		_ = s.store.Keys().TouchKey(ctx, row.ID, now)
 	}
-	return contracts.Principal{UserID: row.UserID, Scopes: row.Scopes, CredentialKind: contracts.CredentialAPIKey, CredentialID: row.ID}, nil
+	return contracts.Principal{UserID: row.UserID, Scopes: row.Scopes, CredentialKind: contracts.CredentialAPIKey, CredentialID: row.ID,
+		Exposure: row.Exposure}, nil
 }
 
 // parseKey splits "tbk_<id>_<secret>"; ids never contain '_', secrets may.

@@ -16,6 +16,10 @@
 // contract suite every store implementation runs lives in ports/storetest.
 package ports
 
-//go:generate go tool mockgen -typed -source=services.go -destination=mock/services_mock.go -package=mock
-//go:generate go tool mockgen -typed -source=stores.go -destination=mock/stores_mock.go -package=mock
-//go:generate go tool mockgen -typed -source=mcp.go -destination=mock/mcp_mock.go -package=mock
+// Mocks are generated only for the ports whose interaction contracts tests
+// check with gomock (TestMocksHaveUsers keeps it so): the driving services
+// the REST handlers call, and McpServices under the MCP surface. Stores are
+// tested on real databases (ports/storetest), never mocked.
+//
+//go:generate go tool mockgen -typed -destination=mock/services_mock.go -package=mock . DeckService,CardService,StudyService,StatsService,KeyService,ExposureService,AuditService,AccountService
+//go:generate go tool mockgen -typed -destination=mock/mcp_mock.go -package=mock . McpServices

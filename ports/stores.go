@@ -292,6 +292,10 @@ type APIKeyRow struct {
 	contracts.APIKeyView
 	UserID string
 	Hash   []byte
+	// Exposure is the owner's exposure settings when KeyByID read them in
+	// the same query (so authenticating a call costs one read); nil when
+	// the store did not. Other methods leave it nil.
+	Exposure *contracts.ExposureSettings
 }
 
 // APIKeyStore keeps API keys.

@@ -11,6 +11,9 @@ import (
 
 const keyCols = `id, user_id, name, scopes, hint, hash, created_at, expires_at, last_used_at, revoked_at`
 
+// keyColsK is keyCols of the api_keys row aliased k.
+const keyColsK = `k.id, k.user_id, k.name, k.scopes, k.hint, k.hash, k.created_at, k.expires_at, k.last_used_at, k.revoked_at`
+
 // CreateKey inserts a key. Conflict on a duplicate id; not found when the
 // user does not exist.
 func (s keyStore) CreateKey(ctx context.Context, k ports.APIKeyRow) error {
@@ -34,12 +37,12 @@ func (s keyStore) CreateKey(ctx context.Context, k ports.APIKeyRow) error {
 }
 
 // scanKey reads one row of keyCols.
-func scanKey(sc interface{ Scan(...any) error }) (ports.APIKeyRow, error) {
+func scanKey(sc interface{ Scan(...any) error }, more ...any) (ports.APIKeyRow, error) {
 	var k ports.APIKeyRow
 	var scopes string
 	var created int64
 	var expires, used, revoked sql.NullInt64
-	if err := sc.Scan(&k.ID, &k.UserID, &k.Name, &scopes, &k.Hint, &k.Hash, &created, &expires, &used, &revoked); err != nil {
+	if err := sc.Scan(append([]any{&k.ID, &k.UserID, &k.Name, &scopes, &k.Hint, &k.Hash, &created, &expires, &used, &revoked}, more...)...); err != nil {
 		return k, err
 	}
 	list, err := parseStrings(scopes)
@@ -55,15 +58,31 @@ func scanKey(sc interface{ Scan(...any) error }) (ports.APIKeyRow, error) {
 	return k, nil
 }
 
-// KeyByID returns any user's key by id. Not found when absent.
+// KeyByID returns any user's key by id, with its owner's exposure
+// settings read in the same query (one read authenticates a call). Not
+// found when absent.
 func (s keyStore) KeyByID(ctx context.Context, id string) (ports.APIKeyRow, error) {
-	k, err := scanKey(s.q.QueryRowContext(ctx, `SELECT `+keyCols+` FROM api_keys WHERE id = $1`, id))
+	var (
+		readOnly sql.NullBool
+		tools    sql.NullString
+		updated  sql.NullInt64
+	)
+	k, err := scanKey(s.q.QueryRowContext(ctx, `SELECT `+keyColsK+`, x.read_only, x.disabled_tools, x.updated_at
+FROM api_keys k LEFT JOIN exposure_settings x ON x.user_id = k.user_id WHERE k.id = $1`, id), &readOnly, &tools, &updated)
 	if errNoRows(err) {
 		return ports.APIKeyRow{}, notFound("API key")
 	}
 	if err != nil {
 		return ports.APIKeyRow{}, s.s.wrap(ctx, err, "get key")
 	}
+	e := contracts.ExposureSettings{} // the zero value when never set, as GetExposure
+	if updated.Valid {
+		if e.DisabledTools, err = parseStrings(tools.String); err != nil {
+			return ports.APIKeyRow{}, s.s.wrap(ctx, err, "get key")
+		}
+		e.ReadOnly, e.UpdatedAt = readOnly.Bool, fromMs(updated.Int64)
+	}
+	k.Exposure = &e
 	return k, nil
 }
 

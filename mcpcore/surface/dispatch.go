@@ -3,23 +3,33 @@ package surface
 import (
 	"context"
 	"encoding/json"
+	"reflect"
 
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/ports"
 )
 
-// call runs one tool against the services: decode the (already validated)
-// arguments into the tool's record, call the port method, return its record.
-type call func(ctx context.Context, svc ports.McpServices, args json.RawMessage) (any, error)
+// call is one dispatch entry: run decodes the (already validated)
+// arguments into the tool's record, calls the port method and returns its
+// record; args and result are those records' types, which the mirror test
+// holds against the catalog and the port.
+type call struct {
+	run          func(ctx context.Context, svc ports.McpServices, args json.RawMessage) (any, error)
+	args, result reflect.Type
+}
 
 // bind turns a McpServices method expression into a call.
 func bind[A, R any](method func(ports.McpServices, context.Context, A) (R, error)) call {
-	return func(ctx context.Context, svc ports.McpServices, raw json.RawMessage) (any, error) {
-		var args A
-		if err := decodeArgs(raw, &args); err != nil {
-			return nil, err
-		}
-		return method(svc, ctx, args)
+	return call{
+		run: func(ctx context.Context, svc ports.McpServices, raw json.RawMessage) (any, error) {
+			var args A
+			if err := decodeArgs(raw, &args); err != nil {
+				return nil, err
+			}
+			return method(svc, ctx, args)
+		},
+		args:   reflect.TypeFor[A](),
+		result: reflect.TypeFor[R](),
 	}
 }
 

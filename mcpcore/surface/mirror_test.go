@@ -11,7 +11,9 @@ import (
 
 // TestMirror fails when the catalog, the McpServices port and the dispatch
 // table disagree: a tool cannot ship without a port method and a dispatch
-// entry, and a port method cannot exist without a tool.
+// entry, a port method cannot exist without a tool, and each entry calls a
+// method taking the tool's argument record and returning the record its
+// output schema describes (so an entry bound to another tool's method fails).
 func TestMirror(t *testing.T) {
 	port := reflect.TypeFor[ports.McpServices]()
 	nonTool := map[string]bool{"WriteAudit": true, "Exposure": true}
@@ -27,8 +29,10 @@ func TestMirror(t *testing.T) {
 		t.Fatalf("catalog has %d tools, dispatch %d entries, McpServices %d tool methods", len(catalog), len(dispatch), len(methods))
 	}
 	for _, def := range catalog {
-		if dispatch[def.Name] == nil {
+		entry, ok := dispatch[def.Name]
+		if !ok || entry.run == nil {
 			t.Errorf("%s: no dispatch entry", def.Name)
+			continue
 		}
 		m, ok := methods[camel(def.Name)]
 		if !ok {
@@ -41,8 +45,16 @@ func TestMirror(t *testing.T) {
 			t.Errorf("%s: no example", def.Name)
 			continue
 		}
-		if got, want := m.Type.In(1), reflect.TypeOf(ex.Record); got != want {
-			t.Errorf("%s: %s takes %v, the tool's argument record is %v", def.Name, m.Name, got, want)
+		args, result := reflect.TypeOf(ex.Record), reflect.TypeOf(ex.Result)
+		if got := m.Type.In(1); got != args {
+			t.Errorf("%s: %s takes %v, the tool's argument record is %v", def.Name, m.Name, got, args)
+		}
+		if got := m.Type.Out(0); got != result {
+			t.Errorf("%s: %s returns %v, the tool's result record is %v", def.Name, m.Name, got, result)
+		}
+		if entry.args != args || entry.result != result {
+			t.Errorf("%s: the dispatch entry calls a method from %v to %v, the tool needs %v to %v",
+				def.Name, entry.args, entry.result, args, result)
 		}
 	}
 }

@@ -137,7 +137,7 @@ func (s *Tools) tool(def contracts.ToolDef) mcpcore.Tool {
 // handler runs one tool: dynamic scope and exposure needs, the service
 // call, error mapping, the result, and the audit row of a mutation.
 func (s *Tools) handler(def contracts.ToolDef) mcpcore.ToolHandler {
-	run := dispatch[def.Name]
+	run := dispatch[def.Name].run
 	return func(ctx context.Context, req *mcpcore.CallRequest) (*mcpcore.CallToolResult, error) {
 		if len(def.ExactlyOneOf) > 0 {
 			n := 0

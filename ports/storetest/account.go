@@ -13,6 +13,7 @@ import (
 
 // normKey normalises a key for comparison.
 func normKey(k ports.APIKeyRow) ports.APIKeyRow {
+	k.Exposure = nil // checked by testKeyExposure
 	k.CreatedAt = ms(k.CreatedAt)
 	k.ExpiresAt, k.LastUsedAt, k.RevokedAt = msp(k.ExpiresAt), msp(k.LastUsedAt), msp(k.RevokedAt)
 	if k.Scopes == nil {
@@ -159,6 +160,34 @@ func testExposure(t *testing.T, f *fixture) {
 	if other.ReadOnly || len(other.DisabledTools) != 0 {
 		t.Errorf("another user's exposure = %+v, want the zero value", other)
 	}
+	testKeyExposure(t, f)
+}
+
+// testKeyExposure checks the exposure settings KeyByID may return with a
+// key: when a store reads them, they are the owner's current ones.
+func testKeyExposure(t *testing.T, f *fixture) {
+	a := f.user()
+	k := ports.APIKeyRow{UserID: a, Hash: []byte("h"), APIKeyView: contracts.APIKeyView{ID: f.id("key"), Name: "x",
+		Scopes: []contracts.Scope{contracts.ScopeDecksRead}, Hint: "hhhhhh", CreatedAt: f.now}}
+	must(t, f.s.Keys().CreateKey(f.ctx, k))
+	check := func(when string) {
+		t.Helper()
+		got, err := f.s.Keys().KeyByID(f.ctx, k.ID)
+		must(t, err)
+		if got.Exposure == nil {
+			return // this store does not read them with the key
+		}
+		want, err := f.s.Exposure().GetExposure(f.ctx, a)
+		must(t, err)
+		e := *got.Exposure
+		if e.ReadOnly != want.ReadOnly || len(e.DisabledTools) != len(want.DisabledTools) || !e.UpdatedAt.Equal(want.UpdatedAt) ||
+			(len(want.DisabledTools) > 0 && !reflect.DeepEqual(e.DisabledTools, want.DisabledTools)) {
+			t.Errorf("%s: KeyByID's exposure = %+v, GetExposure = %+v", when, e, want)
+		}
+	}
+	check("never set")
+	must(t, f.s.Exposure().PutExposure(f.ctx, a, contracts.ExposureSettings{ReadOnly: true, DisabledTools: []string{"add_cards"}, UpdatedAt: f.now}))
+	check("after a change")
 }
 
 func testMedia(t *testing.T, f *fixture) {

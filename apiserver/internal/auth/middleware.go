@@ -35,6 +35,10 @@ func (a *Authenticator) Middleware(log *slog.Logger, door httperr.Door, next htt
 				return
 			}
 		}
+		if p.Exposure != nil { // read with the key: this request needs no second read
+			obs.RequestFrom(r.Context()).SeedExposure(*p.Exposure)
+			p.Exposure = nil
+		}
 		obs.RequestFrom(r.Context()).SetPrincipal(p)
 		ctx := contracts.WithPrincipal(r.Context(), p)
 		ctx = mcpcore.WithPrincipal(ctx, MCPPrincipal(p))

@@ -77,6 +77,17 @@ func (r *Request) snapshot() (userID string, kind contracts.CredentialKind, cred
 	return r.userID, r.credKind, r.credID, r.tool
 }
 
+// SeedExposure memoizes exposure settings read with the principal, so
+// Exposure does not read them again within the request.
+func (r *Request) SeedExposure(s contracts.ExposureSettings) {
+	if r == nil {
+		return
+	}
+	r.exposureMu.Lock()
+	r.exposure = &s
+	r.exposureMu.Unlock()
+}
+
 // Exposure returns the memoized exposure settings, calling read on first
 // use within the request. A failed read is not memoized.
 func (r *Request) Exposure(read func() (contracts.ExposureSettings, error)) (contracts.ExposureSettings, error) {

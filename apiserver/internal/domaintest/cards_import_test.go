@@ -20,7 +20,7 @@ func testImportAnkiNotes(t *testing.T, store string) {
 	e := newEnv(t, store)
 	ctx := e.user("ada@example.com")
 	target := e.deck(ctx, "German")
-	text, err := os.ReadFile("cardtext/testdata/anki-2.1.66-notes.txt")
+	text, err := os.ReadFile("../../../domain/cardtext/testdata/anki-2.1.66-notes.txt") // the parser's own fixture
 	if err != nil {
 		t.Fatal(err)
 	}
