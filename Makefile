@@ -3,17 +3,22 @@
 SHELL := /bin/bash
 MODULES := contracts ports domain adapters mcpcore apiserver bench
 GO ?= go
-DB ?= sqlite:./data/takhtabush.db
-ADDR ?= 127.0.0.1:8080
+# make run DB=… ADDR=… passes --db/--addr; left unset, serve reads
+# TAKHTABUSH_DATABASE_URL / TAKHTABUSH_ADDR, then its defaults
+# (sqlite:./data/takhtabush.db, 127.0.0.1:8080).
+DB ?=
+ADDR ?=
 
-.PHONY: axe run test generate check-generated lint tidy-check bench bench-quick fuzz-import conformance ci help
+.PHONY: axe run build test generate check-generated lint tidy-check bench bench-quick fuzz-import conformance ci help
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
 
-run: ## start the service in development mode on the embedded SQLite database
-	@mkdir -p data
-	ENVIRONMENT=development MCP_DEV_NO_AUTH=true $(GO) run ./apiserver/cmd/takhtabush serve --db '$(DB)' --addr '$(ADDR)'
+run: ## start the service in development mode (DB=…, ADDR=… or the TAKHTABUSH_* environment; default the embedded SQLite file)
+	ENVIRONMENT=development MCP_DEV_NO_AUTH=true $(GO) run ./apiserver/cmd/takhtabush serve $(if $(DB),--db '$(DB)') $(if $(ADDR),--addr '$(ADDR)')
+
+build: ## build the takhtabush binary into ./bin/takhtabush
+	$(GO) build -o bin/takhtabush ./apiserver/cmd/takhtabush
 
 test: ## run every module's tests (Postgres suites with TAKHTABUSH_TEST_POSTGRES_URL, page tests with TAKHTABUSH_TEST_BROWSER)
 	@if [ -z "$$TAKHTABUSH_TEST_POSTGRES_URL" ]; then \
@@ -43,7 +48,7 @@ lint: tidy-check ## gofmt, go vet, tidy and the modernc libc pin
 	 got=$$($(GO) list -m -f '{{.Version}}' modernc.org/libc); \
 	 [ -n "$$want" ] && [ "$$want" = "$$got" ] || { echo "modernc.org/libc is $$got, but sqlite $$sv pins $$want"; exit 1; }
 
-tidy-check:
+tidy-check: ## go mod tidy -diff for every module
 	@for m in $(MODULES); do (cd $$m && $(GO) mod tidy -diff) || { echo "go.mod of $$m is not tidy"; exit 1; }; done
 
 bench: ## benchmarks: storage, domain, and the MCP engine against its peers (ratios matter, not absolute times)

@@ -72,6 +72,10 @@ type Config struct {
 	// Clock tells the domain the time; nil is the system clock (tests set
 	// a fake one to expire keys and sessions).
 	Clock ports.Clock
+	// ClientDocuments fetches OAuth client ID metadata documents; nil is
+	// the guarded HTTPS fetcher (public addresses only). Tests pass one
+	// whose loopback allowance they turned on, which works in tests only.
+	ClientDocuments ports.ClientDocumentFetcher
 	// StatementCounter, when set, counts the statements and transactions
 	// the store runs (statement budget tests, benchmarks).
 	StatementCounter *sqlcount.Counter
@@ -159,6 +163,15 @@ func loopbackAddr(addr string) string {
 	return net.JoinHostPort(host, port)
 }
 
+// devUser is the account a request without a credential acts as in
+// development mode, and "" outside it.
+func (c Config) devUser() string {
+	if !c.DevMode() {
+		return ""
+	}
+	return c.DevUserEmail
+}
+
 // MCPURL is the canonical MCP endpoint.
 func (c Config) MCPURL() string { return c.BaseURL + "/mcp" }
 
@@ -206,4 +219,35 @@ func (c Config) ambientOrigins() []string {
 		out = append(out, "http://"+h+":"+port)
 	}
 	return out
+}
+
+// resource is an OAuth protected resource with the path that serves it.
+type resource struct {
+	auth.Resource
+	Host string // the Host it is served on ("" for the base URL's)
+	Path string // the MCP path on that host
+}
+
+// resources are the OAuth protected resources: <base>/mcp with its
+// aliases /mcp/ and /mcp/oauth (the same audience), and the MCP host's
+// bare origin (an audience of its own).
+func (c Config) resources() []resource {
+	var out []resource
+	for _, p := range []string{"/mcp", "/mcp/", "/mcp/oauth"} {
+		out = append(out, resource{Resource: auth.Resource{ID: c.BaseURL + p, MetadataURL: auth.MetadataURLFor(c.BaseURL, p)}, Path: p})
+	}
+	if c.MCPHost != "" {
+		origin := "https://" + c.MCPHost
+		out = append(out, resource{Resource: auth.Resource{ID: origin + "/", MetadataURL: auth.MetadataURLFor(origin, "/")}, Host: c.MCPHost, Path: "/"})
+	}
+	return out
+}
+
+// canonicalResource is the audience a resource identifier binds tokens
+// to: <base>/mcp for it and its aliases, the identifier itself otherwise.
+func (c Config) canonicalResource(id string) string {
+	if strings.HasPrefix(id, c.BaseURL+"/mcp") {
+		return c.MCPURL()
+	}
+	return id
 }

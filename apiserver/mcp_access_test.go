@@ -169,8 +169,11 @@ func checkRefusal(t *testing.T, e *env, resp *http.Response, body []byte, rpc bo
 	if resp.StatusCode != http.StatusUnauthorized {
 		t.Fatalf("status %d (%s), want 401", resp.StatusCode, body)
 	}
-	if want := `Bearer resource_metadata="` + e.base + `/.well-known/oauth-protected-resource/mcp"`; resp.Header.Get("WWW-Authenticate") != want {
-		t.Errorf("WWW-Authenticate = %q, want %q", resp.Header.Get("WWW-Authenticate"), want)
+	// A refused token adds error="invalid_token" (RFC 6750 §3.1); no
+	// credential at all gets the bare challenge.
+	want := `Bearer resource_metadata="` + e.base + `/.well-known/oauth-protected-resource/mcp"`
+	if got := resp.Header.Get("WWW-Authenticate"); got != want && got != want+`, error="invalid_token"` {
+		t.Errorf("WWW-Authenticate = %q, want %q (with error=\"invalid_token\" when a token was sent)", got, want)
 	}
 	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
 		t.Errorf("Content-Type = %q, want JSON", ct)
@@ -242,6 +245,9 @@ func TestRefusedKeys(t *testing.T) {
 			t.Run(name, func(t *testing.T) {
 				resp, body := e.rpc(t, ping, h)
 				checkRefusal(t, e, resp, body, true)
+				if sent, flagged := len(h) > 0, strings.Contains(resp.Header.Get("WWW-Authenticate"), `error="invalid_token"`); sent != flagged {
+					t.Errorf("credential sent: %v, but invalid_token in the challenge: %v", sent, flagged)
+				}
 				resp, body = e.request(t, http.MethodGet, "/api/decks", nil, h)
 				checkRefusal(t, e, resp, body, false)
 				if _, err := tryConnect(e.base+"/mcp", h, ""); err == nil {

@@ -84,7 +84,7 @@ func TestFullScopeKeyStudyLoop(t *testing.T) {
 				t.Fatal("the queue never empties")
 			}
 			var rr contracts.ReviewResult
-			call(t, cs, "submit_review", map[string]any{"sessionId": sess.ID, "cardId": cur.CardID, "rating": "easy"}, &rr)
+			call(t, cs, "submit_review", map[string]any{"sessionId": sess.ID, "cardId": cur.CardID, "position": cur.Position, "rating": "easy"}, &rr)
 			if rr.Done != (rr.Next == nil) {
 				t.Fatalf("review result done=%v next=%v", rr.Done, rr.Next)
 			}

@@ -85,7 +85,7 @@ func TestProtectedResourceMetadata(t *testing.T) {
 	e := newEnv(t, sqliteURL(t), nil)
 	for _, path := range []string{"/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource"} {
 		resp, body := e.request(t, http.MethodGet, path, nil, nil)
-		want := `{"bearer_methods_supported":["header"],"resource":"` + e.base + `/mcp","resource_name":"Takhtabush","scopes_supported":["decks:read","stats:read","decks:write","study:write","media:write","study:render"]}`
+		want := `{"authorization_servers":["` + e.base + `"],"bearer_methods_supported":["header"],"resource":"` + e.base + `/mcp","resource_documentation":"` + e.base + `/connect","resource_name":"Takhtabush","scopes_supported":["decks:read","stats:read","decks:write","study:write","media:write","study:render"]}`
 		if resp.StatusCode != http.StatusOK || string(body) != want {
 			t.Errorf("GET %s: %d %s, want %s", path, resp.StatusCode, body, want)
 		}

@@ -8,10 +8,12 @@ import (
 	"log/slog"
 
 	"github.com/takhtabush/takhtabush/adapters/blobfs"
+	"github.com/takhtabush/takhtabush/adapters/clientdoc"
 	"github.com/takhtabush/takhtabush/adapters/postgres"
 	"github.com/takhtabush/takhtabush/adapters/sqlite"
 	"github.com/takhtabush/takhtabush/apiserver/internal/auth"
 	"github.com/takhtabush/takhtabush/apiserver/internal/mcpbind"
+	"github.com/takhtabush/takhtabush/apiserver/internal/oauthhttp"
 	"github.com/takhtabush/takhtabush/apiserver/internal/obs"
 	"github.com/takhtabush/takhtabush/apiserver/internal/rest"
 	"github.com/takhtabush/takhtabush/apiserver/internal/web"
@@ -85,6 +87,26 @@ func provideMCPServer(svc ports.McpServices, cfg Config, log *slog.Logger, m *ob
 	mac.Write([]byte("takhtabush mcp requestState"))
 	return mcpbind.NewServer(svc, mcpbind.ServerConfig{BaseURL: cfg.BaseURL, Version: cfg.Version, Logger: log, Observer: m,
 		StateKey: mac.Sum(nil), Timeout: cfg.RequestTimeout})
+}
+
+// provideOAuth builds the OAuth authorization server.
+func provideOAuth(store ports.Database, clock ports.Clock, ids ports.IDSource, cfg Config) *domain.OAuthService {
+	docs := cfg.ClientDocuments
+	if docs == nil {
+		docs = clientdoc.New()
+	}
+	res := map[string]string{}
+	for _, r := range cfg.resources() {
+		res[r.ID] = cfg.canonicalResource(r.ID)
+	}
+	return domain.NewOAuthService(store, clock, ids, docs, domain.OAuthConfig{
+		Issuer: cfg.BaseURL, Resources: res, DefaultResource: cfg.MCPURL(),
+	})
+}
+
+// provideOAuthHTTP builds the OAuth endpoints and pages.
+func provideOAuthHTTP(svc ports.OAuthService, a *auth.Authenticator, log *slog.Logger, cfg Config) *oauthhttp.Handler {
+	return oauthhttp.New(svc, a, log, oauthhttp.Config{Issuer: cfg.BaseURL})
 }
 
 // provideAuthConfig derives authentication's settings.

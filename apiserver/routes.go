@@ -10,6 +10,7 @@ import (
 
 	"github.com/takhtabush/takhtabush/apiserver/internal/auth"
 	"github.com/takhtabush/takhtabush/apiserver/internal/httperr"
+	"github.com/takhtabush/takhtabush/apiserver/internal/oauthhttp"
 	"github.com/takhtabush/takhtabush/apiserver/internal/obs"
 	"github.com/takhtabush/takhtabush/apiserver/internal/rest"
 	"github.com/takhtabush/takhtabush/apiserver/internal/web"
@@ -46,11 +47,15 @@ type routeDeps struct {
 	ping    pinger
 	upload  uploadHandler
 	site    *web.Site
+	oauth   *oauthhttp.Handler
 }
 
 // newPublicHandler builds the main routes:
 //
-//	POST /mcp, /mcp/, /mcp/oauth  MCP (the bare origin too on --mcp-host)
+//	POST /mcp, /mcp/, /mcp/oauth  MCP (the bare origin too on --mcp-host), each its own OAuth resource
+//	/oauth/authorize, /oauth/token, /oauth/register, /oauth/revoke  the OAuth authorization server
+//	GET  /.well-known/oauth-authorization-server  RFC 8414 metadata
+//	GET, POST /settings/connected-apps  the grants a person gave, to disconnect
 //	GET  /connect                 the public setup page (also a browser GET of the MCP URLs)
 //	GET  /static/                 the pages' embedded stylesheet and script
 //	/api/                         the REST API for the web app
@@ -59,27 +64,46 @@ type routeDeps struct {
 //	GET  /healthz, /readyz, /.well-known/oauth-protected-resource[/mcp]
 //	GET  /metrics                 loopback clients only, unless an admin address is set
 func newPublicHandler(d routeDeps) (publicHandler, error) {
-	connect := web.NewConnectPage(d.site, d.cfg.MCPURL(), bareOrigin(d.cfg.MCPHost))
-	mcpHTTP := mcpcore.NewHTTPHandler(d.mcp, mcpcore.HTTPOptions{
-		MaxBodyBytes:        d.cfg.MaxBodyBytes,
-		AllowedHosts:        d.cfg.allowedHosts(),
-		AllowedOrigins:      d.cfg.allowedOrigins(),
-		ResourceMetadataURL: auth.ResourceMetadataURL(d.cfg.BaseURL),
-		BrowserHandler:      connect,
-	})
-	mcp := browserOr(connect, guard(d.log, httperr.JSONRPC, d.cfg.allowedHosts(), d.cfg.allowedOrigins(),
-		d.auth.Middleware(d.log, httperr.JSONRPC, mcpHTTP)))
+	connect := web.NewConnectPage(d.site, d.cfg.MCPURL(), bareOrigin(d.cfg.MCPHost), d.cfg.devUser())
 	hosts := func(next http.Handler) http.Handler {
 		return guard(d.log, httperr.JSON, d.cfg.allowedHosts(), nil, next)
 	}
-
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", mcp)
-	mux.Handle("/mcp/{$}", mcp)
-	mux.Handle("/mcp/oauth", mcp)
-	if d.cfg.MCPHost != "" {
-		mux.Handle(d.cfg.MCPHost+"/{$}", mcp)
+	// Each MCP path is an OAuth resource: a token works where it was
+	// issued for, and a refusal names that resource's metadata.
+	for _, res := range d.cfg.resources() {
+		mcpHTTP := mcpcore.NewHTTPHandler(d.mcp, mcpcore.HTTPOptions{
+			MaxBodyBytes:        d.cfg.MaxBodyBytes,
+			AllowedHosts:        d.cfg.allowedHosts(),
+			AllowedOrigins:      d.cfg.allowedOrigins(),
+			ResourceMetadataURL: res.MetadataURL,
+			BrowserHandler:      connect,
+		})
+		mcp := browserOr(connect, guard(d.log, httperr.JSONRPC, d.cfg.allowedHosts(), d.cfg.allowedOrigins(),
+			auth.ForResource(res.Resource, d.auth.Middleware(d.log, httperr.JSONRPC, mcpHTTP))))
+		pattern := res.Host + res.Path
+		if res.Path == "/" || res.Path == "/mcp/" {
+			pattern += "{$}"
+		}
+		mux.Handle(pattern, mcp)
+		meta := oauthhttp.JSONDocument(oauthhttp.ResourceMetadata(res.ID, d.cfg.BaseURL))
+		metaPath, _ := strings.CutPrefix(res.MetadataURL, originOf(res.MetadataURL))
+		if strings.HasSuffix(metaPath, "/") {
+			metaPath += "{$}"
+		}
+		mux.Handle(res.Host+metaPath, hosts(meta))
+		if res.Path == "/mcp" {
+			// The root form names the main resource (RFC 9728 §3.1).
+			mux.Handle("/.well-known/oauth-protected-resource", hosts(meta))
+		}
 	}
+	mux.Handle(oauthhttp.ASMetadataPath, hosts(oauthhttp.JSONDocument(oauthhttp.ASMetadata(d.cfg.BaseURL))))
+	mux.Handle(oauthhttp.AuthorizePath, hosts(http.HandlerFunc(d.oauth.Authorize)))
+	mux.Handle(oauthhttp.TokenPath, hosts(oauthhttp.CORS(http.HandlerFunc(d.oauth.Token))))
+	mux.Handle(oauthhttp.RegisterPath, hosts(oauthhttp.CORS(http.HandlerFunc(d.oauth.Register))))
+	mux.Handle(oauthhttp.RevokePath, hosts(oauthhttp.CORS(http.HandlerFunc(d.oauth.Revoke))))
+	mux.Handle("GET "+oauthhttp.StylesheetPath, http.HandlerFunc(oauthhttp.Stylesheet))
+	mux.Handle(oauthhttp.ConnectedAppsPath, hosts(d.oauth.ConnectedApps(d.cfg.MCPURL())))
 	mux.Handle("GET /connect", connect)
 	mux.Handle("GET "+web.StaticPrefix, web.Static())
 	mux.Handle("/api/", hosts(bounded(d.cfg.MaxBodyBytes, deadline(d.cfg.RequestTimeout, d.auth.Middleware(d.log, httperr.JSON, d.api)))))
@@ -88,9 +112,6 @@ func newPublicHandler(d routeDeps) (publicHandler, error) {
 	mux.Handle("POST /logout", hosts(bounded(1<<10, d.auth.Middleware(d.log, httperr.JSON, http.HandlerFunc(d.signIn.Logout)))))
 	mux.HandleFunc("GET /healthz", web.Healthz)
 	mux.Handle("GET /readyz", web.Readyz(d.ping))
-	pr := web.ProtectedResource(d.cfg.BaseURL)
-	mux.Handle("GET /.well-known/oauth-protected-resource", pr)
-	mux.Handle("GET /.well-known/oauth-protected-resource/mcp", pr)
 	if d.cfg.AdminAddr == "" {
 		mux.Handle("GET /metrics", loopbackOnly(d.log, d.metrics.Handler()))
 	}
@@ -183,4 +204,14 @@ func loopbackOnly(log *slog.Logger, next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// originOf returns the scheme://host of a URL.
+func originOf(raw string) string {
+	scheme, rest, ok := strings.Cut(raw, "://")
+	if !ok {
+		return ""
+	}
+	host, _, _ := strings.Cut(rest, "/")
+	return scheme + "://" + host
 }

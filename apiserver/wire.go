@@ -62,6 +62,9 @@ var mcpSet = wire.NewSet(
 // httpSet builds identity and the routes.
 var httpSet = wire.NewSet(
 	loadServerKey,
+	provideOAuth,
+	wire.Bind(new(ports.OAuthService), new(*domain.OAuthService)),
+	provideOAuthHTTP,
 	wire.Struct(new(auth.Services), "*"),
 	provideAuthConfig,
 	auth.New,

@@ -73,10 +73,12 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	}
 	keyService := services.Keys
 	webSessionService := services.WebSessions
+	oAuthService := provideOAuth(database, clock, idSource, cfg)
 	authServices := auth.Services{
 		Keys:     keyService,
 		Sessions: webSessionService,
 		Accounts: accountService,
+		OAuth:    oAuthService,
 	}
 	authConfig := provideAuthConfig(cfg, apiserverServerKey)
 	authenticator := auth.New(authServices, authConfig)
@@ -100,6 +102,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
+	handler := provideOAuthHTTP(oAuthService, authenticator, logger, cfg)
 	apiserverRouteDeps := routeDeps{
 		cfg:     cfg,
 		log:     logger,
@@ -111,6 +114,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		ping:    apiserverPinger,
 		upload:  apiserverUploadHandler,
 		site:    site,
+		oauth:   handler,
 	}
 	apiserverPublicHandler, err := newPublicHandler(apiserverRouteDeps)
 	if err != nil {
@@ -161,7 +165,8 @@ var mcpSet = wire.NewSet(wire.Struct(new(mcpbind.Services), "*"), mcpbind.New, w
 
 // httpSet builds identity and the routes.
 var httpSet = wire.NewSet(
-	loadServerKey, wire.Struct(new(auth.Services), "*"), provideAuthConfig, auth.New, web.NewSignIn, provideSite, wire.Struct(new(rest.Services), "*"), provideAPI,
+	loadServerKey,
+	provideOAuth, wire.Bind(new(ports.OAuthService), new(*domain.OAuthService)), provideOAuthHTTP, wire.Struct(new(auth.Services), "*"), provideAuthConfig, auth.New, web.NewSignIn, provideSite, wire.Struct(new(rest.Services), "*"), provideAPI,
 	provideUpload,
 	providePinger, wire.Struct(new(routeDeps), "*"), newPublicHandler,
 	newAdminHandler,

@@ -63,6 +63,9 @@ type ReviewResult struct {
 	Remaining     int        `json:"remaining"`
 	Done          bool       `json:"done"`
 	Next          *StudyCard `json:"next,omitempty"`
+	// Replayed is set when the call repeated an earlier identical rating
+	// of the same showing: nothing changed, this is the first answer.
+	Replayed bool `json:"replayed,omitempty"`
 }
 
 // StudySnapshot is what a deck would offer right now, without starting a session.

@@ -299,13 +299,13 @@ var catalog = []ToolDef{
 		InputSchema: raw(object(schema{
 			"sessionId":  id("From start_study_session."),
 			"cardId":     id("The card being rated."),
-			"position":   integer("The card's position from the session; makes a retry safe.", 0, 100000),
+			"position":   integer("The card's position, as the session gave it with the card. Repeating a call is safe: the same rating again is answered as a replay.", 0, 100000),
 			"rating":     enum("How well the user recalled the answer.", Ratings...),
 			"durationMs": integer("Time the user took, if known.", 0, 3600000),
-		}, "sessionId", "cardId", "rating")),
+		}, "sessionId", "cardId", "position", "rating")),
 		OutputSchema: raw(object(schema{
 			"sessionId": strOut, "cardId": strOut, "rating": strOut, "state": cardStateOut, "nextDue": tsOut,
-			"interval": strOut, "reviewed": intOut, "remaining": intOut, "done": boolOut, "next": studyCardOut,
+			"interval": strOut, "reviewed": intOut, "remaining": intOut, "done": boolOut, "next": studyCardOut, "replayed": boolOut,
 		}, "sessionId", "cardId", "rating", "state", "nextDue", "interval", "reviewed", "remaining", "done")),
 		Annotations: additive, Scopes: []Scope{ScopeStudyWrite}, Mutates: true, AuditAction: "study.review",
 	},

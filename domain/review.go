@@ -52,11 +52,18 @@ func (s *StudyService) review(ctx context.Context, tx ports.Stores, uid string, 
 	}
 	sessions := tx.Sessions()
 	item, err := pendingItem(ctx, sessions, uid, sess.ID, args.CardID)
-	if contracts.IsKind(err, contracts.KindNotFound) {
-		return contracts.ReviewResult{}, s.notWaiting(ctx, tx, sess, args.CardID)
+	if err != nil && !contracts.IsKind(err, contracts.KindNotFound) {
+		return contracts.ReviewResult{}, fail(err)
+	}
+	if args.Position != nil && (err != nil || *args.Position != item.Position) {
+		// The named showing may have been rated already: the same rating
+		// again is a retry, answered with the first answer.
+		if res, ok, rerr := s.replay(ctx, tx, uid, sess, args); rerr != nil || ok {
+			return res, rerr
+		}
 	}
 	if err != nil {
-		return contracts.ReviewResult{}, fail(err)
+		return contracts.ReviewResult{}, s.notWaiting(ctx, tx, sess, args.CardID)
 	}
 	if args.Position != nil && *args.Position != item.Position {
 		// The named showing of the card was rated already (a retried
@@ -136,4 +143,33 @@ func (s *StudyService) notWaiting(ctx context.Context, tx ports.Stores, sess por
 		return contracts.Errorf(contracts.KindConflict, "card %s is not waiting in this session; the session is finished", quoteID(cardID))
 	}
 	return contracts.Errorf(contracts.KindConflict, "card %s is not waiting in this session; the current card is %s", quoteID(cardID), cur.CardID)
+}
+
+// replay answers a repeated rating of an already rated showing (the
+// session's item at args.Position): the same card and rating get the
+// first review's answer, marked replayed, and change nothing; a different
+// rating is a conflict. ok is false when the position was not rated.
+func (s *StudyService) replay(ctx context.Context, tx ports.Stores, uid string, sess ports.StudySessionRow, args contracts.SubmitReviewArgs) (contracts.ReviewResult, bool, error) {
+	log, err := tx.Sessions().ItemReview(ctx, uid, sess.ID, *args.Position)
+	switch {
+	case contracts.IsKind(err, contracts.KindNotFound):
+		return contracts.ReviewResult{}, false, nil
+	case err != nil:
+		return contracts.ReviewResult{}, false, fail(err)
+	case log.CardID != args.CardID:
+		return contracts.ReviewResult{}, true, contracts.Errorf(contracts.KindConflict,
+			"position %d of the session shows card %s, not %s; get the session for the current card", *args.Position, log.CardID, args.CardID)
+	case log.Rating != args.Rating:
+		return contracts.ReviewResult{}, true, contracts.Errorf(contracts.KindConflict,
+			"card %s at position %d was already rated %s; a different rating for the same showing is not applied", args.CardID, *args.Position, log.Rating)
+	}
+	view, err := s.view(ctx, tx, sess)
+	if err != nil {
+		return contracts.ReviewResult{}, true, err
+	}
+	return contracts.ReviewResult{
+		SessionID: sess.ID, CardID: log.CardID, Rating: log.Rating, State: log.State, NextDue: log.State.Due,
+		IntervalHuman: formatInterval(log.State.Due.Sub(log.ReviewedAt)), Reviewed: view.Reviewed, Remaining: view.Remaining,
+		Done: view.Done, Next: view.Current, Replayed: true,
+	}, true, nil
 }

@@ -79,6 +79,7 @@ type Stores interface {
 	Audit() AuditStore
 	Idempotency() IdempotencyStore
 	Media() MediaStore
+	OAuth() OAuthStore
 }
 
 // UserStore keeps accounts.
@@ -284,6 +285,11 @@ type StudySessionStore interface {
 	AppendItem(ctx context.Context, userID, sessionID, cardID string) error
 	// Progress counts reviewed and pending items.
 	Progress(ctx context.Context, userID, sessionID string) (reviewed, remaining int, err error)
+	// ItemReview returns the review log that completed the item at
+	// position (its card, in this session, at the item's completion time).
+	// Not found when the item is absent or pending, or the session is
+	// missing or another user's.
+	ItemReview(ctx context.Context, userID, sessionID string, position int) (ReviewLog, error)
 }
 
 // APIKeyRow is a stored API key: its view plus the owner and the hash of

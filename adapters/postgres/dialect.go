@@ -34,6 +34,10 @@ func (dialect) MatchText(_ context.Context, _ sqlstore.Querier, param string, wo
 	return `c.search @@ to_tsquery('simple', ` + param + `)`, strings.Join(parts, " & "), nil
 }
 
+// ShareLock locks the rows a SELECT reads against deletion (and key
+// changes) until the transaction ends.
+func (dialect) ShareLock() string { return " FOR KEY SHARE" }
+
 // HasTag tests the JSON array of tags for the tag.
 func (dialect) HasTag(param string) string {
 	return `EXISTS (SELECT 1 FROM jsonb_array_elements_text(c.tags::jsonb) AS t(v) WHERE lower(t.v) = lower(` + param + `::text))`

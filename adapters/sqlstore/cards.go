@@ -95,35 +95,75 @@ func (s cardStore) InsertCards(ctx context.Context, userID string, cards []ports
 	if len(cards) == 0 {
 		return nil
 	}
-	return s.atomic(ctx, func(h *handle) error {
-		if err := h.checkDecks(ctx, userID, cards); err != nil {
+	if !s.inTx {
+		return s.s.runTx(ctx, func(h *handle) error { return h.insertCards(ctx, userID, cards) })
+	}
+	return s.insertCards(ctx, userID, cards)
+}
+
+// insertCards is InsertCards in a transaction, without a savepoint: the
+// decks are checked (and, on Postgres, locked against deletion) first,
+// and a row whose hash or id already exists is skipped instead of failing
+// the statement (ON CONFLICT DO NOTHING), so no expected failure can
+// abort the caller's transaction; when a row was skipped, the rows
+// inserted are deleted again and the call fails with conflict.
+func (h *handle) insertCards(ctx context.Context, userID string, cards []ports.CardRow) error {
+	if err := h.checkDecks(ctx, userID, cards); err != nil {
+		return err
+	}
+	inserted := make([]string, 0, len(cards))
+	var b strings.Builder
+	for _, chunk := range batches(cards) {
+		b.Reset()
+		b.WriteString(`INSERT INTO cards (` + insertCols + `) VALUES `)
+		a := make(args, 0, len(chunk)*insertColCount)
+		for i, c := range chunk {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteByte('(')
+			b.WriteString(seq(&a, h.s.d, []any{c.ID, userID, c.DeckID, c.Front, c.Back, stringsJSON(c.Tags), c.Suspended,
+				string(c.State.Phase), ms(c.State.Due), c.State.Stability, c.State.Difficulty, c.State.ScheduledDays,
+				c.State.Reps, c.State.Lapses, c.State.Step, msPtr(c.State.LastReview), c.Hash, int64(1),
+				ms(c.CreatedAt), ms(c.UpdatedAt), nullString(c.NoteID), nullOrd(c.NoteID, c.Ord)}))
+			b.WriteByte(')')
+		}
+		b.WriteString(` ON CONFLICT DO NOTHING RETURNING id`)
+		if err := h.collect(ctx, b.String(), a, &inserted); err != nil {
+			return h.fail(ctx, err, "insert cards", failMsgs{
+				unique: "a card with the same content already exists in the deck",
+				fk:     "deck not found",
+			})
+		}
+	}
+	if len(inserted) == len(cards) {
+		return nil
+	}
+	for _, chunk := range chunks(inserted, inChunk) {
+		var a args
+		q := `DELETE FROM cards WHERE user_id = ` + a.add(userID) + ` AND id IN (` + list(&a, chunk) + `)`
+		if _, err := h.exec(ctx, q, a...); err != nil {
+			return h.s.wrap(ctx, err, "insert cards")
+		}
+	}
+	return contracts.Errorf(contracts.KindConflict, "a card with the same content already exists in the deck")
+}
+
+// collect runs a bulk statement returning ids and appends them to ids.
+func (h *handle) collect(ctx context.Context, q string, a args, ids *[]string) error {
+	rows, err := h.queryBulk(ctx, q, a...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
 			return err
 		}
-		var b strings.Builder
-		for _, chunk := range batches(cards) {
-			b.Reset()
-			b.WriteString(`INSERT INTO cards (` + insertCols + `) VALUES `)
-			a := make(args, 0, len(chunk)*insertColCount)
-			for i, c := range chunk {
-				if i > 0 {
-					b.WriteByte(',')
-				}
-				b.WriteByte('(')
-				b.WriteString(seq(&a, h.s.d, []any{c.ID, userID, c.DeckID, c.Front, c.Back, stringsJSON(c.Tags), c.Suspended,
-					string(c.State.Phase), ms(c.State.Due), c.State.Stability, c.State.Difficulty, c.State.ScheduledDays,
-					c.State.Reps, c.State.Lapses, c.State.Step, msPtr(c.State.LastReview), c.Hash, int64(1),
-					ms(c.CreatedAt), ms(c.UpdatedAt), nullString(c.NoteID), nullOrd(c.NoteID, c.Ord)}))
-				b.WriteByte(')')
-			}
-			if _, err := h.execBulk(ctx, b.String(), a...); err != nil {
-				return h.fail(ctx, err, "insert cards", failMsgs{
-					unique: "a card with the same content already exists in the deck",
-					fk:     "deck not found",
-				})
-			}
-		}
-		return nil
-	})
+		*ids = append(*ids, id)
+	}
+	return rows.Err()
 }
 
 // nullString is NULL for "".
@@ -150,7 +190,13 @@ func (h *handle) checkDecks(ctx context.Context, userID string, cards []ports.Ca
 	}
 	ids = dedupe(ids)
 	var a args
-	q := `SELECT COUNT(*) FROM decks WHERE user_id = ` + a.add(userID) + ` AND id IN (` + list(&a, ids) + `)`
+	user, in := a.add(userID), list(&a, ids)
+	q := `SELECT COUNT(*) FROM decks WHERE user_id = ` + user + ` AND id IN (` + in + `)`
+	if l, ok := h.s.d.(ShareLocker); ok && h.inTx {
+		// Count through a locking subquery: a concurrent delete of a
+		// deck waits for this transaction instead of breaking its insert.
+		q = `SELECT COUNT(*) FROM (SELECT id FROM decks WHERE user_id = ` + user + ` AND id IN (` + in + `)` + l.ShareLock() + `) locked`
+	}
 	var n int
 	if err := h.q.QueryRowContext(ctx, q, a...).Scan(&n); err != nil {
 		return h.s.wrap(ctx, err, "check decks")

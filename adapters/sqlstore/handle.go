@@ -93,6 +93,14 @@ func (h *handle) execBulk(ctx context.Context, q string, args ...any) (sql.Resul
 	return h.q.ExecContext(ctx, q, args...)
 }
 
+// queryBulk is execBulk for a statement that returns rows.
+func (h *handle) queryBulk(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	if cq, ok := h.q.(cachedQuerier); ok {
+		return cq.queryBulk(ctx, q, args...)
+	}
+	return h.q.QueryContext(ctx, q, args...)
+}
+
 // atomic runs fn so that either all of its writes stay or none does, and
 // so that an expected failure (a duplicate, a missing parent) leaves the
 // caller's transaction usable: inside a transaction it runs under a

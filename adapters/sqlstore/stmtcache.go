@@ -203,6 +203,14 @@ func (q cachedQuerier) execBulk(ctx context.Context, query string, args ...any) 
 	return q.direct().ExecContext(ctx, query, args...)
 }
 
+// queryBulk is execBulk for a statement that returns rows.
+func (q cachedQuerier) queryBulk(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if st := q.stmtOf(ctx, query, true); st != nil {
+		return st.QueryContext(ctx, args...)
+	}
+	return q.direct().QueryContext(ctx, query, args...)
+}
+
 // QueryContext implements querier.
 func (q cachedQuerier) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
 	if st := q.stmt(ctx, query); st != nil {

@@ -57,6 +57,14 @@ type Dialect interface {
 	Placeholder(n int) string
 }
 
+// ShareLocker is what a Dialect implements when reading rows can lock
+// them against deletion until the transaction ends (Postgres: FOR KEY
+// SHARE); a dialect whose writers are serialised (SQLite) needs none.
+type ShareLocker interface {
+	// ShareLock returns the clause that ends such a SELECT.
+	ShareLock() string
+}
+
 // Querier runs queries: a *sql.DB or a *sql.Tx.
 type Querier interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row

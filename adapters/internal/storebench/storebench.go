@@ -39,10 +39,62 @@ func Run(b *testing.B, open func(b *testing.B) ports.Database) {
 	b.Run("ReviewWrite", func(b *testing.B) { benchReview(b, open(b), false) })
 	b.Run("ReviewWriteParallel", func(b *testing.B) { benchReview(b, open(b), true) })
 	acct := seedAccount(b, open(b))
+	small := seedSmall(b, acct.s)
 	b.Run("DueCards100k", func(b *testing.B) { benchDue(b, acct) })
 	b.Run("Search100k", func(b *testing.B) { benchSearch(b, acct, false) })
 	b.Run("Search100kCommonWord", func(b *testing.B) { benchSearch(b, acct, true) })
+	// get_deck and list_decks on the 100,000-card account and on a
+	// 100-card account in the same database (issue 12: the first should
+	// cost at most 1.5× the second).
 	b.Run("CountDeck100k", func(b *testing.B) { benchCounts(b, acct) })
+	b.Run("CountDeck100", func(b *testing.B) { benchCounts(b, small) })
+	b.Run("ListDecks100k", func(b *testing.B) { benchList(b, acct) })
+	b.Run("ListDecks100", func(b *testing.B) { benchList(b, small) })
+}
+
+// smallCards is the size of the small account the account-size
+// benchmarks compare with.
+const smallCards = 100
+
+// seedSmall adds an account of smallCards cards, split like the big one,
+// to the store.
+func seedSmall(b *testing.B, s ports.Database) *account {
+	b.Helper()
+	a := &account{s: s, cards: smallCards}
+	a.userID, a.mainID = setup(b, s, "small main")
+	a.sideID = deck(b, s, a.userID, "small side")
+	r := rand.New(rand.NewPCG(9, 10))
+	cards := make([]ports.CardRow, smallCards)
+	for i := range cards {
+		d := a.mainID
+		if float64(i) >= mainShare*smallCards {
+			d = a.sideID
+		}
+		cards[i] = makeCard(r, d, i)
+	}
+	insertAll(b, s, a.userID, cards)
+	return a
+}
+
+func benchList(b *testing.B, a *account) {
+	ctx := context.Background()
+	var lat []time.Duration
+	for b.Loop() {
+		start := time.Now()
+		ds, err := a.s.Decks().ListDecks(ctx, a.userID, "", 50, now)
+		lat = append(lat, time.Since(start))
+		if err != nil {
+			b.Fatal(err)
+		}
+		total := 0
+		for _, d := range ds {
+			total += d.Counts.Total
+		}
+		if len(ds) != 2 || total != a.cards {
+			b.Fatalf("ListDecks: %d decks, %d cards, want 2 and %d", len(ds), total, a.cards)
+		}
+	}
+	report(b, lat)
 }
 
 // ids makes unique, time-ordered ids for one process.
@@ -174,12 +226,13 @@ type account struct {
 	s              ports.Database
 	userID         string
 	mainID, sideID string
+	cards          int
 }
 
 func seedAccount(b *testing.B, s ports.Database) *account {
 	b.Helper()
 	start := time.Now()
-	a := &account{s: s}
+	a := &account{s: s, cards: AccountCards}
 	a.userID, a.mainID = setup(b, s, "main")
 	a.sideID = deck(b, s, a.userID, "side")
 	r := rand.New(rand.NewPCG(5, 6))
@@ -256,7 +309,7 @@ func benchCounts(b *testing.B, a *account) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if d.Counts.Total != int(mainShare*AccountCards) {
+		if d.Counts.Total != int(mainShare*float64(a.cards)) {
 			b.Fatalf("deck counts %d cards", d.Counts.Total)
 		}
 	}

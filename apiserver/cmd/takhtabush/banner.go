@@ -39,6 +39,9 @@ func printDevBanner(w io.Writer, cfg apiserver.Config, owner apiserver.DevOwner,
 	fmt.Fprintln(w, "\nClient configurations:")
 	for _, c := range web.ClientConfigs(cfg.MCPURL(), key) {
 		fmt.Fprintf(w, "\n── %s (%s)\n%s\n", c.Client, c.Where, c.Text)
+		if c.Note != "" {
+			fmt.Fprintln(w, c.Note)
+		}
 	}
 	fmt.Fprintln(w, "\n"+bannerEnd)
 	fmt.Fprintln(w, rule)

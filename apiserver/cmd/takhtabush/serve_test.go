@@ -140,7 +140,7 @@ func TestTwoInstancesShareOnePostgres(t *testing.T) {
 	for cur, via := sess.Current, 0; cur != nil; via++ {
 		cs := []*mcp.ClientSession{csB, csA}[via%2] // the first review through B, then alternating
 		var rr contracts.ReviewResult
-		callInto(t, cs, "submit_review", map[string]any{"sessionId": sess.ID, "cardId": cur.CardID, "rating": "easy"}, &rr)
+		callInto(t, cs, "submit_review", map[string]any{"sessionId": sess.ID, "cardId": cur.CardID, "position": cur.Position, "rating": "easy"}, &rr)
 		cur = rr.Next
 		if reviews++; reviews > 20 {
 			t.Fatal("the queue never empties")

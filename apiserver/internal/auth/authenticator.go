@@ -71,6 +71,9 @@ func (a *Authenticator) presented(r *http.Request) credential {
 		if token == "" {
 			return credential{kind: contracts.CredentialAPIKey, bad: "empty bearer token"}
 		}
+		if strings.HasPrefix(token, contracts.OAuthAccessPrefix) {
+			return credential{kind: contracts.CredentialOAuth, secret: token}
+		}
 		return credential{kind: contracts.CredentialAPIKey, secret: token}
 	}
 	if vals, ok := r.Header["X-Api-Key"]; ok {
@@ -120,6 +123,13 @@ func (a *Authenticator) Resolve(r *http.Request) (contracts.Principal, error) {
 	switch {
 	case c.bad != "":
 		return contracts.Principal{}, contracts.Errorf(contracts.KindUnauthenticated, "%s", c.bad)
+	case c.kind == contracts.CredentialOAuth:
+		res, ok := ResourceFrom(ctx)
+		if !ok || a.svc.OAuth == nil {
+			return contracts.Principal{}, contracts.Errorf(contracts.KindUnauthenticated, "OAuth access tokens work on the MCP endpoint only")
+		}
+		p, err := a.svc.OAuth.Authenticate(ctx, c.secret, res.ID)
+		return p, unauthenticated(err)
 	case c.kind == contracts.CredentialAPIKey:
 		p, err := a.svc.Keys.Authenticate(ctx, c.secret)
 		return p, unauthenticated(err)
@@ -130,7 +140,7 @@ func (a *Authenticator) Resolve(r *http.Request) (contracts.Principal, error) {
 		return a.devPrincipal(ctx)
 	}
 	return contracts.Principal{}, contracts.Errorf(contracts.KindUnauthenticated,
-		"authentication required: send an API key as Authorization: Bearer <key> or x-api-key")
+		"authentication required: connect with OAuth, or send an API key as Authorization: Bearer <key> or x-api-key")
 }
 
 // fromThisMachine reports whether r came straight from a loopback address,

@@ -23,6 +23,8 @@ type Services struct {
 	Keys     ports.KeyService
 	Sessions ports.WebSessionService
 	Accounts ports.AccountService
+	// OAuth checks OAuth access tokens; nil refuses them.
+	OAuth ports.OAuthService
 }
 
 // Config configures authentication.

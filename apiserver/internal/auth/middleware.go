@@ -22,7 +22,7 @@ func (a *Authenticator) Middleware(log *slog.Logger, door httperr.Door, next htt
 			if k := contracts.KindOf(err); k == contracts.KindUnavailable {
 				log.LogAttrs(r.Context(), slog.LevelError, "authentication failed", slog.String("kind", string(k)), slog.Any("err", err))
 			}
-			a.refuse(r.Context(), log, w, door, err)
+			a.refuse(r.Context(), log, w, door, err, bearerSent(r))
 			return
 		}
 		if unsafeMethod(r.Method) && ambient(p.CredentialKind) {

@@ -202,16 +202,22 @@ func testLearningStepsRequeue(t *testing.T, store string) {
 	if r.Next.Position == first {
 		t.Fatalf("the re-queued step has the rated position %d", first)
 	}
-	// A retry naming the rated showing, even once the step is due, is a
-	// conflict: it never rates the re-queued step.
+	// A retry naming the rated showing, even once the step is due, never
+	// rates the re-queued step: the same rating is answered as a replay of
+	// the first answer, a different one is a conflict.
 	e.clock.Advance(time.Minute)
-	_, err := e.svc.Study.SubmitReview(ctx, contracts.SubmitReviewArgs{SessionID: s.ID, CardID: c, Position: &first, Rating: contracts.RatingAgain})
+	again, err := e.svc.Study.SubmitReview(ctx, contracts.SubmitReviewArgs{SessionID: s.ID, CardID: c, Position: &first, Rating: contracts.RatingAgain})
+	if err != nil || !again.Replayed || !again.NextDue.Equal(r.NextDue) || again.State.Reps != r.State.Reps || again.State.Phase != r.State.Phase || again.State.Stability != r.State.Stability || again.IntervalHuman != r.IntervalHuman ||
+		again.Reviewed != 1 || again.Next == nil || again.Next.Position != r.Next.Position {
+		t.Errorf("identical retry: %+v, %v; want the first answer %+v, replayed", again, err, r)
+	}
+	_, err = e.svc.Study.SubmitReview(ctx, contracts.SubmitReviewArgs{SessionID: s.ID, CardID: c, Position: &first, Rating: contracts.RatingEasy})
 	wantKind(t, err, contracts.KindConflict)
-	if !strings.Contains(err.Error(), "already rated") {
+	if err != nil && !strings.Contains(err.Error(), "already rated again") {
 		t.Errorf("retry message %q", err)
 	}
 	if got, _ := e.svc.Cards.GetCard(ctx, c); got.State.Reps != 1 {
-		t.Fatalf("the retry was applied: reps %d", got.State.Reps)
+		t.Fatalf("a retry was applied: reps %d", got.State.Reps)
 	}
 	e.clock.Advance(-time.Minute)
 	if !r.NextDue.Equal(t0.Add(time.Minute)) {

@@ -97,22 +97,39 @@ func Status(kind contracts.ErrorKind) int {
 // message. An internal error, or one of an unknown kind or type, shows only
 // "internal error (ref …)"; its cause is logged under that reference.
 func Write(ctx context.Context, log *slog.Logger, w http.ResponseWriter, door Door, err error) {
+	kind, message := public(ctx, log, err)
+	write(w, door, byKind[kind], kind, message)
+}
+
+// Page is the page door: it sets what every door sets for err (Retry-After)
+// and returns the status, the kind and the safe message a page shows; the
+// page writes its own body. Internal errors are logged and shown as Write
+// shows them.
+func Page(ctx context.Context, log *slog.Logger, w http.ResponseWriter, err error) (status int, kind contracts.ErrorKind, message string) {
+	kind, message = public(ctx, log, err)
+	if after, ok := retryAfter[kind]; ok {
+		w.Header().Set("Retry-After", after)
+	}
+	return byKind[kind].status, kind, message
+}
+
+// public returns the kind and the message a client may see of err: its own
+// for a known kind (the status text when it has none), and internal with a
+// reference, logged beside the cause, for anything else.
+func public(ctx context.Context, log *slog.Logger, err error) (contracts.ErrorKind, string) {
 	kind := contracts.KindOf(err)
 	c, known := byKind[kind]
-	var message string
-	var e *contracts.Error
-	if errors.As(err, &e) {
-		message = e.Message
-	}
 	if !known || kind == contracts.KindInternal {
 		ref := mcpcore.NewRef()
 		log.LogAttrs(ctx, slog.LevelError, "internal error", slog.String("ref", ref),
 			slog.String("kind", string(kind)), slog.Any("err", err))
-		kind, c, message = contracts.KindInternal, byKind[contracts.KindInternal], "internal error (ref "+ref+")"
-	} else if message == "" {
-		message = strings.ToLower(http.StatusText(c.status))
+		return contracts.KindInternal, "internal error (ref " + ref + ")"
 	}
-	write(w, door, c, kind, message)
+	var e *contracts.Error
+	if errors.As(err, &e) && e.Message != "" {
+		return kind, e.Message
+	}
+	return kind, strings.ToLower(http.StatusText(c.status))
 }
 
 // Refuse answers a named exception out of door with message.

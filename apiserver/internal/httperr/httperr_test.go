@@ -74,6 +74,10 @@ func TestEveryKindOnEveryDoor(t *testing.T) {
 		if got := httperr.Status(kind); got != w.status {
 			t.Errorf("Status(%s) = %d, want %d", kind, got, w.status)
 		}
+		rec = httptest.NewRecorder()
+		if status, k, msg := httperr.Page(context.Background(), slog.New(slog.DiscardHandler), rec, err); status != w.status || k != kind || msg != "the "+string(kind)+" message" {
+			t.Errorf("page door, %s: %d %s %q", kind, status, k, msg)
+		}
 
 		rec = httptest.NewRecorder()
 		httperr.Write(context.Background(), slog.New(slog.DiscardHandler), rec, httperr.JSONRPC, err)
@@ -100,6 +104,13 @@ func TestInternalErrorsShowOnlyAReference(t *testing.T) {
 			httperr.Write(context.Background(), slog.New(slog.NewJSONHandler(&logs, nil)), rec, door, err)
 			if rec.Code != 500 || strings.Contains(rec.Body.String(), "SELECT") || !strings.Contains(rec.Body.String(), `"internal error (ref `) {
 				t.Fatalf("%s, door %d: %d %s", name, door, rec.Code, rec.Body)
+			}
+			if door == httperr.JSON {
+				prec := httptest.NewRecorder()
+				status, kind, msg := httperr.Page(context.Background(), slog.New(slog.DiscardHandler), prec, err)
+				if status != 500 || kind != contracts.KindInternal || strings.Contains(msg, "SELECT") || !strings.HasPrefix(msg, "internal error (ref ") {
+					t.Fatalf("%s, page door: %d %s %q", name, status, kind, msg)
+				}
 			}
 			ref := rec.Body.String()
 			ref = ref[strings.Index(ref, "(ref ")+5:]

@@ -12,8 +12,13 @@ const KeyPlaceholder = "YOUR_API_KEY"
 type ClientConfig struct {
 	Client string // the client's name
 	Where  string // where the text goes
-	Text   string // the configuration or command
+	Text   string // the configuration or command, and nothing else: it is what a copy button copies
+	Note   string // prose that goes with it, if any
 }
+
+// StdioDBPlaceholder stands for the database URL in the local (stdio)
+// configuration: the same --db as serve, as an absolute path.
+const StdioDBPlaceholder = "sqlite:/absolute/path/to/data/takhtabush.db"
 
 // ClientConfigs returns the configurations for the MCP clients people use,
 // for the endpoint mcpURL and the API key key (KeyPlaceholder when unknown).
@@ -35,6 +40,17 @@ func ClientConfigs(mcpURL, key string) []ClientConfig {
 			}{"npx", []string{"-y", "mcp-remote", mcpURL, "--header", "Authorization:${TAKHTABUSH_AUTH}"}, map[string]string{"TAKHTABUSH_AUTH": bearer}}}}),
 		},
 		{
+			Client: "Claude Desktop, local (stdio)",
+			Where:  "claude_desktop_config.json, on the machine that holds the database",
+			Text: indentJSON(map[string]any{"mcpServers": map[string]any{"takhtabush": struct {
+				Command string            `json:"command"`
+				Args    []string          `json:"args"`
+				Env     map[string]string `json:"env"`
+			}{"takhtabush", []string{"stdio", "--db", StdioDBPlaceholder}, map[string]string{"TAKHTABUSH_API_KEY": key}}}}),
+			Note: "Claude Desktop starts takhtabush itself (make build puts it in ./bin; use its absolute path if it is not on PATH) " +
+				"and talks to it over stdin and stdout, without HTTP. Give --db the database serve uses, as an absolute path.",
+		},
+		{
 			Client: "Cursor",
 			Where:  "~/.cursor/mcp.json",
 			Text:   indentJSON(map[string]any{"mcpServers": map[string]any{"takhtabush": remoteServer{URL: mcpURL, Headers: map[string]string{"Authorization": bearer}}}}),
@@ -45,10 +61,18 @@ func ClientConfigs(mcpURL, key string) []ClientConfig {
 			Text:   indentJSON(map[string]any{"servers": map[string]any{"takhtabush": remoteServer{Type: "http", URL: mcpURL, Headers: map[string]string{"Authorization": bearer}}}}),
 		},
 		{
+			Client: "Claude (claude.ai and Claude Desktop connectors)",
+			Where:  "Settings → Connectors → Add custom connector, Remote MCP server URL",
+			Text:   mcpURL,
+			Note: "No key: Claude signs in with OAuth. It opens a Takhtabush page where you sign in and " +
+				"choose what it may do; disconnect it any time under Settings → Connected apps.",
+		},
+		{
 			Client: "ChatGPT",
-			Where:  "Settings → Apps & Connectors → Create (developer mode), connector URL",
-			Text: mcpURL + "\n\nChatGPT connects with OAuth, which Takhtabush does not offer yet; " +
-				"API keys are for clients that let you set a header (all of the above).",
+			Where:  "Settings → Apps & Connectors → Create (developer mode), connector URL, authentication OAuth",
+			Text:   mcpURL,
+			Note: "No key: ChatGPT signs in with OAuth. It registers itself, then sends you to a Takhtabush page " +
+				"where you sign in and choose what it may do; disconnect it any time under Settings → Connected apps.",
 		},
 	}
 }

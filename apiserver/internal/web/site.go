@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/takhtabush/takhtabush/apiserver/internal/auth"
+	"github.com/takhtabush/takhtabush/apiserver/internal/httperr"
 	"github.com/takhtabush/takhtabush/apiserver/internal/obs"
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/mcpcore"
@@ -109,26 +110,28 @@ func (s *Site) Render(w http.ResponseWriter, r *http.Request, name string, v Vie
 // message, and for an internal failure only a generic line (the cause is
 // logged, never shown).
 func (s *Site) Fail(w http.ResponseWriter, r *http.Request, v View, err error) {
-	status, title, msg := http.StatusInternalServerError, "Something went wrong", "The page could not be shown. Try again in a moment."
-	switch contracts.KindOf(err) {
-	case contracts.KindNotFound:
-		status, title, msg = http.StatusNotFound, "Not found", contracts.MessageOf(err)
-	case contracts.KindInvalid:
-		status, title, msg = http.StatusBadRequest, "That did not work", contracts.MessageOf(err)
-	case contracts.KindConflict:
-		status, title, msg = http.StatusConflict, "That did not work", contracts.MessageOf(err)
-	case contracts.KindForbidden:
-		status, title, msg = http.StatusForbidden, "Not allowed", contracts.MessageOf(err)
-	case contracts.KindUnauthenticated:
-		status, title, msg = http.StatusUnauthorized, "Sign in needed", contracts.MessageOf(err)
+	status, kind, msg := httperr.Page(r.Context(), s.log, w, err)
+	title := failTitles[kind]
+	switch kind {
 	case contracts.KindUnavailable:
-		status, title, msg = http.StatusServiceUnavailable, "Temporarily unavailable", "The service is busy or its database is away. Try again shortly."
-		w.Header().Set("Retry-After", "5")
-	default:
-		s.log.LogAttrs(r.Context(), slog.LevelError, "page failed", slog.String("path", r.URL.Path), slog.Any("err", err))
+		msg = "The service is busy or its database is away. Try again shortly."
+	case contracts.KindInternal:
+		msg = "The page could not be shown. Try again in a moment. (" + strings.TrimPrefix(msg, "internal error (") // keeps the ref
 	}
 	v.Title, v.Data = title, msg
 	s.R.Render(w, r, status, "error", v)
+}
+
+// failTitles are the error page's titles; its status comes from httperr.
+var failTitles = map[contracts.ErrorKind]string{
+	contracts.KindNotFound:        "Not found",
+	contracts.KindInvalid:         "That did not work",
+	contracts.KindConflict:        "That did not work",
+	contracts.KindForbidden:       "Not allowed",
+	contracts.KindUnauthenticated: "Sign in needed",
+	contracts.KindRateLimited:     "Slow down",
+	contracts.KindUnavailable:     "Temporarily unavailable",
+	contracts.KindInternal:        "Something went wrong",
 }
 
 // NotFound renders the 404 page.

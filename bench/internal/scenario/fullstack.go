@@ -51,7 +51,7 @@ type StudyData struct {
 // StudySet is one study session and the cards pending in it.
 type StudySet struct {
 	SessionID string   `json:"sessionId"`
-	CardIDs   []string `json:"cardIds"`
+	CardIDs   []string `json:"cardIds"` // in queue order: CardIDs[i] is at position i
 }
 
 // Pairs counts the (session, card) pairs in d.

@@ -31,7 +31,7 @@ func interleave(sessions []StudySet) [][]byte {
 		added := false
 		for _, s := range sessions {
 			if j < len(s.CardIDs) {
-				out = append(out, submitReviewBody(s.SessionID, s.CardIDs[j]))
+				out = append(out, submitReviewBody(s.SessionID, s.CardIDs[j], j))
 				added = true
 			}
 		}
@@ -41,8 +41,9 @@ func interleave(sessions []StudySet) [][]byte {
 	}
 }
 
-func submitReviewBody(sessionID, cardID string) []byte {
-	args, _ := json.Marshal(map[string]any{"sessionId": sessionID, "cardId": cardID, "rating": ReviewRating, "durationMs": 4200})
+// submitReviewBody rates the card at position (CardIDs are in queue order).
+func submitReviewBody(sessionID, cardID string, position int) []byte {
+	args, _ := json.Marshal(map[string]any{"sessionId": sessionID, "cardId": cardID, "position": position, "rating": ReviewRating, "durationMs": 4200})
 	return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"submit_review","arguments":%s}}`, args)
 }
 

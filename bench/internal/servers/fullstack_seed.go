@@ -145,6 +145,9 @@ func (sd *seeded) seedStudy(ctx context.Context, reviews int) error {
 		if s.Remaining != len(ids) {
 			return fmt.Errorf("session on %s queues %d cards, want %d", deck.Name, s.Remaining, len(ids))
 		}
+		if s.Current == nil || s.Current.CardID != ids[0] || s.Current.Position != 0 {
+			return fmt.Errorf("session on %s does not queue its new cards in the order they were added", deck.Name)
+		}
 		sd.study.Sessions = append(sd.study.Sessions, scenario.StudySet{SessionID: s.ID, CardIDs: ids})
 	}
 	return nil

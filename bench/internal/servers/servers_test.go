@@ -80,7 +80,12 @@ func TestScenarios(t *testing.T) {
 func BenchmarkServers(b *testing.B) {
 	for _, s := range All() {
 		for _, sc := range s.Scenarios() {
-			b.Run(benchName(sc.Name)+"/"+s.Name(), func(b *testing.B) { benchScenario(b, s, sc.Name) })
+			b.Run(benchName(sc.Name)+"/"+s.Name(), func(b *testing.B) {
+				if o, ok := s.(Optional); ok && o.Unavailable() != "" {
+					b.Skip(o.Unavailable())
+				}
+				benchScenario(b, s, sc.Name)
+			})
 		}
 	}
 }

@@ -1,6 +1,6 @@
 // Command gendocs writes the MCP tool reference (docs/mcp-tools.md) from the
 // contracts catalog, so the reference can never drift from what tools/list
-// serves. Run it through `go generate ./contracts/...`.
+// serves. Run it through `make generate`.
 package main
 
 import (
@@ -41,7 +41,7 @@ func render(tools []contracts.ToolDef) []byte {
 	var b bytes.Buffer
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	p("# MCP tool reference\n\n")
-	p("Generated from `contracts` by `go generate ./contracts/...`; do not edit by hand.\n\n")
+	p("Generated from `contracts` by `make generate`; do not edit by hand.\n\n")
 	p("| Tool | Title | Scopes | Hints |\n|---|---|---|---|\n")
 	for _, t := range tools {
 		p("| [`%s`](#%s) | %s | %s | %s |\n", t.Name, t.Name, t.Title, scopes(t), hints(t))
