@@ -9,7 +9,7 @@ GO ?= go
 DB ?=
 ADDR ?=
 
-.PHONY: axe run build test generate check-generated lint tidy-check bench bench-quick fuzz-import conformance ci help
+.PHONY: axe run build test generate check-generated lint tidy-check bench bench-quick fuzz-import fuzz-oauth conformance ci help
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
@@ -62,6 +62,10 @@ fuzz-import: ## fuzz the text import, the Anki HTML conversion and the note temp
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 10s ./domain/cardtext
 	$(GO) test -run '^$$' -fuzz '^FuzzFromAnkiHTML$$' -fuzztime 10s ./domain/cardtext
 	$(GO) test -run '^$$' -fuzz '^FuzzRender$$' -fuzztime 10s ./domain/notes
+
+fuzz-oauth: ## fuzz the OAuth client registration and metadata-document validators (10 s each)
+	$(GO) test -run '^$$' -fuzz '^FuzzValidateRegistration$$' -fuzztime 10s ./domain
+	$(GO) test -run '^$$' -fuzz '^FuzzParseClientDocument$$' -fuzztime 10s ./domain
 
 conformance: ## the official MCP conformance suite, both requirement sets (installs Node 22 from npm)
 	bash mcpcore/scripts/conformance.sh

@@ -262,8 +262,18 @@ func (b *browser) submit(sel string) {
 	b.do("click "+sel,
 		chromedp.Evaluate[chromedp.Void](`window.__tbOldPage = true`),
 		chromedp.Click(chromedp.CSS(sel)))
-	get(b, "wait for the next page", chromedp.Poll[bool](`!window.__tbOldPage && document.readyState === "complete"`,
-		chromedp.WithPollingTimeout(20*time.Second)))
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		// Evaluating while the page navigates fails; that is a "not yet".
+		loaded, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](`!window.__tbOldPage && document.readyState === "complete"`))
+		if err == nil && loaded {
+			return
+		}
+		if time.Now().After(deadline) {
+			b.t.Fatalf("browser: clicking %s led to no new page (last error %v)", sel, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // fill sets the value of the input matching sel.
@@ -310,11 +320,27 @@ func (b *browser) look(name string) {
 			if err := os.WriteFile(file, png, 0o644); err != nil {
 				b.t.Fatal(err)
 			}
-			b.accessible(fmt.Sprintf("%s at %dpx %s", name, size.width, scheme))
+			where := fmt.Sprintf("%s at %dpx %s", name, size.width, scheme)
+			b.accessible(where)
+			if scheme == "light" {
+				b.fitsWidth(where, size.width)
+			}
 		}
 	}
 	b.emulate(0, 0, false, "")
 	b.checkClean(name)
+}
+
+// fitsWidth fails when the page is wider than the viewport (a phone would
+// have to scroll sideways), naming the widest elements that stick out.
+func (b *browser) fitsWidth(where string, width int64) {
+	b.t.Helper()
+	if w := evalJS[int64](b, `document.documentElement.scrollWidth`); w > width {
+		out := evalJS[[]string](b, fmt.Sprintf(`[...document.querySelectorAll("body *")]
+			.filter(e => e.getBoundingClientRect().right > %d && ![...e.querySelectorAll("*")].some(c => c.getBoundingClientRect().right > %d))
+			.slice(0, 5).map(e => e.tagName.toLowerCase() + (e.className ? "." + e.className : "") + " " + Math.round(e.getBoundingClientRect().right) + "px")`, width, width))
+		b.t.Errorf("%s: the page is %dpx wide; sticking out: %v", where, w, out)
+	}
 }
 
 // emulate sets the viewport (0 clears it) and prefers-color-scheme ("" clears it).
@@ -405,4 +431,11 @@ func (b *browser) axeRun(where string) []axeViolation {
 		b.t.Fatalf("accessibility check of %s: %v", where, err)
 	}
 	return violations
+}
+
+// chromedpSetSelect chooses value in the select matching sel and fires
+// its change event, as a person's choice does.
+func chromedpSetSelect(sel, value string) chromedp.Action[chromedp.Void] {
+	return chromedp.Evaluate[chromedp.Void](fmt.Sprintf(
+		`(() => { const s = document.querySelector(%q); s.value = %q; s.dispatchEvent(new Event("change", {bubbles: true})); })()`, sel, value))
 }

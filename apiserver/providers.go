@@ -144,3 +144,9 @@ func providePinger(s ports.Database) pinger {
 	}
 	return s.Ping
 }
+
+// provideAccountPages builds the signed-in person's own pages: home, stats,
+// audit and settings.
+func provideAccountPages(site *web.Site, a *auth.Authenticator, svc web.AccountServices, cfg Config) *web.AccountPages {
+	return web.NewAccountPages(site, a, svc, cfg.MCPURL())
+}

@@ -47,6 +47,7 @@ type routeDeps struct {
 	ping    pinger
 	upload  uploadHandler
 	site    *web.Site
+	account *web.AccountPages
 	oauth   *oauthhttp.Handler
 }
 
@@ -115,9 +116,7 @@ func newPublicHandler(d routeDeps) (publicHandler, error) {
 	if d.cfg.AdminAddr == "" {
 		mux.Handle("GET /metrics", loopbackOnly(d.log, d.metrics.Handler()))
 	}
-	// TODO(web app issue): the web app's pages (/, /study/{id}) arrive with
-	// their issue; until then the root shows the setup page.
-	mux.Handle("GET /{$}", connect)
+	d.account.Register(mux) // /, /stats, /audit, /settings/…
 	return obs.Middleware(d.log, d.metrics, mux), nil
 }
 

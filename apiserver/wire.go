@@ -36,7 +36,7 @@ var domainSet = wire.NewSet(
 	wire.InterfaceValue(new(ports.IDSource), domain.RandomIDs{}),
 	domain.NewServices,
 	wire.FieldsOf(new(*domain.Services),
-		"Decks", "Cards", "Notes", "Study", "Stats", "Media", "Accounts", "Keys", "WebSessions", "Exposure", "Audit", "Settings"),
+		"Decks", "Cards", "Notes", "Study", "Stats", "Media", "Accounts", "Keys", "WebSessions", "Exposure", "Audit", "Settings", "AccountData"),
 	wire.Bind(new(ports.DeckService), new(*domain.DeckService)),
 	wire.Bind(new(ports.CardService), new(*domain.CardService)),
 	wire.Bind(new(ports.NoteService), new(*domain.NoteService)),
@@ -49,6 +49,7 @@ var domainSet = wire.NewSet(
 	wire.Bind(new(ports.ExposureService), new(*domain.ExposureService)),
 	wire.Bind(new(ports.AuditService), new(*domain.AuditService)),
 	wire.Bind(new(ports.SettingsService), new(*domain.SettingsService)),
+	wire.Bind(new(ports.AccountDataService), new(*domain.AccountDataService)),
 )
 
 // mcpSet binds the MCP port to the domain services and builds the engine.
@@ -70,6 +71,8 @@ var httpSet = wire.NewSet(
 	auth.New,
 	web.NewSignIn,
 	provideSite,
+	wire.Struct(new(web.AccountServices), "*"),
+	provideAccountPages,
 	wire.Struct(new(rest.Services), "*"),
 	provideAPI,
 	provideUpload,

@@ -102,6 +102,17 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
+	accountDataService := services.AccountData
+	accountServices := web.AccountServices{
+		Decks:    deckService,
+		Stats:    statsService,
+		Keys:     keyService,
+		Exposure: exposureService,
+		Audit:    auditService,
+		Data:     accountDataService,
+		Settings: settingsService,
+	}
+	accountPages := provideAccountPages(site, authenticator, accountServices, cfg)
 	handler := provideOAuthHTTP(oAuthService, authenticator, logger, cfg)
 	apiserverRouteDeps := routeDeps{
 		cfg:     cfg,
@@ -114,6 +125,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		ping:    apiserverPinger,
 		upload:  apiserverUploadHandler,
 		site:    site,
+		account: accountPages,
 		oauth:   handler,
 	}
 	apiserverPublicHandler, err := newPublicHandler(apiserverRouteDeps)
@@ -157,7 +169,7 @@ var domainSet = wire.NewSet(
 	provideBlobs,
 	provideClock,
 	provideDomainConfig, fsrs.New, wire.Bind(new(ports.Scheduler), new(*fsrs.Scheduler)), wire.InterfaceValue(new(ports.IDSource), domain.RandomIDs{}), domain.NewServices, wire.FieldsOf(new(*domain.Services),
-		"Decks", "Cards", "Notes", "Study", "Stats", "Media", "Accounts", "Keys", "WebSessions", "Exposure", "Audit", "Settings"), wire.Bind(new(ports.DeckService), new(*domain.DeckService)), wire.Bind(new(ports.CardService), new(*domain.CardService)), wire.Bind(new(ports.NoteService), new(*domain.NoteService)), wire.Bind(new(ports.StudyService), new(*domain.StudyService)), wire.Bind(new(ports.StatsService), new(*domain.StatsService)), wire.Bind(new(ports.MediaService), new(*domain.MediaService)), wire.Bind(new(ports.AccountService), new(*domain.AccountService)), wire.Bind(new(ports.KeyService), new(*domain.KeyService)), wire.Bind(new(ports.WebSessionService), new(*domain.WebSessionService)), wire.Bind(new(ports.ExposureService), new(*domain.ExposureService)), wire.Bind(new(ports.AuditService), new(*domain.AuditService)), wire.Bind(new(ports.SettingsService), new(*domain.SettingsService)),
+		"Decks", "Cards", "Notes", "Study", "Stats", "Media", "Accounts", "Keys", "WebSessions", "Exposure", "Audit", "Settings", "AccountData"), wire.Bind(new(ports.DeckService), new(*domain.DeckService)), wire.Bind(new(ports.CardService), new(*domain.CardService)), wire.Bind(new(ports.NoteService), new(*domain.NoteService)), wire.Bind(new(ports.StudyService), new(*domain.StudyService)), wire.Bind(new(ports.StatsService), new(*domain.StatsService)), wire.Bind(new(ports.MediaService), new(*domain.MediaService)), wire.Bind(new(ports.AccountService), new(*domain.AccountService)), wire.Bind(new(ports.KeyService), new(*domain.KeyService)), wire.Bind(new(ports.WebSessionService), new(*domain.WebSessionService)), wire.Bind(new(ports.ExposureService), new(*domain.ExposureService)), wire.Bind(new(ports.AuditService), new(*domain.AuditService)), wire.Bind(new(ports.SettingsService), new(*domain.SettingsService)), wire.Bind(new(ports.AccountDataService), new(*domain.AccountDataService)),
 )
 
 // mcpSet binds the MCP port to the domain services and builds the engine.
@@ -166,7 +178,7 @@ var mcpSet = wire.NewSet(wire.Struct(new(mcpbind.Services), "*"), mcpbind.New, w
 // httpSet builds identity and the routes.
 var httpSet = wire.NewSet(
 	loadServerKey,
-	provideOAuth, wire.Bind(new(ports.OAuthService), new(*domain.OAuthService)), provideOAuthHTTP, wire.Struct(new(auth.Services), "*"), provideAuthConfig, auth.New, web.NewSignIn, provideSite, wire.Struct(new(rest.Services), "*"), provideAPI,
+	provideOAuth, wire.Bind(new(ports.OAuthService), new(*domain.OAuthService)), provideOAuthHTTP, wire.Struct(new(auth.Services), "*"), provideAuthConfig, auth.New, web.NewSignIn, provideSite, wire.Struct(new(web.AccountServices), "*"), provideAccountPages, wire.Struct(new(rest.Services), "*"), provideAPI,
 	provideUpload,
 	providePinger, wire.Struct(new(routeDeps), "*"), newPublicHandler,
 	newAdminHandler,

@@ -88,6 +88,8 @@ type AuditEvent struct {
 type AuditFilter struct {
 	Tool         string
 	CredentialID string
+	Since        time.Time // events at or after it (zero: no bound)
+	Until        time.Time // events before it (zero: no bound)
 }
 
 // MediaUploadIntent tells a client where and how to upload one media file.

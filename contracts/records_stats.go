@@ -33,7 +33,10 @@ type Stats struct {
 	TrueRetention *float64    `json:"trueRetention"` // share of mature-card reviews passed; null without such reviews
 	CardStates    PhaseCounts `json:"cardStates"`
 	StreakDays    int         `json:"streakDays"`
-	GeneratedAt   time.Time   `json:"generatedAt"`
+	// TimeSpentSeconds is the time spent reviewing in the period, from the
+	// reviews that recorded their duration.
+	TimeSpentSeconds int       `json:"timeSpentSeconds"`
+	GeneratedAt      time.Time `json:"generatedAt"`
 }
 
 // DueDay is the number of cards due on one UTC day.

@@ -149,8 +149,8 @@ var catalog = []ToolDef{
 			"totalReviews":  intOut, "trueRetention": schema{"type": []string{"number", "null"}},
 			"cardStates": object(schema{"new": intOut, "learning": intOut, "review": intOut, "relearning": intOut, "suspended": intOut},
 				"new", "learning", "review", "relearning", "suspended"),
-			"streakDays": intOut, "generatedAt": tsOut,
-		}, "days", "reviewsPerDay", "totalReviews", "trueRetention", "cardStates", "streakDays", "generatedAt")),
+			"streakDays": intOut, "timeSpentSeconds": intOut, "generatedAt": tsOut,
+		}, "days", "reviewsPerDay", "totalReviews", "trueRetention", "cardStates", "streakDays", "timeSpentSeconds", "generatedAt")),
 		Annotations: readOnly, Scopes: []Scope{ScopeStatsRead},
 	},
 	{

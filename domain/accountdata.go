@@ -101,6 +101,11 @@ func (s *AccountDataService) Export(ctx context.Context, w io.Writer) error {
 		exp.DisabledTools = []string{}
 	}
 	doc.field("exposure", exp)
+	settings, _, err := accountSettings(ctx, s.store, uid)
+	if err != nil {
+		return err
+	}
+	doc.field("settings", withToday(settings, s.now()))
 	keys, err := s.store.Keys().ListKeys(ctx, uid)
 	if err != nil {
 		return fail(err)

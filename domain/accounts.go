@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/domain/textrule"
 	"github.com/takhtabush/takhtabush/ports"
 )
 
@@ -26,6 +27,9 @@ func (s *AccountService) CreateUser(ctx context.Context, email, name string) (co
 	email, err := cleanEmail(email)
 	if err != nil {
 		return contracts.User{}, err
+	}
+	if name, err = textrule.Clean("name", name, textrule.Label); err != nil {
+		return contracts.User{}, contracts.Errorf(contracts.KindInvalid, "%s", err.Error())
 	}
 	name = strings.Join(strings.Fields(name), " ")
 	if utf8.RuneCountInString(name) > maxNameLen || !utf8.ValidString(name) {

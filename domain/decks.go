@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/domain/textrule"
 	"github.com/takhtabush/takhtabush/ports"
 )
 
@@ -169,6 +170,10 @@ func (s *DeckService) DeleteDeck(ctx context.Context, deckID string) (contracts.
 }
 
 func cleanDeckName(name string) (string, error) {
+	name, err := textrule.Clean("name", name, textrule.Label)
+	if err != nil {
+		return "", contracts.Errorf(contracts.KindInvalid, "%s", err.Error())
+	}
 	name = strings.Join(strings.Fields(name), " ")
 	if n := utf8.RuneCountInString(name); n < 1 || n > contracts.MaxDeckNameLen || !utf8.ValidString(name) {
 		return "", contracts.Errorf(contracts.KindInvalid, "name must be 1-%d characters", contracts.MaxDeckNameLen)
@@ -177,10 +182,11 @@ func cleanDeckName(name string) (string, error) {
 }
 
 func cleanDescription(desc string) (string, error) {
-	desc = strings.TrimSpace(desc)
-	if !utf8.ValidString(desc) || strings.ContainsRune(desc, 0) {
-		return "", contracts.Errorf(contracts.KindInvalid, "description must be plain UTF-8 text")
+	desc, err := textrule.Clean("description", desc, textrule.Text)
+	if err != nil {
+		return "", contracts.Errorf(contracts.KindInvalid, "%s", err.Error())
 	}
+	desc = strings.TrimSpace(desc)
 	if n := utf8.RuneCountInString(desc); n > contracts.MaxDescriptionLen {
 		return "", contracts.Errorf(contracts.KindInvalid, "description is %d characters; the limit is %d", n, contracts.MaxDescriptionLen)
 	}

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/domain/textrule"
 	"github.com/takhtabush/takhtabush/ports"
 )
 
@@ -55,6 +56,10 @@ func (s *KeyService) CreateKey(ctx context.Context, name string, scopes []contra
 	p, err := keyManager(ctx)
 	if err != nil {
 		return contracts.NewAPIKey{}, err
+	}
+	name, err = textrule.Clean("name", name, textrule.Label)
+	if err != nil {
+		return contracts.NewAPIKey{}, contracts.Errorf(contracts.KindInvalid, "%s", err.Error())
 	}
 	name = strings.Join(strings.Fields(name), " ")
 	if name == "" {

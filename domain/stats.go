@@ -71,6 +71,13 @@ func (s *StatsService) Stats(ctx context.Context, args contracts.GetStatsArgs) (
 	for _, d := range out.ReviewsPerDay {
 		out.TotalReviews += d.Reviews
 	}
+	var spentMs int64
+	for _, d := range history {
+		if !d.Day.Before(since) {
+			spentMs += d.DurationMs
+		}
+	}
+	out.TimeSpentSeconds = int((spentMs + 500) / 1000)
 	if total > 0 {
 		r := float64(passed) / float64(total)
 		out.TrueRetention = &r

@@ -154,7 +154,11 @@ func TestFastPathAgreesWithFullValidator(t *testing.T) {
 			r := rand.New(rand.NewPCG(1, uint64(len(ts.name))))
 			counts := map[string]int{}
 			validSeen := 0
-			for i := 0; i < n; i++ {
+			// Schemas with many integer fields rarely yield a valid document
+			// the fast path may answer (the generator also writes 7.0, 7e+00
+			// and duplicate keys, which it leaves to the full validator), so
+			// sampling goes on, up to 10n documents, until one does.
+			for i := 0; i < n || (i < 10*n && validSeen > 0 && counts["valid"] == 0); i++ {
 				g := &docGen{r: r, mutate: i%3 != 0}
 				doc := []byte(g.value(sch, 0))
 				if !json.Valid(doc) {
@@ -169,7 +173,7 @@ func TestFastPathAgreesWithFullValidator(t *testing.T) {
 					validSeen++
 				}
 			}
-			t.Logf("fast verdicts %v; %d of %d documents valid", counts, validSeen, n)
+			t.Logf("fast verdicts %v; %d documents valid", counts, validSeen)
 			if validSeen > 0 && counts["valid"] == 0 {
 				t.Errorf("the fast path never accepted any of %d valid documents", validSeen)
 			}

@@ -223,6 +223,8 @@ type ReviewDay struct {
 	Day     time.Time // midnight UTC
 	Reviews int
 	Passed  int // rated hard, good or easy
+	// DurationMs sums the durations of the day's reviews that recorded one.
+	DurationMs int64
 }
 
 // ReviewStore keeps the review log.
@@ -363,8 +365,9 @@ type SettingsStore interface {
 type AuditStore interface {
 	// AppendAudit appends an event.
 	AppendAudit(ctx context.Context, e contracts.AuditEvent) error
-	// ListAudit returns up to limit of a user's events matching f, newest
-	// first, older than the event beforeID (from the newest when "").
+	// ListAudit returns up to limit of a user's events matching f (tool,
+	// credential, and Since <= at < Until where set), newest first, older
+	// than the event beforeID (from the newest when "").
 	ListAudit(ctx context.Context, userID string, f contracts.AuditFilter, beforeID string, limit int) ([]contracts.AuditEvent, error)
 }
 

@@ -39,6 +39,12 @@ func (s auditStore) ListAudit(ctx context.Context, userID string, f contracts.Au
 	if f.CredentialID != "" {
 		q += ` AND credential_id = ` + a.add(f.CredentialID)
 	}
+	if !f.Since.IsZero() {
+		q += ` AND at >= ` + a.add(ms(f.Since))
+	}
+	if !f.Until.IsZero() {
+		q += ` AND at < ` + a.add(ms(f.Until))
+	}
 	if beforeID != "" {
 		q += ` AND id < ` + a.add(beforeID)
 	}

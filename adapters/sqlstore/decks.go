@@ -132,13 +132,13 @@ func (s deckStore) counts(ctx context.Context, userID string, deckIDs []string, 
 	out := make(map[string]contracts.DeckCounts, len(deckIDs))
 	var a args
 	user, at := a.add(userID), a.add(ms(now))
-	q := `SELECT deck_id, COUNT(*),
-  COALESCE(SUM(CASE WHEN suspended THEN 0 WHEN phase = 'new' THEN 1 ELSE 0 END), 0),
-  COALESCE(SUM(CASE WHEN suspended THEN 0 WHEN phase IN ('learning', 'relearning') THEN 1 ELSE 0 END), 0),
-  COALESCE(SUM(CASE WHEN suspended THEN 0 WHEN phase = 'review' THEN 1 ELSE 0 END), 0),
-  COALESCE(SUM(CASE WHEN suspended THEN 1 ELSE 0 END), 0),
-  COALESCE(SUM(CASE WHEN suspended THEN 0 WHEN phase <> 'new' AND due <= ` + at + ` THEN 1 ELSE 0 END), 0)
-FROM cards WHERE user_id = ` + user + ` AND deck_id IN (` + list(&a, deckIDs) + `) GROUP BY deck_id`
+	// The counts by phase are kept per deck by triggers (deck_counts);
+	// the due-now count depends on the time: a range of the cards_due index.
+	q := `SELECT dc.deck_id, dc.total, dc.fresh, dc.learning, dc.review, dc.suspended,
+  (SELECT COUNT(*) FROM cards c WHERE c.user_id = ` + user + ` AND c.deck_id = dc.deck_id
+     AND c.suspended = FALSE AND c.phase <> 'new' AND c.due <= ` + at + `)
+FROM deck_counts dc JOIN decks d ON d.id = dc.deck_id
+WHERE d.user_id = ` + user + ` AND dc.deck_id IN (` + list(&a, deckIDs) + `)`
 	rows, err := s.q.QueryContext(ctx, q, a...)
 	if err != nil {
 		return nil, s.s.wrap(ctx, err, "count cards")

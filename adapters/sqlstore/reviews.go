@@ -45,7 +45,7 @@ func reviewScope(a *args, userID, deckID string, since time.Time) string {
 // without reviews omitted.
 func (s reviewStore) ReviewDays(ctx context.Context, userID, deckID string, since time.Time) ([]ports.ReviewDay, error) {
 	var a args
-	q := `SELECT reviewed_at / ` + itoa(dayMs) + `, COUNT(*), COALESCE(SUM(` + passed + `), 0) FROM review_logs` +
+	q := `SELECT reviewed_at / ` + itoa(dayMs) + `, COUNT(*), COALESCE(SUM(` + passed + `), 0), COALESCE(SUM(duration_ms), 0) FROM review_logs` +
 		reviewScope(&a, userID, deckID, since) + ` GROUP BY 1 ORDER BY 1`
 	rows, err := s.q.QueryContext(ctx, q, a...)
 	if err != nil {
@@ -56,7 +56,7 @@ func (s reviewStore) ReviewDays(ctx context.Context, userID, deckID string, sinc
 	for rows.Next() {
 		var day int64
 		var d ports.ReviewDay
-		if err := rows.Scan(&day, &d.Reviews, &d.Passed); err != nil {
+		if err := rows.Scan(&day, &d.Reviews, &d.Passed, &d.DurationMs); err != nil {
 			return nil, s.s.wrap(ctx, err, "review days")
 		}
 		d.Day = fromMs(day * dayMs)

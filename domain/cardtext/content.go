@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/domain/textrule"
 )
 
 // Normalize returns the form of a card side that duplicate detection
@@ -31,15 +32,15 @@ func Hash(front, back string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// CleanSide trims a card side and checks it: not empty, valid UTF-8, no NUL
-// character, at most contracts.MaxCardSideLen characters. name ("front" or
-// "back") starts the error message.
+// CleanSide trims a card side and checks it: the text rule (textrule.Text:
+// valid UTF-8, no control characters but tab and newline, CRLF as LF,
+// right-to-left text as written), not empty, at most
+// contracts.MaxCardSideLen characters. name ("front" or "back") starts the
+// error message.
 func CleanSide(name, s string) (string, error) {
-	if !utf8.ValidString(s) {
-		return "", fmt.Errorf("%s is not valid UTF-8 text", name)
-	}
-	if strings.ContainsRune(s, 0) {
-		return "", fmt.Errorf("%s contains a NUL character; remove it", name)
+	s, err := textrule.Clean(name, s, textrule.Text)
+	if err != nil {
+		return "", err
 	}
 	s = strings.TrimSpace(s)
 	if s == "" {
@@ -63,8 +64,8 @@ func NormalizeTags(tags []string) ([]string, error) {
 		if t == "" {
 			continue
 		}
-		if !utf8.ValidString(t) {
-			return nil, fmt.Errorf("tag %q is not valid UTF-8 text", t)
+		if _, err := textrule.Clean(fmt.Sprintf("tag %q", t), t, textrule.Label); err != nil {
+			return nil, err
 		}
 		if strings.IndexFunc(t, unicode.IsSpace) >= 0 {
 			return nil, fmt.Errorf("tag %q contains whitespace; use %q instead", t, strings.Join(strings.Fields(t), "-"))

@@ -120,4 +120,10 @@ func testAuditPaging(t *testing.T, f *fixture) {
 		}
 	}
 	sameIDs(t, page(contracts.AuditFilter{Tool: "update_deck"}, 2), updates, "ListAudit pages by tool")
+	// want is newest first: events i = 11..0 at now+i seconds. Since is
+	// inclusive, Until exclusive.
+	window := contracts.AuditFilter{Since: f.now.Add(3 * time.Second), Until: f.now.Add(7 * time.Second)}
+	sameIDs(t, page(window, 3), want[5:9], "ListAudit pages within [Since, Until)")
+	sameIDs(t, page(contracts.AuditFilter{Since: f.now.Add(10 * time.Second)}, 5), want[:2], "ListAudit since a time")
+	sameIDs(t, page(contracts.AuditFilter{Until: f.now.Add(2 * time.Second), Tool: "add_cards"}, 5), want[10:11], "ListAudit until a time, by tool")
 }

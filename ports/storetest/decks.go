@@ -190,6 +190,62 @@ func testDeckCounts(t *testing.T, f *fixture) {
 	}
 }
 
+// testDeckCountsFollowChanges checks deck counts after every kind of card
+// change (a store may keep them incrementally), against CountPhases and
+// the cards themselves.
+func testDeckCountsFollowChanges(t *testing.T, f *fixture) {
+	a := f.user()
+	d, e := f.deck(a, "From"), f.deck(a, "To")
+	cs := f.insert(a, f.card(d.ID, "one", "x"), f.card(d.ID, "two", "x"), f.card(d.ID, "three", "x"),
+		f.reviewCard(d.ID, "four", f.now.Add(-day)), f.card(d.ID, "five", "x"))
+	check := func(when string, wantD, wantE contracts.DeckCounts) {
+		t.Helper()
+		for _, c := range []struct {
+			id   string
+			want contracts.DeckCounts
+		}{{d.ID, wantD}, {e.ID, wantE}} {
+			got, err := f.s.Decks().GetDeck(f.ctx, a, c.id, f.now)
+			must(t, err)
+			if got.Counts != c.want {
+				t.Errorf("%s: counts of %s = %+v, want %+v", when, got.Name, got.Counts, c.want)
+			}
+			pc, err := f.s.Cards().CountPhases(f.ctx, a, c.id)
+			must(t, err)
+			if pc.New != got.Counts.New || pc.Suspended != got.Counts.Suspended || pc.Review != got.Counts.Review {
+				t.Errorf("%s: counts of %s = %+v disagree with CountPhases %+v", when, got.Name, got.Counts, pc)
+			}
+		}
+	}
+	check("after insert", contracts.DeckCounts{Total: 5, New: 4, Review: 1, DueNow: 1}, contracts.DeckCounts{})
+	// Suspend one new card and move another.
+	s1 := cs[0]
+	s1.Suspended = true
+	must(t, f.s.Cards().UpdateCard(f.ctx, a, s1))
+	m := cs[1]
+	m.DeckID = e.ID
+	must(t, f.s.Cards().UpdateCard(f.ctx, a, m))
+	check("after suspend and move", contracts.DeckCounts{Total: 4, New: 2, Review: 1, Suspended: 1, DueNow: 1},
+		contracts.DeckCounts{Total: 1, New: 1})
+	// A review moves a new card to learning.
+	st := contracts.CardState{Phase: contracts.PhaseLearning, Due: f.now.Add(time.Hour), Stability: 1, Difficulty: 5, Reps: 1}
+	must(t, f.s.Cards().UpdateState(f.ctx, a, cs[2].ID, cs[2].Version, st, f.now))
+	check("after a review", contracts.DeckCounts{Total: 4, New: 1, Learning: 1, Review: 1, Suspended: 1, DueNow: 1},
+		contracts.DeckCounts{Total: 1, New: 1})
+	// Deleting cards, then a deck with its cards.
+	_, err := f.s.Cards().DeleteCards(f.ctx, a, []string{cs[3].ID, cs[4].ID})
+	must(t, err)
+	check("after delete", contracts.DeckCounts{Total: 2, Learning: 1, Suspended: 1}, contracts.DeckCounts{Total: 1, New: 1})
+	_, err = f.s.Decks().DeleteDeck(f.ctx, a, e.ID)
+	must(t, err)
+	again := f.deck(a, "To")
+	f.insert(a, f.card(again.ID, "six", "x"))
+	got, err := f.s.Decks().GetDeck(f.ctx, a, again.ID, f.now)
+	must(t, err)
+	if got.Counts != (contracts.DeckCounts{Total: 1, New: 1}) {
+		t.Errorf("a new deck after a deleted one counts %+v", got.Counts)
+	}
+}
+
 func testListDecksPaging(t *testing.T, f *fixture) {
 	a, b := f.user(), f.user()
 	var want []string

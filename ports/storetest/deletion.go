@@ -84,6 +84,9 @@ func testDeleteUser(t *testing.T, f *fixture) {
 		must(t, f.s.WebSessions().CreateWebSession(f.ctx, ports.WebSessionRow{Hash: []byte("s" + u), UserID: u, Kind: "session",
 			CreatedAt: f.now, ExpiresAt: f.now.Add(day)}))
 		must(t, f.s.Exposure().PutExposure(f.ctx, u, contracts.ExposureSettings{ReadOnly: true, UpdatedAt: f.now}))
+		st := contracts.DefaultAccountSettings()
+		st.Timezone = "Europe/Paris"
+		must(t, f.s.Settings().PutSettings(f.ctx, u, st))
 		must(t, f.s.Audit().AppendAudit(f.ctx, contracts.AuditEvent{ID: f.id("aud"), UserID: u, CredentialKind: contracts.CredentialAPIKey,
 			Tool: "add_cards", Action: "cards.add", InputSummary: []byte(`{}`), Outcome: contracts.AuditOK, At: f.now}))
 		must(t, f.s.Media().CreateMedia(f.ctx, ports.MediaRow{ID: f.id("med"), UserID: u, ContentType: "image/png", Filename: "x.png",
@@ -110,6 +113,9 @@ func testDeleteUser(t *testing.T, f *fixture) {
 	wantKind(t, err, contracts.KindNotFound, "the deleted user's deck")
 	exp, err := f.s.Exposure().GetExposure(f.ctx, a)
 	must(t, err)
+	if _, found, err := f.s.Settings().GetSettings(f.ctx, a); err != nil || found {
+		t.Errorf("the deleted user's settings: found %v, %v", found, err)
+	}
 	if len(keys)+len(revs)+len(media)+len(audit) != 0 || exp.ReadOnly {
 		t.Errorf("rows left after deleting the account: %d keys, %d reviews, %d media, %d audit, exposure %+v",
 			len(keys), len(revs), len(media), len(audit), exp)

@@ -49,14 +49,14 @@ func testReviews(t *testing.T, f *fixture) {
 	days, err := f.s.Reviews().ReviewDays(f.ctx, a, "", midnight)
 	must(t, err)
 	want := []ports.ReviewDay{
-		{Day: midnight, Reviews: 3, Passed: 1},
-		{Day: midnight.Add(day), Reviews: 1, Passed: 1},
-		{Day: midnight.Add(3 * day), Reviews: 2, Passed: 2},
+		{Day: midnight, Reviews: 3, Passed: 1, DurationMs: 4000},
+		{Day: midnight.Add(day), Reviews: 1, Passed: 1, DurationMs: 2000},
+		{Day: midnight.Add(3 * day), Reviews: 2, Passed: 2, DurationMs: 6000},
 	}
 	sameDays(t, days, want, "ReviewDays of every deck")
 	days, err = f.s.Reviews().ReviewDays(f.ctx, a, d.ID, midnight.Add(-day))
 	must(t, err)
-	want = []ports.ReviewDay{{Day: midnight.Add(-day), Reviews: 1, Passed: 1}, {Day: midnight, Reviews: 3, Passed: 1}}
+	want = []ports.ReviewDay{{Day: midnight.Add(-day), Reviews: 1, Passed: 1, DurationMs: 9000}, {Day: midnight, Reviews: 3, Passed: 1, DurationMs: 4000}}
 	sameDays(t, days, want, "ReviewDays of one deck")
 	days, err = f.s.Reviews().ReviewDays(f.ctx, a, "", midnight.Add(10*day))
 	must(t, err)

@@ -40,6 +40,7 @@ func TestStore(t *testing.T, open func(t *testing.T) ports.Database) {
 		{"Users", testUsers},
 		{"Decks", testDecks},
 		{"DeckCounts", testDeckCounts},
+		{"DeckCountsFollowChanges", testDeckCountsFollowChanges},
 		{"ListDecksPaging", testListDecksPaging},
 		{"DeleteDeckCascades", testDeleteDeckCascades},
 		{"InsertAndGetCards", testInsertAndGetCards},

@@ -48,6 +48,9 @@ func testExportAccount(t *testing.T, store string) {
 	other := e.user("bob@example.com")
 	d, mediaID := e.fillAccount(ctx, "French")
 	e.fillAccount(other, "Bob's secret deck")
+	if _, err := e.svc.Settings.UpdateSettings(ctx, contracts.UpdateSettingsArgs{Timezone: ptr("Europe/Paris"), RolloverHour: ptr(5)}); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := e.svc.Keys.CreateKey(ctx, "laptop", []contracts.Scope{contracts.ScopeDecksRead}, 0); err != nil {
 		t.Fatal(err)
 	}
@@ -70,16 +73,17 @@ func testExportAccount(t *testing.T, store string) {
 		rc.Close()
 	}
 	var doc struct {
-		Format   string                 `json:"format"`
-		Version  int                    `json:"version"`
-		Account  contracts.User         `json:"account"`
-		Exposure map[string]any         `json:"exposure"`
-		APIKeys  []map[string]any       `json:"apiKeys"`
-		Decks    []contracts.Deck       `json:"decks"`
-		Cards    []contracts.Card       `json:"cards"`
-		Reviews  []domain.ExportReview  `json:"reviews"`
-		Audit    []contracts.AuditEvent `json:"audit"`
-		Media    []domain.ExportMedia   `json:"media"`
+		Format   string                    `json:"format"`
+		Version  int                       `json:"version"`
+		Account  contracts.User            `json:"account"`
+		Exposure map[string]any            `json:"exposure"`
+		Settings contracts.AccountSettings `json:"settings"`
+		APIKeys  []map[string]any          `json:"apiKeys"`
+		Decks    []contracts.Deck          `json:"decks"`
+		Cards    []contracts.Card          `json:"cards"`
+		Reviews  []domain.ExportReview     `json:"reviews"`
+		Audit    []contracts.AuditEvent    `json:"audit"`
+		Media    []domain.ExportMedia      `json:"media"`
 	}
 	raw := files[domain.ExportJSONName]
 	if err := json.Unmarshal(raw, &doc); err != nil {
@@ -92,6 +96,9 @@ func testExportAccount(t *testing.T, store string) {
 		doc.Reviews[0].DurationMs != 4000 || len(doc.Audit) != 1 || len(doc.Media) != 1 || doc.Media[0].ID != mediaID || doc.Exposure == nil {
 		t.Errorf("export contents: %d decks, %d cards, %d reviews, %d audit, %d media, exposure %v",
 			len(doc.Decks), len(doc.Cards), len(doc.Reviews), len(doc.Audit), len(doc.Media), doc.Exposure)
+	}
+	if doc.Settings.Timezone != "Europe/Paris" || doc.Settings.RolloverHour != 5 {
+		t.Errorf("settings = %+v", doc.Settings)
 	}
 	if len(doc.APIKeys) != 1 || doc.APIKeys[0]["name"] != "laptop" {
 		t.Errorf("apiKeys = %v", doc.APIKeys)

@@ -70,6 +70,9 @@ func testStatsOnSeededHistory(t *testing.T, store string) {
 	if st.TotalReviews != 12 || st.StreakDays != 3 || st.Days != 7 || st.DeckID != d.ID {
 		t.Errorf("total %d, streak %d, days %d", st.TotalReviews, st.StreakDays, st.Days)
 	}
+	if st.TimeSpentSeconds != 12*4 { // every review recorded 4 s
+		t.Errorf("time spent %d s, want 48", st.TimeSpentSeconds)
+	}
 	if st.TrueRetention == nil || *st.TrueRetention != 5.0/7 {
 		t.Errorf("true retention %v, want 5/7", st.TrueRetention)
 	}
@@ -78,7 +81,7 @@ func testStatsOnSeededHistory(t *testing.T, store string) {
 	}
 
 	short, _ := e.svc.Stats.Stats(ctx, contracts.GetStatsArgs{Days: 2})
-	if short.TotalReviews != 6 || short.TrueRetention == nil || *short.TrueRetention != 0.8 || len(short.ReviewsPerDay) != 2 {
+	if short.TotalReviews != 6 || short.TrueRetention == nil || *short.TrueRetention != 0.8 || len(short.ReviewsPerDay) != 2 || short.TimeSpentSeconds != 24 {
 		t.Errorf("two-day account stats: total %d retention %v", short.TotalReviews, short.TrueRetention)
 	}
 	// Yesterday's streak still counts before today's first review.

@@ -72,3 +72,16 @@ function initCopyButtons() {
     });
   }
 }
+
+// Your day: <button data-browser-tz="#input"> offers the browser's timezone.
+document.addEventListener("DOMContentLoaded", function () {
+  var b = document.querySelector("button[data-browser-tz]");
+  var tz = window.Intl && Intl.DateTimeFormat().resolvedOptions().timeZone;
+  if (!b || !tz) return;
+  b.textContent = "Use this browser's timezone (" + tz + ")";
+  b.hidden = false;
+  b.addEventListener("click", function () {
+    var input = document.querySelector(b.getAttribute("data-browser-tz"));
+    if (input) { input.value = tz; input.focus(); }
+  });
+});

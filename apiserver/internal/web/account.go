@@ -1,0 +1,110 @@
+package web
+
+import (
+	"net/http"
+
+	"github.com/takhtabush/takhtabush/apiserver/internal/auth"
+	"github.com/takhtabush/takhtabush/ports"
+)
+
+// AccountServices are the driving ports the signed-in person's own pages
+// use: the home page, stats, the audit trail and the settings.
+type AccountServices struct {
+	Decks    ports.DeckService
+	Stats    ports.StatsService
+	Keys     ports.KeyService
+	Exposure ports.ExposureService
+	Audit    ports.AuditService
+	Data     ports.AccountDataService
+	Settings ports.SettingsService
+}
+
+// AccountPages serve `/`, /stats, /audit and /settings/…: every handler
+// calls the domain services for the signed-in person (the principal Site
+// puts in the request's context) and renders a template; no domain rule
+// lives here.
+type AccountPages struct {
+	site   *Site
+	auth   *auth.Authenticator
+	svc    AccountServices
+	mcpURL string
+}
+
+// NewAccountPages returns the pages; mcpURL is the MCP endpoint the agent
+// settings show.
+func NewAccountPages(site *Site, a *auth.Authenticator, svc AccountServices, mcpURL string) *AccountPages {
+	return &AccountPages{site: site, auth: a, svc: svc, mcpURL: mcpURL}
+}
+
+// Register adds the pages' routes to mux.
+//
+//	GET  /                              home: your decks and what is due (visitors: what Takhtabush is)
+//	GET  /stats                         reviews per day, due forecast, retention, streak, time spent
+//	GET  /audit                         the audit trail, filtered and paged
+//	GET  /settings                      → /settings/keys
+//	GET  /settings/keys, POST …         API keys: list, mint (the secret shown once)
+//	POST /settings/keys/{id}/revoke     revoke a key
+//	GET  /settings/agents, POST …       the tools agents may use (exposure), MCP URL, client configurations
+//	GET  /settings/day, POST …          your day: timezone and rollover hour
+//	GET  /settings/data                 download everything, delete the account
+//	GET  /settings/data/export          the zip archive
+//	POST /settings/data/delete          delete the account (typed confirmation)
+func (p *AccountPages) Register(mux *http.ServeMux) {
+	s := p.site
+	mux.Handle("GET /{$}", s.Public(p.home))
+	mux.Handle("GET /stats", s.Page(p.stats))
+	mux.Handle("GET /audit", s.Page(p.auditTrail))
+	mux.Handle("GET /settings", s.Page(func(w http.ResponseWriter, r *http.Request, _ View) {
+		http.Redirect(w, r, "/settings/keys", http.StatusSeeOther)
+	}))
+	mux.Handle("GET /settings/keys", s.Page(p.keys))
+	mux.Handle("POST /settings/keys", s.Page(p.mintKey))
+	mux.Handle("POST /settings/keys/{id}/revoke", s.Page(p.revokeKey))
+	mux.Handle("GET /settings/agents", s.Page(p.agents))
+	mux.Handle("POST /settings/agents", s.Page(p.saveAgents))
+	mux.Handle("GET /settings/day", s.Page(p.day))
+	mux.Handle("POST /settings/day", s.Page(p.saveDay))
+	mux.Handle("GET /settings/data", s.Page(p.data))
+	mux.Handle("GET /settings/data/export", s.Page(p.export))
+	mux.Handle("POST /settings/data/delete", s.Page(p.deleteAccount))
+}
+
+// settingsTab is one entry of the settings navigation.
+type settingsTab struct {
+	Path, Label string
+	Current     bool
+}
+
+// settingsData is what every settings section renders with.
+type settingsData struct {
+	Section string // keys, agents, data, day
+	Tabs    []settingsTab
+	Page    any // the section's own data
+}
+
+// settings wraps a section's data with the settings navigation.
+func settings(section string, page any) settingsData {
+	tabs := []settingsTab{
+		{Path: "/settings/keys", Label: "API keys"},
+		{Path: "/settings/agents", Label: "Agents (MCP)"},
+		{Path: "/settings/day", Label: "Your day"},
+		{Path: "/settings/data", Label: "Your data"},
+	}
+	for i := range tabs {
+		tabs[i].Current = tabs[i].Path == "/settings/"+section
+	}
+	return settingsData{Section: section, Tabs: tabs, Page: page}
+}
+
+// flash turns a redirect's ?done= into the page's success line.
+func flash(r *http.Request) string {
+	switch r.URL.Query().Get("done") {
+	case "revoked":
+		return "The key is revoked: agents using it are refused from now on."
+	case "saved":
+		return "Saved. Agents see the change on their next call."
+	case "saved-day":
+		return "Saved. Your day now starts at the new time."
+	}
+	return ""
+}

@@ -1,0 +1,213 @@
+package web
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/takhtabush/takhtabush/contracts"
+)
+
+// auditPageSize is how many events one audit page shows.
+const auditPageSize = 25
+
+// auditLink is a link to something an event changed.
+type auditLink struct {
+	Label, Href string
+}
+
+// auditRow is one event of the audit page.
+type auditRow struct {
+	contracts.AuditEvent
+	ToolTitle  string
+	Credential string // the key's name and hint, or what signed in
+	Summary    string // the input summary, indented
+	Links      []auditLink
+}
+
+// option is one choice of a select.
+type option struct {
+	Value, Label string
+	Selected     bool
+}
+
+// auditPage is the audit page's data.
+type auditPage struct {
+	Rows        []auditRow
+	Tools       []option
+	Credentials []option
+	From, To    string // YYYY-MM-DD, as typed
+	Older       string // the next page's URL, "" on the last page
+	Newest      string // the first page's URL when not on it
+	Filtered    bool
+}
+
+// deckTools are the tools whose affected ids are decks.
+var deckTools = map[string]bool{contracts.ToolCreateDeck: true, contracts.ToolUpdateDeck: true, contracts.ToolDeleteDeck: true}
+
+func (p *AccountPages) auditTrail(w http.ResponseWriter, r *http.Request, v View) {
+	v.Title, v.Nav = "Audit trail", "audit"
+	q := r.URL.Query()
+	f := contracts.AuditFilter{Tool: q.Get("tool"), CredentialID: q.Get("credential")}
+	ap := auditPage{From: q.Get("from"), To: q.Get("to")}
+	if ap.From != "" {
+		d, err := time.Parse(time.DateOnly, ap.From)
+		if err != nil {
+			p.site.Fail(w, r, v, contracts.Errorf(contracts.KindInvalid, "the start date must look like 2026-12-01"))
+			return
+		}
+		f.Since = d
+	}
+	if ap.To != "" {
+		d, err := time.Parse(time.DateOnly, ap.To)
+		if err != nil {
+			p.site.Fail(w, r, v, contracts.Errorf(contracts.KindInvalid, "the end date must look like 2026-12-01"))
+			return
+		}
+		f.Until = d.AddDate(0, 0, 1) // through the end of that day
+	}
+	ap.Filtered = f.Tool != "" || f.CredentialID != "" || ap.From != "" || ap.To != ""
+	events, err := p.svc.Audit.List(r.Context(), f, q.Get("cursor"), auditPageSize)
+	if err != nil {
+		p.site.Fail(w, r, v, err)
+		return
+	}
+	keys, err := p.svc.Keys.ListKeys(r.Context())
+	if err != nil {
+		p.site.Fail(w, r, v, err)
+		return
+	}
+	keyNames := map[string]string{}
+	ap.Credentials = []option{{Value: "", Label: "Any credential"}}
+	for _, k := range keys {
+		keyNames[k.ID] = k.Name + " (…" + k.Hint + ")"
+		ap.Credentials = append(ap.Credentials, option{Value: k.ID, Label: "Key " + keyNames[k.ID], Selected: k.ID == f.CredentialID})
+	}
+	ap.Tools = []option{{Value: "", Label: "Any tool"}}
+	titles := map[string]string{}
+	for _, t := range contracts.Catalog() {
+		titles[t.Name] = t.Title
+		if t.Mutates || t.MutatesWith != "" {
+			ap.Tools = append(ap.Tools, option{Value: t.Name, Label: t.Title, Selected: t.Name == f.Tool})
+		}
+	}
+	for _, e := range events.Items {
+		ap.Rows = append(ap.Rows, auditRow{AuditEvent: e, ToolTitle: titles[e.Tool], Credential: credentialLabel(e, keyNames),
+			Summary: prettyJSON(e.InputSummary), Links: affectedLinks(e)})
+	}
+	if events.NextCursor != "" {
+		next := url.Values{}
+		for k, vs := range q {
+			next[k] = vs
+		}
+		next.Set("cursor", events.NextCursor)
+		ap.Older = "/audit?" + next.Encode()
+	}
+	if q.Get("cursor") != "" {
+		first := url.Values{}
+		for k, vs := range q {
+			first[k] = vs
+		}
+		first.Del("cursor")
+		ap.Newest = "/audit?" + first.Encode()
+	}
+	v.Data = ap
+	p.site.Render(w, r, "audit", v)
+}
+
+// credentialLabel names what made a change.
+func credentialLabel(e contracts.AuditEvent, keyNames map[string]string) string {
+	switch e.CredentialKind {
+	case contracts.CredentialAPIKey:
+		if n, ok := keyNames[e.CredentialID]; ok {
+			return "Key " + n
+		}
+		return "Key " + e.CredentialID
+	case contracts.CredentialSession:
+		return "You, in the web app"
+	case contracts.CredentialOAuth:
+		return "Connected app " + e.CredentialID
+	}
+	return string(e.CredentialKind)
+}
+
+// prettyJSON shows an input summary readably.
+func prettyJSON(raw json.RawMessage) string {
+	if len(raw) == 0 {
+		return ""
+	}
+	var b bytes.Buffer
+	if err := json.Indent(&b, raw, "", "  "); err != nil {
+		return string(raw)
+	}
+	return b.String()
+}
+
+// affectedLinks links an event to what it changed: decks, cards and
+// study sessions, told apart by the tool (its audit projection lists a
+// session first for the study tools, the deck first for the bulk card
+// tools).
+func affectedLinks(e contracts.AuditEvent) []auditLink {
+	var in struct {
+		DeckID string `json:"deckId"`
+	}
+	_ = json.Unmarshal(e.InputSummary, &in)
+	var links []auditLink
+	seen := map[string]bool{}
+	add := func(kind, id string) {
+		if id == "" || seen[id] {
+			return
+		}
+		seen[id] = true
+		if len(links) == 20 {
+			links = append(links, auditLink{Label: "and more"})
+		}
+		if len(links) > 20 {
+			return
+		}
+		l := auditLink{Label: kind + " …" + tail(id, 6)}
+		switch kind {
+		case "deck":
+			l.Href = "/decks/" + url.PathEscape(id)
+		case "card":
+			l.Href = "/cards/" + url.PathEscape(id)
+		case "study session":
+			l.Href = "/study/" + url.PathEscape(id)
+		}
+		links = append(links, l)
+	}
+	add("deck", in.DeckID)
+	for i, id := range e.AffectedIDs {
+		switch {
+		case deckTools[e.Tool]:
+			add("deck", id)
+		case e.Tool == contracts.ToolStartStudySession || e.Tool == contracts.ToolRenderStudySession:
+			add(firstOr(i, "study session", "deck"), id)
+		case e.Tool == contracts.ToolSubmitReview:
+			add(firstOr(i, "study session", "card"), id)
+		case e.Tool == contracts.ToolRequestMediaUpload:
+			add("media", id)
+		default:
+			add("card", id)
+		}
+	}
+	return links
+}
+
+// firstOr returns first for index 0 and rest for the others.
+func firstOr(i int, first, rest string) string {
+	if i == 0 {
+		return first
+	}
+	return rest
+}
+
+// tail returns the last n characters of an id.
+func tail(id string, n int) string {
+	if len(id) <= n {
+		return id
+	}
+	return id[len(id)-n:]
+}

@@ -1,0 +1,62 @@
+package web
+
+import (
+	"net/http"
+
+	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/ports"
+)
+
+// maxHomeDecks bounds the decks the home page and the stats filter read.
+const maxHomeDecks = 500
+
+// homePage is the home page's data.
+type homePage struct {
+	Decks     []contracts.Deck
+	DueTotal  int
+	NewTotal  int
+	MCPURL    string
+	Truncated bool
+}
+
+// allDecks reads the signed-in person's decks, up to maxHomeDecks.
+func allDecks(r *http.Request, decks ports.DeckService) ([]contracts.Deck, error) {
+	var out []contracts.Deck
+	cursor := ""
+	for len(out) < maxHomeDecks {
+		page, err := decks.ListDecks(r.Context(), contracts.ListDecksArgs{Cursor: cursor, Limit: 100})
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, page.Items...)
+		if page.NextCursor == "" {
+			break
+		}
+		cursor = page.NextCursor
+	}
+	return out, nil
+}
+
+// home is `/`: for a signed-in person their decks with what is due now;
+// for everyone else what Takhtabush is, sign-in and the setup page.
+func (p *AccountPages) home(w http.ResponseWriter, r *http.Request, v View) {
+	hp := homePage{MCPURL: p.mcpURL}
+	if v.User == nil {
+		v.Data = hp
+		p.site.Render(w, r, "home", v)
+		return
+	}
+	v.Title, v.Nav = "Today", "home"
+	decks, err := allDecks(r, p.svc.Decks)
+	if err != nil {
+		p.site.Fail(w, r, v, err)
+		return
+	}
+	hp.Decks, hp.Truncated = decks, len(decks) >= maxHomeDecks
+	for _, d := range decks {
+		hp.DueTotal += d.Counts.DueNow
+		hp.NewTotal += min(d.Counts.New, d.Settings.NewCardsPerDay)
+	}
+	v.Data = hp
+	p.site.Render(w, r, "home", v)
+}
