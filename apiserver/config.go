@@ -69,6 +69,13 @@ type Config struct {
 	RequestTimeout time.Duration
 	// Logger receives structured logs; nil discards them.
 	Logger *slog.Logger
+	// SMTP configures the mailer of sign-in links. Without a host, email
+	// sign-in is off, except in development on a loopback address, where
+	// the links are logged and shown on the page instead.
+	SMTP SMTPConfig
+	// OpenSignup lets anyone create an account by asking for a sign-in
+	// link; without it, only existing accounts can sign in.
+	OpenSignup bool
 	// Clock tells the domain the time; nil is the system clock (tests set
 	// a fake one to expire keys and sessions).
 	Clock ports.Clock
@@ -219,6 +226,23 @@ func (c Config) ambientOrigins() []string {
 		out = append(out, "http://"+h+":"+port)
 	}
 	return out
+}
+
+// SMTPConfig is the mail server of the sign-in links.
+type SMTPConfig struct {
+	Host     string // TAKHTABUSH_SMTP_HOST; empty: no email sign-in (see Config.SMTP)
+	Port     int    // TAKHTABUSH_SMTP_PORT; default by TLS mode: 587, 465 or 25
+	Username string // TAKHTABUSH_SMTP_USER
+	Password string // TAKHTABUSH_SMTP_PASSWORD (environment only)
+	From     string // TAKHTABUSH_SMTP_FROM, e.g. "Takhtabush <login@takhtabush.example>"
+	TLS      string // TAKHTABUSH_SMTP_TLS: starttls (default), tls or none
+}
+
+// DevMailer reports whether sign-in links go to the log and the page
+// instead of a mail server: development mode, no SMTP host, and a
+// loopback base URL (nobody else can reach the page).
+func (c Config) DevMailer() bool {
+	return c.SMTP.Host == "" && c.Development() && auth.InsecureLoopback(c.BaseURL)
 }
 
 // resource is an OAuth protected resource with the path that serves it.

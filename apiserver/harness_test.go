@@ -359,7 +359,14 @@ func (e *env) signIn(t *testing.T, email string) (cookies []*http.Cookie, csrf s
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp, _ := e.request(t, http.MethodGet, u.RequestURI(), nil, nil)
+	// Opening the link shows the confirmation page and spends nothing; its
+	// button posts the token.
+	resp, page := e.request(t, http.MethodGet, u.RequestURI(), nil, nil)
+	if resp.StatusCode != http.StatusOK || len(resp.Cookies()) != 0 || !strings.Contains(string(page), "Sign in as "+email) {
+		t.Fatalf("opening the sign-in link: status %d, cookies %v", resp.StatusCode, resp.Cookies())
+	}
+	resp, _ = e.request(t, http.MethodPost, "/login", url.Values{"token": {u.Query().Get("token")}}.Encode(),
+		http.Header{"Content-Type": {"application/x-www-form-urlencoded"}, "Origin": {e.base}})
 	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/" {
 		t.Fatalf("sign-in: status %d, Location %q", resp.StatusCode, resp.Header.Get("Location"))
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -219,7 +220,12 @@ func TestSecureCookieOutsideLoopback(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp, _ := e.request(t, http.MethodGet, strings.TrimPrefix(link, "https://takhtabush.example"), nil, nil)
+	u, err := url.Parse(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, _ := e.request(t, http.MethodPost, "/login", url.Values{"token": {u.Query().Get("token")}}.Encode(),
+		http.Header{"Content-Type": {"application/x-www-form-urlencoded"}, "Origin": {"https://takhtabush.example"}})
 	var names []string
 	for _, c := range resp.Cookies() {
 		names = append(names, c.Name)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/takhtabush/takhtabush/adapters/blobfs"
 	"github.com/takhtabush/takhtabush/adapters/clientdoc"
+	"github.com/takhtabush/takhtabush/adapters/mail"
 	"github.com/takhtabush/takhtabush/adapters/postgres"
 	"github.com/takhtabush/takhtabush/adapters/sqlite"
 	"github.com/takhtabush/takhtabush/apiserver/internal/auth"
@@ -118,6 +119,31 @@ func provideAuthConfig(cfg Config, key serverKey) auth.Config {
 		ExtraOrigins: cfg.ambientOrigins(),
 		CSRFKey:      key,
 	}
+}
+
+// provideMailer returns the mailer of sign-in links: SMTP when a host is
+// configured, the log mailer in development on loopback, and nil (email
+// sign-in off) otherwise.
+func provideMailer(cfg Config, log *slog.Logger) (ports.Mailer, error) {
+	switch {
+	case cfg.SMTP.Host != "":
+		m, err := mail.NewSMTP(mail.SMTPConfig{Host: cfg.SMTP.Host, Port: cfg.SMTP.Port, Username: cfg.SMTP.Username,
+			Password: cfg.SMTP.Password, From: cfg.SMTP.From, TLS: cfg.SMTP.TLS})
+		if err != nil {
+			return nil, err
+		}
+		return m, nil
+	case cfg.DevMailer():
+		return mail.NewLog(log), nil
+	}
+	return nil, nil
+}
+
+// provideSignIn builds the sign-in handlers.
+func provideSignIn(sessions ports.WebSessionService, a *auth.Authenticator, site *web.Site, mailer ports.Mailer, clock ports.Clock, cfg Config, log *slog.Logger) *web.SignIn {
+	return web.NewSignIn(sessions, a, site, web.SignInConfig{
+		BaseURL: cfg.BaseURL, Mailer: mailer, ShowLinks: cfg.DevMailer(), OpenSignup: cfg.OpenSignup, Now: clock.Now,
+	}, log)
 }
 
 // provideAPI builds the REST API for the web app.

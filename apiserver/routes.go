@@ -60,7 +60,9 @@ type routeDeps struct {
 //	GET  /connect                 the public setup page (also a browser GET of the MCP URLs)
 //	GET  /static/                 the pages' embedded stylesheet and script
 //	/api/                         the REST API for the web app
-//	GET  /login?token=…, POST /logout
+//	GET, POST /signin             the sign-in form; it mails a one-time link
+//	GET  /login?token=…           "Sign in as …?"; its button POSTs /login, which spends the link
+//	POST /logout                  sign-out
 //	PUT  /media/{id}              a media upload, authenticated by its intent's token
 //	GET  /healthz, /readyz, /.well-known/oauth-protected-resource[/mcp]
 //	GET  /metrics                 loopback clients only, unless an admin address is set
@@ -108,7 +110,11 @@ func newPublicHandler(d routeDeps) (publicHandler, error) {
 	mux.Handle("GET /connect", connect)
 	mux.Handle("GET "+web.StaticPrefix, web.Static())
 	mux.Handle("/api/", hosts(bounded(d.cfg.MaxBodyBytes, deadline(d.cfg.RequestTimeout, d.auth.Middleware(d.log, httperr.JSON, d.api)))))
-	mux.Handle("GET /login", hosts(http.HandlerFunc(d.signIn.Login)))
+	page := func(h http.Handler) http.Handler { return hosts(deadline(d.cfg.RequestTimeout, h)) }
+	mux.Handle("GET /signin", page(d.site.Public(d.signIn.Form)))
+	mux.Handle("POST /signin", page(d.site.Public(d.signIn.Send)))
+	mux.Handle("GET /login", page(d.site.Public(d.signIn.Confirm)))
+	mux.Handle("POST /login", page(d.site.Public(d.signIn.Login)))
 	mux.Handle(rest.UploadPath, hosts(bounded(contracts.MaxMediaBytes+1, d.upload)))
 	mux.Handle("POST /logout", hosts(bounded(1<<10, d.auth.Middleware(d.log, httperr.JSON, http.HandlerFunc(d.signIn.Logout)))))
 	mux.HandleFunc("GET /healthz", web.Healthz)

@@ -82,7 +82,17 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	}
 	authConfig := provideAuthConfig(cfg, apiserverServerKey)
 	authenticator := auth.New(authServices, authConfig)
-	signIn := web.NewSignIn(webSessionService, authenticator, logger)
+	site, err := provideSite(authenticator, accountService, logger)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	mailer, err := provideMailer(cfg, logger)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	signIn := provideSignIn(webSessionService, authenticator, site, mailer, clock, cfg, logger)
 	restServices := rest.Services{
 		Decks:    deckService,
 		Cards:    cardService,
@@ -97,11 +107,6 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	apiserverApiHandler := provideAPI(restServices, logger)
 	apiserverPinger := providePinger(database)
 	apiserverUploadHandler := provideUpload(mediaService, logger)
-	site, err := provideSite(authenticator, accountService, logger)
-	if err != nil {
-		cleanup()
-		return nil, nil, err
-	}
 	accountDataService := services.AccountData
 	accountServices := web.AccountServices{
 		Decks:    deckService,
@@ -178,7 +183,9 @@ var mcpSet = wire.NewSet(wire.Struct(new(mcpbind.Services), "*"), mcpbind.New, w
 // httpSet builds identity and the routes.
 var httpSet = wire.NewSet(
 	loadServerKey,
-	provideOAuth, wire.Bind(new(ports.OAuthService), new(*domain.OAuthService)), provideOAuthHTTP, wire.Struct(new(auth.Services), "*"), provideAuthConfig, auth.New, web.NewSignIn, provideSite, wire.Struct(new(web.AccountServices), "*"), provideAccountPages, wire.Struct(new(rest.Services), "*"), provideAPI,
+	provideOAuth, wire.Bind(new(ports.OAuthService), new(*domain.OAuthService)), provideOAuthHTTP, wire.Struct(new(auth.Services), "*"), provideAuthConfig, auth.New, provideMailer,
+	provideSignIn,
+	provideSite, wire.Struct(new(web.AccountServices), "*"), provideAccountPages, wire.Struct(new(rest.Services), "*"), provideAPI,
 	provideUpload,
 	providePinger, wire.Struct(new(routeDeps), "*"), newPublicHandler,
 	newAdminHandler,

@@ -1,7 +1,5 @@
 package contracts
 
-import "time"
-
 // The argument records of the MCP tools, one per tool, in catalog order.
 // Their JSON names match the tools' input schemas exactly.
 
@@ -18,13 +16,13 @@ type GetDeckArgs struct {
 
 // SearchCardsArgs are search_cards' arguments.
 type SearchCardsArgs struct {
-	Query     string     `json:"query,omitempty"`
-	DeckID    string     `json:"deckId,omitempty"`
-	Tags      []string   `json:"tags,omitempty"`
-	State     string     `json:"state,omitempty"`
-	DueBefore *time.Time `json:"dueBefore,omitempty"`
-	Cursor    string     `json:"cursor,omitempty"`
-	Limit     int        `json:"limit,omitempty"`
+	Query     string      `json:"query,omitempty"`
+	DeckID    string      `json:"deckId,omitempty"`
+	Tags      []string    `json:"tags,omitempty"`
+	State     string      `json:"state,omitempty"`
+	DueBefore *DateOrTime `json:"dueBefore,omitempty"`
+	Cursor    string      `json:"cursor,omitempty"`
+	Limit     int         `json:"limit,omitempty"`
 }
 
 // GetStudySnapshotArgs are get_study_snapshot's arguments.

@@ -44,17 +44,20 @@ func array(items schema, desc string) schema {
 	return withDesc(schema{"type": "array", "items": items}, desc)
 }
 
-func dateTime(desc string) schema {
-	return withDesc(schema{"type": "string", "format": "date-time"}, desc)
+// dateOrTime is the schema of every date-or-time argument (DateOrTime):
+// a string whose description declares the two forms. It carries no format
+// keyword: "date" is refused by some model providers' schema dialects and
+// "date-time" alone would turn dates away; DateOrTime's decoder enforces
+// the forms with a message that names both.
+func dateOrTime(desc string) schema {
+	return withDesc(schema{"type": "string", "maxLength": 40},
+		desc+" A date (YYYY-MM-DD, the start of that day in the learner's timezone) or a date-time (RFC 3339, e.g. 2026-12-01T09:00:00Z).")
 }
 
+// nullable allows null besides s, in the form every provider's schema
+// dialect accepts: anyOf with {"type":"null"}, never a list of types.
 func nullable(s schema) schema {
-	out := schema{}
-	for k, v := range s {
-		out[k] = v
-	}
-	out["type"] = []string{s["type"].(string), "null"}
-	return out
+	return schema{"anyOf": []schema{s, {"type": "null"}}}
 }
 
 func withDesc(s schema, desc string) schema {

@@ -119,7 +119,7 @@ var catalog = []ToolDef{
 			"deckId":    deckIDArg,
 			"tags":      with(array(str(""), "Only cards with all of these tags."), "maxItems", 10),
 			"state":     enum("Only cards in this state.", "new", "learning", "review", "relearning", "suspended"),
-			"dueBefore": dateTime("Only cards due before this time (RFC 3339)."),
+			"dueBefore": dateOrTime("Only cards due before this moment."),
 			"cursor":    cursorArg,
 			"limit":     integer("Page size, default 20.", 1, MaxSearchResults),
 		})),
@@ -146,7 +146,7 @@ var catalog = []ToolDef{
 		OutputSchema: raw(object(schema{
 			"deckId": strOut, "days": intOut,
 			"reviewsPerDay": schema{"type": "array", "items": object(schema{"date": strOut, "reviews": intOut, "passed": intOut}, "date", "reviews", "passed")},
-			"totalReviews":  intOut, "trueRetention": schema{"type": []string{"number", "null"}},
+			"totalReviews":  intOut, "trueRetention": nullable(numOut),
 			"cardStates": object(schema{"new": intOut, "learning": intOut, "review": intOut, "relearning": intOut, "suspended": intOut},
 				"new", "learning", "review", "relearning", "suspended"),
 			"streakDays": intOut, "timeSpentSeconds": intOut, "generatedAt": tsOut,
@@ -228,7 +228,7 @@ var catalog = []ToolDef{
 	},
 	{
 		Name: ToolDeleteCards, Title: "Delete cards",
-		Description: "Permanently delete cards by id, with their review history. Per-item outcome.",
+		Description: "Permanently delete cards by id, with their review history. Per-item outcome: deleted, not_found, or duplicate (the id appeared earlier in cardIds).",
 		InputSchema: raw(object(schema{
 			"cardIds": with(array(id(""), "Ids of the cards to delete."), "minItems", 1, "maxItems", MaxBulkItems),
 		}, "cardIds")),

@@ -211,10 +211,18 @@ func (s *CardService) DeleteCards(ctx context.Context, args contracts.DeleteCard
 		}
 	}
 	res := contracts.BulkResult{Items: make([]contracts.ItemOutcome, len(args.CardIDs)), Counts: map[string]int{}}
+	first := map[string]int{} // id → the index of its first occurrence
 	for i, id := range args.CardIDs {
 		out := contracts.ItemOutcome{Index: i, ID: id, Status: contracts.OutcomeDeleted}
-		if !deleted[id] {
+		j, seen := first[id]
+		switch {
+		case seen:
+			out.Status, out.Reason = contracts.OutcomeDuplicate, fmt.Sprintf("the same card as item %d of cardIds; each card is deleted once", j)
+		case !deleted[id]:
 			out.Status, out.Reason = contracts.OutcomeNotFound, fmt.Sprintf("card %s not found", quoteID(id))
+		}
+		if !seen {
+			first[id] = i
 		}
 		res.Items[i] = out
 		res.Counts[string(out.Status)]++
@@ -273,7 +281,17 @@ func (s *CardService) SearchCards(ctx context.Context, args contracts.SearchCard
 			return contracts.CardPage{}, err
 		}
 	}
-	f := contracts.CardFilter{Query: q, DeckID: args.DeckID, Tags: tags, State: args.State, DueBy: args.DueBefore}
+	f := contracts.CardFilter{Query: q, DeckID: args.DeckID, Tags: tags, State: args.State}
+	if w := args.DueBefore; w != nil {
+		var day contracts.LearnerDay
+		if w.IsDate() {
+			if day, err = learnerDay(ctx, s.store, uid); err != nil {
+				return contracts.CardPage{}, err
+			}
+		}
+		due := w.At(day)
+		f.DueBy = &due
+	}
 	rows, err := s.store.Cards().Search(ctx, uid, f, after, limit+1, now)
 	if err != nil {
 		return contracts.CardPage{}, fail(err)

@@ -134,3 +134,44 @@ func tokenHash(token string) []byte {
 	sum := sha256.Sum256([]byte(token))
 	return sum[:]
 }
+
+// SignInLink returns a one-time sign-in token for the account with this
+// email, as CreateLoginLink does. When no account has the email, signup
+// decides: false fails not_found (the caller answers as for a known email,
+// so the form reveals nothing), true creates the account first (open
+// sign-up: the account exists from the moment a link is asked for, empty
+// until someone opens the link).
+func (s *WebSessionService) SignInLink(ctx context.Context, email string, signup bool) (string, time.Time, error) {
+	if signup {
+		accounts := &AccountService{s.deps}
+		if _, _, err := accounts.EnsureUser(ctx, email, ""); err != nil {
+			return "", time.Time{}, err
+		}
+	}
+	return s.CreateLoginLink(ctx, email)
+}
+
+// PeekLoginLink returns the account a sign-in token would sign in, without
+// spending it: the confirmation page shows it, so that a mail scanner
+// fetching the link uses nothing up.
+func (s *WebSessionService) PeekLoginLink(ctx context.Context, token string) (contracts.User, error) {
+	denied := contracts.Errorf(contracts.KindUnauthenticated, "this sign-in link is invalid, used or expired; request a new one")
+	if token == "" || len(token) > maxWebTokenLen {
+		return contracts.User{}, denied
+	}
+	link, err := s.store.WebSessions().WebSession(ctx, kindLoginLink, tokenHash(token))
+	if contracts.IsKind(err, contracts.KindNotFound) {
+		return contracts.User{}, denied
+	}
+	if err != nil {
+		return contracts.User{}, fail(err)
+	}
+	if !s.now().Before(link.ExpiresAt) {
+		return contracts.User{}, denied
+	}
+	u, err := s.store.Users().UserByID(ctx, link.UserID)
+	if contracts.IsKind(err, contracts.KindNotFound) {
+		return contracts.User{}, denied
+	}
+	return u, fail(err)
+}

@@ -233,7 +233,7 @@ func (x *exchange) modernChecks() *Error {
 	}
 	if !isModernVersion(version) {
 		return errWithStatus(CodeUnsupportedProtocolVersion, http.StatusBadRequest, "Unsupported protocol version",
-			map[string]any{"supported": modernVersions, "requested": version})
+			map[string]any{"supported": supportedVersions, "requested": version})
 	}
 	x.version = version
 	return nil
@@ -257,7 +257,8 @@ func (x *exchange) legacyChecks() *Error {
 		return nil
 	}
 	if !isHandshakeVersion(hv) {
-		return errWithStatus(CodeInvalidRequest, http.StatusBadRequest, "Bad Request: unsupported MCP-Protocol-Version "+strconv.Quote(hv), nil)
+		return errWithStatus(CodeInvalidRequest, http.StatusBadRequest, "Bad Request: unsupported MCP-Protocol-Version "+strconv.Quote(hv),
+			map[string]any{"supported": supportedVersions, "requested": hv})
 	}
 	x.version = hv
 	return nil
@@ -479,7 +480,7 @@ func (x *exchange) setLevel(ctx context.Context, b []byte) ([]byte, error) {
 
 func (x *exchange) discover(ctx context.Context, b []byte) ([]byte, error) {
 	// A dual-era server names the handshake versions too, newest first.
-	b = append(b, `{"supportedVersions":["`+VersionModern+`","`+VersionLatestHandshake+`","`+Version20250618+`","`+Version20250326+`"],"capabilities":`...)
+	b = append(append(append(b, `{"supportedVersions":`...), supportedVersionsJSON...), `,"capabilities":`...)
 	b = append(b, x.s.capsJSON...)
 	b = appendOpt(b, "instructions", x.s.opts.Instructions)
 	return x.tail(b, nil, true)

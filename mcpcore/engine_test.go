@@ -232,7 +232,7 @@ func TestModernEraChecks(t *testing.T) {
 			if status != tc.wantStatus || r.Error == nil || r.Error.Code != tc.wantCode || string(r.ID) != "11" {
 				t.Fatalf("status %d body %s; want %d/%d", status, body, tc.wantStatus, tc.wantCode)
 			}
-			if tc.wantCode == CodeUnsupportedProtocolVersion && string(r.Error.Data) != `{"requested":"v9","supported":["2026-07-28"]}` {
+			if tc.wantCode == CodeUnsupportedProtocolVersion && string(r.Error.Data) != `{"requested":"v9","supported":`+allVersions+`}` {
 				t.Errorf("data %s", r.Error.Data)
 			}
 		})
@@ -245,13 +245,17 @@ func TestModernEraChecks(t *testing.T) {
 	})
 	t.Run("discover", func(t *testing.T) {
 		_, _, body := post(t, h, `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{`+modernMeta+`}}`, modernHeaders("server/discover", ""))
-		for _, want := range []string{`"supportedVersions":["2026-07-28","2025-11-25","2025-06-18","2025-03-26"]`, `"ttlMs":0`, `"cacheScope":"public"`, `"io.modelcontextprotocol/serverInfo":{"name":"test","version":"0.1"}`, `"resultType":"complete"`} {
+		for _, want := range []string{`"supportedVersions":` + allVersions, `"ttlMs":0`, `"cacheScope":"public"`, `"io.modelcontextprotocol/serverInfo":{"name":"test","version":"0.1"}`, `"resultType":"complete"`} {
 			if !strings.Contains(body, want) {
 				t.Errorf("discover lacks %s: %s", want, body)
 			}
 		}
 	})
 }
+
+// allVersions is what server/discover lists, and what an unsupported
+// version error offers in data.supported: every version served.
+const allVersions = `["2026-07-28","2025-11-25","2025-06-18","2025-03-26"]`
 
 func TestModernLogAndCapability(t *testing.T) {
 	logTool := Tool{Name: "log", Handler: func(ctx context.Context, req *CallRequest) (*CallToolResult, error) {

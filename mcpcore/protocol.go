@@ -2,7 +2,9 @@ package mcpcore
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"net/http"
+	"slices"
 	"strings"
 )
 
@@ -21,6 +23,13 @@ var handshakeVersions = []string{VersionLatestHandshake, Version20250618, Versio
 
 // modernVersions are served statelessly.
 var modernVersions = []string{VersionModern}
+
+// supportedVersions are every version served, newest first: what
+// server/discover lists and what an unsupported-version error offers.
+var supportedVersions = slices.Concat(modernVersions, handshakeVersions)
+
+// supportedVersionsJSON is supportedVersions as a JSON array.
+var supportedVersionsJSON, _ = json.Marshal(supportedVersions)
 
 func isHandshakeVersion(v string) bool {
 	for _, h := range handshakeVersions {

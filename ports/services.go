@@ -143,6 +143,14 @@ type WebSessionService interface {
 	// CreateLoginLink returns a one-time sign-in token for a user (single
 	// use, short-lived). Not found for an unknown email.
 	CreateLoginLink(ctx context.Context, email string) (token string, expiresAt time.Time, err error)
+	// SignInLink is CreateLoginLink for the sign-in form: with signup, an
+	// unknown email gets a new account first; without, it is not found.
+	// Invalid for a malformed email.
+	SignInLink(ctx context.Context, email string, signup bool) (token string, expiresAt time.Time, err error)
+	// PeekLoginLink returns the account a sign-in token would sign in,
+	// without spending it. Unauthenticated for an unknown, used or expired
+	// token.
+	PeekLoginLink(ctx context.Context, token string) (contracts.User, error)
 	// ConsumeLoginLink spends a sign-in token and opens a web session,
 	// returning the session token for the cookie. Unauthenticated for an
 	// unknown, used or expired token.

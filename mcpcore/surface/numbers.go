@@ -93,6 +93,9 @@ func decodeArgs(raw json.RawMessage, v any) error {
 
 // argsError describes a decoding failure without Go type names.
 func argsError(err error) error {
+	if contracts.IsKind(err, contracts.KindInvalid) {
+		return err // a record's own decoder said what is wrong (contracts.DateOrTime)
+	}
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
 		if te.Field == "" {

@@ -59,6 +59,16 @@ func TestOperatorCommands(t *testing.T) {
 	if !regexp.MustCompile(`^https://t\.example/login\?token=[A-Za-z0-9_-]{20,}$`).MatchString(link) {
 		t.Errorf("users login-link printed %q", link)
 	}
+	// Like serve: --addr gives the link's origin when there is no base URL,
+	// and so does TAKHTABUSH_ADDR.
+	link = strings.TrimSpace(mustTB(t, env, "users", "login-link", "--email", "bo@example.com", "--addr", "127.0.0.1:9931"))
+	if !strings.HasPrefix(link, "http://127.0.0.1:9931/login?token=") {
+		t.Errorf("users login-link --addr printed %q", link)
+	}
+	link = strings.TrimSpace(mustTB(t, append(env, "TAKHTABUSH_ADDR=0.0.0.0:9932"), "users", "login-link", "--email", "bo@example.com"))
+	if !strings.HasPrefix(link, "http://127.0.0.1:9932/login?token=") {
+		t.Errorf("users login-link with TAKHTABUSH_ADDR printed %q", link)
+	}
 
 	if out := mustTB(t, env, "audit", "--email", "bo@example.com", "--json"); strings.TrimSpace(out) != "[]" {
 		t.Errorf("empty audit --json printed %q", out)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"strconv"
 
 	"github.com/takhtabush/takhtabush/apiserver"
 )
@@ -15,12 +16,28 @@ func serveCmd(ctx context.Context, args []string, io stdio, getenv func(string) 
 	c := newCommon("serve", io, getenv, "info")
 	mcpHost := c.str("mcp-host", "TAKHTABUSH_MCP_HOST", "", "a host name whose bare origin also serves MCP, e.g. mcp.takhtabush.example")
 	adminAddr := c.str("admin-addr", "TAKHTABUSH_ADMIN_ADDR", "", "serve /metrics on this address instead of to loopback clients of --addr")
+	smtpHost := c.str("smtp-host", "TAKHTABUSH_SMTP_HOST", "", "mail server for sign-in links (without it, email sign-in is off outside development)")
+	smtpPort := c.str("smtp-port", "TAKHTABUSH_SMTP_PORT", "", "mail server port (default by --smtp-tls: 587, 465 or 25)")
+	smtpUser := c.str("smtp-user", "TAKHTABUSH_SMTP_USER", "", "mail server user (the password comes from TAKHTABUSH_SMTP_PASSWORD only)")
+	smtpFrom := c.str("smtp-from", "TAKHTABUSH_SMTP_FROM", "", `sender of sign-in mail, e.g. "Takhtabush <login@takhtabush.example>"`)
+	smtpTLS := c.str("smtp-tls", "TAKHTABUSH_SMTP_TLS", "starttls", "mail server TLS: starttls, tls (implicit) or none")
+	openSignup := c.fs.Bool("open-signup", getenv("TAKHTABUSH_OPEN_SIGNUP") == "true", "let anyone create an account by asking for a sign-in link (env TAKHTABUSH_OPEN_SIGNUP=true)")
 	if code, ok := c.parse(args); !ok {
 		return code
 	}
 	cfg := c.config(io)
 	cfg.MCPHost = *mcpHost
 	cfg.AdminAddr = *adminAddr
+	cfg.OpenSignup = *openSignup
+	cfg.SMTP = apiserver.SMTPConfig{Host: *smtpHost, Username: *smtpUser, Password: getenv("TAKHTABUSH_SMTP_PASSWORD"), From: *smtpFrom, TLS: *smtpTLS}
+	if *smtpPort != "" {
+		p, err := strconv.Atoi(*smtpPort)
+		if err != nil || p < 1 || p > 65535 {
+			fmt.Fprintf(io.err, "takhtabush serve: --smtp-port %q is not a port number\n", *smtpPort)
+			return 2
+		}
+		cfg.SMTP.Port = p
+	}
 	log := cfg.Logger
 
 	ln, err := net.Listen("tcp", cfg.Addr)
@@ -56,7 +73,8 @@ func serveCmd(ctx context.Context, args []string, io stdio, getenv func(string) 
 		fmt.Fprintf(io.out, "Takhtabush MCP endpoint: %s\n", cfg.MCPURL())
 	}
 	log.Info("serving", "addr", ln.Addr().String(), "base_url", cfg.BaseURL, "environment", cfg.Environment,
-		"dev_no_auth", cfg.DevMode(), "mcp_host", cfg.MCPHost, "admin_addr", cfg.AdminAddr)
+		"dev_no_auth", cfg.DevMode(), "mcp_host", cfg.MCPHost, "admin_addr", cfg.AdminAddr,
+		"email_sign_in", signInMode(cfg), "open_signup", cfg.OpenSignup)
 	if err := app.Serve(ctx, ln, admin); err != nil {
 		return fail(io, "serve", err)
 	}
@@ -94,4 +112,15 @@ func migrateCmd(ctx context.Context, args []string, io stdio, getenv func(string
 	app.Close()
 	fmt.Fprintln(io.err, "migrations applied")
 	return 0
+}
+
+// signInMode says how sign-in links reach people.
+func signInMode(cfg apiserver.Config) string {
+	switch {
+	case cfg.SMTP.Host != "":
+		return "smtp"
+	case cfg.DevMailer():
+		return "development: links logged and shown on the page"
+	}
+	return "off (no --smtp-host); users login-link still works"
 }

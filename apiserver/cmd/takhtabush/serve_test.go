@@ -156,7 +156,15 @@ func TestTwoInstancesShareOnePostgres(t *testing.T) {
 	baseA := strings.TrimSuffix(urlA, "/mcp")
 	link := strings.TrimSpace(mustTB(t, env, "users", "login-link", "--email", "dee@example.com", "--base-url", baseA))
 	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	resp, err := noRedirect.Get(link)
+	lu, err := url.Parse(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The link's page asks "Sign in as …?"; its button posts the token.
+	signIn, _ := http.NewRequest(http.MethodPost, baseA+"/login", strings.NewReader(url.Values{"token": {lu.Query().Get("token")}}.Encode()))
+	signIn.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	signIn.Header.Set("Origin", baseA)
+	resp, err := noRedirect.Do(signIn)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -226,9 +226,10 @@ func testUpdateAndDeleteCards(t *testing.T, store string) {
 		t.Errorf("after edit: %+v", dup)
 	}
 
-	d, err := e.svc.Cards.DeleteCards(ctx, contracts.DeleteCardsArgs{CardIDs: []string{one, "ghost", two}})
-	if err != nil || statuses(d) != "deleted,not_found,deleted" || d.Counts["deleted"] != 2 {
-		t.Errorf("delete = %+v, %v", d, err)
+	d, err := e.svc.Cards.DeleteCards(ctx, contracts.DeleteCardsArgs{CardIDs: []string{one, "ghost", two, one, "ghost"}})
+	if err != nil || statuses(d) != "deleted,not_found,deleted,duplicate,duplicate" || d.Counts["deleted"] != 2 || d.Counts["duplicate"] != 2 ||
+		!strings.Contains(d.Items[3].Reason, "item 0") || !strings.Contains(d.Items[4].Reason, "item 1") {
+		t.Errorf("delete (the same ids twice) = %+v, %v", d, err)
 	}
 	_, err = e.svc.Cards.GetCard(ctx, one)
 	wantKind(t, err, contracts.KindNotFound)

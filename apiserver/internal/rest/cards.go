@@ -25,7 +25,7 @@ func decodeSearchCardsRequest(_ context.Context, r *http.Request) (any, error) {
 		DeckID:    q.str("deckId"),
 		Tags:      q.all("tag"),
 		State:     q.str("state"),
-		DueBefore: q.timestamp("dueBefore"),
+		DueBefore: q.dateOrTime("dueBefore"),
 		Cursor:    q.str("cursor"),
 		Limit:     q.integer("limit"),
 	}

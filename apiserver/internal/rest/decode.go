@@ -16,7 +16,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/takhtabush/takhtabush/contracts"
 )
@@ -206,15 +205,15 @@ func (q *query) number(name string) float64 {
 }
 
 // timestamp returns the value of name as an RFC 3339 time, or nil when absent.
-func (q *query) timestamp(name string) *time.Time {
+func (q *query) dateOrTime(name string) *contracts.DateOrTime {
 	s := q.str(name)
 	if s == "" {
 		return nil
 	}
-	t, err := time.Parse(time.RFC3339, s)
+	w, err := contracts.ParseDateOrTime(s)
 	if err != nil {
-		q.fail(name, "must be an RFC 3339 time such as 2026-01-02T15:04:05Z, not %q", s)
+		q.fail(name, "%s", contracts.MessageOf(err))
 		return nil
 	}
-	return &t
+	return &w
 }

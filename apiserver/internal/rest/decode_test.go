@@ -5,7 +5,6 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/takhtabush/takhtabush/contracts"
 	"go.uber.org/mock/gomock"
@@ -35,7 +34,7 @@ func TestMalformedRequests(t *testing.T) {
 		{"query on an id route", "GET", "/api/decks/d1?verbose=1", "", []string{`"verbose"`}},
 		{"bad limit", "GET", "/api/decks?limit=ten", "", []string{`"limit" must be an integer, not "ten"`}},
 		{"repeated parameter", "GET", "/api/cards?deckId=a&deckId=b", "", []string{`"deckId" is given 2 times`}},
-		{"bad dueBefore", "GET", "/api/cards?dueBefore=tomorrow", "", []string{`"dueBefore" must be an RFC 3339 time`}},
+		{"bad dueBefore", "GET", "/api/cards?dueBefore=tomorrow", "", []string{`"dueBefore"`, `"tomorrow" is not a date (YYYY-MM-DD`, `or a date-time (RFC 3339`}},
 		{"bad minutes", "GET", "/api/plan?minutesPerDay=NaN", "", []string{`"minutesPerDay" must be a number`}},
 		{"bad days", "GET", "/api/stats?days=1.5", "", []string{`"days" must be an integer`}},
 		{"malformed query", "GET", "/api/audit?limit=%zz", "", []string{"query string is malformed"}},
@@ -85,7 +84,10 @@ func TestEmptyBodyIsEmptyObject(t *testing.T) {
 // Query parameters and path ids reach the services exactly.
 func TestRequestsReachServices(t *testing.T) {
 	m := newMocked(t)
-	due := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	due, err := contracts.ParseDateOrTime("2026-03-01T12:00:00Z")
+	if err != nil {
+		t.Fatal(err)
+	}
 	m.cards.EXPECT().SearchCards(gomock.Any(), contracts.SearchCardsArgs{
 		Query: "der Hund", DeckID: "d1", Tags: []string{"noun", "a1"}, State: "review",
 		DueBefore: &due, Cursor: "c2", Limit: 5,

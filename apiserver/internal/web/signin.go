@@ -1,9 +1,13 @@
 package web
 
 import (
-	"html/template"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"log/slog"
+	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -18,44 +22,206 @@ import (
 // server-side session row decides whether it is still valid.
 const SessionCookieMaxAge = 30 * 24 * time.Hour
 
-// SignIn serves GET /login?token=… and POST /logout.
+// Sign-in request limits: per email address and per client address, in a
+// 15-minute window.
+const (
+	SignInPerEmail  = 5
+	SignInPerClient = 20
+	SignInWindow    = 15 * time.Minute
+	maxLimiterKeys  = 100_000
+	mailTimeout     = 30 * time.Second
+)
+
+// SignInConfig configures sign-in by one-time link.
+type SignInConfig struct {
+	// BaseURL is the public origin the links point to.
+	BaseURL string
+	// Mailer sends the links; nil means email sign-in is not set up (the
+	// form says so; operators still print links with users login-link).
+	Mailer ports.Mailer
+	// ShowLinks shows the link on the page after the form is sent: only for
+	// development on one's own machine (the log mailer).
+	ShowLinks bool
+	// OpenSignup lets an unknown email get a new account.
+	OpenSignup bool
+	// Now is the clock of the rate limits (time.Now when nil).
+	Now func() time.Time
+}
+
+// SignIn serves the sign-in form (/signin), the link's confirmation page
+// and its button (/login), and sign-out (/logout).
 type SignIn struct {
-	sessions ports.WebSessionService
-	auth     *auth.Authenticator
-	log      *slog.Logger
+	sessions  ports.WebSessionService
+	auth      *auth.Authenticator
+	log       *slog.Logger
+	site      *Site
+	cfg       SignInConfig
+	perEmail  *limiter
+	perClient *limiter
 }
 
 // NewSignIn returns the sign-in handlers.
-func NewSignIn(sessions ports.WebSessionService, a *auth.Authenticator, log *slog.Logger) *SignIn {
-	return &SignIn{sessions: sessions, auth: a, log: log}
+func NewSignIn(sessions ports.WebSessionService, a *auth.Authenticator, site *Site, cfg SignInConfig, log *slog.Logger) *SignIn {
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
+	return &SignIn{sessions: sessions, auth: a, log: log, site: site, cfg: cfg,
+		perEmail:  newLimiter(SignInPerEmail, SignInWindow, maxLimiterKeys, cfg.Now),
+		perClient: newLimiter(SignInPerClient, SignInWindow, maxLimiterKeys, cfg.Now)}
 }
 
-var loginFailed = template.Must(template.New("login").Parse(`<!doctype html>
-<html lang="en"><meta charset="utf-8"><title>Sign-in link not valid</title>
-<body style="font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:2rem auto">
-<h1>This sign-in link cannot be used</h1><p>{{.}}</p>
-<p>Sign-in links work once and expire after a few minutes. Ask for a new one.</p></body></html>`))
+// signInData is the sign-in page's data.
+type signInData struct {
+	Next       string
+	Email      string
+	Enabled    bool   // a mailer is configured
+	Sent       bool   // the form was sent: "check your email"
+	DevLink    string // development only: the link itself
+	OpenSignup bool
+}
 
-// Login consumes a one-time sign-in token, opens a web session (the
-// HttpOnly session cookie and the readable CSRF cookie) and redirects to
-// the web app. Only a sign-in link opens a session: no API key can.
-func (s *SignIn) Login(w http.ResponseWriter, r *http.Request) {
-	h := w.Header()
-	h.Set("Cache-Control", "no-store")
-	h.Set("Referrer-Policy", "no-referrer")
+// Form serves GET /signin: the email form, or where to go when already
+// signed in.
+func (s *SignIn) Form(w http.ResponseWriter, r *http.Request, v View) {
+	next := SafeNext(r.URL.Query().Get("next"))
+	if v.User != nil {
+		SeeOther(w, r, next)
+		return
+	}
+	s.render(w, r, http.StatusOK, v, signInData{Next: next})
+}
+
+func (s *SignIn) render(w http.ResponseWriter, r *http.Request, status int, v View, d signInData) {
+	d.Enabled, d.OpenSignup = s.cfg.Mailer != nil, s.cfg.OpenSignup
+	v.Title, v.Nav, v.Narrow, v.Data = "Sign in", "signin", true, d
+	w.Header().Set("Cache-Control", "no-store")
+	s.site.R.Render(w, r, status, "signin", v)
+}
+
+// Send serves POST /signin: it sends a one-time link to the address. The
+// answer is the same whether or not an account has the address, and the
+// mail goes out in the background so that the time taken says nothing
+// either.
+func (s *SignIn) Send(w http.ResponseWriter, r *http.Request, v View) {
+	if msg := s.auth.CheckOrigin(r); msg != "" {
+		s.site.Fail(w, r, v, contracts.Errorf(contracts.KindForbidden, "%s", msg))
+		return
+	}
+	email := strings.ToLower(strings.TrimSpace(r.PostFormValue("email")))
+	d := signInData{Next: SafeNext(r.PostFormValue("next")), Email: email}
+	if s.cfg.Mailer == nil {
+		s.render(w, r, http.StatusServiceUnavailable, v, d)
+		return
+	}
+	if email == "" || len(email) > 254 || !strings.Contains(email, "@") {
+		v.Error = "Enter your email address, like name@example.com."
+		s.render(w, r, http.StatusBadRequest, v, d)
+		return
+	}
+	emailKey := sha256.Sum256([]byte(strings.ToLower(email)))
+	if !s.perClient.allow(clientAddr(r)) || !s.perEmail.allow(hex.EncodeToString(emailKey[:])) {
+		w.Header().Set("Retry-After", "900")
+		v.Error = "Too many sign-in requests. Wait a few minutes, then ask for a new link."
+		s.render(w, r, httperr.Status(contracts.KindRateLimited), v, d)
+		return
+	}
+	token, exp, err := s.sessions.SignInLink(r.Context(), email, s.cfg.OpenSignup)
+	switch {
+	case err == nil:
+		link := s.LinkURL(token, d.Next)
+		if s.cfg.ShowLinks {
+			d.DevLink = link
+		}
+		go s.mail(context.WithoutCancel(r.Context()), email, link, exp)
+	case contracts.IsKind(err, contracts.KindNotFound):
+		// The same answer as for a known address.
+	case contracts.IsKind(err, contracts.KindInvalid):
+		v.Error = contracts.MessageOf(err)
+		s.render(w, r, http.StatusBadRequest, v, d)
+		return
+	default:
+		s.site.Fail(w, r, v, err)
+		return
+	}
+	d.Sent = true
+	s.render(w, r, http.StatusOK, v, d)
+}
+
+// LinkURL is the absolute sign-in link of a token (the one the mail and
+// users login-link carry), coming back to next after sign-in.
+func (s *SignIn) LinkURL(token, next string) string {
+	u := s.cfg.BaseURL + "/login?token=" + url.QueryEscape(token)
+	if next = SafeNext(next); next != "/" {
+		u += "&next=" + url.QueryEscape(next)
+	}
+	return u
+}
+
+// mail sends the link; failures are logged without the link.
+func (s *SignIn) mail(ctx context.Context, to, link string, exp time.Time) {
+	ctx, cancel := context.WithTimeout(ctx, mailTimeout)
+	defer cancel()
+	body := "Hello,\n\nopen this link to sign in to Takhtabush:\n\n" + link + "\n\n" +
+		"It works once, until " + exp.UTC().Format("15:04 MST") + " (15 minutes). " +
+		"If you did not ask for it, ignore this message: nobody can sign in without the link.\n"
+	if err := s.cfg.Mailer.Send(ctx, to, "Your Takhtabush sign-in link", body); err != nil {
+		s.log.LogAttrs(ctx, slog.LevelError, "sending a sign-in link failed", slog.String("kind", string(contracts.KindOf(err))), slog.Any("err", err))
+	}
+}
+
+// clientAddr is the client's IP address (the proxy's, behind one).
+func clientAddr(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+// confirmData is the confirmation page's data.
+type confirmData struct {
+	Email, Token, Next string
+}
+
+// Confirm serves GET and HEAD /login?token=…: "Sign in as …?" with a
+// button that spends the link. Opening the link uses nothing up, so mail
+// scanners and link previews that fetch it cannot.
+func (s *SignIn) Confirm(w http.ResponseWriter, r *http.Request, v View) {
+	w.Header().Set("Cache-Control", "no-store")
 	token := r.URL.Query().Get("token")
 	if token == "" {
-		s.fail(w, contracts.KindInvalid, "The link has no sign-in token.")
+		s.linkFailed(w, r, v, http.StatusBadRequest, "The link has no sign-in token.")
+		return
+	}
+	u, err := s.sessions.PeekLoginLink(r.Context(), token)
+	if err != nil {
+		s.linkError(w, r, v, err)
+		return
+	}
+	v.Title, v.Nav, v.Narrow = "Sign in as "+u.Email, "signin", true
+	v.Data = confirmData{Email: u.Email, Token: token, Next: SafeNext(r.URL.Query().Get("next"))}
+	s.site.R.Render(w, r, http.StatusOK, "signin-confirm", v)
+}
+
+// Login serves POST /login (the confirmation button): it spends the
+// one-time token, opens a web session (the HttpOnly session cookie and the
+// readable CSRF cookie) and goes to next. Only a sign-in link opens a
+// session: no API key can.
+func (s *SignIn) Login(w http.ResponseWriter, r *http.Request, v View) {
+	w.Header().Set("Cache-Control", "no-store")
+	if msg := s.auth.CheckOrigin(r); msg != "" {
+		s.site.Fail(w, r, v, contracts.Errorf(contracts.KindForbidden, "%s", msg))
+		return
+	}
+	token := r.PostFormValue("token")
+	if token == "" {
+		s.linkFailed(w, r, v, http.StatusBadRequest, "The form has no sign-in token.")
 		return
 	}
 	sessionToken, user, err := s.sessions.ConsumeLoginLink(r.Context(), token)
 	if err != nil {
-		if contracts.IsKind(err, contracts.KindUnauthenticated) || contracts.IsKind(err, contracts.KindNotFound) {
-			s.fail(w, contracts.KindUnauthenticated, "The link is unknown, already used or expired.")
-			return
-		}
-		s.log.LogAttrs(r.Context(), slog.LevelError, "sign-in failed", slog.Any("err", err))
-		s.fail(w, contracts.KindUnavailable, "Sign-in is temporarily unavailable; try again shortly.")
+		s.linkError(w, r, v, err)
 		return
 	}
 	obs.RequestFrom(r.Context()).SetPrincipal(contracts.Principal{UserID: user.ID, CredentialKind: contracts.CredentialSession})
@@ -68,20 +234,26 @@ func (s *SignIn) Login(w http.ResponseWriter, r *http.Request) {
 		Name: auth.CSRFCookie, Value: s.auth.CSRFToken(sessionToken), Path: "/",
 		MaxAge: int(SessionCookieMaxAge.Seconds()), Secure: secure, SameSite: http.SameSiteLaxMode,
 	})
-	http.Redirect(w, r, "/", http.StatusSeeOther)
+	SeeOther(w, r, SafeNext(r.PostFormValue("next")))
 }
 
-// fail answers out of the page door: the kind's status, and a page.
-func (s *SignIn) fail(w http.ResponseWriter, kind contracts.ErrorKind, msg string) {
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.WriteHeader(httperr.Status(kind))
-	_ = loginFailed.Execute(w, msg)
+func (s *SignIn) linkError(w http.ResponseWriter, r *http.Request, v View, err error) {
+	if contracts.IsKind(err, contracts.KindUnauthenticated) || contracts.IsKind(err, contracts.KindNotFound) {
+		s.linkFailed(w, r, v, http.StatusUnauthorized, "The link is unknown, already used or expired.")
+		return
+	}
+	s.site.Fail(w, r, v, err)
+}
+
+func (s *SignIn) linkFailed(w http.ResponseWriter, r *http.Request, v View, status int, msg string) {
+	v.Title, v.Nav, v.Narrow, v.Data = "This sign-in link cannot be used", "signin", true, msg
+	s.site.R.Render(w, r, status, "signin-failed", v)
 }
 
 // Logout ends the web session of the cookie and clears both cookies; a
-// form post (the layout's sign-out button) is then sent to the start page. It
-// sits behind the auth middleware, which has checked the session and its
-// CSRF token; any other credential is refused.
+// form post (the layout's sign-out button) is then sent to the start page.
+// It sits behind the auth middleware, which has checked the session and
+// its CSRF token; any other credential is refused.
 func (s *SignIn) Logout(w http.ResponseWriter, r *http.Request) {
 	p, _ := contracts.PrincipalFrom(r.Context())
 	c, err := r.Cookie(s.auth.SessionCookieName())
