@@ -118,7 +118,11 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		Settings: settingsService,
 	}
 	accountPages := provideAccountPages(site, authenticator, accountServices, cfg)
-	handler := provideOAuthHTTP(oAuthService, authenticator, logger, cfg)
+	handler, err := provideOAuthHTTP(oAuthService, site, logger, cfg)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
 	apiserverRouteDeps := routeDeps{
 		cfg:     cfg,
 		log:     logger,

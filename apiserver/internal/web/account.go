@@ -87,6 +87,7 @@ func settings(section string, page any) settingsData {
 	tabs := []settingsTab{
 		{Path: "/settings/keys", Label: "API keys"},
 		{Path: "/settings/agents", Label: "Agents (MCP)"},
+		{Path: "/settings/connected-apps", Label: "Connected apps"},
 		{Path: "/settings/day", Label: "Your day"},
 		{Path: "/settings/data", Label: "Your data"},
 	}
