@@ -25,6 +25,7 @@ require (
 	github.com/takhtabush/takhtabush/ports v0.0.0-00010101000000-000000000000
 	go.uber.org/mock v0.6.0
 	golang.org/x/oauth2 v0.37.0
+	modernc.org/sqlite v1.62.0
 )
 
 require (
@@ -69,7 +70,6 @@ require (
 	modernc.org/libc v1.80.1 // indirect
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/memory v1.12.1 // indirect
-	modernc.org/sqlite v1.62.0 // indirect
 )
 
 tool github.com/google/wire/cmd/wire
