@@ -130,7 +130,7 @@ var (
 	}, "id", "noteType", "fieldNames", "fields", "tags", "cards", "createdAt", "updatedAt")
 	studyCardOut = object(schema{
 		"cardId": strOut, "position": intOut, "front": strOut, "back": strOut, "tags": strListOut, "phase": phaseOut,
-	}, "cardId", "position", "front", "back", "tags", "phase")
+	}, "cardId", "position", "front", "phase")
 	sessionOut = object(schema{
 		"sessionId": strOut, "deckId": strOut, "startedAt": tsOut, "expiresAt": tsOut, "reviewed": intOut,
 		"remaining": intOut, "done": boolOut, "current": studyCardOut, "studyUrl": strOut, "mode": strOut, "nextCardAt": tsOut,

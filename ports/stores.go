@@ -114,6 +114,9 @@ type DeckStore interface {
 	// need only its existence or settings (counting reads every card). Not
 	// found when absent.
 	DeckWithoutCounts(ctx context.Context, userID, deckID string) (contracts.Deck, error)
+	// DeckIDByName returns the id of the user's deck with exactly this
+	// name (names are unique per user). Not found when absent.
+	DeckIDByName(ctx context.Context, userID, name string) (string, error)
 	// ListDecks returns up to limit decks with ids greater than afterID
 	// (all when afterID is ""), ordered by id, with counts as of now.
 	ListDecks(ctx context.Context, userID, afterID string, limit int, now time.Time) ([]contracts.Deck, error)
