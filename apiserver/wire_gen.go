@@ -71,7 +71,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	}
 	keyService := services.Keys
 	webSessionService := services.WebSessions
-	oAuthService := provideOAuth(database, clock, idSource, cfg)
+	oAuthService, cleanup2 := provideOAuth(database, clock, idSource, cfg, logger)
 	authServices := auth.Services{
 		Keys:     keyService,
 		Sessions: webSessionService,
@@ -82,11 +82,13 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	authenticator := auth.New(authServices, authConfig)
 	site, err := provideSite(authenticator, accountService, logger)
 	if err != nil {
+		cleanup2()
 		cleanup()
 		return nil, nil, err
 	}
 	mailer, err := provideMailer(cfg, logger)
 	if err != nil {
+		cleanup2()
 		cleanup()
 		return nil, nil, err
 	}
@@ -118,6 +120,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	accountPages := provideAccountPages(site, authenticator, accountServices, cfg)
 	handler, err := provideOAuthHTTP(oAuthService, site, logger, cfg)
 	if err != nil {
+		cleanup2()
 		cleanup()
 		return nil, nil, err
 	}
@@ -137,6 +140,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	}
 	apiserverPublicHandler, err := newPublicHandler(apiserverRouteDeps)
 	if err != nil {
+		cleanup2()
 		cleanup()
 		return nil, nil, err
 	}
@@ -154,6 +158,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		admin:    apiserverAdminHandler,
 	}
 	return app, func() {
+		cleanup2()
 		cleanup()
 	}, nil
 }
