@@ -24,17 +24,17 @@ var statementBudgets = map[string]budget{
 	contracts.ToolListDecks:          {3, 0},
 	contracts.ToolGetDeck:            {3, 0},
 	contracts.ToolSearchCards:        {4, 0},
-	contracts.ToolGetStudySnapshot:   {9, 1},
-	contracts.ToolGetStats:           {5, 0},
-	contracts.ToolGetStudyPlan:       {4, 0},
+	contracts.ToolGetStudySnapshot:   {10, 1}, // + the account settings (learner's day)
+	contracts.ToolGetStats:           {6, 0},  // + the account settings
+	contracts.ToolGetStudyPlan:       {5, 0},  // + the account settings
 	contracts.ToolCreateDeck:         {3, 0},
 	contracts.ToolUpdateDeck:         {7, 1},
 	contracts.ToolAddCards:           {6, 1},
 	contracts.ToolUpdateCards:        {8, 1},
 	contracts.ToolImportCards:        {6, 1},
-	contracts.ToolStartStudySession:  {13, 1},
-	contracts.ToolSubmitReview:       {13, 1},
-	contracts.ToolRenderStudySession: {13, 1},
+	contracts.ToolStartStudySession:  {16, 1}, // + settings, today's counts, the learning query
+	contracts.ToolSubmitReview:       {15, 1}, // + settings, today's counts (daily limits across sessions)
+	contracts.ToolRenderStudySession: {16, 1}, // as start_study_session
 	contracts.ToolRequestMediaUpload: {3, 0},
 	contracts.ToolDeleteCards:        {3, 1},
 	contracts.ToolDeleteDeck:         {4, 1},

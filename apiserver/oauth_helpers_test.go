@@ -152,7 +152,7 @@ func page(t *testing.T, e *env, raw string, cookies []*http.Cookie) (*http.Respo
 	return resp, string(b)
 }
 
-var inputRE = regexp.MustCompile(`<input type="(hidden|checkbox)" name="([^"]+)" value="([^"]*)"( checked)?>`)
+var inputRE = regexp.MustCompile(`<input type="(hidden|checkbox)" (?:id="[^"]*" )?name="([^"]+)" value="([^"]*)"( checked)?>`)
 
 // submitConsent reads the consent form of page and posts it the way a
 // browser would, with decision and the scopes left ticked (all when
@@ -160,6 +160,12 @@ var inputRE = regexp.MustCompile(`<input type="(hidden|checkbox)" name="([^"]+)"
 func submitConsent(t *testing.T, e *env, body string, cookies []*http.Cookie, decision string, grant []string) (*http.Response, string) {
 	t.Helper()
 	form := url.Values{}
+	start := strings.Index(body, `<form method="post" action="/oauth/authorize">`)
+	if start < 0 {
+		t.Fatalf("no consent form in the page:\n%s", body)
+	}
+	body = body[start:]
+	body = body[:strings.Index(body, "</form>")]
 	for _, m := range inputRE.FindAllStringSubmatch(body, -1) {
 		name, value := m[2], html.UnescapeString(m[3])
 		if m[1] == "checkbox" && (grant != nil && !slices.Contains(grant, value)) {

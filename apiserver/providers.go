@@ -106,8 +106,8 @@ func provideOAuth(store ports.Database, clock ports.Clock, ids ports.IDSource, c
 }
 
 // provideOAuthHTTP builds the OAuth endpoints and pages.
-func provideOAuthHTTP(svc ports.OAuthService, a *auth.Authenticator, log *slog.Logger, cfg Config) *oauthhttp.Handler {
-	return oauthhttp.New(svc, a, log, oauthhttp.Config{Issuer: cfg.BaseURL})
+func provideOAuthHTTP(svc ports.OAuthService, site *web.Site, log *slog.Logger, cfg Config) (*oauthhttp.Handler, error) {
+	return oauthhttp.New(svc, site, log, oauthhttp.Config{Issuer: cfg.BaseURL})
 }
 
 // provideAuthConfig derives authentication's settings.

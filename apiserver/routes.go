@@ -102,11 +102,10 @@ func newPublicHandler(d routeDeps) (publicHandler, error) {
 		}
 	}
 	mux.Handle(oauthhttp.ASMetadataPath, hosts(oauthhttp.JSONDocument(oauthhttp.ASMetadata(d.cfg.BaseURL))))
-	mux.Handle(oauthhttp.AuthorizePath, hosts(http.HandlerFunc(d.oauth.Authorize)))
+	mux.Handle(oauthhttp.AuthorizePath, hosts(d.oauth.Authorize()))
 	mux.Handle(oauthhttp.TokenPath, hosts(oauthhttp.CORS(http.HandlerFunc(d.oauth.Token))))
 	mux.Handle(oauthhttp.RegisterPath, hosts(oauthhttp.CORS(http.HandlerFunc(d.oauth.Register))))
 	mux.Handle(oauthhttp.RevokePath, hosts(oauthhttp.CORS(http.HandlerFunc(d.oauth.Revoke))))
-	mux.Handle("GET "+oauthhttp.StylesheetPath, http.HandlerFunc(oauthhttp.Stylesheet))
 	mux.Handle(oauthhttp.ConnectedAppsPath, hosts(d.oauth.ConnectedApps(d.cfg.MCPURL())))
 	mux.Handle("GET /connect", connect)
 	mux.Handle("GET "+web.StaticPrefix, web.Static())

@@ -122,7 +122,11 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		Study: studyService,
 	}
 	deckPages := provideDeckPages(site, deckServices)
-	handler := provideOAuthHTTP(oAuthService, authenticator, logger, cfg)
+	handler, err := provideOAuthHTTP(oAuthService, site, logger, cfg)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
 	apiserverRouteDeps := routeDeps{
 		cfg:     cfg,
 		log:     logger,

@@ -55,13 +55,18 @@ type CreateDeckArgs struct {
 
 // UpdateDeckArgs are update_deck's arguments; absent fields stay as they are.
 type UpdateDeckArgs struct {
-	DeckID              string   `json:"deckId"`
-	Name                *string  `json:"name,omitempty"`
-	Description         *string  `json:"description,omitempty"`
-	DesiredRetention    *float64 `json:"desiredRetention,omitempty"`
-	NewCardsPerDay      *int     `json:"newCardsPerDay,omitempty"`
-	ReviewsPerDay       *int     `json:"reviewsPerDay,omitempty"`
-	MaximumIntervalDays *int     `json:"maximumIntervalDays,omitempty"`
+	DeckID              string    `json:"deckId"`
+	Name                *string   `json:"name,omitempty"`
+	Description         *string   `json:"description,omitempty"`
+	DesiredRetention    *float64  `json:"desiredRetention,omitempty"`
+	NewCardsPerDay      *int      `json:"newCardsPerDay,omitempty"`
+	ReviewsPerDay       *int      `json:"reviewsPerDay,omitempty"`
+	MaximumIntervalDays *int      `json:"maximumIntervalDays,omitempty"`
+	LearningSteps       []float64 `json:"learningSteps,omitempty"`
+	RelearningSteps     []float64 `json:"relearningSteps,omitempty"`
+	Weights             []float64 `json:"weights,omitempty"`
+	ReviewOrder         string    `json:"reviewOrder,omitempty"`
+	NewOrder            string    `json:"newOrder,omitempty"`
 }
 
 // DeleteDeckArgs are delete_deck's arguments.
@@ -96,9 +101,11 @@ type ImportCardsArgs struct {
 
 // StartStudySessionArgs are start_study_session's arguments.
 type StartStudySessionArgs struct {
-	DeckID      string `json:"deckId"`
-	NewLimit    *int   `json:"newLimit,omitempty"`
-	ReviewLimit *int   `json:"reviewLimit,omitempty"`
+	DeckID          string `json:"deckId"`
+	NewLimit        *int   `json:"newLimit,omitempty"`
+	ReviewLimit     *int   `json:"reviewLimit,omitempty"`
+	ReviewAheadDays int    `json:"reviewAheadDays,omitempty"`
+	Cram            bool   `json:"cram,omitempty"`
 }
 
 // SubmitReviewArgs are submit_review's arguments.

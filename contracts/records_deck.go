@@ -23,12 +23,112 @@ type Deck struct {
 	UpdatedAt   time.Time    `json:"updatedAt"`
 }
 
-// DeckSettings are the per-deck scheduling settings.
+// DeckSettings are the per-deck scheduling settings. Nil steps and weights
+// mean the defaults; reads fill them in (see WithDefaults).
 type DeckSettings struct {
 	DesiredRetention    float64 `json:"desiredRetention"`    // target recall probability, 0.7–0.99
-	NewCardsPerDay      int     `json:"newCardsPerDay"`      // new cards introduced per day
-	ReviewsPerDay       int     `json:"reviewsPerDay"`       // review cap per session/day
+	NewCardsPerDay      int     `json:"newCardsPerDay"`      // new cards introduced per learner day
+	ReviewsPerDay       int     `json:"reviewsPerDay"`       // reviews (and new cards) per learner day
 	MaximumIntervalDays int     `json:"maximumIntervalDays"` // longest interval the scheduler may pick
+	// LearningSteps and RelearningSteps are the step delays in minutes.
+	LearningSteps   []float64 `json:"learningSteps,omitempty"`
+	RelearningSteps []float64 `json:"relearningSteps,omitempty"`
+	// Weights are the 21 FSRS-6 parameters.
+	Weights     []float64 `json:"weights,omitempty"`
+	ReviewOrder string    `json:"reviewOrder,omitempty"` // due, retrievability, overdueness, random
+	NewOrder    string    `json:"newOrder,omitempty"`    // added, random
+}
+
+// Review and new-card orders.
+const (
+	ReviewOrderDue            = "due"
+	ReviewOrderRetrievability = "retrievability"
+	ReviewOrderOverdueness    = "overdueness"
+	ReviewOrderRandom         = "random"
+	NewOrderAdded             = "added"
+	NewOrderRandom            = "random"
+)
+
+// ReviewOrders and NewOrders list the orders.
+var (
+	ReviewOrders = []string{ReviewOrderDue, ReviewOrderRetrievability, ReviewOrderOverdueness, ReviewOrderRandom}
+	NewOrders    = []string{NewOrderAdded, NewOrderRandom}
+)
+
+// DefaultLearningSteps, DefaultRelearningSteps and DefaultWeights are the
+// defaults of a deck's steps (minutes) and FSRS-6 weights.
+var (
+	DefaultLearningSteps   = []float64{1, 10}
+	DefaultRelearningSteps = []float64{10}
+	DefaultWeights         = []float64{0.212, 1.2931, 2.3065, 8.2956, 6.4133, 0.8334, 3.0194, 0.001, 1.8722, 0.1666, 0.796,
+		1.4835, 0.0614, 0.2629, 1.6483, 0.6014, 1.8729, 0.5425, 0.0912, 0.0658, 0.1542}
+)
+
+// WeightBounds are the ranges of the 21 FSRS-6 weights, as the reference
+// optimiser clamps them.
+var WeightBounds = [21][2]float64{
+	{0.001, 100}, {0.001, 100}, {0.001, 100}, {0.001, 100}, {1, 10}, {0.001, 4}, {0.001, 4}, {0.001, 0.75},
+	{0, 4.5}, {0, 0.8}, {0.001, 3.5}, {0.001, 5}, {0.001, 0.25}, {0.001, 0.9}, {0, 4}, {0, 1}, {1, 6},
+	{0, 2}, {0, 2}, {0, 0.8}, {0.1, 0.8},
+}
+
+// MaxSteps bounds a deck's learning or relearning steps; MaxStepMinutes
+// bounds one step (a step of a day or more graduates the card).
+const (
+	MaxSteps       = 10
+	MaxStepMinutes = 1439
+)
+
+// CheckWeights reports whether w holds 21 finite weights within WeightBounds.
+func CheckWeights(w []float64) error {
+	if len(w) != len(WeightBounds) {
+		return Errorf(KindInvalid, "weights must be %d numbers (FSRS-6), got %d", len(WeightBounds), len(w))
+	}
+	for i, v := range w {
+		b := WeightBounds[i]
+		if v != v || v < b[0] || v > b[1] {
+			return Errorf(KindInvalid, "weight %d must be %v-%v, got %v", i, b[0], b[1], v)
+		}
+	}
+	return nil
+}
+
+// CheckSteps reports whether steps are 1 to MaxSteps non-decreasing delays
+// of 1 to MaxStepMinutes minutes.
+func CheckSteps(name string, steps []float64) error {
+	if len(steps) < 1 || len(steps) > MaxSteps {
+		return Errorf(KindInvalid, "%s must have 1-%d steps, got %d", name, MaxSteps, len(steps))
+	}
+	for i, v := range steps {
+		if v != v || v < 1 || v > MaxStepMinutes {
+			return Errorf(KindInvalid, "%s[%d] must be 1-%d minutes, got %v", name, i, MaxStepMinutes, v)
+		}
+		if i > 0 && v < steps[i-1] {
+			return Errorf(KindInvalid, "%s must not decrease, got %v after %v", name, v, steps[i-1])
+		}
+	}
+	return nil
+}
+
+// WithDefaults returns the settings with nil steps and weights and empty
+// orders replaced by the defaults, as reads show them.
+func (s DeckSettings) WithDefaults() DeckSettings {
+	if s.LearningSteps == nil {
+		s.LearningSteps = append([]float64{}, DefaultLearningSteps...)
+	}
+	if s.RelearningSteps == nil {
+		s.RelearningSteps = append([]float64{}, DefaultRelearningSteps...)
+	}
+	if s.Weights == nil {
+		s.Weights = append([]float64{}, DefaultWeights...)
+	}
+	if s.ReviewOrder == "" {
+		s.ReviewOrder = ReviewOrderDue
+	}
+	if s.NewOrder == "" {
+		s.NewOrder = NewOrderAdded
+	}
+	return s
 }
 
 // DefaultDeckSettings returns the settings a new deck starts with.

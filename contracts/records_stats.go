@@ -8,7 +8,10 @@ const (
 	DefaultPlanDays = 30
 )
 
-// DayCount is a count of reviews on one UTC day.
+// MatureIntervalDays is the interval from which a card is mature.
+const MatureIntervalDays = 21
+
+// DayCount is a count of reviews on one of the learner's days.
 type DayCount struct {
 	Date    string `json:"date"` // YYYY-MM-DD
 	Reviews int    `json:"reviews"`
@@ -26,20 +29,27 @@ type PhaseCounts struct {
 
 // Stats are review statistics, for one deck or the whole account.
 type Stats struct {
-	DeckID        string      `json:"deckId,omitempty"`
-	Days          int         `json:"days"`
-	ReviewsPerDay []DayCount  `json:"reviewsPerDay"`
-	TotalReviews  int         `json:"totalReviews"`
-	TrueRetention *float64    `json:"trueRetention"` // share of mature-card reviews passed; null without such reviews
-	CardStates    PhaseCounts `json:"cardStates"`
-	StreakDays    int         `json:"streakDays"`
+	DeckID        string     `json:"deckId,omitempty"`
+	Days          int        `json:"days"`
+	ReviewsPerDay []DayCount `json:"reviewsPerDay"`
+	TotalReviews  int        `json:"totalReviews"`
+	TrueRetention *float64   `json:"trueRetention"` // share of review-phase reviews passed; null without such reviews
+	// YoungRetention and MatureRetention split TrueRetention by the card's
+	// interval before the review: young below MatureIntervalDays, mature
+	// from it (as Anki). Absent without such reviews.
+	YoungRetention  *float64    `json:"youngRetention,omitempty"`
+	MatureRetention *float64    `json:"matureRetention,omitempty"`
+	YoungReviews    int         `json:"youngReviews"`
+	MatureReviews   int         `json:"matureReviews"`
+	CardStates      PhaseCounts `json:"cardStates"`
+	StreakDays      int         `json:"streakDays"`
 	// TimeSpentSeconds is the time spent reviewing in the period, from the
 	// reviews that recorded their duration.
 	TimeSpentSeconds int       `json:"timeSpentSeconds"`
 	GeneratedAt      time.Time `json:"generatedAt"`
 }
 
-// DueDay is the number of cards due on one UTC day.
+// DueDay is the number of cards due on one of the learner's days.
 type DueDay struct {
 	Date string `json:"date"`
 	Due  int    `json:"due"`

@@ -49,7 +49,15 @@ type StudySession struct {
 	Done      bool       `json:"done"`
 	Current   *StudyCard `json:"current,omitempty"`
 	StudyURL  string     `json:"studyUrl,omitempty"`
+	// Mode is "normal" or "cram" (ratings change no schedule).
+	Mode string `json:"mode,omitempty"`
+	// NextCardAt is set when no card can be shown yet but a learning step
+	// is pending: it comes due then (Done stays false).
+	NextCardAt *time.Time `json:"nextCardAt,omitempty"`
 }
+
+// MaxReviewAheadDays bounds start_study_session's reviewAheadDays.
+const MaxReviewAheadDays = 365
 
 // ReviewResult is what recording one review did, and what comes next.
 type ReviewResult struct {
@@ -63,6 +71,8 @@ type ReviewResult struct {
 	Remaining     int        `json:"remaining"`
 	Done          bool       `json:"done"`
 	Next          *StudyCard `json:"next,omitempty"`
+	// NextCardAt: see StudySession.
+	NextCardAt *time.Time `json:"nextCardAt,omitempty"`
 	// Replayed is set when the call repeated an earlier identical rating
 	// of the same showing: nothing changed, this is the first answer.
 	Replayed bool `json:"replayed,omitempty"`

@@ -95,9 +95,11 @@ var (
 	numOut      = schema{"type": "number"}
 	boolOut     = schema{"type": "boolean"}
 	strListOut  = schema{"type": "array", "items": strOut}
+	anyListOut  = schema{"type": "array"} // numbers; untyped items keep the schema cheap to check
 	phaseOut    = schema{"type": "string", "enum": []Phase{PhaseNew, PhaseLearning, PhaseReview, PhaseRelearning}}
 	settingsOut = object(schema{
 		"desiredRetention": numOut, "newCardsPerDay": intOut, "reviewsPerDay": intOut, "maximumIntervalDays": intOut,
+		"learningSteps": anyListOut, "relearningSteps": anyListOut, "weights": anyListOut, "reviewOrder": strOut, "newOrder": strOut,
 	}, "desiredRetention", "newCardsPerDay", "reviewsPerDay", "maximumIntervalDays")
 	settingsRecordOut = object(schema{
 		"timezone": strOut, "rolloverHour": intOut, "learnAheadMinutes": intOut, "newCardsPerDay": intOut, "reviewsPerDay": intOut,
@@ -123,7 +125,7 @@ var (
 	}, "cardId", "position", "front", "back", "tags", "phase")
 	sessionOut = object(schema{
 		"sessionId": strOut, "deckId": strOut, "startedAt": tsOut, "expiresAt": tsOut, "reviewed": intOut,
-		"remaining": intOut, "done": boolOut, "current": studyCardOut, "studyUrl": strOut,
+		"remaining": intOut, "done": boolOut, "current": studyCardOut, "studyUrl": strOut, "mode": strOut, "nextCardAt": tsOut,
 	}, "sessionId", "deckId", "startedAt", "expiresAt", "reviewed", "remaining", "done")
 	bulkOut = object(schema{
 		"deckId": strOut,

@@ -89,6 +89,16 @@ var (
 	newPerDayArg = integer("New cards introduced per day (default 20).", 0, 1000)
 	revPerDayArg = integer("Maximum reviews per day (default 200).", 0, 10000)
 	maxIvlArg    = integer("Longest interval in days (default 36500).", 1, 36500)
+	stepsArg     = func(what string) schema {
+		return with(array(number("", 1, MaxStepMinutes), what+" step delays in minutes, e.g. [1, 10]."), "minItems", 1, "maxItems", MaxSteps)
+	}
+	deckPresetArgs = schema{
+		"learningSteps":   stepsArg("New cards' learning"),
+		"relearningSteps": stepsArg("Forgotten cards' relearning"),
+		"weights":         with(array(schema{"type": "number"}, "The 21 FSRS-6 weights."), "minItems", 21, "maxItems", 21),
+		"reviewOrder":     enum("Due reviews: by due date, lowest recall first, most overdue for the interval first, or random.", ReviewOrders...),
+		"newOrder":        enum("New cards: as added, or random.", NewOrders...),
+	}
 )
 
 var catalog = []ToolDef{
@@ -133,7 +143,7 @@ var catalog = []ToolDef{
 	},
 	{
 		Name: ToolGetStats, Title: "Study statistics",
-		Description: "Review statistics for one deck or all decks: reviews per day, true retention, card states and the current streak.",
+		Description: "Review stats for a deck or all decks, in the learner's days: reviews per day, streak, card states, retention = share of review-phase cards recalled (not again), split young (interval < 21 d) and mature (>= 21 d). Cram and manual entries excluded.",
 		InputSchema: raw(object(schema{
 			"deckId": id("A deck's id; omit for all decks."),
 			"days":   integer("Days of history, default 30.", 1, MaxPlanDays),
@@ -142,6 +152,7 @@ var catalog = []ToolDef{
 			"deckId": strOut, "days": intOut,
 			"reviewsPerDay": schema{"type": "array", "items": object(schema{"date": strOut, "reviews": intOut, "passed": intOut}, "date", "reviews", "passed")},
 			"totalReviews":  intOut, "trueRetention": nullable(numOut),
+			"youngRetention": numOut, "matureRetention": numOut, "youngReviews": intOut, "matureReviews": intOut,
 			"cardStates": object(schema{"new": intOut, "learning": intOut, "review": intOut, "relearning": intOut, "suspended": intOut},
 				"new", "learning", "review", "relearning", "suspended"),
 			"streakDays": intOut, "timeSpentSeconds": intOut, "generatedAt": tsOut,
@@ -183,6 +194,8 @@ var catalog = []ToolDef{
 			"name":             with(str(""), "minLength", 1, "maxLength", MaxDeckNameLen),
 			"description":      with(str(""), "maxLength", MaxDescriptionLen),
 			"desiredRetention": retentionArg, "newCardsPerDay": newPerDayArg, "reviewsPerDay": revPerDayArg, "maximumIntervalDays": maxIvlArg,
+			"learningSteps": deckPresetArgs["learningSteps"], "relearningSteps": deckPresetArgs["relearningSteps"],
+			"weights": deckPresetArgs["weights"], "reviewOrder": deckPresetArgs["reviewOrder"], "newOrder": deckPresetArgs["newOrder"],
 		}, "deckId")),
 		OutputSchema: raw(deckOut),
 		Annotations:  idempotent, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "deck.update",
@@ -244,11 +257,13 @@ var catalog = []ToolDef{
 	},
 	{
 		Name: ToolStartStudySession, Title: "Start study session",
-		Description: "Start studying a deck: due reviews first (most overdue first), then new cards up to the daily limit. Returns sessionId and the first card. Show the front, let the user answer, reveal the back, then call submit_review.",
+		Description: "Study a deck: learning steps when due, reviews in the deck's order, new cards, within today's remaining daily limits. A step due within learnAheadMinutes (20) shows early only when nothing else is left; else nextCardAt says when. Show the front, reveal the back, submit_review.",
 		InputSchema: raw(object(schema{
-			"deckId":      deckIDArg,
-			"newLimit":    integer("Cap on new cards this session.", 0, MaxSessionNewCards),
-			"reviewLimit": integer("Cap on reviews this session.", 0, MaxSessionReviews),
+			"deckId":          deckIDArg,
+			"newLimit":        integer("Cap on new cards this session.", 0, MaxSessionNewCards),
+			"reviewLimit":     integer("Cap on reviews this session.", 0, MaxSessionReviews),
+			"reviewAheadDays": integer("Also review cards due in the next N days (early review).", 0, MaxReviewAheadDays),
+			"cram":            boolean("Cram: review any cards without changing their schedule or daily counts."),
 		}, "deckId")),
 		OutputSchema: raw(sessionOut),
 		Annotations:  additive, Scopes: []Scope{ScopeStudyWrite}, Mutates: true, AuditAction: "study.start",
@@ -265,7 +280,7 @@ var catalog = []ToolDef{
 		}, "sessionId", "cardId", "position", "rating")),
 		OutputSchema: raw(object(schema{
 			"sessionId": strOut, "cardId": strOut, "rating": strOut, "state": cardStateOut, "nextDue": tsOut,
-			"interval": strOut, "reviewed": intOut, "remaining": intOut, "done": boolOut, "next": studyCardOut, "replayed": boolOut,
+			"interval": strOut, "reviewed": intOut, "remaining": intOut, "done": boolOut, "next": studyCardOut, "replayed": boolOut, "nextCardAt": tsOut,
 		}, "sessionId", "cardId", "rating", "state", "nextDue", "interval", "reviewed", "remaining", "done")),
 		Annotations: additive, Scopes: []Scope{ScopeStudyWrite}, Mutates: true, AuditAction: "study.review",
 	},

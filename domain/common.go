@@ -106,10 +106,4 @@ func page[T any](items []T, limit int, idOf func(T) string) contracts.Page[T] {
 	return contracts.Page[T]{Items: items, NextCursor: encodeCursor(idOf(items[len(items)-1]))}
 }
 
-// startOfDay returns midnight UTC of t's day.
-func startOfDay(t time.Time) time.Time {
-	y, m, d := t.UTC().Date()
-	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
-}
-
 const day = 24 * time.Hour

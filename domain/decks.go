@@ -3,6 +3,7 @@ package domain
 import (
 	"context"
 	"math"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -53,6 +54,7 @@ func (s *DeckService) CreateDeck(ctx context.Context, args contracts.CreateDeckA
 		}
 		return contracts.Deck{}, fail(err)
 	}
+	d.Settings = d.Settings.WithDefaults()
 	return d, nil
 }
 
@@ -62,7 +64,9 @@ func (s *DeckService) GetDeck(ctx context.Context, deckID string) (contracts.Dec
 	if err != nil {
 		return contracts.Deck{}, err
 	}
-	return getDeck(ctx, s.store, uid, deckID, s.now())
+	d, err := getDeck(ctx, s.store, uid, deckID, s.now())
+	d.Settings = d.Settings.WithDefaults()
+	return d, err
 }
 
 // getDeck loads a deck, turning not found into the deck message.
@@ -108,6 +112,9 @@ func (s *DeckService) ListDecks(ctx context.Context, args contracts.ListDecksArg
 	if err != nil {
 		return contracts.DeckPage{}, fail(err)
 	}
+	for i := range decks {
+		decks[i].Settings = decks[i].Settings.WithDefaults()
+	}
 	return page(decks, limit, func(d contracts.Deck) string { return d.ID }), nil
 }
 
@@ -137,6 +144,9 @@ func (s *DeckService) UpdateDeck(ctx context.Context, args contracts.UpdateDeckA
 		if err := applySettings(&d.Settings, args.DesiredRetention, args.NewCardsPerDay, args.ReviewsPerDay, args.MaximumIntervalDays); err != nil {
 			return err
 		}
+		if err := applyPreset(&d.Settings, args); err != nil {
+			return err
+		}
 		d.UpdatedAt = now
 		if err := tx.Decks().UpdateDeck(ctx, uid, d); err != nil {
 			if contracts.IsKind(err, contracts.KindConflict) {
@@ -145,9 +155,45 @@ func (s *DeckService) UpdateDeck(ctx context.Context, args contracts.UpdateDeckA
 			return fail(err)
 		}
 		out = d
+		out.Settings = out.Settings.WithDefaults()
 		return nil
 	})
 	return out, err
+}
+
+// applyPreset checks and applies the steps, weights and orders given.
+func applyPreset(set *contracts.DeckSettings, args contracts.UpdateDeckArgs) error {
+	if args.LearningSteps != nil {
+		if err := contracts.CheckSteps("learningSteps", args.LearningSteps); err != nil {
+			return err
+		}
+		set.LearningSteps = append([]float64{}, args.LearningSteps...)
+	}
+	if args.RelearningSteps != nil {
+		if err := contracts.CheckSteps("relearningSteps", args.RelearningSteps); err != nil {
+			return err
+		}
+		set.RelearningSteps = append([]float64{}, args.RelearningSteps...)
+	}
+	if args.Weights != nil {
+		if err := contracts.CheckWeights(args.Weights); err != nil {
+			return err
+		}
+		set.Weights = append([]float64{}, args.Weights...)
+	}
+	if args.ReviewOrder != "" {
+		if !slices.Contains(contracts.ReviewOrders, args.ReviewOrder) {
+			return contracts.Errorf(contracts.KindInvalid, "reviewOrder must be one of %s, got %q", strings.Join(contracts.ReviewOrders, ", "), args.ReviewOrder)
+		}
+		set.ReviewOrder = args.ReviewOrder
+	}
+	if args.NewOrder != "" {
+		if !slices.Contains(contracts.NewOrders, args.NewOrder) {
+			return contracts.Errorf(contracts.KindInvalid, "newOrder must be one of %s, got %q", strings.Join(contracts.NewOrders, ", "), args.NewOrder)
+		}
+		set.NewOrder = args.NewOrder
+	}
+	return nil
 }
 
 // DeleteDeck deletes a deck with its cards, reviews and sessions.

@@ -15,9 +15,12 @@ const maxDurationMs = 3_600_000
 // SubmitReview rates a card pending in a session. In one transaction it
 // completes the card's queue item (a concurrent review of the same item
 // makes this call fail with conflict, so a review is never applied twice),
-// computes the new schedule, stores it if the card did not change
-// meanwhile, appends the review log, and re-queues the card when it is due
-// again within RequeueWindow (a learning step) before the session expires.
+// computes the new schedule in the learner's day, stores it if the card
+// did not change meanwhile, appends the review log, and re-queues the card
+// when it is in a learning or relearning step due before the session
+// expires (the queue shows it when it comes due). In a cram session the
+// schedule stays as it is, the log is of kind cram, and a card rated again
+// comes back at the end of the queue.
 //
 // A call naming the card's position rates exactly that showing: retried,
 // it fails with conflict instead of rating the card's re-queued learning
@@ -92,36 +95,51 @@ func (s *StudyService) review(ctx context.Context, tx ports.Stores, uid string, 
 	if err != nil {
 		return contracts.ReviewResult{}, err
 	}
-	next, err := s.sched.Review(card.State, deck.Settings, now, args.Rating)
+	acct, day, err := accountSettings(ctx, tx, uid)
 	if err != nil {
 		return contracts.ReviewResult{}, err
 	}
-	switch err := tx.Cards().UpdateState(ctx, uid, card.ID, card.Version, next, now); {
-	case contracts.IsKind(err, contracts.KindConflict):
-		return contracts.ReviewResult{}, contracts.Errorf(contracts.KindConflict, "card %s was changed by another request while it was being reviewed; submit the review again", card.ID)
-	case err != nil:
-		return contracts.ReviewResult{}, fail(err)
+	cram := sess.Mode == modeCram
+	next := card.State // a cram rating changes no schedule
+	kind := ports.ReviewKindCram
+	if !cram {
+		kind = ports.ReviewKindReview
+		if next, err = s.sched.ReviewOn(card.State, deck.Settings, day, now, args.Rating); err != nil {
+			return contracts.ReviewResult{}, err
+		}
+		switch err := tx.Cards().UpdateState(ctx, uid, card.ID, card.Version, next, now); {
+		case contracts.IsKind(err, contracts.KindConflict):
+			return contracts.ReviewResult{}, contracts.Errorf(contracts.KindConflict, "card %s was changed by another request while it was being reviewed; submit the review again", card.ID)
+		case err != nil:
+			return contracts.ReviewResult{}, fail(err)
+		}
 	}
 	log := ports.ReviewLog{
 		ID: s.ids.NewID(), UserID: uid, CardID: card.ID, DeckID: card.DeckID, SessionID: sess.ID,
 		Rating: args.Rating, PrevPhase: card.State.Phase, State: next, ReviewedAt: now, DurationMs: args.DurationMs,
+		Kind: kind, Day: dayNumber(day, now), PrevInterval: card.State.ScheduledDays,
 	}
 	if err := tx.Reviews().AppendReview(ctx, log); err != nil {
 		return contracts.ReviewResult{}, fail(err)
 	}
-	if next.Due.Before(now.Add(RequeueWindow)) && next.Due.Before(sess.ExpiresAt) && !card.Suspended {
+	// A learning or relearning step comes back in this session when its
+	// time comes (the queue shows it as soon as it is due); in cram, a
+	// forgotten card comes back at the end.
+	learning := next.Phase == contracts.PhaseLearning || next.Phase == contracts.PhaseRelearning
+	requeue := (!cram && learning && next.Due.Before(sess.ExpiresAt)) || (cram && args.Rating == contracts.RatingAgain)
+	if requeue && !card.Suspended {
 		if err := sessions.AppendItem(ctx, uid, sess.ID, card.ID); err != nil {
 			return contracts.ReviewResult{}, fail(err)
 		}
 	}
-	view, err := s.view(ctx, tx, sess)
+	view, err := s.view(ctx, tx, sess, &known{acct: &acct, day: day, deck: &deck})
 	if err != nil {
 		return contracts.ReviewResult{}, err
 	}
 	return contracts.ReviewResult{
 		SessionID: sess.ID, CardID: card.ID, Rating: args.Rating, State: next, NextDue: next.Due,
-		IntervalHuman: formatInterval(next.Due.Sub(now)), Reviewed: view.Reviewed, Remaining: view.Remaining,
-		Done: view.Done, Next: view.Current,
+		IntervalHuman: humanInterval(next, now), Reviewed: view.Reviewed, Remaining: view.Remaining,
+		Done: view.Done, Next: view.Current, NextCardAt: view.NextCardAt,
 	}, nil
 }
 
@@ -135,7 +153,7 @@ func pendingItem(ctx context.Context, sessions ports.StudySessionStore, uid, ses
 // notWaiting is the conflict for a card without a pending item, naming the
 // card that is.
 func (s *StudyService) notWaiting(ctx context.Context, tx ports.Stores, sess ports.StudySessionRow, cardID string) error {
-	cur, err := s.current(ctx, tx, sess)
+	cur, _, err := s.current(ctx, tx, sess, nil)
 	if err != nil {
 		return err
 	}
@@ -143,6 +161,21 @@ func (s *StudyService) notWaiting(ctx context.Context, tx ports.Stores, sess por
 		return contracts.Errorf(contracts.KindConflict, "card %s is not waiting in this session; the session is finished", quoteID(cardID))
 	}
 	return contracts.Errorf(contracts.KindConflict, "card %s is not waiting in this session; the current card is %s", quoteID(cardID), cur.CardID)
+}
+
+// dayNumber is the learner's date of t in days since 1970-01-01.
+func dayNumber(day contracts.LearnerDay, t time.Time) int {
+	return int(day.Date(t).Unix() / 86400)
+}
+
+// humanInterval renders the wait until a card's next showing: the interval
+// in days for a review-phase card (it is due from the start of that day),
+// the time until the step for a learning one.
+func humanInterval(st contracts.CardState, now time.Time) string {
+	if st.Phase == contracts.PhaseReview && st.ScheduledDays > 0 {
+		return formatInterval(time.Duration(st.ScheduledDays) * day)
+	}
+	return formatInterval(st.Due.Sub(now))
 }
 
 // replay answers a repeated rating of an already rated showing (the
@@ -163,13 +196,13 @@ func (s *StudyService) replay(ctx context.Context, tx ports.Stores, uid string, 
 		return contracts.ReviewResult{}, true, contracts.Errorf(contracts.KindConflict,
 			"card %s at position %d was already rated %s; a different rating for the same showing is not applied", args.CardID, *args.Position, log.Rating)
 	}
-	view, err := s.view(ctx, tx, sess)
+	view, err := s.view(ctx, tx, sess, nil)
 	if err != nil {
 		return contracts.ReviewResult{}, true, err
 	}
 	return contracts.ReviewResult{
 		SessionID: sess.ID, CardID: log.CardID, Rating: log.Rating, State: log.State, NextDue: log.State.Due,
-		IntervalHuman: formatInterval(log.State.Due.Sub(log.ReviewedAt)), Reviewed: view.Reviewed, Remaining: view.Remaining,
-		Done: view.Done, Next: view.Current, Replayed: true,
+		IntervalHuman: humanInterval(log.State, log.ReviewedAt), Reviewed: view.Reviewed, Remaining: view.Remaining,
+		Done: view.Done, Next: view.Current, NextCardAt: view.NextCardAt, Replayed: true,
 	}, true, nil
 }

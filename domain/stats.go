@@ -49,13 +49,17 @@ func (s *StatsService) Stats(ctx context.Context, args contracts.GetStatsArgs) (
 			return contracts.Stats{}, err
 		}
 	}
-	today := startOfDay(now)
+	day, err := learnerDay(ctx, s.store, uid)
+	if err != nil {
+		return contracts.Stats{}, err
+	}
+	today := day.Date(now) // the learner's date, as midnight UTC
 	since := today.AddDate(0, 0, -(days - 1))
-	history, err := s.store.Reviews().ReviewDays(ctx, uid, args.DeckID, today.AddDate(0, 0, -streakLookback))
+	history, err := s.store.Reviews().ReviewDays(ctx, uid, args.DeckID, day.StartOfDate(today.AddDate(0, 0, -streakLookback)))
 	if err != nil {
 		return contracts.Stats{}, fail(err)
 	}
-	total, passed, err := s.store.Reviews().Retention(ctx, uid, args.DeckID, since)
+	ret, err := s.store.Reviews().RetentionSplit(ctx, uid, args.DeckID, day.StartOfDate(since), contracts.MatureIntervalDays)
 	if err != nil {
 		return contracts.Stats{}, fail(err)
 	}
@@ -78,11 +82,26 @@ func (s *StatsService) Stats(ctx context.Context, args contracts.GetStatsArgs) (
 		}
 	}
 	out.TimeSpentSeconds = int((spentMs + 500) / 1000)
-	if total > 0 {
-		r := float64(passed) / float64(total)
-		out.TrueRetention = &r
-	}
+	out.TrueRetention = ratio(ret.YoungPassed+ret.MaturePassed, ret.Young+ret.Mature)
+	out.YoungRetention = ratio(ret.YoungPassed, ret.Young)
+	out.MatureRetention = ratio(ret.MaturePassed, ret.Mature)
+	out.YoungReviews, out.MatureReviews = ret.Young, ret.Mature
 	return out, nil
+}
+
+// ratio is passed/total rounded to 4 decimals, nil without a total.
+func ratio(passed, total int) *float64 {
+	if total == 0 {
+		return nil
+	}
+	r := round(float64(passed)/float64(total), 4)
+	return &r
+}
+
+// round rounds x to n decimals, so a model reads 0.9123, not 0.91234567890123.
+func round(x float64, n int) float64 {
+	p := math.Pow(10, float64(n))
+	return math.Round(x*p) / p
 }
 
 func planDays(days int) (int, error) {
@@ -153,13 +172,26 @@ func (s *StatsService) Plan(ctx context.Context, args contracts.GetStudyPlanArgs
 		return contracts.StudyPlan{}, contracts.Errorf(contracts.KindInvalid, "minutesPerDay must be above 0 and at most %v, got %v", maxMinutesPerDay, args.MinutesPerDay)
 	}
 	now := s.now()
+	// The plan never advises more new cards a day than the deck (or the
+	// account-wide cap) allows.
+	newCap := math.MaxInt
 	if args.DeckID != "" {
-		if _, err := loadDeck(ctx, s.store, uid, args.DeckID); err != nil {
+		d, err := loadDeck(ctx, s.store, uid, args.DeckID)
+		if err != nil {
 			return contracts.StudyPlan{}, err
 		}
+		newCap = d.Settings.NewCardsPerDay
 	}
-	today := startOfDay(now)
-	hist, err := s.store.Cards().DueHistogram(ctx, uid, args.DeckID, today, days)
+	acct, day, err := accountSettings(ctx, s.store, uid)
+	if err != nil {
+		return contracts.StudyPlan{}, err
+	}
+	today := day.Date(now)
+	bounds := make([]time.Time, days+1)
+	for i := range bounds {
+		bounds[i] = day.StartOfDate(today.AddDate(0, 0, i))
+	}
+	hist, err := s.store.Cards().DueCounts(ctx, uid, args.DeckID, bounds)
 	if err != nil {
 		return contracts.StudyPlan{}, fail(err)
 	}
@@ -171,7 +203,13 @@ func (s *StatsService) Plan(ctx context.Context, args contracts.GetStudyPlanArgs
 	if err != nil {
 		return contracts.StudyPlan{}, fail(err)
 	}
+	if acct.NewCardsPerDay > 0 {
+		newCap = min(newCap, acct.NewCardsPerDay)
+	}
 	p := makePlan(hist, today, minutes, meanMs, n, states.New)
+	p.NewCardsPerDay = min(p.NewCardsPerDay, newCap)
+	p.SecondsPerReview = round(p.SecondsPerReview, 2)
+	p.AverageDuePerDay = round(p.AverageDuePerDay, 2)
 	p.DeckID = args.DeckID
 	return p, nil
 }

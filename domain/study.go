@@ -3,6 +3,8 @@ package domain
 import (
 	"context"
 	"fmt"
+	"hash/fnv"
+	"math/rand/v2"
 	"time"
 
 	"github.com/takhtabush/takhtabush/contracts"
@@ -13,8 +15,10 @@ import (
 const (
 	// sessionHandleBits is the entropy of a study session handle.
 	sessionHandleBits = 128
-	// RequeueWindow: a reviewed card due again within this window (a
-	// learning step) comes back at the end of the session's queue.
+	// RequeueWindow is the learning-step window of the bench's database
+	// floor (bench/internal/servers), which mirrors a review's statements;
+	// sessions themselves requeue every learning step due before they
+	// expire and show it when it is due.
 	RequeueWindow = 20 * time.Minute
 	// previewSize is the number of fronts a snapshot shows.
 	previewSize = 5
@@ -25,10 +29,16 @@ type StudyService struct{ *deps }
 
 var _ ports.StudyService = (*StudyService)(nil)
 
-// StartSession builds a session queue for a deck: due cards, most overdue
-// first, up to the deck's reviewsPerDay, then new cards up to what the
-// deck's newCardsPerDay still allows today (UTC). NewLimit and ReviewLimit
-// can only lower those caps.
+// StartSession builds a session queue for a deck: learning and relearning
+// cards due by the end of the learner's day (outside every cap; each shows
+// when its step is due), review-phase cards due by then (or by the end of
+// the day reviewAheadDays on) in the deck's review order up to what the
+// review limit leaves today, then new cards up to what the new-card limit
+// and the review limit leave (new cards count against both, as Anki's v3
+// scheduler does). NewLimit and ReviewLimit only lower those caps. A cram
+// session takes the deck's non-new cards in its review order (up to
+// ReviewLimit, default DefaultCramCards) and NewLimit new cards, and its
+// ratings change no schedule.
 func (s *StudyService) StartSession(ctx context.Context, args contracts.StartStudySessionArgs) (contracts.StudySession, error) {
 	uid, err := userID(ctx)
 	if err != nil {
@@ -40,6 +50,12 @@ func (s *StudyService) StartSession(ctx context.Context, args contracts.StartStu
 	if err := checkLimit("reviewLimit", args.ReviewLimit, contracts.MaxSessionReviews); err != nil {
 		return contracts.StudySession{}, err
 	}
+	if args.ReviewAheadDays < 0 || args.ReviewAheadDays > contracts.MaxReviewAheadDays {
+		return contracts.StudySession{}, contracts.Errorf(contracts.KindInvalid, "reviewAheadDays must be 0-%d, got %d", contracts.MaxReviewAheadDays, args.ReviewAheadDays)
+	}
+	if args.Cram && args.ReviewAheadDays > 0 {
+		return contracts.StudySession{}, contracts.Errorf(contracts.KindInvalid, "cram already takes every card; drop reviewAheadDays")
+	}
 	var out contracts.StudySession
 	err = s.store.InTx(ctx, func(tx ports.Stores) error {
 		now := s.now()
@@ -47,61 +63,181 @@ func (s *StudyService) StartSession(ctx context.Context, args contracts.StartStu
 		if err != nil {
 			return err
 		}
-		reviewCap := deck.Settings.ReviewsPerDay
-		if args.ReviewLimit != nil {
-			reviewCap = min(reviewCap, *args.ReviewLimit)
-		}
-		newCap, err := newAllowedToday(ctx, tx, uid, deck, now)
+		acct, day, err := accountSettings(ctx, tx, uid)
 		if err != nil {
 			return err
 		}
-		if args.NewLimit != nil {
-			newCap = min(newCap, *args.NewLimit)
-		}
+		row := ports.StudySessionRow{ID: s.ids.Secret(sessionHandleBits), UserID: uid, DeckID: deck.ID, StartedAt: now,
+			ExpiresAt: now.Add(s.cfg.StudySessionTTL), Mode: modeNormal}
 		var queue []string
-		if reviewCap > 0 {
-			due, err := tx.Cards().DueCards(ctx, uid, deck.ID, now, reviewCap)
-			if err != nil {
-				return fail(err)
-			}
-			for _, c := range due {
-				queue = append(queue, c.ID)
-			}
+		if args.Cram {
+			row.Mode = modeCram
+			queue, err = s.cramQueue(ctx, tx, row, deck, args, now)
+		} else {
+			queue, err = s.queue(ctx, tx, row, deck, acct, day, args, now)
 		}
-		if newCap > 0 {
-			fresh, err := tx.Cards().NewCards(ctx, uid, deck.ID, newCap)
-			if err != nil {
-				return fail(err)
-			}
-			for _, c := range fresh {
-				queue = append(queue, c.ID)
-			}
+		if err != nil {
+			return err
 		}
-		row := ports.StudySessionRow{ID: s.ids.Secret(sessionHandleBits), UserID: uid, DeckID: deck.ID, StartedAt: now, ExpiresAt: now.Add(s.cfg.StudySessionTTL)}
 		if err := tx.Sessions().CreateSession(ctx, row, queue); err != nil {
 			return fail(err)
 		}
-		out, err = s.view(ctx, tx, row)
+		out, err = s.view(ctx, tx, row, &known{acct: &acct, day: day, deck: &deck})
 		return err
 	})
 	return out, err
 }
 
+// known is what a caller already loaded, so rendering a session does not
+// read it again: the account's settings, its learner's day, the deck.
+type known struct {
+	acct *contracts.AccountSettings
+	day  contracts.LearnerDay
+	deck *contracts.Deck
+}
+
+// Session modes.
+const (
+	modeNormal = "normal"
+	modeCram   = "cram"
+	// DefaultCramCards is a cram session's size when reviewLimit is not given.
+	DefaultCramCards = 100
+	// randomPool bounds the cards a random order draws from.
+	randomPool = 2000
+)
+
+// queue lists a normal session's cards.
+func (s *StudyService) queue(ctx context.Context, tx ports.Stores, row ports.StudySessionRow, deck contracts.Deck,
+	acct contracts.AccountSettings, day contracts.LearnerDay, args contracts.StartStudySessionArgs, now time.Time) ([]string, error) {
+	set := deck.Settings.WithDefaults()
+	left, err := dailyLeft(ctx, tx, row.UserID, deck, acct, day, now)
+	if err != nil {
+		return nil, err
+	}
+	reviewCap := left.Review
+	if args.ReviewLimit != nil {
+		reviewCap = min(reviewCap, *args.ReviewLimit)
+	}
+	endOfToday := day.Next(now).Add(-time.Millisecond)
+	dueBy := day.StartOfDate(day.Date(now).AddDate(0, 0, 1+args.ReviewAheadDays)).Add(-time.Millisecond)
+	fetch := reviewCap
+	if set.ReviewOrder == contracts.ReviewOrderRandom && fetch > 0 {
+		fetch = randomPool
+	}
+	learning, review, err := tx.Cards().StudyCards(ctx, row.UserID, deck.ID, ports.StudyQuery{
+		LearnDueBy: endOfToday, ReviewDueBy: dueBy, ReviewLimit: fetch, Order: set.ReviewOrder, Now: now,
+	})
+	if err != nil {
+		return nil, fail(err)
+	}
+	if set.ReviewOrder == contracts.ReviewOrderRandom {
+		shuffle(review, row.ID+"/review")
+	}
+	review = review[:min(len(review), max(reviewCap, 0))]
+	newCap := min(left.New, left.Review-len(review))
+	if args.NewLimit != nil {
+		newCap = min(newCap, *args.NewLimit)
+	}
+	var fresh []ports.CardRow
+	if newCap > 0 {
+		n := newCap
+		if set.NewOrder == contracts.NewOrderRandom {
+			n = randomPool
+		}
+		if fresh, err = tx.Cards().NewCards(ctx, row.UserID, deck.ID, n); err != nil {
+			return nil, fail(err)
+		}
+		if set.NewOrder == contracts.NewOrderRandom {
+			shuffle(fresh, row.ID+"/new")
+		}
+		fresh = fresh[:min(len(fresh), newCap)]
+	}
+	queue := make([]string, 0, len(learning)+len(review)+len(fresh))
+	for _, list := range [][]ports.CardRow{learning, review, fresh} {
+		for _, c := range list {
+			queue = append(queue, c.ID)
+		}
+	}
+	return queue, nil
+}
+
+// cramQueue lists a cram session's cards.
+func (s *StudyService) cramQueue(ctx context.Context, tx ports.Stores, row ports.StudySessionRow, deck contracts.Deck,
+	args contracts.StartStudySessionArgs, now time.Time) ([]string, error) {
+	set := deck.Settings.WithDefaults()
+	limit := DefaultCramCards
+	if args.ReviewLimit != nil {
+		limit = *args.ReviewLimit
+	}
+	fetch := limit
+	if set.ReviewOrder == contracts.ReviewOrderRandom && fetch > 0 {
+		fetch = randomPool
+	}
+	_, cards, err := tx.Cards().StudyCards(ctx, row.UserID, deck.ID, ports.StudyQuery{ReviewLimit: fetch, Order: set.ReviewOrder, Now: now, Cram: true})
+	if err != nil {
+		return nil, fail(err)
+	}
+	if set.ReviewOrder == contracts.ReviewOrderRandom {
+		shuffle(cards, row.ID+"/cram")
+	}
+	cards = cards[:min(len(cards), limit)]
+	if args.NewLimit != nil && *args.NewLimit > 0 {
+		fresh, err := tx.Cards().NewCards(ctx, row.UserID, deck.ID, *args.NewLimit)
+		if err != nil {
+			return nil, fail(err)
+		}
+		cards = append(cards, fresh...)
+	}
+	queue := make([]string, len(cards))
+	for i, c := range cards {
+		queue[i] = c.ID
+	}
+	return queue, nil
+}
+
+// shuffle orders cards randomly, the same way for the same seed.
+func shuffle(cards []ports.CardRow, seed string) {
+	h := fnv.New64a()
+	h.Write([]byte(seed))
+	r := rand.New(rand.NewPCG(h.Sum64(), 0x7a6b))
+	r.Shuffle(len(cards), func(i, j int) { cards[i], cards[j] = cards[j], cards[i] })
+}
+
 func checkLimit(name string, v *int, max int) error {
 	if v != nil && (*v < 0 || *v > max) {
-		return contracts.Errorf(contracts.KindInvalid, "%s must be 0-%d, got %d", name, max, *v)
+		return contracts.Errorf(contracts.KindInvalid, "%s must be %d-%d, got %d", name, 0, max, *v)
 	}
 	return nil
 }
 
-// newAllowedToday is the deck's daily new-card limit minus the new cards
-// studied since midnight UTC, never below zero.
-func newAllowedToday(ctx context.Context, st ports.Stores, uid string, deck contracts.Deck, now time.Time) (int, error) {
-	studied, err := st.Reviews().NewCardsStudied(ctx, uid, deck.ID, startOfDay(now))
+// left is what the daily limits leave today.
+type left struct{ New, Review int }
+
+// dailyLeft is what the deck's daily limits (and the account-wide caps,
+// when set) leave of the learner's day: new cards count against both the
+// new-card and the review limit; learning steps against neither.
+func dailyLeft(ctx context.Context, st ports.Stores, uid string, deck contracts.Deck, acct contracts.AccountSettings,
+	day contracts.LearnerDay, now time.Time) (left, error) {
+	since := day.Start(now)
+	done, err := st.Reviews().StudiedSince(ctx, uid, deck.ID, since)
 	if err != nil {
-		return 0, fail(err)
+		return left{}, fail(err)
 	}
-	return max(0, deck.Settings.NewCardsPerDay-studied), nil
+	l := left{New: deck.Settings.NewCardsPerDay - done.New, Review: deck.Settings.ReviewsPerDay - done.Review - done.New}
+	if acct.NewCardsPerDay > 0 || acct.ReviewsPerDay > 0 {
+		all, err := st.Reviews().StudiedSince(ctx, uid, "", since)
+		if err != nil {
+			return left{}, fail(err)
+		}
+		if acct.NewCardsPerDay > 0 {
+			l.New = min(l.New, acct.NewCardsPerDay-all.New)
+		}
+		if acct.ReviewsPerDay > 0 {
+			l.Review = min(l.Review, acct.ReviewsPerDay-all.Review-all.New)
+		}
+	}
+	l.New, l.Review = max(0, min(l.New, l.Review)), max(0, l.Review)
+	return l, nil
 }
 
 // GetSession returns a session with its progress and current card.
@@ -116,7 +252,7 @@ func (s *StudyService) GetSession(ctx context.Context, sessionID string) (contra
 		if err != nil {
 			return err
 		}
-		out, err = s.view(ctx, tx, row)
+		out, err = s.view(ctx, tx, row, nil)
 		return err
 	})
 	return out, err
@@ -141,9 +277,10 @@ func (s *StudyService) liveSession(ctx context.Context, st ports.Stores, uid, se
 	return row, nil
 }
 
-// view renders a session: progress, the current card and the study link.
-func (s *StudyService) view(ctx context.Context, st ports.Stores, row ports.StudySessionRow) (contracts.StudySession, error) {
-	cur, err := s.current(ctx, st, row)
+// view renders a session: progress, the current card (or when the next
+// learning step comes due) and the study link.
+func (s *StudyService) view(ctx context.Context, st ports.Stores, row ports.StudySessionRow, k *known) (contracts.StudySession, error) {
+	cur, nextAt, err := s.current(ctx, st, row, k)
 	if err != nil {
 		return contracts.StudySession{}, err
 	}
@@ -151,36 +288,81 @@ func (s *StudyService) view(ctx context.Context, st ports.Stores, row ports.Stud
 	if err != nil {
 		return contracts.StudySession{}, fail(err)
 	}
+	mode := row.Mode
+	if mode == "" {
+		mode = modeNormal
+	}
 	return contracts.StudySession{
 		ID: row.ID, DeckID: row.DeckID, StartedAt: row.StartedAt, ExpiresAt: row.ExpiresAt,
-		Reviewed: reviewed, Remaining: remaining, Done: cur == nil, Current: cur, StudyURL: s.studyURL(row.ID),
+		Reviewed: reviewed, Remaining: remaining, Done: cur == nil && nextAt == nil, Current: cur, StudyURL: s.studyURL(row.ID),
+		Mode: mode, NextCardAt: nextAt,
 	}, nil
 }
 
-// current returns the card of the first pending item, completing (as
-// skipped; they count as done) items whose card was deleted or suspended
-// since the session started; nil when nothing is pending.
-func (s *StudyService) current(ctx context.Context, st ports.Stores, row ports.StudySessionRow) (*contracts.StudyCard, error) {
-	for {
-		item, err := st.Sessions().NextItem(ctx, row.UserID, row.ID)
+// current returns the card to show now: a learning step as soon as it is
+// due, else the next card of the queue, else a learning step due within
+// the learn-ahead limit. When only later learning steps are pending it
+// returns nil and when the first comes due. Items whose card was deleted
+// or suspended, or that today's daily limits no longer allow (another
+// session, agent or the web app studied meanwhile), are completed as
+// skipped (they count as done); nil, nil when nothing is pending.
+func (s *StudyService) current(ctx context.Context, st ports.Stores, row ports.StudySessionRow, k *known) (*contracts.StudyCard, *time.Time, error) {
+	now := s.now()
+	if k == nil || k.acct == nil {
+		acct, day, err := accountSettings(ctx, st, row.UserID)
 		if err != nil {
-			return nil, fail(err)
+			return nil, nil, err
+		}
+		k = &known{acct: &acct, day: day}
+	}
+	acct, day := *k.acct, k.day
+	learnAhead := now.Add(time.Duration(acct.LearnAheadMinutes) * time.Minute)
+	var limits *left
+	for {
+		item, err := st.Sessions().NextDueItem(ctx, row.UserID, row.ID, now, learnAhead)
+		if err != nil {
+			return nil, nil, fail(err)
 		}
 		if item == nil {
-			return nil, nil
+			return nil, nil, nil
+		}
+		if item.Learning && item.Due.After(learnAhead) && row.Mode != modeCram {
+			at := item.Due
+			return nil, &at, nil
 		}
 		cards, err := st.Cards().GetCards(ctx, row.UserID, []string{item.CardID})
 		if err != nil {
-			return nil, fail(err)
+			return nil, nil, fail(err)
 		}
-		if len(cards) == 1 && !cards[0].Suspended {
+		show := len(cards) == 1 && !cards[0].Suspended
+		if show && row.Mode != modeCram && !item.Learning {
+			phase := cards[0].State.Phase
+			if phase == contracts.PhaseNew || phase == contracts.PhaseReview {
+				if limits == nil {
+					if k.deck == nil || k.deck.ID != row.DeckID {
+						deck, err := loadDeck(ctx, st, row.UserID, row.DeckID)
+						if err != nil {
+							return nil, nil, err
+						}
+						k.deck = &deck
+					}
+					l, err := dailyLeft(ctx, st, row.UserID, *k.deck, acct, day, now)
+					if err != nil {
+						return nil, nil, err
+					}
+					limits = &l
+				}
+				show = (phase == contracts.PhaseNew && limits.New > 0) || (phase == contracts.PhaseReview && limits.Review > 0)
+			}
+		}
+		if show {
 			c := studyCard(cards[0].Card)
 			c.Position = item.Position
-			return &c, nil
+			return &c, nil, nil
 		}
-		err = st.Sessions().CompleteItem(ctx, row.UserID, row.ID, item.Position, s.now())
+		err = st.Sessions().CompleteItem(ctx, row.UserID, row.ID, item.Position, now)
 		if err != nil && !contracts.IsKind(err, contracts.KindConflict) {
-			return nil, fail(err)
+			return nil, nil, fail(err)
 		}
 	}
 }
@@ -222,11 +404,16 @@ func (s *StudyService) Snapshot(ctx context.Context, deckID string) (contracts.S
 func (s *StudyService) snapshot(ctx context.Context, tx ports.Stores, uid string, deck contracts.Deck, now time.Time) (contracts.StudySnapshot, error) {
 	cards := tx.Cards()
 	out := contracts.StudySnapshot{DeckID: deck.ID, Preview: []contracts.StudyCard{}}
-	var err error
+	acct, day, err := accountSettings(ctx, tx, uid)
+	if err != nil {
+		return out, err
+	}
+	// Review-phase cards are due from the start of their due day, and
+	// are scheduled to it: due at or before now is due today.
 	if out.DueNow, err = cards.CountDue(ctx, uid, deck.ID, now); err != nil {
 		return out, fail(err)
 	}
-	if out.Overdue, err = cards.CountDue(ctx, uid, deck.ID, startOfDay(now).Add(-time.Millisecond)); err != nil {
+	if out.Overdue, err = cards.CountDue(ctx, uid, deck.ID, day.Start(now).Add(-time.Millisecond)); err != nil {
 		return out, fail(err)
 	}
 	phases, err := cards.CountPhases(ctx, uid, deck.ID)
@@ -234,11 +421,11 @@ func (s *StudyService) snapshot(ctx context.Context, tx ports.Stores, uid string
 		return out, fail(err)
 	}
 	out.NewAvailable = phases.New
-	allowed, err := newAllowedToday(ctx, tx, uid, deck, now)
+	l, err := dailyLeft(ctx, tx, uid, deck, acct, day, now)
 	if err != nil {
 		return out, err
 	}
-	out.NewToday = min(allowed, phases.New)
+	out.NewToday = min(l.New, phases.New)
 	// The earliest due card of all, due now or later, is the next due.
 	next, err := cards.DueCards(ctx, uid, deck.ID, now.AddDate(200, 0, 0), 1)
 	if err != nil {

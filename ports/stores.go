@@ -32,6 +32,9 @@ type Scheduler interface {
 	// Review returns the state after rating a card at now under the deck's
 	// settings. Invalid for an unknown rating or a corrupt state.
 	Review(state contracts.CardState, settings contracts.DeckSettings, now time.Time, rating contracts.Rating) (contracts.CardState, error)
+	// ReviewOn is Review with elapsed days counted in the learner's day,
+	// and review-phase cards due from the start of their due day in it.
+	ReviewOn(state contracts.CardState, settings contracts.DeckSettings, day contracts.LearnerDay, now time.Time, rating contracts.Rating) (contracts.CardState, error)
 }
 
 // Database is the whole storage: its stores, a transaction runner, and its
@@ -167,11 +170,45 @@ type CardStore interface {
 	CountPhases(ctx context.Context, userID, deckID string) (contracts.PhaseCounts, error)
 	// CountDue counts unsuspended non-new cards due at or before t (every deck when deckID is "").
 	CountDue(ctx context.Context, userID, deckID string, t time.Time) (int, error)
+	// StudyCards returns the unsuspended cards of a deck a study queue may
+	// show, as q describes: learning and relearning cards due at or before
+	// q.LearnDueBy (earliest first, ties by id, no limit), then
+	// review-phase cards due at or before q.ReviewDueBy in q.Order, up to
+	// q.ReviewLimit. With q.Cram every non-new card counts as review-phase
+	// and due. Invalid for an unknown order.
+	StudyCards(ctx context.Context, userID, deckID string, q StudyQuery) (learning, review []CardRow, err error)
+	// DueCounts counts unsuspended non-new cards by due time: bucket i
+	// holds those due in [bounds[i], bounds[i+1]); bucket 0 also holds
+	// everything due before bounds[0]. len(result) == len(bounds)-1.
+	DueCounts(ctx context.Context, userID, deckID string, bounds []time.Time) ([]int, error)
 	// DueHistogram counts unsuspended non-new cards by due day: bucket i
 	// holds those due in [start+i days, start+i+1 days); bucket 0 also
 	// holds everything due before start. len(result) == days.
 	DueHistogram(ctx context.Context, userID, deckID string, start time.Time, days int) ([]int, error)
 }
+
+// StudyQuery selects the cards of a study queue (see CardStore.StudyCards).
+type StudyQuery struct {
+	LearnDueBy  time.Time
+	ReviewDueBy time.Time
+	ReviewLimit int
+	// Order is how review-phase cards are sorted: "due" (earliest due
+	// first), "retrievability" (lowest predicted recall first: the longest
+	// time since the last review relative to stability), "overdueness"
+	// (most overdue relative to the interval first) or "random" (by id:
+	// the caller shuffles).
+	Order string
+	// Now is the time retrievability and overdueness are computed at.
+	Now  time.Time
+	Cram bool
+}
+
+// Review-log kinds.
+const (
+	ReviewKindReview = "review" // a rating in a normal session: fed to FSRS, counted against limits
+	ReviewKindCram   = "cram"   // a rating in a cram session: the schedule did not change
+	ReviewKindManual = "manual" // a reschedule or reset by the user, not a rating
+)
 
 // ReviewLog is one recorded review.
 type ReviewLog struct {
@@ -185,11 +222,32 @@ type ReviewLog struct {
 	State      contracts.CardState // after the review
 	ReviewedAt time.Time
 	DurationMs int
+	// Kind is ReviewKindReview (when empty), ReviewKindCram or ReviewKindManual.
+	Kind string
+	// Day is the learner's date of the review, in days since 1970-01-01.
+	Day int
+	// PrevInterval is the card's interval in days before the review.
+	PrevInterval int
 }
 
-// ReviewDay counts the reviews of one UTC day.
+// StudiedCounts count the normal reviews of a period by the card's phase
+// before the review.
+type StudiedCounts struct {
+	New    int // new cards introduced
+	Review int // review-phase cards reviewed
+}
+
+// RetentionCounts count the normal reviews of review-phase cards of a
+// period and how many passed, split by the card's interval before the
+// review: young below MatureDays, mature from it.
+type RetentionCounts struct {
+	Young, YoungPassed   int
+	Mature, MaturePassed int
+}
+
+// ReviewDay counts the reviews of one of the learner's days.
 type ReviewDay struct {
-	Day     time.Time // midnight UTC
+	Day     time.Time // the learner's date, as midnight UTC of that date
 	Reviews int
 	Passed  int // rated hard, good or easy
 	// DurationMs sums the durations of the day's reviews that recorded one.
@@ -200,15 +258,23 @@ type ReviewDay struct {
 type ReviewStore interface {
 	// AppendReview appends a review. Not found when r.UserID does not own the card.
 	AppendReview(ctx context.Context, r ReviewLog) error
-	// ReviewDays counts reviews per UTC day since since (a deck's, or every
-	// deck's when deckID is ""), oldest first, days without reviews omitted.
+	// ReviewDays counts reviews (not manual entries) per learner day (the
+	// Day of each log; UTC days for logs without one) since since (a
+	// deck's, or every deck's when deckID is ""), oldest first, days
+	// without reviews omitted.
 	ReviewDays(ctx context.Context, userID, deckID string, since time.Time) ([]ReviewDay, error)
-	// Retention counts reviews since since of cards that were in the
-	// review phase before the review, and how many of them passed.
+	// Retention counts normal reviews since since of cards that were in
+	// the review phase before the review, and how many of them passed.
 	Retention(ctx context.Context, userID, deckID string, since time.Time) (total, passed int, err error)
-	// NewCardsStudied counts reviews since since of cards that were new
-	// before the review.
+	// NewCardsStudied counts normal reviews since since of cards that were
+	// new before the review.
 	NewCardsStudied(ctx context.Context, userID, deckID string, since time.Time) (int, error)
+	// StudiedSince counts the normal reviews since since by the card's
+	// phase before the review (a deck's, or every deck's when deckID is "").
+	StudiedSince(ctx context.Context, userID, deckID string, since time.Time) (StudiedCounts, error)
+	// RetentionSplit counts the normal reviews since since of review-phase
+	// cards, young (interval below matureDays) and mature apart.
+	RetentionSplit(ctx context.Context, userID, deckID string, since time.Time, matureDays int) (RetentionCounts, error)
 	// AverageDuration returns the mean duration of reviews since since
 	// that recorded one, and how many did.
 	AverageDuration(ctx context.Context, userID string, since time.Time) (meanMs float64, n int, err error)
@@ -224,6 +290,8 @@ type StudySessionRow struct {
 	DeckID    string
 	StartedAt time.Time
 	ExpiresAt time.Time
+	// Mode is "normal" (when empty) or "cram".
+	Mode string
 }
 
 // SessionItem is one entry of a session queue. A card may appear more than
@@ -232,6 +300,10 @@ type SessionItem struct {
 	Position   int
 	CardID     string
 	ReviewedAt *time.Time
+	// Set by NextDueItem: the card's due time and whether it is in a
+	// learning or relearning step.
+	Due      time.Time
+	Learning bool
 }
 
 // StudySessionStore keeps study sessions and their queues.
@@ -245,6 +317,13 @@ type StudySessionStore interface {
 	// when none is pending. Not found for a missing or another user's session
 	// (so are Progress and AppendItem).
 	NextItem(ctx context.Context, userID, sessionID string) (*SessionItem, error)
+	// NextDueItem returns the pending item to show at now: a learning or
+	// relearning card due at or before now (earliest due first), else the
+	// lowest-position item whose card is not in a learning step, else a
+	// learning card due at or before learnAheadUntil (earliest first), else
+	// the learning card due next (the caller waits for it); nil when none
+	// is pending. Not found for a missing or another user's session.
+	NextDueItem(ctx context.Context, userID, sessionID string, now, learnAheadUntil time.Time) (*SessionItem, error)
 	// PendingItem returns the pending item of the card with the lowest
 	// position. Not found when the card has no pending item in the session.
 	PendingItem(ctx context.Context, userID, sessionID, cardID string) (SessionItem, error)

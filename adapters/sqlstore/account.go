@@ -10,7 +10,7 @@ import (
 )
 
 // DeleteUser deletes an account and every row that belongs to it: its
-// API keys and web sessions first (so no credential outlives the start of
+// API keys, OAuth grants (with their tokens), codes and web sessions first (so no credential outlives the start of
 // the deletion), then the user row, from which every other table of the
 // account cascades. It records the deletion anonymously (an id and a
 // time). Not found when the user does not exist.
@@ -18,6 +18,8 @@ func (s userStore) DeleteUser(ctx context.Context, userID, recordID string, at t
 	return s.atomic(ctx, func(h *handle) error {
 		for _, q := range []string{
 			`DELETE FROM api_keys WHERE user_id = $1`,
+			`DELETE FROM oauth_grants WHERE user_id = $1`, // their tokens cascade
+			`DELETE FROM oauth_codes WHERE user_id = $1`,
 			`DELETE FROM web_sessions WHERE user_id = $1`,
 		} {
 			if _, err := h.exec(ctx, q, userID); err != nil {

@@ -22,13 +22,22 @@ func (s reviewStore) AppendReview(ctx context.Context, r ports.ReviewLog) error 
 	if r.DurationMs > 0 {
 		duration = r.DurationMs
 	}
+	var day any // 0 (1970-01-01) is "not recorded": UTC days then
+	if r.Day != 0 {
+		day = r.Day
+	}
+	kind := r.Kind
+	if kind == "" {
+		kind = ports.ReviewKindReview
+	}
 	st := r.State
 	_, err := s.exec(ctx, `INSERT INTO review_logs (id, user_id, card_id, deck_id, session_id, rating, prev_phase,
-phase, due, stability, difficulty, scheduled_days, reps, lapses, step, last_review, reviewed_at, duration_ms)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
+phase, due, stability, difficulty, scheduled_days, reps, lapses, step, last_review, reviewed_at, duration_ms,
+kind, day, prev_interval)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)`,
 		r.ID, r.UserID, r.CardID, r.DeckID, session, string(r.Rating), string(r.PrevPhase),
 		string(st.Phase), ms(st.Due), st.Stability, st.Difficulty, st.ScheduledDays, st.Reps, st.Lapses, st.Step,
-		msPtr(st.LastReview), ms(r.ReviewedAt), duration)
+		msPtr(st.LastReview), ms(r.ReviewedAt), duration, kind, day, r.PrevInterval)
 	return s.fail(ctx, err, "append review", failMsgs{unique: "a review with this id already exists", fk: "card not found"})
 }
 
@@ -41,12 +50,13 @@ func reviewScope(a *args, userID, deckID string, since time.Time) string {
 	return q + ` AND reviewed_at >= ` + a.add(ms(since))
 }
 
-// ReviewDays counts reviews per UTC day since since, oldest first, days
-// without reviews omitted.
+// ReviewDays counts reviews (manual entries aside) per learner day since
+// since, oldest first, days without reviews omitted. Logs written before
+// the learner's day was recorded count in UTC days.
 func (s reviewStore) ReviewDays(ctx context.Context, userID, deckID string, since time.Time) ([]ports.ReviewDay, error) {
 	var a args
-	q := `SELECT reviewed_at / ` + itoa(dayMs) + `, COUNT(*), COALESCE(SUM(` + passed + `), 0), COALESCE(SUM(duration_ms), 0) FROM review_logs` +
-		reviewScope(&a, userID, deckID, since) + ` GROUP BY 1 ORDER BY 1`
+	q := `SELECT COALESCE(day, reviewed_at / ` + itoa(dayMs) + `), COUNT(*), COALESCE(SUM(` + passed + `), 0), COALESCE(SUM(duration_ms), 0) FROM review_logs` +
+		reviewScope(&a, userID, deckID, since) + ` AND kind <> 'manual' GROUP BY 1 ORDER BY 1`
 	rows, err := s.q.QueryContext(ctx, q, a...)
 	if err != nil {
 		return nil, s.s.wrap(ctx, err, "review days")
@@ -73,7 +83,7 @@ func (s reviewStore) ReviewDays(ctx context.Context, userID, deckID string, sinc
 func (s reviewStore) Retention(ctx context.Context, userID, deckID string, since time.Time) (total, pass int, err error) {
 	var a args
 	q := `SELECT COUNT(*), COALESCE(SUM(` + passed + `), 0) FROM review_logs` + reviewScope(&a, userID, deckID, since) +
-		` AND prev_phase = 'review'`
+		` AND prev_phase = 'review' AND kind = 'review'`
 	if err := s.q.QueryRowContext(ctx, q, a...).Scan(&total, &pass); err != nil {
 		return 0, 0, s.s.wrap(ctx, err, "retention")
 	}
@@ -84,12 +94,45 @@ func (s reviewStore) Retention(ctx context.Context, userID, deckID string, since
 // the review.
 func (s reviewStore) NewCardsStudied(ctx context.Context, userID, deckID string, since time.Time) (int, error) {
 	var a args
-	q := `SELECT COUNT(*) FROM review_logs` + reviewScope(&a, userID, deckID, since) + ` AND prev_phase = 'new'`
+	q := `SELECT COUNT(*) FROM review_logs` + reviewScope(&a, userID, deckID, since) + ` AND prev_phase = 'new' AND kind = 'review'`
 	var n int
 	if err := s.q.QueryRowContext(ctx, q, a...).Scan(&n); err != nil {
 		return 0, s.s.wrap(ctx, err, "new cards studied")
 	}
 	return n, nil
+}
+
+// StudiedSince counts the normal reviews since since by the card's phase
+// before the review.
+func (s reviewStore) StudiedSince(ctx context.Context, userID, deckID string, since time.Time) (ports.StudiedCounts, error) {
+	var a args
+	q := `SELECT COALESCE(SUM(CASE WHEN prev_phase = 'new' THEN 1 ELSE 0 END), 0),
+COALESCE(SUM(CASE WHEN prev_phase = 'review' THEN 1 ELSE 0 END), 0) FROM review_logs` +
+		reviewScope(&a, userID, deckID, since) + ` AND kind = 'review'`
+	var c ports.StudiedCounts
+	if err := s.q.QueryRowContext(ctx, q, a...).Scan(&c.New, &c.Review); err != nil {
+		return ports.StudiedCounts{}, s.s.wrap(ctx, err, "studied since")
+	}
+	return c, nil
+}
+
+// RetentionSplit counts the normal reviews since since of review-phase
+// cards, young (interval before the review below matureDays, or not
+// recorded) and mature apart.
+func (s reviewStore) RetentionSplit(ctx context.Context, userID, deckID string, since time.Time, matureDays int) (ports.RetentionCounts, error) {
+	var a args
+	scope := reviewScope(&a, userID, deckID, since)
+	mature := `COALESCE(prev_interval, 0) >= ` + a.add(matureDays)
+	q := `SELECT COALESCE(SUM(CASE WHEN ` + mature + ` THEN 0 ELSE 1 END), 0),
+COALESCE(SUM(CASE WHEN ` + mature + ` THEN 0 ELSE ` + passed + ` END), 0),
+COALESCE(SUM(CASE WHEN ` + mature + ` THEN 1 ELSE 0 END), 0),
+COALESCE(SUM(CASE WHEN ` + mature + ` THEN ` + passed + ` ELSE 0 END), 0) FROM review_logs` +
+		scope + ` AND prev_phase = 'review' AND kind = 'review'`
+	var c ports.RetentionCounts
+	if err := s.q.QueryRowContext(ctx, q, a...).Scan(&c.Young, &c.YoungPassed, &c.Mature, &c.MaturePassed); err != nil {
+		return ports.RetentionCounts{}, s.s.wrap(ctx, err, "retention split")
+	}
+	return c, nil
 }
 
 // AverageDuration returns the mean duration of the reviews since since

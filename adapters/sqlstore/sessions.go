@@ -18,8 +18,12 @@ const itemChunk = 1000
 // duplicate id.
 func (s sessionStore) CreateSession(ctx context.Context, r ports.StudySessionRow, cardIDs []string) error {
 	return s.atomic(ctx, func(h *handle) error {
-		_, err := h.exec(ctx, `INSERT INTO study_sessions (id, user_id, deck_id, started_at, expires_at) VALUES ($1, $2, $3, $4, $5)`,
-			r.ID, r.UserID, r.DeckID, ms(r.StartedAt), ms(r.ExpiresAt))
+		mode := r.Mode
+		if mode == "" {
+			mode = "normal"
+		}
+		_, err := h.exec(ctx, `INSERT INTO study_sessions (id, user_id, deck_id, started_at, expires_at, mode) VALUES ($1, $2, $3, $4, $5, $6)`,
+			r.ID, r.UserID, r.DeckID, ms(r.StartedAt), ms(r.ExpiresAt), mode)
 		if err != nil {
 			return h.fail(ctx, err, "create session", failMsgs{unique: "a session with this id already exists", fk: "deck not found"})
 		}
@@ -53,8 +57,8 @@ func (h *handle) insertItems(ctx context.Context, userID, sessionID string, firs
 func (s sessionStore) GetSession(ctx context.Context, userID, sessionID string) (ports.StudySessionRow, error) {
 	r := ports.StudySessionRow{ID: sessionID, UserID: userID}
 	var started, expires int64
-	err := s.q.QueryRowContext(ctx, `SELECT deck_id, started_at, expires_at FROM study_sessions WHERE user_id = $1 AND id = $2`,
-		userID, sessionID).Scan(&r.DeckID, &started, &expires)
+	err := s.q.QueryRowContext(ctx, `SELECT deck_id, started_at, expires_at, mode FROM study_sessions WHERE user_id = $1 AND id = $2`,
+		userID, sessionID).Scan(&r.DeckID, &started, &expires, &r.Mode)
 	if errNoRows(err) {
 		return ports.StudySessionRow{}, notFound("study session")
 	}

@@ -17,8 +17,24 @@ import (
 // mapping is lossless on that domain: ToFSRS then FromFSRS (and the reverse)
 // returns the input unchanged. Anything outside it is a corrupt state.
 
-// ToFSRS converts a stored card state to the library's card.
+// stepSet is the steps a deck's cards walk through.
+type stepSet struct{ learning, relearning []float64 }
+
+// ToFSRS converts a stored card state to the library's card under the
+// default steps.
 func (s *Scheduler) ToFSRS(st contracts.CardState) (gofsrs.Card, error) {
+	return stepSet{s.learning, s.relearning}.toFSRS(st)
+}
+
+// FromFSRS converts the library's card to a stored card state under the
+// default steps.
+func (s *Scheduler) FromFSRS(c gofsrs.Card) (contracts.CardState, error) {
+	return stepSet{s.learning, s.relearning}.fromFSRS(c)
+}
+
+// toFSRS converts a stored card state to the library's card. A step
+// beyond the deck's steps (its steps were shortened since) is the last.
+func (s stepSet) toFSRS(st contracts.CardState) (gofsrs.Card, error) {
 	var c gofsrs.Card
 	switch st.Phase {
 	case contracts.PhaseNew:
@@ -36,9 +52,10 @@ func (s *Scheduler) ToFSRS(st contracts.CardState) (gofsrs.Card, error) {
 		return c, corrupt("negative counter (scheduledDays %d, reps %d, lapses %d)", st.ScheduledDays, st.Reps, st.Lapses)
 	}
 	steps := s.stepsOf(st.Phase)
-	if st.Step < 0 || st.Step > len(steps) {
-		return c, corrupt("step %d out of range 0-%d for phase %s", st.Step, len(steps), st.Phase)
+	if st.Step < 0 {
+		return c, corrupt("step %d is negative", st.Step)
 	}
+	st.Step = min(st.Step, len(steps))
 	c.Due = st.Due
 	c.Stability = st.Stability
 	c.Difficulty = st.Difficulty
@@ -55,8 +72,8 @@ func (s *Scheduler) ToFSRS(st contracts.CardState) (gofsrs.Card, error) {
 	return c, nil
 }
 
-// FromFSRS converts the library's card to a stored card state.
-func (s *Scheduler) FromFSRS(c gofsrs.Card) (contracts.CardState, error) {
+// fromFSRS converts the library's card to a stored card state.
+func (s stepSet) fromFSRS(c gofsrs.Card) (contracts.CardState, error) {
 	var st contracts.CardState
 	switch c.State {
 	case gofsrs.New:
@@ -94,7 +111,7 @@ func (s *Scheduler) FromFSRS(c gofsrs.Card) (contracts.CardState, error) {
 
 // stepsOf returns the steps a phase walks through: none for new and review
 // cards.
-func (s *Scheduler) stepsOf(p contracts.Phase) []float64 {
+func (s stepSet) stepsOf(p contracts.Phase) []float64 {
 	switch p {
 	case contracts.PhaseLearning:
 		return s.learning

@@ -4,6 +4,13 @@
 // fuzz is seeded by the library from the review time, the repetition count
 // and the card's memory state, so the same inputs always give the same
 // output.
+//
+// Days are the learner's: the library counts elapsed days between UTC
+// dates, so the scheduler hands it a virtual clock on which each of the
+// learner's days is one UTC date (its date, plus the time since the day's
+// rollover), and maps the result back. Review-phase cards are due from the
+// start of their due day in the learner's day; learning and relearning
+// steps are exact instants.
 package fsrs
 
 import (
@@ -17,16 +24,16 @@ import (
 	"github.com/takhtabush/takhtabush/ports"
 )
 
-// LearningSteps are the delays, in minutes, of the learning steps a new
-// card goes through before its first interval in days.
+// LearningSteps are the default delays, in minutes, of the learning steps
+// a new card goes through before its first interval in days.
 var LearningSteps = []float64{1, 10}
 
-// RelearningSteps are the delays, in minutes, of the steps a forgotten card
-// goes through before it returns to the review phase.
+// RelearningSteps are the default delays, in minutes, of the steps a
+// forgotten card goes through before it returns to the review phase.
 var RelearningSteps = []float64{10}
 
-// Scheduler schedules cards with FSRS-6 under each deck's desired
-// retention and maximum interval, with fuzz on.
+// Scheduler schedules cards with FSRS-6 under each deck's settings (steps,
+// desired retention, maximum interval, weights), with fuzz on.
 type Scheduler struct {
 	learning   []float64
 	relearning []float64
@@ -34,15 +41,21 @@ type Scheduler struct {
 
 var _ ports.Scheduler = (*Scheduler)(nil)
 
-// New returns a scheduler with the default learning and relearning steps.
+// New returns a scheduler whose default steps are LearningSteps and
+// RelearningSteps (a deck's own steps replace them).
 func New() *Scheduler {
 	return &Scheduler{learning: LearningSteps, relearning: RelearningSteps}
 }
 
-// Review returns the state after rating a card at now. Zero settings fields
-// take the contracts defaults; out-of-range settings, an unknown rating or a
-// corrupt state are invalid.
+// Review is ReviewOn in UTC days starting at midnight.
 func (s *Scheduler) Review(state contracts.CardState, settings contracts.DeckSettings, now time.Time, rating contracts.Rating) (contracts.CardState, error) {
+	return s.ReviewOn(state, settings, contracts.LearnerDay{}, now, rating)
+}
+
+// ReviewOn returns the state after rating a card at now, counting elapsed
+// days in the learner's day. Zero settings fields take the defaults;
+// out-of-range settings, an unknown rating or a corrupt state are invalid.
+func (s *Scheduler) ReviewOn(state contracts.CardState, settings contracts.DeckSettings, day contracts.LearnerDay, now time.Time, rating contracts.Rating) (contracts.CardState, error) {
 	grade, err := toGrade(rating)
 	if err != nil {
 		return contracts.CardState{}, err
@@ -51,11 +64,17 @@ func (s *Scheduler) Review(state contracts.CardState, settings contracts.DeckSet
 	if err != nil {
 		return contracts.CardState{}, err
 	}
-	card, err := s.ToFSRS(state)
+	steps := stepSet{learning: params.LearningSteps, relearning: params.RelearningSteps}
+	card, err := steps.toFSRS(state)
 	if err != nil {
 		return contracts.CardState{}, err
 	}
-	info, err := gofsrs.NewFSRS(params).Next(card, now, grade)
+	vnow := virtual(day, now)
+	if !card.LastReview.IsZero() {
+		card.LastReview = virtual(day, card.LastReview)
+	}
+	card.Due = vnow.Add(card.Due.Sub(now))
+	info, err := gofsrs.NewFSRS(params).Next(card, vnow, grade)
 	if err != nil {
 		var fe *gofsrs.Error
 		if errors.As(err, &fe) {
@@ -63,7 +82,29 @@ func (s *Scheduler) Review(state contracts.CardState, settings contracts.DeckSet
 		}
 		return contracts.CardState{}, contracts.Internal(err)
 	}
-	return s.FromFSRS(info.Card)
+	next := info.Card
+	next.Due = now.Add(next.Due.Sub(vnow))
+	next.LastReview = now
+	out, err := steps.fromFSRS(next)
+	if err != nil {
+		return contracts.CardState{}, err
+	}
+	if out.Phase == contracts.PhaseReview {
+		maxIvl := int(params.MaximumInterval)
+		out.ScheduledDays = min(max(out.ScheduledDays, 1), maxIvl)
+		out.Due = day.StartOfDate(day.Date(now).AddDate(0, 0, out.ScheduledDays))
+	}
+	return out, nil
+}
+
+// virtual maps t to the library's clock: the UTC date is the learner's
+// date of t and the time of day the time since that day began (at most
+// just under 24 hours, also on a 25-hour day).
+func virtual(day contracts.LearnerDay, t time.Time) time.Time {
+	date := day.Date(t)
+	since := t.Sub(day.StartOfDate(date))
+	since = min(max(since, 0), 24*time.Hour-time.Millisecond)
+	return date.Add(since)
 }
 
 // params builds the library parameters for a deck. The library silently
@@ -85,13 +126,33 @@ func (s *Scheduler) params(settings contracts.DeckSettings) (gofsrs.Parameters, 
 		return gofsrs.Parameters{}, contracts.Errorf(contracts.KindInvalid, "maximum interval must be 1-%d days, got %d", contracts.DefaultMaximumIntervalDays, maxIvl)
 	}
 	p := gofsrs.DefaultParam()
+	if settings.Weights != nil {
+		if err := contracts.CheckWeights(settings.Weights); err != nil {
+			return gofsrs.Parameters{}, err
+		}
+		copy(p.W[:], settings.Weights)
+	}
 	p.RequestRetention = retention
 	p.MaximumInterval = float64(maxIvl)
 	p.EnableFuzz = true
 	p.EnableShortTerm = true
-	p.LearningSteps = append([]float64(nil), s.learning...)
-	p.RelearningSteps = append([]float64(nil), s.relearning...)
+	p.LearningSteps = stepsOr(settings.LearningSteps, s.learning)
+	p.RelearningSteps = stepsOr(settings.RelearningSteps, s.relearning)
+	if err := contracts.CheckSteps("learningSteps", p.LearningSteps); err != nil {
+		return gofsrs.Parameters{}, err
+	}
+	if err := contracts.CheckSteps("relearningSteps", p.RelearningSteps); err != nil {
+		return gofsrs.Parameters{}, err
+	}
 	return p, nil
+}
+
+// stepsOr returns a copy of steps, or of def when steps is nil.
+func stepsOr(steps, def []float64) []float64 {
+	if steps == nil {
+		steps = def
+	}
+	return append([]float64{}, steps...)
 }
 
 func toGrade(r contracts.Rating) (gofsrs.Rating, error) {

@@ -101,18 +101,28 @@ func TestReviewProperties(t *testing.T) {
 		// The rating order: again ≤ hard ≤ good ≤ easy. The library fuzzes
 		// hard, good and easy with the same seed within one review and then
 		// re-orders the review-phase intervals, so all three comparisons hold.
+		// A review-phase card is due from the start of its due day, so a
+		// learning step late in the evening (again) may come due after the
+		// start of the next day: dues compare by day, intervals exactly.
 		again, hard, good, easy := next[contracts.RatingAgain], next[contracts.RatingHard], next[contracts.RatingGood], next[contracts.RatingEasy]
-		if again.Due.After(good.Due) {
-			t.Fatalf("again due %v later than good due %v", again.Due, good.Due)
+		dayOf := contracts.LearnerDay{}.Date
+		if dayOf(again.Due).After(dayOf(good.Due)) {
+			t.Fatalf("again due %v on a later day than good due %v", again.Due, good.Due)
 		}
-		if hard.Due.After(good.Due) {
-			t.Fatalf("hard due %v later than good due %v", hard.Due, good.Due)
+		if dayOf(hard.Due).After(dayOf(good.Due)) {
+			t.Fatalf("hard due %v on a later day than good due %v", hard.Due, good.Due)
 		}
-		if good.Due.After(easy.Due) {
-			t.Fatalf("good due %v later than easy due %v", good.Due, easy.Due)
+		if dayOf(good.Due).After(dayOf(easy.Due)) {
+			t.Fatalf("good due %v on a later day than easy due %v", good.Due, easy.Due)
 		}
-		if again.Due.After(hard.Due) {
-			t.Fatalf("again due %v later than hard due %v", again.Due, hard.Due)
+		if hard.Phase == contracts.PhaseReview && good.Phase == contracts.PhaseReview && hard.ScheduledDays > good.ScheduledDays {
+			t.Fatalf("hard interval %d longer than good %d", hard.ScheduledDays, good.ScheduledDays)
+		}
+		if good.Phase == contracts.PhaseReview && easy.Phase == contracts.PhaseReview && good.ScheduledDays > easy.ScheduledDays {
+			t.Fatalf("good interval %d longer than easy %d", good.ScheduledDays, easy.ScheduledDays)
+		}
+		if dayOf(again.Due).After(dayOf(hard.Due)) {
+			t.Fatalf("again due %v on a later day than hard due %v", again.Due, hard.Due)
 		}
 	})
 }
@@ -282,7 +292,11 @@ func TestReviewRejectsBadInput(t *testing.T) {
 	}{
 		{"rating", NewState(base), set, "meh"},
 		{"phase", contracts.CardState{Phase: "lost"}, set, contracts.RatingGood},
-		{"step", contracts.CardState{Phase: contracts.PhaseLearning, Step: 5, Stability: 1, Difficulty: 5}, set, contracts.RatingGood},
+		{"step", contracts.CardState{Phase: contracts.PhaseLearning, Step: -1, Stability: 1, Difficulty: 5}, set, contracts.RatingGood},
+		{"weights", NewState(base), contracts.DeckSettings{Weights: []float64{1, 2, 3}}, contracts.RatingGood},
+		{"weight out of range", NewState(base), contracts.DeckSettings{Weights: outOfRange()}, contracts.RatingGood},
+		{"steps", NewState(base), contracts.DeckSettings{LearningSteps: []float64{10, 1}}, contracts.RatingGood},
+		{"step of a day", NewState(base), contracts.DeckSettings{RelearningSteps: []float64{1440}}, contracts.RatingGood},
 		{"negative reps", contracts.CardState{Phase: contracts.PhaseNew, Reps: -1}, set, contracts.RatingGood},
 		{"stability", contracts.CardState{Phase: contracts.PhaseReview, Stability: 0, Difficulty: 5, LastReview: &base}, set, contracts.RatingGood},
 		{"last review in the future", contracts.CardState{Phase: contracts.PhaseReview, Stability: 3, Difficulty: 5, LastReview: &future}, set, contracts.RatingGood},
@@ -314,4 +328,10 @@ func TestFuzzIsOnAndSeededByInputs(t *testing.T) {
 	if len(seen) < 2 {
 		t.Errorf("40 review times gave %d distinct intervals; fuzz should spread them", len(seen))
 	}
+}
+
+func outOfRange() []float64 {
+	w := append([]float64{}, contracts.DefaultWeights...)
+	w[20] = 0.95
+	return w
 }

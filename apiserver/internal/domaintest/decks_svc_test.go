@@ -3,6 +3,7 @@ package domain_test
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -19,9 +20,9 @@ func testDecks(t *testing.T, store string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := contracts.DefaultDeckSettings()
+	want := contracts.DefaultDeckSettings().WithDefaults()
 	want.NewCardsPerDay = 5
-	if d.Name != "German verbs" || d.Description != "irregular" || d.Settings != want || d.ID == "" || !d.CreatedAt.Equal(t0) {
+	if d.Name != "German verbs" || d.Description != "irregular" || !reflect.DeepEqual(d.Settings, want) || d.ID == "" || !d.CreatedAt.Equal(t0) {
 		t.Errorf("created deck = %+v", d)
 	}
 

@@ -151,12 +151,17 @@ func testDailyNewLimitAndSnapshot(t *testing.T, store string) {
 		t.Errorf("again on a new card: interval %q", r.IntervalHuman)
 	}
 
+	// A later session the same day gets the 1 new card left today, and
+	// the learning card carried over (outside every cap). The step is due
+	// in a minute, so the new card shows first.
 	s2 := e.start(ctx, d.ID, nil, nil)
-	if s2.Remaining != 1 || s2.Current.CardID != cs[2] {
-		t.Errorf("same day: %d cards (current %+v); want only the 1 new card left today", s2.Remaining, s2.Current)
+	if s2.Remaining != 2 || s2.Current.CardID != cs[2] {
+		t.Errorf("same day: %d cards (current %+v); want the 1 new card left today and the learning card", s2.Remaining, s2.Current)
 	}
-	if s := e.start(ctx, d.ID, ptr(0), nil); s.Remaining != 0 || !s.Done || s.Current != nil {
-		t.Errorf("newLimit 0 on a deck with nothing due: %+v", s)
+	// With no new cards, the learning step (due within the learn-ahead
+	// limit) shows early: nothing else is left.
+	if s := e.start(ctx, d.ID, ptr(0), nil); s.Remaining != 1 || s.Done || s.Current == nil || s.Current.CardID != cs[1] {
+		t.Errorf("newLimit 0 with a learning step due in a minute: %+v", s)
 	}
 
 	e.clock.Advance(2 * time.Minute) // the learning card is due
@@ -171,8 +176,13 @@ func testDailyNewLimitAndSnapshot(t *testing.T, store string) {
 		t.Errorf("preview = %+v; want the due learning card, then one new", snap.Preview)
 	}
 
-	// Next day: the learning card is overdue (due before today) and 3 new are allowed again.
+	// 01:00Z the next morning is still today: the day rolls over at 04:00.
 	e.clock.Set(t0.Add(24 * time.Hour).Truncate(24 * time.Hour).Add(time.Hour))
+	if snap, _ = e.svc.Study.Snapshot(ctx, d.ID); snap.Overdue != 0 || snap.NewToday != 1 {
+		t.Errorf("01:00Z, before the rollover: %+v", snap)
+	}
+	// Next day (after 04:00Z): the learning card is overdue (due before today) and 3 new are allowed again.
+	e.clock.Set(t0.Add(24 * time.Hour).Truncate(24 * time.Hour).Add(5 * time.Hour))
 	snap, _ = e.svc.Study.Snapshot(ctx, d.ID)
 	if snap.Overdue != 1 || snap.NewToday != 3 {
 		t.Errorf("next day: %+v", snap)

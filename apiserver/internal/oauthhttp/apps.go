@@ -1,11 +1,10 @@
 package oauthhttp
 
 import (
-	"log/slog"
 	"net/http"
-	"net/url"
 	"time"
 
+	"github.com/takhtabush/takhtabush/apiserver/internal/web"
 	"github.com/takhtabush/takhtabush/contracts"
 )
 
@@ -20,44 +19,26 @@ type grantView struct {
 }
 
 // ConnectedApps serves GET /settings/connected-apps (the list) and POST
-// (disconnect one): the web session only.
-func (h *Handler) ConnectedApps(mcpURL string) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		noStore(w)
-		r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes)
-		p, session, err := h.auth.WebSession(r) // checks origin and CSRF on a POST
-		if err != nil {
-			if contracts.KindOf(err) == contracts.KindForbidden {
-				h.errorPage(w, http.StatusForbidden, contracts.MessageOf(err))
-				return
-			}
-			if contracts.KindOf(err) != contracts.KindUnauthenticated {
-				h.log.LogAttrs(r.Context(), slog.LevelError, "connected apps: session check failed", slog.Any("err", err))
-				h.errorPage(w, http.StatusServiceUnavailable, "Temporarily unavailable; try again shortly.")
-				return
-			}
-			http.Redirect(w, r, h.cfg.SignInPath+"?next="+url.QueryEscape(ConnectedAppsPath), http.StatusSeeOther)
-			return
-		}
-		ctx := contracts.WithPrincipal(r.Context(), p)
-		notice := ""
+// (disconnect one) to the signed-in person (the Site checks the session,
+// the origin and the CSRF token).
+func (h *Handler) ConnectedApps(mcpURL string) http.Handler {
+	return h.site.Page(func(w http.ResponseWriter, r *http.Request, v web.View) {
+		v.Title, v.Nav = "Connected apps", "settings"
 		if r.Method == http.MethodPost {
-			if err := h.svc.RevokeGrant(ctx, r.PostFormValue("grant")); err != nil && !contracts.IsKind(err, contracts.KindNotFound) {
-				h.log.LogAttrs(r.Context(), slog.LevelError, "connected apps: revoke failed", slog.Any("err", err))
-				h.errorPage(w, http.StatusServiceUnavailable, "The app could not be disconnected; try again.")
+			if err := h.svc.RevokeGrant(r.Context(), r.PostFormValue("grant")); err != nil && !contracts.IsKind(err, contracts.KindNotFound) {
+				h.site.Fail(w, r, v, err)
 				return
 			}
 			// Post/redirect/get: a reload does not post again.
-			http.Redirect(w, r, ConnectedAppsPath+"?disconnected=1", http.StatusSeeOther)
+			web.SeeOther(w, r, ConnectedAppsPath+"?disconnected=1")
 			return
 		}
 		if r.URL.Query().Get("disconnected") == "1" {
-			notice = "Disconnected. Its access stopped."
+			v.Flash = "Disconnected. Its access stopped."
 		}
-		grants, err := h.svc.ListGrants(ctx)
+		grants, err := h.svc.ListGrants(r.Context())
 		if err != nil {
-			h.log.LogAttrs(r.Context(), slog.LevelError, "connected apps: list failed", slog.Any("err", err))
-			h.errorPage(w, http.StatusServiceUnavailable, "Temporarily unavailable; try again shortly.")
+			h.site.Fail(w, r, v, err)
 			return
 		}
 		views := make([]grantView, len(grants))
@@ -66,9 +47,7 @@ func (h *Handler) ConnectedApps(mcpURL string) http.HandlerFunc {
 			views[i] = grantView{ID: g.ID, Name: clientName(c), Domain: clientDomain(c), Scopes: scopeViews(g.Scopes),
 				CreatedAt: g.CreatedAt, LastUsedAt: g.LastUsedAt}
 		}
-		render(w, http.StatusOK, "apps", map[string]any{
-			"CSS": StylesheetPath, "Grants": views, "CSRF": h.auth.CSRFToken(session), "Action": ConnectedAppsPath,
-			"Notice": notice, "MCPURL": mcpURL,
-		})
-	}
+		v.Data = map[string]any{"Grants": views, "Action": ConnectedAppsPath, "MCPURL": mcpURL}
+		h.site.Render(w, r, appsPage, v)
+	})
 }

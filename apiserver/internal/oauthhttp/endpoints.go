@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/takhtabush/takhtabush/apiserver/internal/auth"
+	"github.com/takhtabush/takhtabush/apiserver/internal/web"
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/ports"
 )
@@ -24,9 +24,6 @@ const (
 type Config struct {
 	// Issuer is the authorization server's identifier, the public origin.
 	Issuer string
-	// SignInPath is where the authorization endpoint sends a person who
-	// is not signed in, with next= the request to come back to.
-	SignInPath string
 	// RegistrationsPerMinute bounds registrations per client address
 	// (default 10).
 	RegistrationsPerMinute int
@@ -35,21 +32,24 @@ type Config struct {
 // Handler serves the OAuth endpoints and pages.
 type Handler struct {
 	svc      ports.OAuthService
-	auth     *auth.Authenticator
+	site     *web.Site
 	log      *slog.Logger
 	cfg      Config
 	register *limiter
 }
 
-// New returns the OAuth endpoints.
-func New(svc ports.OAuthService, a *auth.Authenticator, log *slog.Logger, cfg Config) *Handler {
-	if cfg.SignInPath == "" {
-		cfg.SignInPath = "/signin"
-	}
+// New returns the OAuth endpoints; their pages go into site's layout.
+func New(svc ports.OAuthService, site *web.Site, log *slog.Logger, cfg Config) (*Handler, error) {
 	if cfg.RegistrationsPerMinute <= 0 {
 		cfg.RegistrationsPerMinute = 10
 	}
-	return &Handler{svc: svc, auth: a, log: log, cfg: cfg, register: newLimiter(cfg.RegistrationsPerMinute, time.Minute, 10000)}
+	if err := site.R.Add(consentPage, consentHTML); err != nil {
+		return nil, err
+	}
+	if err := site.R.Add(appsPage, appsHTML); err != nil {
+		return nil, err
+	}
+	return &Handler{svc: svc, site: site, log: log, cfg: cfg, register: newLimiter(cfg.RegistrationsPerMinute, time.Minute, 10000)}, nil
 }
 
 // fail writes a service error as an OAuth error body, logging what is

@@ -1,28 +1,26 @@
 package oauthhttp
 
 import (
-	"bytes"
 	_ "embed"
-	"html/template"
 	"net/http"
 	"net/url"
-	"time"
+	"strings"
 
+	"github.com/takhtabush/takhtabush/apiserver/internal/web"
 	"github.com/takhtabush/takhtabush/contracts"
 )
 
-//go:embed pages.html
-var pagesHTML string
+//go:embed consent.html
+var consentHTML string
 
-//go:embed page.css
-var pageCSS []byte
+//go:embed apps.html
+var appsHTML string
 
-// StylesheetPath is where the pages' stylesheet is served.
-const StylesheetPath = "/oauth/page.css"
-
-var pages = template.Must(template.New("pages").Funcs(template.FuncMap{
-	"when": func(t time.Time) string { return t.UTC().Format("2 Jan 2006") },
-}).Parse(pagesHTML))
+// The page names in the shared renderer.
+const (
+	consentPage = "oauth-consent"
+	appsPage    = "oauth-apps"
+)
 
 // ScopeWords says what a scope lets an application do, for people.
 var ScopeWords = map[contracts.Scope]string{
@@ -51,39 +49,15 @@ func scopeViews(sc []contracts.Scope) []scopeView {
 // hidden is one hidden field carrying the authorization request.
 type hidden struct{ Name, Value string }
 
-// Stylesheet serves the pages' stylesheet.
-func Stylesheet(w http.ResponseWriter, _ *http.Request) {
-	h := w.Header()
-	h.Set("Content-Type", "text/css; charset=utf-8")
-	h.Set("Cache-Control", "public, max-age=3600")
-	h.Set("X-Content-Type-Options", "nosniff")
-	_, _ = w.Write(pageCSS)
-}
-
-// render writes a page with a strict CSP: nothing but our stylesheet, no
-// scripts, no frames. form-action stays open: a consent answer redirects
-// to the client, and browsers apply form-action to that redirect too.
-func render(w http.ResponseWriter, status int, name string, data any) {
-	var b bytes.Buffer
-	if err := pages.ExecuteTemplate(&b, name, data); err != nil {
-		http.Error(w, "the page could not be drawn", http.StatusInternalServerError)
-		return
-	}
-	h := w.Header()
-	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; frame-ancestors 'none'")
-	w.WriteHeader(status)
-	_, _ = w.Write(b.Bytes())
-}
-
-// errorPage shows why a request cannot go on.
-func (h *Handler) errorPage(w http.ResponseWriter, status int, msg string) {
+// errorPage shows why a request cannot go on: the layout's error page
+// with the status of err's kind.
+func (h *Handler) errorPage(w http.ResponseWriter, r *http.Request, v web.View, err error) {
 	noStore(w)
-	render(w, status, "error", map[string]any{"Message": msg, "CSS": StylesheetPath})
+	h.site.Fail(w, r, v, err)
 }
 
 // consentPage shows the consent form for a checked request.
-func (h *Handler) consentPage(w http.ResponseWriter, c contracts.OAuthConsent, v url.Values, csrf, problem string) {
+func (h *Handler) consentPage(w http.ResponseWriter, r *http.Request, view web.View, c contracts.OAuthConsent, v url.Values, problem string) {
 	var fields []hidden
 	for _, k := range []string{"response_type", "client_id", "redirect_uri", "scope", "state", "code_challenge", "code_challenge_method"} {
 		if x := v.Get(k); x != "" {
@@ -102,8 +76,8 @@ func (h *Handler) consentPage(w http.ResponseWriter, c contracts.OAuthConsent, v
 	if problem != "" {
 		status = http.StatusBadRequest
 	}
-	render(w, status, "consent", map[string]any{
-		"CSS":        StylesheetPath,
+	view.Title, view.Narrow, view.Error = "Allow access", true, problem
+	view.Data = map[string]any{
 		"Name":       clientName(c.Client),
 		"Domain":     clientDomain(c.Client),
 		"Document":   c.Client.Kind == contracts.OAuthClientMetadataDocument,
@@ -112,10 +86,37 @@ func (h *Handler) consentPage(w http.ResponseWriter, c contracts.OAuthConsent, v
 		"Resource":   c.Resource,
 		"RedirectTo": redirectTo,
 		"Fields":     fields,
-		"CSRF":       csrf,
 		"Action":     AuthorizePath,
-		"Problem":    problem,
-	})
+	}
+	noStore(w)
+	h.site.R.Render(formActionTo(w, c.RedirectURI), r, status, consentPage, view)
+}
+
+// formActionTo lets the consent form's answer redirect to the client: the
+// pages' CSP allows forms to post only to ourselves, and browsers apply
+// form-action to the redirect that follows the post as well.
+func formActionTo(w http.ResponseWriter, redirectURI string) http.ResponseWriter {
+	u, err := url.Parse(redirectURI)
+	if err != nil || u.Scheme == "" {
+		return w
+	}
+	src := u.Scheme + ":"
+	if u.Host != "" {
+		src = u.Scheme + "://" + u.Host
+	}
+	return &cspWriter{ResponseWriter: w, formAction: "form-action 'self' " + src}
+}
+
+// cspWriter widens form-action in the page's CSP as the header is sent.
+type cspWriter struct {
+	http.ResponseWriter
+	formAction string
+}
+
+func (c *cspWriter) WriteHeader(status int) {
+	h := c.Header()
+	h.Set("Content-Security-Policy", strings.Replace(h.Get("Content-Security-Policy"), "form-action 'self'", c.formAction, 1))
+	c.ResponseWriter.WriteHeader(status)
 }
 
 // clientName is the name a client gave itself, or its domain.

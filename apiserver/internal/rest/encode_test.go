@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -97,7 +98,7 @@ func TestResponseStatuses(t *testing.T) {
 	}
 	w = serve(t, m.h, webUser, "GET", "/api/decks/d1", "")
 	wantOK(t, w, http.StatusOK)
-	if got := decode[contracts.Deck](t, w); got.Settings != contracts.DefaultDeckSettings() {
+	if got := decode[contracts.Deck](t, w); !reflect.DeepEqual(got.Settings, contracts.DefaultDeckSettings()) {
 		t.Fatalf("got %+v", got)
 	}
 	if cc := w.Header().Get("Cache-Control"); cc != "no-store" {

@@ -87,8 +87,10 @@ func settings(section string, page any) settingsData {
 	tabs := []settingsTab{
 		{Path: "/settings/keys", Label: "API keys"},
 		{Path: "/settings/agents", Label: "Agents (MCP)"},
+		{Path: "/settings/connected-apps", Label: "Connected apps"},
 		{Path: "/settings/day", Label: "Your day"},
 		{Path: "/settings/data", Label: "Your data"},
+		{Path: "/settings/connected-apps", Label: "Connected apps"},
 	}
 	for i := range tabs {
 		tabs[i].Current = tabs[i].Path == "/settings/"+section
