@@ -172,7 +172,9 @@ func providePinger(s ports.Database) pinger {
 }
 
 // provideDeckPages builds the deck, card, paste and study pages.
-func provideDeckPages(site *web.Site, svc web.DeckServices) *web.DeckPages { return web.NewDeckPages(site, svc) }
+func provideDeckPages(site *web.Site, svc web.DeckServices) *web.DeckPages {
+	return web.NewDeckPages(site, svc)
+}
 
 // provideAccountPages builds the signed-in person's own pages: home, stats,
 // audit and settings.
