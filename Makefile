@@ -9,7 +9,7 @@ GO ?= go
 DB ?=
 ADDR ?=
 
-.PHONY: axe run build test generate check-generated lint tidy-check bench bench-quick fuzz-import fuzz-oauth conformance ci help
+.PHONY: axe run build test generate check-generated lint tidy-check bench bench-quick fuzz-import fuzz-oauth fuzz-hostile conformance conformance-oauth ci help
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
@@ -63,9 +63,22 @@ fuzz-import: ## fuzz the text import, the Anki HTML conversion and the note temp
 	$(GO) test -run '^$$' -fuzz '^FuzzFromAnkiHTML$$' -fuzztime 10s ./domain/cardtext
 	$(GO) test -run '^$$' -fuzz '^FuzzRender$$' -fuzztime 10s ./domain/notes
 
+FUZZTIME ?= 10s
+fuzz-hostile: ## fuzz what hostile input reaches first: MCP codec and dispatch, argument validator (fast path vs full), JSON scanner, x-mcp-scopes, API-key and upload-token parsers, the text rule (FUZZTIME each, default 10s)
+	$(GO) test -run '^$$' -fuzz '^FuzzHandle$$' -fuzztime $(FUZZTIME) ./mcpcore
+	$(GO) test -run '^$$' -fuzz '^FuzzFastPath$$' -fuzztime $(FUZZTIME) ./mcpcore
+	$(GO) test -run '^$$' -fuzz '^FuzzValidJSON$$' -fuzztime $(FUZZTIME) ./mcpcore
+	$(GO) test -run '^$$' -fuzz '^FuzzNarrowScopes$$' -fuzztime $(FUZZTIME) ./mcpcore
+	$(GO) test -run '^$$' -fuzz '^FuzzParseKey$$' -fuzztime $(FUZZTIME) ./domain
+	$(GO) test -run '^$$' -fuzz '^FuzzUploadAuthorization$$' -fuzztime $(FUZZTIME) ./apiserver/internal/rest
+	$(GO) test -run '^$$' -fuzz '^FuzzClean$$' -fuzztime $(FUZZTIME) ./domain/textrule
+
 fuzz-oauth: ## fuzz the OAuth client registration and metadata-document validators (10 s each)
 	$(GO) test -run '^$$' -fuzz '^FuzzValidateRegistration$$' -fuzztime 10s ./domain
 	$(GO) test -run '^$$' -fuzz '^FuzzParseClientDocument$$' -fuzztime 10s ./domain
+
+conformance-oauth: ## the conformance suite's authorization-server scenarios against a real server
+	bash apiserver/scripts/oauth-conformance.sh
 
 conformance: ## the official MCP conformance suite, both requirement sets (installs Node 22 from npm)
 	bash mcpcore/scripts/conformance.sh

@@ -32,8 +32,8 @@ type StudyCard struct {
 	// learning step at a later position).
 	Position int      `json:"position"`
 	Front    string   `json:"front"`
-	Back     string   `json:"back"`
-	Tags     []string `json:"tags"`
+	Back     string   `json:"back,omitempty"` // absent in previews, which show only fronts
+	Tags     []string `json:"tags,omitempty"`
 	Phase    Phase    `json:"phase"`
 }
 

@@ -50,12 +50,21 @@ func (s *DeckService) CreateDeck(ctx context.Context, args contracts.CreateDeckA
 	d := contracts.Deck{ID: s.ids.NewID(), Name: name, Description: desc, Settings: set, CreatedAt: now, UpdatedAt: now}
 	if err := s.store.Decks().CreateDeck(ctx, uid, d); err != nil {
 		if contracts.IsKind(err, contracts.KindConflict) {
-			return contracts.Deck{}, contracts.Errorf(contracts.KindConflict, "a deck named %q already exists; pick another name or use that deck", name)
+			return contracts.Deck{}, nameTaken(ctx, s.store, uid, name)
 		}
 		return contracts.Deck{}, fail(err)
 	}
 	d.Settings = d.Settings.WithDefaults()
 	return d, nil
+}
+
+// nameTaken is the conflict of a deck name already in use; it names the
+// deck that has it, so the caller can use that deck instead.
+func nameTaken(ctx context.Context, st ports.Stores, uid, name string) error {
+	if id, err := st.Decks().DeckIDByName(ctx, uid, name); err == nil {
+		return contracts.Errorf(contracts.KindConflict, "a deck named %q already exists (deckId %s); pick another name or use that deck", name, id)
+	}
+	return contracts.Errorf(contracts.KindConflict, "a deck named %q already exists; pick another name or use that deck", name)
 }
 
 // GetDeck returns one deck with its counts.
@@ -150,7 +159,7 @@ func (s *DeckService) UpdateDeck(ctx context.Context, args contracts.UpdateDeckA
 		d.UpdatedAt = now
 		if err := tx.Decks().UpdateDeck(ctx, uid, d); err != nil {
 			if contracts.IsKind(err, contracts.KindConflict) {
-				return contracts.Errorf(contracts.KindConflict, "a deck named %q already exists; pick another name", d.Name)
+				return nameTaken(ctx, tx, uid, d.Name)
 			}
 			return fail(err)
 		}

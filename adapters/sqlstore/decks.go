@@ -73,6 +73,20 @@ func (s deckStore) DeckWithoutCounts(ctx context.Context, userID, deckID string)
 	return d, nil
 }
 
+// DeckIDByName returns the id of the user's deck named name. Not found
+// when absent.
+func (s deckStore) DeckIDByName(ctx context.Context, userID, name string) (string, error) {
+	var id string
+	err := s.q.QueryRowContext(ctx, `SELECT id FROM decks WHERE user_id = $1 AND name = $2`, userID, name).Scan(&id)
+	if errNoRows(err) {
+		return "", notFound("deck")
+	}
+	if err != nil {
+		return "", s.s.wrap(ctx, err, "deck by name")
+	}
+	return id, nil
+}
+
 // ListDecks returns up to limit decks with ids greater than afterID,
 // ordered by id, with counts as of now.
 func (s deckStore) ListDecks(ctx context.Context, userID, afterID string, limit int, now time.Time) ([]contracts.Deck, error) {

@@ -57,7 +57,17 @@ func testDecks(t *testing.T, f *fixture) {
 	err = decks.CreateDeck(f.ctx, a, contracts.Deck{ID: f.id("dck"), Name: "Spanish", Settings: settings, CreatedAt: f.now, UpdatedAt: f.now})
 	wantKind(t, err, contracts.KindConflict, "CreateDeck with a taken name")
 	// Another user may use the same name.
-	must(t, decks.CreateDeck(f.ctx, b, contracts.Deck{ID: f.id("dck"), Name: "Spanish", Settings: settings, CreatedAt: f.now, UpdatedAt: f.now}))
+	bsDeck := contracts.Deck{ID: f.id("dck"), Name: "Spanish", Settings: settings, CreatedAt: f.now, UpdatedAt: f.now}
+	must(t, decks.CreateDeck(f.ctx, b, bsDeck))
+	// The deck a name belongs to, per user.
+	if id, err := decks.DeckIDByName(f.ctx, a, "Spanish"); err != nil || id != d.ID {
+		t.Errorf("DeckIDByName(a, Spanish) = %q, %v; want %q", id, err, d.ID)
+	}
+	if id, err := decks.DeckIDByName(f.ctx, b, "Spanish"); err != nil || id != bsDeck.ID {
+		t.Errorf("DeckIDByName(b, Spanish) = %q, %v; want %q", id, err, bsDeck.ID)
+	}
+	_, err = decks.DeckIDByName(f.ctx, a, "spanish")
+	wantKind(t, err, contracts.KindNotFound, "DeckIDByName of another spelling")
 
 	_, err = decks.GetDeck(f.ctx, b, d.ID, f.now)
 	wantKind(t, err, contracts.KindNotFound, "GetDeck of another user's deck")

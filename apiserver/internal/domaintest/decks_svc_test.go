@@ -28,6 +28,9 @@ func testDecks(t *testing.T, store string) {
 
 	_, err = e.svc.Decks.CreateDeck(ctx, contracts.CreateDeckArgs{Name: "German verbs"})
 	wantKind(t, err, contracts.KindConflict)
+	if msg := contracts.MessageOf(err); !strings.Contains(msg, "deckId "+d.ID) {
+		t.Errorf("the conflict does not name the existing deck %s: %q", d.ID, msg)
+	}
 
 	bad := []struct {
 		args contracts.CreateDeckArgs

@@ -2,6 +2,7 @@ package domain_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"sort"
@@ -137,6 +138,9 @@ func testDailyNewLimitAndSnapshot(t *testing.T, store string) {
 	}
 	if snap.Preview[0].CardID != cs[0] || snap.Preview[0].Front != "front 0" || snap.Preview[0].Back != "" {
 		t.Errorf("preview shows fronts only: %+v", snap.Preview[0])
+	}
+	if b, _ := json.Marshal(snap); strings.Contains(string(b), `"back"`) || strings.Contains(string(b), `"tags":[]`) {
+		t.Errorf("the snapshot carries empty fields: %s", b)
 	}
 
 	s1 := e.start(ctx, d.ID, nil, nil)
