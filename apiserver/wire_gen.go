@@ -73,7 +73,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	}
 	keyService := services.Keys
 	webSessionService := services.WebSessions
-	oAuthService := provideOAuth(database, clock, idSource, cfg)
+	oAuthService, cleanup2 := provideOAuth(database, clock, idSource, cfg, logger)
 	authServices := auth.Services{
 		Keys:     keyService,
 		Sessions: webSessionService,
@@ -84,11 +84,13 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	authenticator := auth.New(authServices, authConfig)
 	site, err := provideSite(authenticator, accountService, logger)
 	if err != nil {
+		cleanup2()
 		cleanup()
 		return nil, nil, err
 	}
 	mailer, err := provideMailer(cfg, logger)
 	if err != nil {
+		cleanup2()
 		cleanup()
 		return nil, nil, err
 	}
@@ -126,6 +128,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	deckPages := provideDeckPages(site, deckServices)
 	handler, err := provideOAuthHTTP(oAuthService, site, logger, cfg)
 	if err != nil {
+		cleanup2()
 		cleanup()
 		return nil, nil, err
 	}
@@ -146,6 +149,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	}
 	apiserverPublicHandler, err := newPublicHandler(apiserverRouteDeps)
 	if err != nil {
+		cleanup2()
 		cleanup()
 		return nil, nil, err
 	}
@@ -163,6 +167,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		admin:    apiserverAdminHandler,
 	}
 	return app, func() {
+		cleanup2()
 		cleanup()
 	}, nil
 }
