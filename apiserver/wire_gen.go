@@ -73,7 +73,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	}
 	keyService := services.Keys
 	webSessionService := services.WebSessions
-	oAuthService := provideOAuth(database, clock, idSource, cfg)
+	oAuthService, cleanup2 := provideOAuth(database, clock, idSource, cfg, logger)
 	authServices := auth.Services{
 		Keys:     keyService,
 		Sessions: webSessionService,
@@ -84,11 +84,13 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	authenticator := auth.New(authServices, authConfig)
 	site, err := provideSite(authenticator, accountService, logger)
 	if err != nil {
+		cleanup2()
 		cleanup()
 		return nil, nil, err
 	}
 	mailer, err := provideMailer(cfg, logger)
 	if err != nil {
+		cleanup2()
 		cleanup()
 		return nil, nil, err
 	}
@@ -120,6 +122,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	accountPages := provideAccountPages(site, authenticator, accountServices, cfg)
 	handler, err := provideOAuthHTTP(oAuthService, site, logger, cfg)
 	if err != nil {
+		cleanup2()
 		cleanup()
 		return nil, nil, err
 	}
@@ -139,6 +142,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	}
 	apiserverPublicHandler, err := newPublicHandler(apiserverRouteDeps)
 	if err != nil {
+		cleanup2()
 		cleanup()
 		return nil, nil, err
 	}
@@ -156,6 +160,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		admin:    apiserverAdminHandler,
 	}
 	return app, func() {
+		cleanup2()
 		cleanup()
 	}, nil
 }
