@@ -201,6 +201,11 @@ func providePinger(s ports.Database) pinger {
 	return s.Ping
 }
 
+// provideDeckPages builds the deck, card, paste and study pages.
+func provideDeckPages(site *web.Site, svc web.DeckServices) *web.DeckPages {
+	return web.NewDeckPages(site, svc)
+}
+
 // provideAccountPages builds the signed-in person's own pages: home, stats,
 // audit and settings.
 func provideAccountPages(site *web.Site, a *auth.Authenticator, svc web.AccountServices, cfg Config) *web.AccountPages {

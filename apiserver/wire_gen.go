@@ -112,6 +112,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	accountDataService := services.AccountData
 	accountServices := web.AccountServices{
 		Decks:    deckService,
+		Study:    studyService,
 		Stats:    statsService,
 		Keys:     keyService,
 		Exposure: exposureService,
@@ -120,6 +121,12 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		Settings: settingsService,
 	}
 	accountPages := provideAccountPages(site, authenticator, accountServices, cfg)
+	deckServices := web.DeckServices{
+		Decks: deckService,
+		Cards: cardService,
+		Study: studyService,
+	}
+	deckPages := provideDeckPages(site, deckServices)
 	handler, err := provideOAuthHTTP(oAuthService, site, logger, cfg)
 	if err != nil {
 		cleanup2()
@@ -138,6 +145,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		upload:  apiserverUploadHandler,
 		site:    site,
 		account: accountPages,
+		decks:   deckPages,
 		oauth:   handler,
 	}
 	apiserverPublicHandler, err := newPublicHandler(apiserverRouteDeps)
@@ -194,7 +202,7 @@ var httpSet = wire.NewSet(
 	loadServerKey,
 	provideOAuth, wire.Bind(new(ports.OAuthService), new(*domain.OAuthService)), provideOAuthHTTP, wire.Struct(new(auth.Services), "*"), provideAuthConfig, auth.New, provideMailer,
 	provideSignIn,
-	provideSite, wire.Struct(new(web.AccountServices), "*"), provideAccountPages, wire.Struct(new(rest.Services), "*"), provideAPI,
+	provideSite, wire.Struct(new(web.AccountServices), "*"), provideAccountPages, wire.Struct(new(web.DeckServices), "*"), provideDeckPages, wire.Struct(new(rest.Services), "*"), provideAPI,
 	provideUpload,
 	providePinger, wire.Struct(new(routeDeps), "*"), newPublicHandler,
 	newAdminHandler,
