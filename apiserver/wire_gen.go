@@ -41,6 +41,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	accountService := services.Accounts
 	deckService := services.Decks
 	cardService := services.Cards
+	noteService := services.Notes
 	studyService := services.Study
 	statsService := services.Stats
 	mediaService := services.Media
@@ -50,6 +51,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	mcpbindServices := mcpbind.Services{
 		Decks:    deckService,
 		Cards:    cardService,
+		Notes:    noteService,
 		Study:    studyService,
 		Stats:    statsService,
 		Media:    mediaService,
@@ -176,7 +178,7 @@ var domainSet = wire.NewSet(
 	provideBlobs,
 	provideClock,
 	provideDomainConfig, fsrs.New, wire.Bind(new(ports.Scheduler), new(*fsrs.Scheduler)), wire.InterfaceValue(new(ports.IDSource), domain.RandomIDs{}), domain.NewServices, wire.FieldsOf(new(*domain.Services),
-		"Decks", "Cards", "Study", "Stats", "Media", "Accounts", "Keys", "WebSessions", "Exposure", "Audit", "Settings", "AccountData"), wire.Bind(new(ports.DeckService), new(*domain.DeckService)), wire.Bind(new(ports.CardService), new(*domain.CardService)), wire.Bind(new(ports.StudyService), new(*domain.StudyService)), wire.Bind(new(ports.StatsService), new(*domain.StatsService)), wire.Bind(new(ports.MediaService), new(*domain.MediaService)), wire.Bind(new(ports.AccountService), new(*domain.AccountService)), wire.Bind(new(ports.KeyService), new(*domain.KeyService)), wire.Bind(new(ports.WebSessionService), new(*domain.WebSessionService)), wire.Bind(new(ports.ExposureService), new(*domain.ExposureService)), wire.Bind(new(ports.AuditService), new(*domain.AuditService)), wire.Bind(new(ports.SettingsService), new(*domain.SettingsService)), wire.Bind(new(ports.AccountDataService), new(*domain.AccountDataService)),
+		"Decks", "Cards", "Notes", "Study", "Stats", "Media", "Accounts", "Keys", "WebSessions", "Exposure", "Audit", "Settings", "AccountData"), wire.Bind(new(ports.DeckService), new(*domain.DeckService)), wire.Bind(new(ports.CardService), new(*domain.CardService)), wire.Bind(new(ports.NoteService), new(*domain.NoteService)), wire.Bind(new(ports.StudyService), new(*domain.StudyService)), wire.Bind(new(ports.StatsService), new(*domain.StatsService)), wire.Bind(new(ports.MediaService), new(*domain.MediaService)), wire.Bind(new(ports.AccountService), new(*domain.AccountService)), wire.Bind(new(ports.KeyService), new(*domain.KeyService)), wire.Bind(new(ports.WebSessionService), new(*domain.WebSessionService)), wire.Bind(new(ports.ExposureService), new(*domain.ExposureService)), wire.Bind(new(ports.AuditService), new(*domain.AuditService)), wire.Bind(new(ports.SettingsService), new(*domain.SettingsService)), wire.Bind(new(ports.AccountDataService), new(*domain.AccountDataService)),
 )
 
 // mcpSet binds the MCP port to the domain services and builds the engine.

@@ -58,4 +58,11 @@ var examples = map[string]Example{
 	ToolRenderStudySession: {json.RawMessage(`{"deckId":"d1"}`), RenderStudySessionArgs{}, exSess},
 	ToolGetSettings:        {json.RawMessage(`{}`), GetSettingsArgs{}, exSettings},
 	ToolUpdateSettings:     {json.RawMessage(`{"timezone":"America/New_York","rolloverHour":4}`), UpdateSettingsArgs{}, exSettings},
+	ToolAddNotes: {json.RawMessage(`{"deckId":"d1","notes":[{"noteType":"Cloze","fields":{"Text":"{{c1::Ankara}} is the capital of {{c2::Turkey}}"},"tags":["europe"]}]}`), AddNotesArgs{},
+		BulkResult{DeckID: "d1", Items: []ItemOutcome{{Index: 0, Status: OutcomeCreated, ID: "n1", CardIDs: []string{"c1", "c2"}}}, Counts: map[string]int{"created": 1}}},
+	ToolUpdateNotes: {json.RawMessage(`{"updates":[{"id":"n1","fields":{"Back Extra":"since 1923"}}]}`), UpdateNotesArgs{},
+		BulkResult{Items: []ItemOutcome{{Index: 0, Status: OutcomeUpdated, ID: "n1", CardIDs: []string{"c1", "c2"}}}, Counts: map[string]int{"updated": 1}}},
+	ToolGetNote: {json.RawMessage(`{"noteId":"n1"}`), GetNoteArgs{}, Note{ID: "n1", NoteType: NoteTypeBasicReversed, FieldNames: []string{"Front", "Back"},
+		Fields: map[string]string{"Front": "der Hund", "Back": "the dog"}, Tags: []string{"de"}, CreatedAt: exT0, UpdatedAt: exT0,
+		Cards: []NoteCard{{ID: "c1", Ord: 0, DeckID: "d1", Front: "der Hund", Phase: PhaseNew}, {ID: "c2", Ord: 1, DeckID: "d1", Front: "the dog", Phase: PhaseNew}}}},
 }

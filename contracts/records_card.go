@@ -27,6 +27,8 @@ const (
 type Card struct {
 	ID        string    `json:"id"`
 	DeckID    string    `json:"deckId"`
+	NoteID    string    `json:"noteId,omitempty"` // the note the card was made from, if any
+	Ord       int       `json:"ord,omitempty"`    // its template index or cloze number - 1 in the note
 	Front     string    `json:"front"`
 	Back      string    `json:"back"`
 	Tags      []string  `json:"tags"`
@@ -90,8 +92,9 @@ type ItemOutcome struct {
 	ID         string        `json:"id,omitempty"`
 	ExistingID string        `json:"existingId,omitempty"`
 	Reason     string        `json:"reason,omitempty"`
-	Line       int           `json:"line,omitempty"`   // import: the line the card's note starts on
-	DeckID     string        `json:"deckId,omitempty"` // import: the deck the card went to, when not the result's deck
+	Line       int           `json:"line,omitempty"`    // import: the line the card's note starts on
+	DeckID     string        `json:"deckId,omitempty"`  // import: the deck the card went to, when not the result's deck
+	CardIDs    []string      `json:"cardIds,omitempty"` // notes: the note's cards
 }
 
 // BulkResult is the outcome of a bulk operation, item by item, with totals.

@@ -117,9 +117,17 @@ var (
 		"reps": intOut, "lapses": intOut, "step": intOut, "lastReview": tsOut,
 	}, "phase", "due", "stability", "difficulty", "scheduledDays", "reps", "lapses", "step")
 	cardOut = object(schema{
-		"id": strOut, "deckId": strOut, "front": strOut, "back": strOut, "tags": strListOut, "suspended": boolOut,
+		"id": strOut, "deckId": strOut, "noteId": strOut, "ord": intOut, "front": strOut, "back": strOut, "tags": strListOut, "suspended": boolOut,
 		"state": cardStateOut, "createdAt": tsOut, "updatedAt": tsOut,
 	}, "id", "deckId", "front", "back", "tags", "suspended", "state", "createdAt", "updatedAt")
+	noteOut = object(schema{
+		"id": strOut, "noteType": strOut, "fieldNames": strListOut,
+		"fields": schema{"type": "object", "additionalProperties": strOut}, "tags": strListOut,
+		"cards": schema{"type": "array", "items": object(schema{
+			"id": strOut, "ord": intOut, "deckId": strOut, "front": strOut, "phase": phaseOut,
+		}, "id", "ord", "deckId", "front", "phase")},
+		"createdAt": tsOut, "updatedAt": tsOut,
+	}, "id", "noteType", "fieldNames", "fields", "tags", "cards", "createdAt", "updatedAt")
 	studyCardOut = object(schema{
 		"cardId": strOut, "position": intOut, "front": strOut, "back": strOut, "tags": strListOut, "phase": phaseOut,
 	}, "cardId", "position", "front", "phase")
@@ -133,6 +141,7 @@ var (
 			"index": intOut, "status": schema{"type": "string", "enum": []OutcomeStatus{
 				OutcomeCreated, OutcomeUpdated, OutcomeDeleted, OutcomeDuplicate, OutcomeInvalid, OutcomeNotFound, OutcomeConflict}},
 			"id": strOut, "existingId": strOut, "reason": strOut, "line": intOut, "deckId": strOut,
+			"cardIds": schema{"type": "array", "items": strOut},
 		}, "index", "status")},
 		"counts":       schema{"type": "object", "additionalProperties": intOut},
 		"replayed":     boolOut,

@@ -26,6 +26,9 @@ const (
 	ToolRenderStudySession = "render_study_session"
 	ToolGetSettings        = "get_settings"
 	ToolUpdateSettings     = "update_settings"
+	ToolAddNotes           = "add_notes"
+	ToolUpdateNotes        = "update_notes"
+	ToolGetNote            = "get_note"
 )
 
 // StudyWidgetURI is the MCP Apps resource that renders a study session.
@@ -77,9 +80,11 @@ var (
 )
 
 var (
-	deckIDArg = id("The deck's id (from list_decks or create_deck).")
-	cursorArg = str("Opaque cursor from a previous page's nextCursor; omit for the first page.")
-	cardsArg  = object(schema{
+	noteFieldsArg = schema{"type": "object", "additionalProperties": with(str(""), "maxLength", MaxCardSideLen)}
+	tagsArg       = with(array(with(str(""), "minLength", 1, "maxLength", MaxTagLen), ""), "maxItems", MaxTagsPerCard)
+	deckIDArg     = id("The deck's id (from list_decks or create_deck).")
+	cursorArg     = str("Opaque cursor from a previous page's nextCursor; omit for the first page.")
+	cardsArg      = object(schema{
 		"front": with(str("Question side. Plain text or Markdown."), "minLength", 1, "maxLength", MaxCardSideLen),
 		"back":  with(str("Answer side."), "minLength", 1, "maxLength", MaxCardSideLen),
 		"tags":  with(array(with(str(""), "minLength", 1, "maxLength", MaxTagLen), "Tags, e.g. [\"chapter-1\"]."), "maxItems", MaxTagsPerCard),
@@ -254,6 +259,41 @@ var catalog = []ToolDef{
 		}, "deckId", "text")),
 		OutputSchema: raw(bulkOut),
 		Annotations:  idempotent, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "cards.import",
+	},
+	{
+		Name: ToolAddNotes, Title: "Add notes",
+		Description: "Add notes of a note type; each makes its cards: " + NoteTypeBasicReversed + " both directions, Cloze one card per {{c1::…}}. Fields by name (Basic: Front, Back; Cloze: Text, Back Extra). Per-note outcome with cardIds. add_cards is the simple door.",
+		InputSchema: raw(object(schema{
+			"deckId": deckIDArg,
+			"notes": with(array(object(schema{
+				"noteType": enum("", StockNoteTypes...),
+				"fields":   noteFieldsArg,
+				"tags":     tagsArg,
+			}, "noteType", "fields"), "The notes to add."), "minItems", 1, "maxItems", MaxNoteBulk),
+			"idempotencyKey": idemArg,
+		}, "deckId", "notes")),
+		OutputSchema: raw(bulkOut),
+		Annotations:  idempotent, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "notes.add",
+	},
+	{
+		Name: ToolUpdateNotes, Title: "Update notes",
+		Description: "Edit notes' fields or tags; their cards are re-made and keep their scheduling. Only the fields given change. Per-note outcome.",
+		InputSchema: raw(object(schema{
+			"updates": with(array(object(schema{
+				"id":     id("The note's id."),
+				"fields": noteFieldsArg,
+				"tags":   with(tagsArg, "Replaces all tags."),
+			}, "id"), ""), "minItems", 1, "maxItems", MaxNoteBulk),
+		}, "updates")),
+		OutputSchema: raw(bulkOut),
+		Annotations:  idempotent, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "notes.update",
+	},
+	{
+		Name: ToolGetNote, Title: "Get note",
+		Description:  "One note: its type, fields, tags and cards (a card's noteId names its note).",
+		InputSchema:  raw(object(schema{"noteId": id("The note's id.")}, "noteId")),
+		OutputSchema: raw(noteOut),
+		Annotations:  readOnly, Scopes: []Scope{ScopeDecksRead},
 	},
 	{
 		Name: ToolStartStudySession, Title: "Start study session",

@@ -76,41 +76,50 @@ func (s *CardService) addWith(ctx context.Context, uid, deckID string, items []a
 		if err != nil {
 			return err
 		}
-		if key != "" {
-			storedFP, stored, found, err := tx.Idempotency().ClaimKey(ctx, uid, scope, key, fp, now)
+		return idempotent(ctx, tx, uid, scope, key, fp, now, &res, func() error {
+			created, err := s.resolveDecks(ctx, tx, uid, target, items, now)
 			if err != nil {
-				return fail(err)
+				return err
 			}
-			if found {
-				return replay(&res, key, fp, storedFP, stored)
+			if res, err = s.insert(ctx, tx, uid, deckID, items, now); err != nil {
+				return err
 			}
-		}
-		created, err := s.resolveDecks(ctx, tx, uid, target, items, now)
-		if err != nil {
-			return err
-		}
-		if res, err = s.insert(ctx, tx, uid, deckID, items, now); err != nil {
-			return err
-		}
-		res.DecksCreated = created
-		if finish != nil {
-			finish(&res)
-		}
-		if key != "" {
-			b, err := json.Marshal(res)
-			if err != nil {
-				return fail(err)
+			res.DecksCreated = created
+			if finish != nil {
+				finish(&res)
 			}
-			if err := tx.Idempotency().SaveResult(ctx, uid, scope, key, b); err != nil {
-				return fail(err)
-			}
-		}
-		return nil
+			return nil
+		})
 	})
 	if err != nil {
 		return contracts.BulkResult{}, err
 	}
 	return res, nil
+}
+
+// idempotent runs a bulk write under an idempotency key: the first call
+// with key claims it, runs run and stores *res for replay; a later call
+// with the same request replays the stored result into *res instead. An
+// empty key just runs run.
+func idempotent(ctx context.Context, tx ports.Stores, uid, scope, key, fp string, now time.Time, res *contracts.BulkResult, run func() error) error {
+	if key == "" {
+		return run()
+	}
+	storedFP, stored, found, err := tx.Idempotency().ClaimKey(ctx, uid, scope, key, fp, now)
+	if err != nil {
+		return fail(err)
+	}
+	if found {
+		return replay(res, key, fp, storedFP, stored)
+	}
+	if err := run(); err != nil {
+		return err
+	}
+	b, err := json.Marshal(*res)
+	if err != nil {
+		return fail(err)
+	}
+	return fail(tx.Idempotency().SaveResult(ctx, uid, scope, key, b))
 }
 
 func replay(res *contracts.BulkResult, key, fp, storedFP string, stored []byte) error {

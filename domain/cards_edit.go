@@ -103,6 +103,11 @@ func (s *CardService) applyPatch(ctx context.Context, tx ports.Stores, uid strin
 	if p.Front == nil && p.Back == nil && p.Tags == nil && p.Suspended == nil && p.DeckID == nil {
 		return invalid("nothing to change: give front, back, tags, suspended or deckId")
 	}
+	if row.NoteID != "" && (p.Front != nil || p.Back != nil || p.Tags != nil) {
+		// The note's fields make this card; an edit here would be lost at
+		// the note's next edit.
+		return invalid("card %s is made from note %s: change its text or tags with update_notes (suspending and moving work here)", quoteID(p.ID), row.NoteID)
+	}
 	next := row
 	next.Tags = slices.Clone(row.Tags)
 	var err error

@@ -90,6 +90,7 @@ func (d *deps) now() time.Time { return d.clock.Now().UTC().Truncate(time.Millis
 type Services struct {
 	Decks       *DeckService
 	Cards       *CardService
+	Notes       *NoteService
 	Study       *StudyService
 	Stats       *StatsService
 	Media       *MediaService
@@ -109,6 +110,7 @@ func NewServices(store ports.Database, blobs ports.BlobStore, clock ports.Clock,
 	return &Services{
 		Decks:       &DeckService{d},
 		Cards:       &CardService{d},
+		Notes:       &NoteService{d},
 		Study:       &StudyService{d},
 		Stats:       &StatsService{d},
 		Media:       &MediaService{d},

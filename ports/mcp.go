@@ -36,6 +36,12 @@ type McpServices interface {
 	DeleteDeck(ctx context.Context, args contracts.DeleteDeckArgs) (contracts.DeleteResult, error)
 	// AddCards adds cards with per-item outcomes. Not found for an unknown deck.
 	AddCards(ctx context.Context, args contracts.AddCardsArgs) (contracts.BulkResult, error)
+	// AddNotes adds notes with per-note outcomes. Not found for an unknown deck.
+	AddNotes(ctx context.Context, args contracts.AddNotesArgs) (contracts.BulkResult, error)
+	// UpdateNotes edits notes with per-note outcomes.
+	UpdateNotes(ctx context.Context, args contracts.UpdateNotesArgs) (contracts.BulkResult, error)
+	// GetNote returns one note. Not found when absent.
+	GetNote(ctx context.Context, args contracts.GetNoteArgs) (contracts.Note, error)
 	// UpdateCards edits cards with per-item outcomes.
 	UpdateCards(ctx context.Context, args contracts.UpdateCardsArgs) (contracts.BulkResult, error)
 	// DeleteCards deletes cards with per-item outcomes.

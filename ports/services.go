@@ -49,6 +49,24 @@ type CardService interface {
 	SearchCards(ctx context.Context, args contracts.SearchCardsArgs) (contracts.CardPage, error)
 }
 
+// NoteService manages the acting user's notes: fields of a note type from
+// which cards are made. Bulk methods report one outcome per note and fail
+// as a whole only as CardService's do.
+type NoteService interface {
+	// AddNotes adds notes to a deck, each with the cards its note type
+	// makes, in one transaction. A note whose fields name no field of its
+	// type, or that makes no card, is invalid; one whose cards duplicate
+	// cards of the deck is a duplicate (ExistingID names one of them).
+	AddNotes(ctx context.Context, args contracts.AddNotesArgs) (contracts.BulkResult, error)
+	// UpdateNotes changes notes' fields and tags and re-makes their cards,
+	// which keep their scheduling and review history. Per-note not_found,
+	// invalid, or conflict (a re-made card would duplicate another card of
+	// its deck).
+	UpdateNotes(ctx context.Context, args contracts.UpdateNotesArgs) (contracts.BulkResult, error)
+	// GetNote returns one note with its cards. Not found when absent.
+	GetNote(ctx context.Context, noteID string) (contracts.Note, error)
+}
+
 // StudyService runs study sessions. Every session it returns carries its
 // absolute web link (StudyURL) when the service knows the public origin.
 type StudyService interface {

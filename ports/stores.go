@@ -72,6 +72,7 @@ type Stores interface {
 	Users() UserStore
 	Decks() DeckStore
 	Cards() CardStore
+	Notes() NoteStore
 	Reviews() ReviewStore
 	Sessions() StudySessionStore
 	Keys() APIKeyStore
@@ -130,9 +131,39 @@ type DeckStore interface {
 // CardRow is a card as stored: the record plus its content hash (unique
 // per deck) and a version bumped by every write (optimistic concurrency).
 type CardRow struct {
-	contracts.Card
-	Hash    string
-	Version int64
+	contracts.Card // NoteID and Ord name the card's note, when it has one
+	Hash           string
+	Version        int64
+}
+
+// NoteRow is a stored note. NoteType is a stock type's name
+// (contracts.StockNoteTypes). Fields are in the type's field order. GUID
+// is unique per user (Anki's note GUID for imported notes).
+type NoteRow struct {
+	ID        string
+	NoteType  string
+	GUID      string
+	Fields    []string
+	Tags      []string
+	Version   int64
+	CreatedAt time.Time
+	UpdatedAt time.Time
+}
+
+// NoteStore keeps notes.
+type NoteStore interface {
+	// InsertNotes inserts notes (Version is set to 1). Conflict when a GUID
+	// is already taken; nothing is inserted then.
+	InsertNotes(ctx context.Context, userID string, notes []NoteRow) error
+	// GetNotes returns the user's notes with these ids, in no particular
+	// order; ids that are absent or another user's are left out.
+	GetNotes(ctx context.Context, userID string, ids []string) ([]NoteRow, error)
+	// UpdateNote stores fields, tags and updatedAt when the stored version
+	// is n.Version, and increments it. Not found when absent; conflict when
+	// the version moved on.
+	UpdateNote(ctx context.Context, userID string, n NoteRow) error
+	// CardsOfNotes returns the cards of these notes, ordered by note and ord.
+	CardsOfNotes(ctx context.Context, userID string, noteIDs []string) ([]CardRow, error)
 }
 
 // CardStore keeps cards.

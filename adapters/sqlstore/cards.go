@@ -12,16 +12,16 @@ import (
 
 // cardCols are the columns scanCard reads, in order, from the cards row aliased c.
 const cardCols = `c.id, c.deck_id, c.front, c.back, c.tags, c.suspended, c.phase, c.due, c.stability, c.difficulty,
-c.scheduled_days, c.reps, c.lapses, c.step, c.last_review, c.hash, c.version, c.created_at, c.updated_at`
+c.scheduled_days, c.reps, c.lapses, c.step, c.last_review, c.hash, c.version, c.created_at, c.updated_at, c.note_id, c.ord`
 
 // insertCols are the columns InsertCards writes, one placeholder each.
 const insertCols = `id, user_id, deck_id, front, back, tags, suspended, phase, due, stability, difficulty,
-scheduled_days, reps, lapses, step, last_review, hash, version, created_at, updated_at`
+scheduled_days, reps, lapses, step, last_review, hash, version, created_at, updated_at, note_id, ord`
 
-const insertColCount = 20
+const insertColCount = 22
 
 // insertBatchSizes are the row counts of the multi-row INSERTs of cards
-// beyond the first 15 rows, largest first (20 placeholders a row): a batch
+// beyond the first 15 rows, largest first (22 placeholders a row): a batch
 // is cut into as many of each as fit, and the rest (0–15 rows) goes in one
 // more statement. So a call runs few statements and their texts take at
 // most 18 shapes, each prepared once per connection (prepared batch
@@ -49,12 +49,14 @@ func scanCard(sc interface{ Scan(...any) error }) (ports.CardRow, error) {
 	var tags string
 	var phase string
 	var due, created, updated int64
-	var last sql.NullInt64
+	var last, ord sql.NullInt64
+	var note sql.NullString
 	err := sc.Scan(&c.ID, &c.DeckID, &c.Front, &c.Back, &tags, &c.Suspended, &phase, &due, &c.State.Stability, &c.State.Difficulty,
-		&c.State.ScheduledDays, &c.State.Reps, &c.State.Lapses, &c.State.Step, &last, &c.Hash, &c.Version, &created, &updated)
+		&c.State.ScheduledDays, &c.State.Reps, &c.State.Lapses, &c.State.Step, &last, &c.Hash, &c.Version, &created, &updated, &note, &ord)
 	if err != nil {
 		return c, err
 	}
+	c.NoteID, c.Ord = note.String, int(ord.Int64)
 	if c.Tags, err = parseStrings(tags); err != nil {
 		return c, err
 	}
@@ -123,7 +125,7 @@ func (h *handle) insertCards(ctx context.Context, userID string, cards []ports.C
 			b.WriteString(seq(&a, h.s.d, []any{c.ID, userID, c.DeckID, c.Front, c.Back, stringsJSON(c.Tags), c.Suspended,
 				string(c.State.Phase), ms(c.State.Due), c.State.Stability, c.State.Difficulty, c.State.ScheduledDays,
 				c.State.Reps, c.State.Lapses, c.State.Step, msPtr(c.State.LastReview), c.Hash, int64(1),
-				ms(c.CreatedAt), ms(c.UpdatedAt)}))
+				ms(c.CreatedAt), ms(c.UpdatedAt), nullString(c.NoteID), nullOrd(c.NoteID, c.Ord)}))
 			b.WriteByte(')')
 		}
 		b.WriteString(` ON CONFLICT DO NOTHING RETURNING id`)
@@ -162,6 +164,22 @@ func (h *handle) collect(ctx context.Context, q string, a args, ids *[]string) e
 		*ids = append(*ids, id)
 	}
 	return rows.Err()
+}
+
+// nullString is NULL for "".
+func nullString(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// nullOrd is a card's ord, NULL for a card without a note.
+func nullOrd(noteID string, ord int) any {
+	if noteID == "" {
+		return nil
+	}
+	return int64(ord)
 }
 
 // checkDecks fails not found unless every card's deck is the user's.

@@ -32,6 +32,7 @@ type (
 	userStore     struct{ *handle }
 	deckStore     struct{ *handle }
 	cardStore     struct{ *handle }
+	noteStore     struct{ *handle }
 	reviewStore   struct{ *handle }
 	sessionStore  struct{ *handle }
 	keyStore      struct{ *handle }
@@ -50,6 +51,9 @@ func (h *handle) Decks() ports.DeckStore { return deckStore{h} }
 
 // Cards returns the card store on h.
 func (h *handle) Cards() ports.CardStore { return cardStore{h} }
+
+// Notes returns the note store on h.
+func (h *handle) Notes() ports.NoteStore { return noteStore{h} }
 
 // Reviews returns the review store on h.
 func (h *handle) Reviews() ports.ReviewStore { return reviewStore{h} }

@@ -228,6 +228,9 @@ func (s *Store) Decks() ports.DeckStore { return s.root.Decks() }
 // Cards returns the card store outside any transaction.
 func (s *Store) Cards() ports.CardStore { return s.root.Cards() }
 
+// Notes returns the note store outside any transaction.
+func (s *Store) Notes() ports.NoteStore { return s.root.Notes() }
+
 // Reviews returns the review store outside any transaction.
 func (s *Store) Reviews() ports.ReviewStore { return s.root.Reviews() }
 

@@ -55,4 +55,7 @@ var dispatch = map[string]call{
 	contracts.ToolRenderStudySession: bind(ports.McpServices.RenderStudySession),
 	contracts.ToolGetSettings:        bind(ports.McpServices.GetSettings),
 	contracts.ToolUpdateSettings:     bind(ports.McpServices.UpdateSettings),
+	contracts.ToolAddNotes:           bind(ports.McpServices.AddNotes),
+	contracts.ToolUpdateNotes:        bind(ports.McpServices.UpdateNotes),
+	contracts.ToolGetNote:            bind(ports.McpServices.GetNote),
 }

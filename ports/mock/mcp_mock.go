@@ -80,6 +80,45 @@ func (c *MockMcpServicesAddCardsCall) DoAndReturn(f func(context.Context, contra
 	return c
 }
 
+// AddNotes mocks base method.
+func (m *MockMcpServices) AddNotes(ctx context.Context, args contracts.AddNotesArgs) (contracts.BulkResult, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "AddNotes", ctx, args)
+	ret0, _ := ret[0].(contracts.BulkResult)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// AddNotes indicates an expected call of AddNotes.
+func (mr *MockMcpServicesMockRecorder) AddNotes(ctx, args any) *MockMcpServicesAddNotesCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "AddNotes", reflect.TypeOf((*MockMcpServices)(nil).AddNotes), ctx, args)
+	return &MockMcpServicesAddNotesCall{Call: call}
+}
+
+// MockMcpServicesAddNotesCall wrap *gomock.Call
+type MockMcpServicesAddNotesCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockMcpServicesAddNotesCall) Return(arg0 contracts.BulkResult, arg1 error) *MockMcpServicesAddNotesCall {
+	c.Call = c.Call.Return(arg0, arg1)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockMcpServicesAddNotesCall) Do(f func(context.Context, contracts.AddNotesArgs) (contracts.BulkResult, error)) *MockMcpServicesAddNotesCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockMcpServicesAddNotesCall) DoAndReturn(f func(context.Context, contracts.AddNotesArgs) (contracts.BulkResult, error)) *MockMcpServicesAddNotesCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
 // CreateDeck mocks base method.
 func (m *MockMcpServices) CreateDeck(ctx context.Context, args contracts.CreateDeckArgs) (contracts.Deck, error) {
 	m.ctrl.T.Helper()
@@ -271,6 +310,45 @@ func (c *MockMcpServicesGetDeckCall) Do(f func(context.Context, contracts.GetDec
 
 // DoAndReturn rewrite *gomock.Call.DoAndReturn
 func (c *MockMcpServicesGetDeckCall) DoAndReturn(f func(context.Context, contracts.GetDeckArgs) (contracts.Deck, error)) *MockMcpServicesGetDeckCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
+// GetNote mocks base method.
+func (m *MockMcpServices) GetNote(ctx context.Context, args contracts.GetNoteArgs) (contracts.Note, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "GetNote", ctx, args)
+	ret0, _ := ret[0].(contracts.Note)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// GetNote indicates an expected call of GetNote.
+func (mr *MockMcpServicesMockRecorder) GetNote(ctx, args any) *MockMcpServicesGetNoteCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "GetNote", reflect.TypeOf((*MockMcpServices)(nil).GetNote), ctx, args)
+	return &MockMcpServicesGetNoteCall{Call: call}
+}
+
+// MockMcpServicesGetNoteCall wrap *gomock.Call
+type MockMcpServicesGetNoteCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockMcpServicesGetNoteCall) Return(arg0 contracts.Note, arg1 error) *MockMcpServicesGetNoteCall {
+	c.Call = c.Call.Return(arg0, arg1)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockMcpServicesGetNoteCall) Do(f func(context.Context, contracts.GetNoteArgs) (contracts.Note, error)) *MockMcpServicesGetNoteCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockMcpServicesGetNoteCall) DoAndReturn(f func(context.Context, contracts.GetNoteArgs) (contracts.Note, error)) *MockMcpServicesGetNoteCall {
 	c.Call = c.Call.DoAndReturn(f)
 	return c
 }
@@ -778,6 +856,45 @@ func (c *MockMcpServicesUpdateDeckCall) Do(f func(context.Context, contracts.Upd
 
 // DoAndReturn rewrite *gomock.Call.DoAndReturn
 func (c *MockMcpServicesUpdateDeckCall) DoAndReturn(f func(context.Context, contracts.UpdateDeckArgs) (contracts.Deck, error)) *MockMcpServicesUpdateDeckCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
+// UpdateNotes mocks base method.
+func (m *MockMcpServices) UpdateNotes(ctx context.Context, args contracts.UpdateNotesArgs) (contracts.BulkResult, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "UpdateNotes", ctx, args)
+	ret0, _ := ret[0].(contracts.BulkResult)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// UpdateNotes indicates an expected call of UpdateNotes.
+func (mr *MockMcpServicesMockRecorder) UpdateNotes(ctx, args any) *MockMcpServicesUpdateNotesCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "UpdateNotes", reflect.TypeOf((*MockMcpServices)(nil).UpdateNotes), ctx, args)
+	return &MockMcpServicesUpdateNotesCall{Call: call}
+}
+
+// MockMcpServicesUpdateNotesCall wrap *gomock.Call
+type MockMcpServicesUpdateNotesCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockMcpServicesUpdateNotesCall) Return(arg0 contracts.BulkResult, arg1 error) *MockMcpServicesUpdateNotesCall {
+	c.Call = c.Call.Return(arg0, arg1)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockMcpServicesUpdateNotesCall) Do(f func(context.Context, contracts.UpdateNotesArgs) (contracts.BulkResult, error)) *MockMcpServicesUpdateNotesCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockMcpServicesUpdateNotesCall) DoAndReturn(f func(context.Context, contracts.UpdateNotesArgs) (contracts.BulkResult, error)) *MockMcpServicesUpdateNotesCall {
 	c.Call = c.Call.DoAndReturn(f)
 	return c
 }

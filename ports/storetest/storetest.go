@@ -46,6 +46,7 @@ func TestStore(t *testing.T, open func(t *testing.T) ports.Database) {
 		{"InsertAndGetCards", testInsertAndGetCards},
 		{"InsertCardsConflict", testInsertCardsConflict},
 		{"HashesInDeck", testHashesInDeck},
+		{"Notes", testNotes},
 		{"UpdateCard", testUpdateCard},
 		{"MoveCard", testMoveCard},
 		{"UpdateState", testUpdateState},

@@ -12,6 +12,7 @@ import (
 type Services struct {
 	Decks    ports.DeckService
 	Cards    ports.CardService
+	Notes    ports.NoteService
 	Study    ports.StudyService
 	Stats    ports.StatsService
 	Media    ports.MediaService
@@ -98,6 +99,21 @@ func (b *Binding) UpdateCards(ctx context.Context, args contracts.UpdateCardsArg
 // DeleteCards implements ports.McpServices.
 func (b *Binding) DeleteCards(ctx context.Context, args contracts.DeleteCardsArgs) (contracts.BulkResult, error) {
 	return b.svc.Cards.DeleteCards(ctx, args)
+}
+
+// AddNotes implements ports.McpServices.
+func (b *Binding) AddNotes(ctx context.Context, args contracts.AddNotesArgs) (contracts.BulkResult, error) {
+	return b.svc.Notes.AddNotes(ctx, args)
+}
+
+// UpdateNotes implements ports.McpServices.
+func (b *Binding) UpdateNotes(ctx context.Context, args contracts.UpdateNotesArgs) (contracts.BulkResult, error) {
+	return b.svc.Notes.UpdateNotes(ctx, args)
+}
+
+// GetNote implements ports.McpServices.
+func (b *Binding) GetNote(ctx context.Context, args contracts.GetNoteArgs) (contracts.Note, error) {
+	return b.svc.Notes.GetNote(ctx, args.NoteID)
 }
 
 // ImportCards implements ports.McpServices.

@@ -44,7 +44,7 @@ func stack(t *testing.T) (*domain.Services, context.Context) {
 }
 
 func services(svc *domain.Services) mcpbind.Services {
-	return mcpbind.Services{Decks: svc.Decks, Cards: svc.Cards, Study: svc.Study, Stats: svc.Stats,
+	return mcpbind.Services{Decks: svc.Decks, Cards: svc.Cards, Notes: svc.Notes, Study: svc.Study, Stats: svc.Stats,
 		Media: svc.Media, Exposure: svc.Exposure, Audit: svc.Audit}
 }
 

@@ -172,7 +172,7 @@ func affectedLinks(e contracts.AuditEvent) []auditLink {
 		case "deck":
 			l.Href = "/decks/" + url.PathEscape(id)
 		case "card":
-			l.Href = "/cards/" + url.PathEscape(id)
+			l.Href = "/cards/" + url.PathEscape(id) + "/edit"
 		case "study session":
 			l.Href = "/study/" + url.PathEscape(id)
 		}

@@ -20,13 +20,13 @@ func TestAffectedLinks(t *testing.T) {
 	}{
 		{ev("create_deck", `{"name":"x"}`, "deck-000001"), []auditLink{{"deck …000001", "/decks/deck-000001"}}},
 		{ev("add_cards", `{"deckId":"deck-000001","cards":[]}`, "deck-000001", "card-000002", "card-000003"),
-			[]auditLink{{"deck …000001", "/decks/deck-000001"}, {"card …000002", "/cards/card-000002"}, {"card …000003", "/cards/card-000003"}}},
+			[]auditLink{{"deck …000001", "/decks/deck-000001"}, {"card …000002", "/cards/card-000002/edit"}, {"card …000003", "/cards/card-000003/edit"}}},
 		{ev("start_study_session", `{"deckId":"deck-000001"}`, "sess-000009", "deck-000001"),
 			[]auditLink{{"deck …000001", "/decks/deck-000001"}, {"study session …000009", "/study/sess-000009"}}},
 		{ev("submit_review", `{"sessionId":"sess-000009"}`, "sess-000009", "card-000002"),
-			[]auditLink{{"study session …000009", "/study/sess-000009"}, {"card …000002", "/cards/card-000002"}}},
+			[]auditLink{{"study session …000009", "/study/sess-000009"}, {"card …000002", "/cards/card-000002/edit"}}},
 		{ev("request_media_upload", `{}`, "media-000007"), []auditLink{{"media …000007", ""}}},
-		{ev("update_cards", `not json`, "card/../x"), []auditLink{{"card …d/../x", "/cards/card%2F..%2Fx"}}},
+		{ev("update_cards", `not json`, "card/../x"), []auditLink{{"card …d/../x", "/cards/card%2F..%2Fx/edit"}}},
 	} {
 		if got := affectedLinks(c.e); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s: %v, want %v", c.e.Tool, got, c.want)

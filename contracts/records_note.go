@@ -1,0 +1,73 @@
+package contracts
+
+import "time"
+
+// Note limits.
+const (
+	MaxNoteFields = 64
+	MaxNoteBulk   = 500
+)
+
+// The stock note types' names, as Anki names them.
+const (
+	NoteTypeBasic            = "Basic"
+	NoteTypeBasicReversed    = "Basic (and reversed card)"
+	NoteTypeBasicOptReversed = "Basic (optional reversed card)"
+	NoteTypeBasicTypeIn      = "Basic (type in the answer)"
+	NoteTypeCloze            = "Cloze"
+)
+
+// StockNoteTypes lists the stock note types' names.
+var StockNoteTypes = []string{NoteTypeBasic, NoteTypeBasicReversed, NoteTypeBasicOptReversed, NoteTypeBasicTypeIn, NoteTypeCloze}
+
+// Note is a note: fields of a note type, from which its cards are made.
+type Note struct {
+	ID         string            `json:"id"`
+	NoteType   string            `json:"noteType"`
+	FieldNames []string          `json:"fieldNames"` // the note type's fields, in order
+	Fields     map[string]string `json:"fields"`
+	Tags       []string          `json:"tags"`
+	Cards      []NoteCard        `json:"cards"`
+	CreatedAt  time.Time         `json:"createdAt"`
+	UpdatedAt  time.Time         `json:"updatedAt"`
+}
+
+// NoteCard is one card of a note.
+type NoteCard struct {
+	ID     string `json:"id"`
+	Ord    int    `json:"ord"` // template index, or cloze number - 1
+	DeckID string `json:"deckId"`
+	Front  string `json:"front"`
+	Phase  Phase  `json:"phase"`
+}
+
+// NewNote is one note to add.
+type NewNote struct {
+	NoteType string            `json:"noteType"`
+	Fields   map[string]string `json:"fields"`
+	Tags     []string          `json:"tags,omitempty"`
+}
+
+// NotePatch changes one note; fields not named stay as they are.
+type NotePatch struct {
+	ID     string            `json:"id"`
+	Fields map[string]string `json:"fields,omitempty"`
+	Tags   *[]string         `json:"tags,omitempty"`
+}
+
+// AddNotesArgs are add_notes' arguments.
+type AddNotesArgs struct {
+	DeckID         string    `json:"deckId"`
+	Notes          []NewNote `json:"notes"`
+	IdempotencyKey string    `json:"idempotencyKey,omitempty"`
+}
+
+// UpdateNotesArgs are update_notes' arguments.
+type UpdateNotesArgs struct {
+	Updates []NotePatch `json:"updates"`
+}
+
+// GetNoteArgs are get_note's arguments.
+type GetNoteArgs struct {
+	NoteID string `json:"noteId"`
+}
