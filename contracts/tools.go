@@ -80,11 +80,12 @@ var (
 )
 
 var (
-	noteFieldsArg = schema{"type": "object", "additionalProperties": with(str(""), "maxLength", MaxCardSideLen)}
-	tagsArg       = with(array(with(str(""), "minLength", 1, "maxLength", MaxTagLen), ""), "maxItems", MaxTagsPerCard)
-	deckIDArg     = id("The deck's id (from list_decks or create_deck).")
-	cursorArg     = str("Opaque cursor from a previous page's nextCursor; omit for the first page.")
-	cardsArg      = object(schema{
+	noteFieldsArg = withDesc(schema{"type": "object", "additionalProperties": with(str(""), "maxLength", MaxCardSideLen)},
+		"Field values by field name, e.g. {\"Front\": \"…\", \"Back\": \"…\"}.")
+	tagsArg   = with(array(with(str(""), "minLength", 1, "maxLength", MaxTagLen), "Tags, e.g. [\"chapter-1\"]."), "maxItems", MaxTagsPerCard)
+	deckIDArg = id("The deck's id (from list_decks or create_deck).")
+	cursorArg = str("Opaque cursor from a previous page's nextCursor; omit for the first page.")
+	cardsArg  = object(schema{
 		"front": with(str("Question side. Plain text or Markdown."), "minLength", 1, "maxLength", MaxCardSideLen),
 		"back":  with(str("Answer side."), "minLength", 1, "maxLength", MaxCardSideLen),
 		"tags":  with(array(with(str(""), "minLength", 1, "maxLength", MaxTagLen), "Tags, e.g. [\"chapter-1\"]."), "maxItems", MaxTagsPerCard),
@@ -266,7 +267,7 @@ var catalog = []ToolDef{
 		InputSchema: raw(object(schema{
 			"deckId": deckIDArg,
 			"notes": with(array(object(schema{
-				"noteType": enum("", StockNoteTypes...),
+				"noteType": enum("The note type: it decides the field names and the cards made.", StockNoteTypes...),
 				"fields":   noteFieldsArg,
 				"tags":     tagsArg,
 			}, "noteType", "fields"), "The notes to add."), "minItems", 1, "maxItems", MaxNoteBulk),
@@ -282,8 +283,8 @@ var catalog = []ToolDef{
 			"updates": with(array(object(schema{
 				"id":     id("The note's id."),
 				"fields": noteFieldsArg,
-				"tags":   with(tagsArg, "Replaces all tags."),
-			}, "id"), ""), "minItems", 1, "maxItems", MaxNoteBulk),
+				"tags":   with(array(with(str(""), "minLength", 1, "maxLength", MaxTagLen), "Replaces all tags."), "maxItems", MaxTagsPerCard),
+			}, "id"), "One change per note."), "minItems", 1, "maxItems", MaxNoteBulk),
 		}, "updates")),
 		OutputSchema: raw(bulkOut),
 		Annotations:  idempotent, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "notes.update",
