@@ -11,6 +11,8 @@ import (
 	"github.com/chromedp/chromedp"
 	"golang.org/x/oauth2"
 
+	"github.com/takhtabush/takhtabush/adapters/clientdoc"
+	"github.com/takhtabush/takhtabush/apiserver"
 	"github.com/takhtabush/takhtabush/contracts"
 )
 
@@ -22,7 +24,19 @@ import (
 // Connected apps lists the app and disconnects it. Every page is looked at
 // (screenshots at 360 and 1280 px, light and dark, axe-core).
 func TestOAuthConsentInABrowser(t *testing.T) {
-	e := newEnv(t, sqliteURL(t), nil)
+	// The metadata-document client's document, on a loopback TLS server the
+	// fetcher reaches through its test-only allowance.
+	var docBody string
+	docs := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, docBody)
+	}))
+	defer docs.Close()
+	fetcher := clientdoc.New()
+	if err := fetcher.AllowLoopback(docs.Client().Transport.(*http.Transport).TLSClientConfig.RootCAs); err != nil {
+		t.Fatal(err)
+	}
+	e := newEnv(t, sqliteURL(t), func(c *apiserver.Config) { c.ClientDocuments = fetcher })
 	cb := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		fmt.Fprint(w, `<!doctype html><html lang="en"><title>Callback</title><body><main><h1>Back in the app</h1></main></body></html>`)
@@ -89,5 +103,37 @@ func TestOAuthConsentInABrowser(t *testing.T) {
 	b.look("oauth-connected-apps-empty")
 	if resp, _ := e.rpc(t, `{"jsonrpc":"2.0","id":1,"method":"ping"}`, bearer(tok.AccessToken)); resp.StatusCode != http.StatusUnauthorized {
 		t.Errorf("the disconnected app's token: %d, want 401", resp.StatusCode)
+	}
+
+	// Then a client ID metadata document client, through the same page.
+	docID := docs.URL + "/oauth/client.json"
+	docBody = `{"client_id":"` + docID + `","client_name":"Document Assistant","redirect_uris":["` + redirect + `"]}`
+	dconf := oauthConfig(e, d, docID, "decks:read", "stats:read")
+	dconf.RedirectURL = redirect
+	dv := oauth2.GenerateVerifier()
+	dURL, _ := url.Parse(dconf.AuthCodeURL("doc-state", oauth2.S256ChallengeOption(dv)))
+	b.open(dURL.RequestURI())
+	if txt := b.text(); !strings.Contains(txt, "Document Assistant wants to use your Takhtabush account") || !strings.Contains(txt, docID) {
+		t.Errorf("the consent page for a document client:\n%s", txt)
+	}
+	b.look("oauth-consent-document")
+	b.submit("#allow")
+	landed, err = url.Parse(get(b, "location", chromedp.Location()))
+	if err != nil || landed.Query().Get("state") != "doc-state" || landed.Query().Get("code") == "" {
+		t.Fatalf("the browser landed on %v (%v)", landed, err)
+	}
+	dtok, err := dconf.Exchange(ctxFor(e), landed.Query().Get("code"), oauth2.VerifierOption(dv))
+	if err != nil {
+		t.Fatalf("document client exchange: %v", err)
+	}
+	dcs := connect(t, e.base+"/mcp", bearer(dtok.AccessToken), "")
+	var decks struct {
+		Items []struct {
+			Name string `json:"name"`
+		} `json:"items"`
+	}
+	call(t, dcs, contracts.ToolListDecks, map[string]any{}, &decks)
+	if len(decks.Items) != 1 || decks.Items[0].Name != "Made through consent" {
+		t.Errorf("list_decks with the document client's token: %+v", decks)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/takhtabush/takhtabush/adapters/blobfs"
 	"github.com/takhtabush/takhtabush/adapters/clientdoc"
@@ -90,8 +91,37 @@ func provideMCPServer(svc ports.McpServices, cfg Config, log *slog.Logger, m *ob
 		StateKey: mac.Sum(nil), Timeout: cfg.RequestTimeout})
 }
 
-// provideOAuth builds the OAuth authorization server.
-func provideOAuth(store ports.Database, clock ports.Clock, ids ports.IDSource, cfg Config) *domain.OAuthService {
+// oauthPurgeEvery is how often expired OAuth codes and tokens are deleted.
+const oauthPurgeEvery = time.Hour
+
+// provideOAuth builds the OAuth authorization server and starts deleting
+// its expired codes and tokens every hour; the cleanup stops that.
+func provideOAuth(store ports.Database, clock ports.Clock, ids ports.IDSource, cfg Config, log *slog.Logger) (*domain.OAuthService, func()) {
+	svc := newOAuthService(store, clock, ids, cfg)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(oauthPurgeEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				if n, err := svc.PurgeExpired(ctx); err != nil && ctx.Err() == nil {
+					log.Error("purging expired OAuth codes and tokens", "err", err)
+				} else if n > 0 {
+					log.Info("purged expired OAuth codes and tokens", "rows", n)
+				}
+			}
+		}
+	}()
+	return svc, func() { cancel(); <-done }
+}
+
+// newOAuthService builds the OAuth authorization server.
+func newOAuthService(store ports.Database, clock ports.Clock, ids ports.IDSource, cfg Config) *domain.OAuthService {
 	docs := cfg.ClientDocuments
 	if docs == nil {
 		docs = clientdoc.New()
@@ -169,6 +199,11 @@ func providePinger(s ports.Database) pinger {
 		return r.Ready // reads the tables: a locked table is not ready
 	}
 	return s.Ping
+}
+
+// provideDeckPages builds the deck, card, paste and study pages.
+func provideDeckPages(site *web.Site, svc web.DeckServices) *web.DeckPages {
+	return web.NewDeckPages(site, svc)
 }
 
 // provideAccountPages builds the signed-in person's own pages: home, stats,

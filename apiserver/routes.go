@@ -48,6 +48,7 @@ type routeDeps struct {
 	upload  uploadHandler
 	site    *web.Site
 	account *web.AccountPages
+	decks   *web.DeckPages
 	oauth   *oauthhttp.Handler
 }
 
@@ -122,6 +123,7 @@ func newPublicHandler(d routeDeps) (publicHandler, error) {
 		mux.Handle("GET /metrics", loopbackOnly(d.log, d.metrics.Handler()))
 	}
 	d.account.Register(mux) // /, /stats, /audit, /settings/…
+	d.decks.Register(mux)   // /decks…, /cards/…, /study/{id}
 	return obs.Middleware(d.log, d.metrics, mux), nil
 }
 

@@ -74,6 +74,8 @@ var httpSet = wire.NewSet(
 	provideSite,
 	wire.Struct(new(web.AccountServices), "*"),
 	provideAccountPages,
+	wire.Struct(new(web.DeckServices), "*"),
+	provideDeckPages,
 	wire.Struct(new(rest.Services), "*"),
 	provideAPI,
 	provideUpload,

@@ -73,7 +73,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	}
 	keyService := services.Keys
 	webSessionService := services.WebSessions
-	oAuthService := provideOAuth(database, clock, idSource, cfg)
+	oAuthService, cleanup2 := provideOAuth(database, clock, idSource, cfg, logger)
 	authServices := auth.Services{
 		Keys:     keyService,
 		Sessions: webSessionService,
@@ -84,11 +84,13 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	authenticator := auth.New(authServices, authConfig)
 	site, err := provideSite(authenticator, accountService, logger)
 	if err != nil {
+		cleanup2()
 		cleanup()
 		return nil, nil, err
 	}
 	mailer, err := provideMailer(cfg, logger)
 	if err != nil {
+		cleanup2()
 		cleanup()
 		return nil, nil, err
 	}
@@ -118,8 +120,15 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		Settings: settingsService,
 	}
 	accountPages := provideAccountPages(site, authenticator, accountServices, cfg)
+	deckServices := web.DeckServices{
+		Decks: deckService,
+		Cards: cardService,
+		Study: studyService,
+	}
+	deckPages := provideDeckPages(site, deckServices)
 	handler, err := provideOAuthHTTP(oAuthService, site, logger, cfg)
 	if err != nil {
+		cleanup2()
 		cleanup()
 		return nil, nil, err
 	}
@@ -135,10 +144,12 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		upload:  apiserverUploadHandler,
 		site:    site,
 		account: accountPages,
+		decks:   deckPages,
 		oauth:   handler,
 	}
 	apiserverPublicHandler, err := newPublicHandler(apiserverRouteDeps)
 	if err != nil {
+		cleanup2()
 		cleanup()
 		return nil, nil, err
 	}
@@ -156,6 +167,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		admin:    apiserverAdminHandler,
 	}
 	return app, func() {
+		cleanup2()
 		cleanup()
 	}, nil
 }
@@ -189,7 +201,7 @@ var httpSet = wire.NewSet(
 	loadServerKey,
 	provideOAuth, wire.Bind(new(ports.OAuthService), new(*domain.OAuthService)), provideOAuthHTTP, wire.Struct(new(auth.Services), "*"), provideAuthConfig, auth.New, provideMailer,
 	provideSignIn,
-	provideSite, wire.Struct(new(web.AccountServices), "*"), provideAccountPages, wire.Struct(new(rest.Services), "*"), provideAPI,
+	provideSite, wire.Struct(new(web.AccountServices), "*"), provideAccountPages, wire.Struct(new(web.DeckServices), "*"), provideDeckPages, wire.Struct(new(rest.Services), "*"), provideAPI,
 	provideUpload,
 	providePinger, wire.Struct(new(routeDeps), "*"), newPublicHandler,
 	newAdminHandler,

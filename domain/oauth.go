@@ -564,3 +564,15 @@ func (s *OAuthService) RevokeGrant(ctx context.Context, grantID string) error {
 	}
 	return fail(err)
 }
+
+// oauthPurgeGrace keeps expired codes and tokens a day before they are
+// deleted, so a late replay still finds its code and revokes the grant.
+const oauthPurgeGrace = 24 * time.Hour
+
+// PurgeExpired deletes codes and tokens that expired more than a day ago
+// and returns how many went. Grants stay (Connected apps lists them until
+// revoked).
+func (s *OAuthService) PurgeExpired(ctx context.Context) (int, error) {
+	n, err := s.store.OAuth().PurgeExpired(ctx, s.now().Add(-oauthPurgeGrace))
+	return n, fail(err)
+}

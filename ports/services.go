@@ -38,6 +38,10 @@ type CardService interface {
 	AddCards(ctx context.Context, args contracts.AddCardsArgs) (contracts.BulkResult, error)
 	// ImportCards parses pasted CSV, TSV or Anki text and adds the cards as AddCards does.
 	ImportCards(ctx context.Context, args contracts.ImportCardsArgs) (contracts.BulkResult, error)
+	// PreviewImport reports what ImportCards would do with args, item by
+	// item, without changing anything (created outcomes carry no id). It
+	// fails as ImportCards does for the whole request.
+	PreviewImport(ctx context.Context, args contracts.ImportCardsArgs) (contracts.BulkResult, error)
 	// UpdateCards edits, suspends or moves cards.
 	UpdateCards(ctx context.Context, args contracts.UpdateCardsArgs) (contracts.BulkResult, error)
 	// DeleteCards deletes cards.

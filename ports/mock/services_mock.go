@@ -417,6 +417,45 @@ func (c *MockCardServiceImportCardsCall) DoAndReturn(f func(context.Context, con
 	return c
 }
 
+// PreviewImport mocks base method.
+func (m *MockCardService) PreviewImport(ctx context.Context, args contracts.ImportCardsArgs) (contracts.BulkResult, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "PreviewImport", ctx, args)
+	ret0, _ := ret[0].(contracts.BulkResult)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// PreviewImport indicates an expected call of PreviewImport.
+func (mr *MockCardServiceMockRecorder) PreviewImport(ctx, args any) *MockCardServicePreviewImportCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "PreviewImport", reflect.TypeOf((*MockCardService)(nil).PreviewImport), ctx, args)
+	return &MockCardServicePreviewImportCall{Call: call}
+}
+
+// MockCardServicePreviewImportCall wrap *gomock.Call
+type MockCardServicePreviewImportCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockCardServicePreviewImportCall) Return(arg0 contracts.BulkResult, arg1 error) *MockCardServicePreviewImportCall {
+	c.Call = c.Call.Return(arg0, arg1)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockCardServicePreviewImportCall) Do(f func(context.Context, contracts.ImportCardsArgs) (contracts.BulkResult, error)) *MockCardServicePreviewImportCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockCardServicePreviewImportCall) DoAndReturn(f func(context.Context, contracts.ImportCardsArgs) (contracts.BulkResult, error)) *MockCardServicePreviewImportCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
 // SearchCards mocks base method.
 func (m *MockCardService) SearchCards(ctx context.Context, args contracts.SearchCardsArgs) (contracts.CardPage, error) {
 	m.ctrl.T.Helper()

@@ -1,0 +1,111 @@
+package domain_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/domain"
+)
+
+// oauthEnv is the authorization server on a real store with the test clock.
+func oauthEnv(e *env) *domain.OAuthService {
+	res := map[string]string{baseURL + "/mcp": baseURL + "/mcp", baseURL + "/mcp/oauth": baseURL + "/mcp"}
+	return domain.NewOAuthService(e.store, e.clock, domain.RandomIDs{}, nil, domain.OAuthConfig{
+		Issuer: baseURL, Resources: res, DefaultResource: baseURL + "/mcp",
+	})
+}
+
+const verifier = "the-verifier-of-this-test-is-long-enough-0123456789"
+
+func challenge() string {
+	sum := sha256.Sum256([]byte(verifier))
+	return base64.RawURLEncoding.EncodeToString(sum[:])
+}
+
+// codeFor registers a client and has the person approve it.
+func codeFor(t *testing.T, o *domain.OAuthService, ctx context.Context) (clientID, code string) {
+	t.Helper()
+	c, err := o.Register(context.Background(), contracts.OAuthRegistration{RedirectURIs: []string{"https://app.example/cb"}, ClientName: "App"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := contracts.OAuthAuthorizeRequest{ResponseType: "code", ClientID: c.ID, RedirectURI: "https://app.example/cb", State: "s",
+		CodeChallenge: challenge(), CodeChallengeMethod: "S256", Scope: "decks:read decks:write"}
+	target, err := o.Decide(ctx, req, true, []contracts.Scope{contracts.ScopeDecksRead})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, _ := url.Parse(target)
+	if u.Query().Get("iss") != baseURL || u.Query().Get("state") != "s" {
+		t.Fatalf("redirect %s", target)
+	}
+	return c.ID, u.Query().Get("code")
+}
+
+// The authorization server on both stores: a grant carries what was
+// granted, API keys and OAuth tokens cannot manage grants, another
+// person cannot revoke it, and expired codes and tokens are purged after
+// a day's grace.
+func TestOAuthService(t *testing.T) {
+	eachStore(t, func(t *testing.T, kind string) {
+		e := newEnv(t, kind)
+		o := oauthEnv(e)
+		ada := e.user("ada@example.com")
+		bob := e.user("bob@example.com")
+		clientID, code := codeFor(t, o, ada)
+
+		// Only a signed-in person decides.
+		p, _ := contracts.PrincipalFrom(ada)
+		for _, k := range []contracts.CredentialKind{contracts.CredentialAPIKey, contracts.CredentialOAuth} {
+			_, err := o.Decide(as(p.UserID, k), contracts.OAuthAuthorizeRequest{ClientID: clientID}, true, nil)
+			wantKind(t, err, contracts.KindForbidden)
+			_, err = o.ListGrants(as(p.UserID, k))
+			wantKind(t, err, contracts.KindForbidden)
+		}
+
+		tok, err := o.Token(context.Background(), contracts.OAuthTokenRequest{GrantType: "authorization_code", ClientID: clientID, Code: code,
+			RedirectURI: "https://app.example/cb", CodeVerifier: verifier})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tok.Scope != "decks:read" || !strings.HasPrefix(tok.AccessToken, contracts.OAuthAccessPrefix) {
+			t.Fatalf("tokens %+v", tok)
+		}
+		pr, err := o.Authenticate(context.Background(), tok.AccessToken, baseURL+"/mcp/oauth")
+		if err != nil || pr.UserID != p.UserID || pr.CredentialKind != contracts.CredentialOAuth || pr.CredentialID != clientID ||
+			len(pr.Scopes) != 1 || pr.Scopes[0] != contracts.ScopeDecksRead {
+			t.Fatalf("principal %+v, %v", pr, err)
+		}
+		grants, err := o.ListGrants(ada)
+		if err != nil || len(grants) != 1 || grants[0].ClientName != "App" {
+			t.Fatalf("grants %+v %v", grants, err)
+		}
+		wantKind(t, o.RevokeGrant(bob, grants[0].ID), contracts.KindNotFound)
+		if _, err := o.Authenticate(context.Background(), tok.AccessToken, baseURL+"/mcp"); err != nil {
+			t.Fatalf("another person's revocation stopped the token: %v", err)
+		}
+
+		// Purge: nothing within the grace; the expired code and access token after it.
+		if n, err := o.PurgeExpired(context.Background()); err != nil || n != 0 {
+			t.Fatalf("purge now: %d %v", n, err)
+		}
+		e.clock.Advance(2 * time.Hour)
+		if n, _ := o.PurgeExpired(context.Background()); n != 0 {
+			t.Errorf("purged %d rows within the day's grace", n)
+		}
+		e.clock.Advance(25 * time.Hour)
+		if n, err := o.PurgeExpired(context.Background()); err != nil || n != 2 {
+			t.Errorf("purge after a day: %d %v, want the code and the access token", n, err)
+		}
+		// The refresh token (30 days) still works.
+		if _, err := o.Token(context.Background(), contracts.OAuthTokenRequest{GrantType: "refresh_token", ClientID: clientID, RefreshToken: tok.RefreshToken}); err != nil {
+			t.Errorf("refresh after the purge: %v", err)
+		}
+	})
+}

@@ -1,0 +1,168 @@
+package web
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/takhtabush/takhtabush/contracts"
+)
+
+type settingsForm struct {
+	Deck contracts.Deck
+}
+
+func (p *DeckPages) settings(w http.ResponseWriter, r *http.Request, v View) {
+	d, err := p.svc.Decks.GetDeck(r.Context(), r.PathValue("id"))
+	if err != nil {
+		p.site.Fail(w, r, v, err)
+		return
+	}
+	v.Title, v.Nav, v.Flash, v.Data = "Settings of "+d.Name, "decks", deckFlash(r), settingsForm{Deck: d}
+	p.site.Render(w, r, "deck-settings", v)
+}
+
+func (p *DeckPages) saveSettings(w http.ResponseWriter, r *http.Request, v View) {
+	id := r.PathValue("id")
+	args := contracts.UpdateDeckArgs{DeckID: id}
+	name, desc := r.PostFormValue("name"), r.PostFormValue("description")
+	args.Name, args.Description = &name, &desc
+	var err error
+	if args.DesiredRetention, err = formFloat(r, "desiredRetention"); err == nil {
+		if args.NewCardsPerDay, err = formInt(r, "newCardsPerDay"); err == nil {
+			if args.ReviewsPerDay, err = formInt(r, "reviewsPerDay"); err == nil {
+				args.MaximumIntervalDays, err = formInt(r, "maximumIntervalDays")
+			}
+		}
+	}
+	if err == nil {
+		_, err = p.svc.Decks.UpdateDeck(r.Context(), args)
+	}
+	if err != nil {
+		p.site.Fail(w, r, v, err)
+		return
+	}
+	SeeOther(w, r, "/decks/"+id+"/settings?flash=saved")
+}
+
+func (p *DeckPages) confirmDelete(w http.ResponseWriter, r *http.Request, v View) {
+	d, err := p.svc.Decks.GetDeck(r.Context(), r.PathValue("id"))
+	if err != nil {
+		p.site.Fail(w, r, v, err)
+		return
+	}
+	v.Title, v.Nav, v.Narrow, v.Data = "Delete "+d.Name+"?", "decks", true, d
+	p.site.Render(w, r, "deck-delete", v)
+}
+
+func (p *DeckPages) deleteDeck(w http.ResponseWriter, r *http.Request, v View) {
+	if _, err := p.svc.Decks.DeleteDeck(r.Context(), r.PathValue("id")); err != nil {
+		p.site.Fail(w, r, v, err)
+		return
+	}
+	SeeOther(w, r, "/decks?flash=deleted")
+}
+
+func (p *DeckPages) startStudy(w http.ResponseWriter, r *http.Request, v View) {
+	s, err := p.svc.Study.StartSession(r.Context(), contracts.StartStudySessionArgs{DeckID: r.PathValue("id")})
+	if err != nil {
+		p.site.Fail(w, r, v, err)
+		return
+	}
+	SeeOther(w, r, "/study/"+s.ID)
+}
+
+type editData struct {
+	Card  contracts.Card
+	Decks []contracts.Deck
+}
+
+func (p *DeckPages) editCard(w http.ResponseWriter, r *http.Request, v View) {
+	c, err := p.svc.Cards.GetCard(r.Context(), r.PathValue("id"))
+	if err != nil {
+		p.site.Fail(w, r, v, err)
+		return
+	}
+	decks, err := p.svc.Decks.ListDecks(r.Context(), contracts.ListDecksArgs{Limit: 100})
+	if err != nil {
+		p.site.Fail(w, r, v, err)
+		return
+	}
+	v.Title, v.Nav, v.Data = "Edit card", "decks", editData{Card: c, Decks: decks.Items}
+	p.site.Render(w, r, "card-edit", v)
+}
+
+func (p *DeckPages) saveCard(w http.ResponseWriter, r *http.Request, v View) {
+	front, back, deck := r.PostFormValue("front"), r.PostFormValue("back"), r.PostFormValue("deckId")
+	tags := strings.Fields(r.PostFormValue("tags"))
+	patch := contracts.CardPatch{ID: r.PathValue("id"), Front: &front, Back: &back, Tags: &tags}
+	if deck != "" {
+		patch.DeckID = &deck
+	}
+	p.patch(w, r, v, patch, "saved")
+}
+
+func (p *DeckPages) suspendCard(w http.ResponseWriter, r *http.Request, v View) {
+	on := r.PostFormValue("suspended") == "true"
+	msg := "unsuspended"
+	if on {
+		msg = "suspended"
+	}
+	p.patch(w, r, v, contracts.CardPatch{ID: r.PathValue("id"), Suspended: &on}, msg)
+}
+
+// patch applies one card change and goes back to the card's deck.
+func (p *DeckPages) patch(w http.ResponseWriter, r *http.Request, v View, patch contracts.CardPatch, msg string) {
+	res, err := p.svc.Cards.UpdateCards(r.Context(), contracts.UpdateCardsArgs{Updates: []contracts.CardPatch{patch}})
+	if err == nil && len(res.Items) == 1 && res.Items[0].Status == contracts.OutcomeInvalid {
+		err = contracts.Errorf(contracts.KindInvalid, "The card was not changed: %s", res.Items[0].Reason)
+	}
+	if err != nil {
+		p.site.Fail(w, r, v, err)
+		return
+	}
+	c, err := p.svc.Cards.GetCard(r.Context(), patch.ID)
+	if err != nil {
+		p.site.Fail(w, r, v, err)
+		return
+	}
+	SeeOther(w, r, "/decks/"+c.DeckID+"?flash="+msg)
+}
+
+func (p *DeckPages) deleteCard(w http.ResponseWriter, r *http.Request, v View) {
+	c, err := p.svc.Cards.GetCard(r.Context(), r.PathValue("id"))
+	if err == nil {
+		_, err = p.svc.Cards.DeleteCards(r.Context(), contracts.DeleteCardsArgs{CardIDs: []string{c.ID}})
+	}
+	if err != nil {
+		p.site.Fail(w, r, v, err)
+		return
+	}
+	SeeOther(w, r, "/decks/"+c.DeckID+"?flash=deleted")
+}
+
+// formInt reads an optional whole number from a form field.
+func formInt(r *http.Request, name string) (*int, error) {
+	s := strings.TrimSpace(r.PostFormValue(name))
+	if s == "" {
+		return nil, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return nil, contracts.Errorf(contracts.KindInvalid, "%s must be a whole number", name)
+	}
+	return &n, nil
+}
+
+// formFloat reads an optional number from a form field.
+func formFloat(r *http.Request, name string) (*float64, error) {
+	s := strings.TrimSpace(r.PostFormValue(name))
+	if s == "" {
+		return nil, nil
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return nil, contracts.Errorf(contracts.KindInvalid, "%s must be a number", name)
+	}
+	return &f, nil
+}

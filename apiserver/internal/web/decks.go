@@ -1,0 +1,306 @@
+package web
+
+import (
+	"html/template"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/domain/cardtext"
+	"github.com/takhtabush/takhtabush/domain/content"
+	"github.com/takhtabush/takhtabush/ports"
+)
+
+// DeckServices are the driving ports the deck, card and study pages use.
+type DeckServices struct {
+	Decks ports.DeckService
+	Cards ports.CardService
+	Study ports.StudyService
+}
+
+// DeckPages serve the decks, a deck's cards, pasting cards and studying.
+// Every handler calls the domain services for the signed-in person and
+// renders a template; no domain rule lives here. Card text reaches a page
+// only through the domain's content renderer.
+type DeckPages struct {
+	site    *Site
+	svc     DeckServices
+	content *content.Renderer
+}
+
+// NewDeckPages returns the pages.
+func NewDeckPages(site *Site, svc DeckServices) *DeckPages {
+	return &DeckPages{site: site, svc: svc, content: content.New()}
+}
+
+// Register adds the pages' routes to mux.
+//
+//	GET  /decks, POST /decks                 the decks with their counts; create one
+//	GET  /decks/{id}                         a deck's cards: search, filters, add one
+//	POST /decks/{id}/cards                   add one card
+//	GET  /decks/{id}/paste, POST …           paste many: preview, then add
+//	GET  /decks/{id}/settings, POST …        rename, limits, retention
+//	GET  /decks/{id}/delete, POST …          delete, after a confirmation
+//	POST /decks/{id}/study                   start a session → /study/{sessionId}
+//	GET  /cards/{id}/edit, POST /cards/{id}  edit, move
+//	POST /cards/{id}/suspend, …/delete       suspend or unsuspend; delete
+//	GET  /study/{id}                         study: front, reveal, rate
+//	POST /study/{id}/review                  rate the current card
+func (p *DeckPages) Register(mux *http.ServeMux) {
+	s := p.site
+	mux.Handle("GET /decks", s.Page(p.decks))
+	mux.Handle("POST /decks", s.Page(p.createDeck))
+	mux.Handle("GET /decks/{id}", s.Page(p.deck))
+	mux.Handle("POST /decks/{id}/cards", s.Page(p.addCard))
+	mux.Handle("GET /decks/{id}/paste", s.Page(p.paste))
+	mux.Handle("POST /decks/{id}/paste", s.Page(p.pastePost))
+	mux.Handle("GET /decks/{id}/settings", s.Page(p.settings))
+	mux.Handle("POST /decks/{id}/settings", s.Page(p.saveSettings))
+	mux.Handle("GET /decks/{id}/delete", s.Page(p.confirmDelete))
+	mux.Handle("POST /decks/{id}/delete", s.Page(p.deleteDeck))
+	mux.Handle("POST /decks/{id}/study", s.Page(p.startStudy))
+	mux.Handle("GET /cards/{id}/edit", s.Page(p.editCard))
+	mux.Handle("POST /cards/{id}", s.Page(p.saveCard))
+	mux.Handle("POST /cards/{id}/suspend", s.Page(p.suspendCard))
+	mux.Handle("POST /cards/{id}/delete", s.Page(p.deleteCard))
+	mux.Handle("GET /study/{id}", s.Page(p.study))
+	mux.Handle("POST /study/{id}/review", s.Page(p.review))
+}
+
+// mediaURL resolves a media id for a page (the web session reads it).
+func mediaURL(id string) string { return "/media/" + id }
+
+// html renders card text for a page.
+func (p *DeckPages) html(src string) template.HTML {
+	return template.HTML(p.content.Render(src, mediaURL).HTML) //nolint:gosec // sanitised by domain/content
+}
+
+func (p *DeckPages) decks(w http.ResponseWriter, r *http.Request, v View) {
+	page, err := p.svc.Decks.ListDecks(r.Context(), contracts.ListDecksArgs{Cursor: r.URL.Query().Get("cursor"), Limit: 100})
+	if err != nil {
+		p.site.Fail(w, r, v, err)
+		return
+	}
+	v.Title, v.Nav, v.Flash = "Decks", "decks", deckFlash(r)
+	v.Data = page
+	p.site.Render(w, r, "decks", v)
+}
+
+func (p *DeckPages) createDeck(w http.ResponseWriter, r *http.Request, v View) {
+	d, err := p.svc.Decks.CreateDeck(r.Context(), contracts.CreateDeckArgs{Name: r.PostFormValue("name"), Description: r.PostFormValue("description")})
+	if err != nil {
+		p.formError(w, r, v, err, "/decks")
+		return
+	}
+	SeeOther(w, r, "/decks/"+d.ID+"?flash=created")
+}
+
+// formError shows a refused form's reason on an error page with a way back;
+// anything but a refusal is a failure page.
+func (p *DeckPages) formError(w http.ResponseWriter, r *http.Request, v View, err error, _ string) {
+	p.site.Fail(w, r, v, err)
+}
+
+// cardRow is one card in a deck's list.
+type cardRow struct {
+	contracts.Card
+	FrontText, BackText string
+	Due                 bool
+}
+
+type deckData struct {
+	Deck     contracts.Deck
+	Cards    []cardRow
+	Next     string // the next page's query
+	Query    string
+	Filter   string
+	Tag      string
+	Decks    []contracts.Deck // for moving
+	Filtered bool
+}
+
+func (p *DeckPages) deck(w http.ResponseWriter, r *http.Request, v View) {
+	ctx := r.Context()
+	d, err := p.svc.Decks.GetDeck(ctx, r.PathValue("id"))
+	if err != nil {
+		p.site.Fail(w, r, v, err)
+		return
+	}
+	q := r.URL.Query()
+	args := contracts.SearchCardsArgs{DeckID: d.ID, Query: strings.TrimSpace(q.Get("q")), Cursor: q.Get("cursor"), Limit: 50}
+	filter := q.Get("filter")
+	switch filter {
+	case "due":
+		now, err := contracts.ParseDateOrTime(time.Now().UTC().Format(time.RFC3339))
+		if err == nil {
+			args.DueBefore = &now
+		}
+	case "suspended", "new", "learning", "review":
+		args.State = filter
+	default:
+		filter = ""
+	}
+	if tag := strings.TrimSpace(q.Get("tag")); tag != "" {
+		args.Tags = []string{tag}
+	}
+	page, err := p.svc.Cards.SearchCards(ctx, args)
+	if err != nil {
+		p.site.Fail(w, r, v, err)
+		return
+	}
+	data := deckData{Deck: d, Query: args.Query, Filter: filter, Tag: q.Get("tag"), Filtered: args.Query != "" || filter != "" || len(args.Tags) > 0}
+	now := time.Now()
+	for _, c := range page.Items {
+		data.Cards = append(data.Cards, cardRow{Card: c, FrontText: p.content.Plain(c.Front, 80), BackText: p.content.Plain(c.Back, 80),
+			Due: !c.Suspended && c.State.Phase != contracts.PhaseNew && !c.State.Due.After(now)})
+	}
+	if page.NextCursor != "" {
+		nq := r.URL.Query()
+		nq.Set("cursor", page.NextCursor)
+		data.Next = nq.Encode()
+	}
+	v.Title, v.Nav, v.Flash, v.Data = d.Name, "decks", deckFlash(r), data
+	p.site.Render(w, r, "deck", v)
+}
+
+func (p *DeckPages) addCard(w http.ResponseWriter, r *http.Request, v View) {
+	id := r.PathValue("id")
+	res, err := p.svc.Cards.AddCards(r.Context(), contracts.AddCardsArgs{DeckID: id, Cards: []contracts.NewCard{{
+		Front: r.PostFormValue("front"), Back: r.PostFormValue("back"), Tags: strings.Fields(r.PostFormValue("tags")),
+	}}})
+	if err != nil {
+		p.site.Fail(w, r, v, err)
+		return
+	}
+	it := res.Items[0]
+	switch it.Status {
+	case contracts.OutcomeInvalid:
+		p.site.Fail(w, r, v, contracts.Errorf(contracts.KindInvalid, "The card was not added: %s", it.Reason))
+		return
+	case contracts.OutcomeDuplicate:
+		SeeOther(w, r, "/decks/"+id+"?flash=duplicate")
+		return
+	}
+	SeeOther(w, r, "/decks/"+id+"?flash=added")
+}
+
+// flashes are the one-line messages a redirect may ask for.
+var flashes = map[string]string{
+	"created": "Deck created. Add cards one by one or paste many.", "added": "Card added.",
+	"duplicate": "That card is already in this deck; nothing was added.", "saved": "Saved.",
+	"deleted": "Deleted.", "suspended": "Card suspended.", "unsuspended": "Card back in the queue.",
+	"imported": "Cards added.",
+}
+
+func deckFlash(r *http.Request) string { return flashes[r.URL.Query().Get("flash")] }
+
+type pasteData struct {
+	Deck    contracts.Deck
+	Text    string
+	Format  string
+	Preview *previewData
+}
+
+type previewRow struct {
+	contracts.ItemOutcome
+	Front, Back string
+}
+
+type previewData struct {
+	Rows                         []previewRow
+	Created, Duplicates, Invalid int
+	DecksCreated                 []string
+}
+
+func (p *DeckPages) paste(w http.ResponseWriter, r *http.Request, v View) {
+	d, err := p.svc.Decks.GetDeck(r.Context(), r.PathValue("id"))
+	if err != nil {
+		p.site.Fail(w, r, v, err)
+		return
+	}
+	v.Title, v.Nav, v.Data = "Paste cards into "+d.Name, "decks", pasteData{Deck: d, Format: "auto"}
+	p.site.Render(w, r, "paste", v)
+}
+
+func (p *DeckPages) pastePost(w http.ResponseWriter, r *http.Request, v View) {
+	ctx := r.Context()
+	d, err := p.svc.Decks.GetDeck(ctx, r.PathValue("id"))
+	if err != nil {
+		p.site.Fail(w, r, v, err)
+		return
+	}
+	args := contracts.ImportCardsArgs{DeckID: d.ID, Text: r.PostFormValue("text"), Format: contracts.ImportFormat(r.PostFormValue("format"))}
+	data := pasteData{Deck: d, Text: args.Text, Format: string(args.Format)}
+	v.Title, v.Nav = "Paste cards into "+d.Name, "decks"
+	if r.PostFormValue("action") == "import" {
+		args.IdempotencyKey = r.PostFormValue("key")
+		res, err := p.svc.Cards.ImportCards(ctx, args)
+		if err == nil {
+			SeeOther(w, r, "/decks/"+d.ID+"?flash=imported&created="+strconv.Itoa(res.Counts[string(contracts.OutcomeCreated)]))
+			return
+		}
+		if !contracts.IsKind(err, contracts.KindInvalid) {
+			p.site.Fail(w, r, v, err)
+			return
+		}
+		v.Error = contracts.MessageOf(err)
+	} else {
+		res, err := p.svc.Cards.PreviewImport(ctx, args)
+		switch {
+		case err == nil:
+			data.Preview = p.preview(args.Text, args.Format, res)
+		case contracts.IsKind(err, contracts.KindInvalid):
+			v.Error = contracts.MessageOf(err)
+		default:
+			p.site.Fail(w, r, v, err)
+			return
+		}
+	}
+	v.Data = data
+	status := http.StatusOK
+	if v.Error != "" {
+		status = http.StatusBadRequest
+	}
+	p.site.R.Render(w, r, status, "paste", v)
+}
+
+// preview pairs each outcome with the card it is about (by index into the
+// parsed cards; outcomes are one per card in text order).
+func (p *DeckPages) preview(text string, format contracts.ImportFormat, res contracts.BulkResult) *previewData {
+	out := &previewData{DecksCreated: res.DecksCreated}
+	for _, it := range res.Items {
+		row := previewRow{ItemOutcome: it}
+		switch it.Status {
+		case contracts.OutcomeCreated:
+			out.Created++
+		case contracts.OutcomeDuplicate:
+			out.Duplicates++
+		case contracts.OutcomeInvalid:
+			out.Invalid++
+		}
+		out.Rows = append(out.Rows, row)
+	}
+	cards := previewCards(text, format)
+	for i := range out.Rows {
+		if idx := out.Rows[i].Index; idx >= 0 && idx < len(cards) {
+			out.Rows[i].Front, out.Rows[i].Back = p.content.Plain(cards[idx].Front, 60), p.content.Plain(cards[idx].Back, 60)
+		}
+	}
+	return out
+}
+
+// previewCards reads the pasted cards in order, for showing each outcome's
+// front and back (the domain decided the outcomes).
+func previewCards(text string, format contracts.ImportFormat) []contracts.NewCard {
+	parsed, err := cardtext.Parse(text, format)
+	if err != nil {
+		return nil
+	}
+	cards := make([]contracts.NewCard, 0, len(parsed.Records))
+	for _, rec := range parsed.Records {
+		cards = append(cards, rec.Card)
+	}
+	return cards
+}

@@ -1,0 +1,91 @@
+package web
+
+import (
+	"html/template"
+	"net/http"
+	"strconv"
+
+	"github.com/takhtabush/takhtabush/contracts"
+)
+
+// ratingButton is one of the four answers.
+type ratingButton struct {
+	Key    int
+	Rating contracts.Rating
+	Label  string
+}
+
+var ratingButtons = []ratingButton{
+	{1, contracts.RatingAgain, "Again"}, {2, contracts.RatingHard, "Hard"},
+	{3, contracts.RatingGood, "Good"}, {4, contracts.RatingEasy, "Easy"},
+}
+
+type studyData struct {
+	Session contracts.StudySession
+	Deck    contracts.Deck
+	Front   template.HTML
+	Back    template.HTML
+	Shown   bool // the answer is shown without JavaScript (?show=1)
+	Buttons []ratingButton
+	Percent int
+	Total   int
+	Last    string // what the last rating did, e.g. "Good: next in 3d"
+}
+
+func (p *DeckPages) study(w http.ResponseWriter, r *http.Request, v View) {
+	ctx := r.Context()
+	s, err := p.svc.Study.GetSession(ctx, r.PathValue("id"))
+	if err != nil {
+		p.site.Fail(w, r, v, err)
+		return
+	}
+	d, err := p.svc.Decks.GetDeck(ctx, s.DeckID)
+	if err != nil {
+		p.site.Fail(w, r, v, err)
+		return
+	}
+	data := studyData{Session: s, Deck: d, Shown: r.URL.Query().Get("show") == "1", Buttons: ratingButtons, Total: s.Reviewed + s.Remaining}
+	if data.Total > 0 {
+		data.Percent = s.Reviewed * 100 / data.Total
+	}
+	if r.URL.Query().Get("conflict") == "1" {
+		v.Error = "That card was rated already (in another tab, or by your agent); here is where the session is now."
+	}
+	if q := r.URL.Query(); q.Get("rated") != "" {
+		data.Last = q.Get("rated") + ": next in " + q.Get("ivl")
+	}
+	if s.Current != nil {
+		data.Front, data.Back = p.html(s.Current.Front), p.html(s.Current.Back)
+	}
+	v.Title, v.Nav, v.Data = "Study "+d.Name, "decks", data
+	if s.Done {
+		v.Title = "Done: " + d.Name
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	p.site.Render(w, r, "study", v)
+}
+
+func (p *DeckPages) review(w http.ResponseWriter, r *http.Request, v View) {
+	id := r.PathValue("id")
+	pos, err := strconv.Atoi(r.PostFormValue("position"))
+	if err != nil {
+		p.site.Fail(w, r, v, contracts.Errorf(contracts.KindInvalid, "the form lost the card's position; reload the page"))
+		return
+	}
+	ms, _ := strconv.Atoi(r.PostFormValue("durationMs"))
+	res, err := p.svc.Study.SubmitReview(r.Context(), contracts.SubmitReviewArgs{
+		SessionID: id, CardID: r.PostFormValue("cardId"), Position: &pos,
+		Rating: contracts.Rating(r.PostFormValue("rating")), DurationMs: max(ms, 0),
+	})
+	if err != nil {
+		if contracts.IsKind(err, contracts.KindConflict) {
+			// Already rated (a double submit, or the agent was faster): show
+			// where the session is now.
+			SeeOther(w, r, "/study/"+id+"?conflict=1")
+			return
+		}
+		p.site.Fail(w, r, v, err)
+		return
+	}
+	SeeOther(w, r, "/study/"+id+"?rated="+string(res.Rating)+"&ivl="+res.IntervalHuman)
+}
