@@ -356,13 +356,13 @@ var catalog = []ToolDef{
 	},
 	{
 		Name: ToolRescheduleCards, Title: "Reschedule cards",
-		Description: "Set cards' due date (dueDate in the learner's day, or a random day within days [min,max] from today) or reset them to new (reset: true); give exactly one. keepInterval keeps the interval. Logged as manual entries; memory state unchanged. Per-item outcome.",
+		Description: "Set cards' due date (dueDate, or a day in days [min,max] from today) or reset them to new; exactly one. Logged as manual entries; memory state kept. Per-item outcome.",
 		InputSchema: raw(object(schema{
 			"cardIds":      with(array(id(""), "Ids of the cards."), "minItems", 1, "maxItems", MaxBulkItems),
 			"dueDate":      with(str("YYYY-MM-DD, today or later."), "minLength", 10, "maxLength", 10),
 			"days":         with(array(integer("", 0, DefaultMaximumIntervalDays), "[min, max] days from today."), "minItems", 2, "maxItems", 2),
 			"reset":        boolean("Forget the cards: back to new."),
-			"keepInterval": boolean("Keep each card's interval instead of setting it to the new wait."),
+			"keepInterval": boolean("Keep the interval."),
 		}, "cardIds")),
 		OutputSchema: raw(bulkOut),
 		Annotations:  idempotent, Scopes: []Scope{ScopeStudyWrite}, Mutates: true, AuditAction: "cards.reschedule",
@@ -377,11 +377,11 @@ var catalog = []ToolDef{
 	},
 	{
 		Name: ToolUpdateSettings, Title: "Update settings",
-		Description: "Change the learner's timezone, rolloverHour, learnAheadMinutes or account-wide daily caps. Only the fields given change. Ask the user for their timezone rather than guessing.",
+		Description: "Change the learner's timezone, rolloverHour, learnAheadMinutes or account-wide daily caps; only the fields given. Ask the user's timezone, never guess.",
 		InputSchema: raw(object(schema{
 			"timezone":          with(str("IANA timezone name, e.g. \"Europe/Berlin\" or \"UTC\"."), "minLength", 1, "maxLength", MaxTimezoneLen),
 			"rolloverHour":      integer("Local hour (0-23) at which a new study day starts.", 0, 23),
-			"learnAheadMinutes": integer("Minutes a learning step may be shown before it is due when nothing else is left.", 0, MaxLearnAheadMinutes),
+			"learnAheadMinutes": integer("Minutes a step may show early when nothing else is left.", 0, MaxLearnAheadMinutes),
 			"newCardsPerDay":    integer("Account-wide cap on new cards per day across decks; 0 = no cap.", 0, MaxAccountDailyLimit),
 			"reviewsPerDay":     integer("Account-wide cap on reviews per day across decks; 0 = no cap.", 0, MaxAccountDailyLimit),
 		})),
