@@ -115,3 +115,44 @@ func TestFaultsThroughTheService(t *testing.T) {
 	_ = tx.Rollback()
 	recovers("locked table")
 }
+
+// SQLite behind a writer that holds the database's write lock (another
+// process, a long backup): writes answer "temporarily unavailable" (503,
+// Retry-After) after the busy timeout instead of hanging, reads keep
+// working (WAL), and writes succeed again once the lock is released.
+func TestFaultSQLiteLocked(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fault test")
+	}
+	dbURL := sqliteURL(t)
+	e := newEnv(t, dbURL, nil)
+	key, _ := e.key(t, contracts.AllScopes...)
+	if resp, body := e.rpc(t, createDeck, bearer(key)); resp.StatusCode != http.StatusOK {
+		t.Fatalf("before the fault: %d %s", resp.StatusCode, body)
+	}
+	other, err := sql.Open("sqlite", strings.TrimPrefix(dbURL, "sqlite:")+"?_txlock=immediate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	tx, err := other.Begin() // BEGIN IMMEDIATE: holds the write lock
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"create_deck","arguments":{"name":"During the lock"}}}`
+	var resp *http.Response
+	var body []byte
+	// Two busy timeouts (5 s each): the mutation, then its audit row.
+	took := within(t, "a write behind the lock", 15*time.Second, func() { resp, body = e.rpc(t, write, bearer(key)) })
+	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" || !strings.Contains(string(body), "Temporarily unavailable") {
+		t.Errorf("write behind the lock: %d %s; want 503 temporarily unavailable", resp.StatusCode, body)
+	}
+	t.Logf("locked SQLite: the write answered %d after %s", resp.StatusCode, took.Round(time.Millisecond))
+	if resp, body := e.rpc(t, listDecks, bearer(key)); resp.StatusCode != http.StatusOK {
+		t.Errorf("a read behind the lock: %d %s", resp.StatusCode, body)
+	}
+	_ = tx.Rollback()
+	if resp, body := e.rpc(t, write, bearer(key)); resp.StatusCode != http.StatusOK || strings.Contains(string(body), "isError") && strings.Contains(string(body), `"isError":true`) {
+		t.Errorf("after the lock: %d %s", resp.StatusCode, body)
+	}
+}

@@ -112,6 +112,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	accountDataService := services.AccountData
 	accountServices := web.AccountServices{
 		Decks:    deckService,
+		Study:    studyService,
 		Stats:    statsService,
 		Keys:     keyService,
 		Exposure: exposureService,

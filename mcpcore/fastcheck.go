@@ -82,6 +82,9 @@ func (n *fastNode) check(v []byte) verdict {
 func (n *fastNode) allows(k kindSet) bool { return n.types == 0 || n.types&k != 0 }
 
 func (n *fastNode) checkNumber(v []byte) verdict {
+	if len(v) > MaxNumberLiteral || checkLiteral(v) != "" {
+		return vInvalid // out of bounds: the full validator names it
+	}
 	d, plain := parseDecimal(v) // plain: no exponent
 	if n.types != 0 && n.types&kindNumber == 0 {
 		switch {

@@ -1,8 +1,8 @@
 package mcpcore
 
 import (
+	"bytes"
 	"strconv"
-	"strings"
 )
 
 // Bounds on the number literals of tool arguments. The full validator
@@ -94,11 +94,11 @@ func checkLiteral(lit []byte) string {
 		return "number literal has " + strconv.Itoa(len(lit)) + " characters; at most " +
 			strconv.Itoa(MaxNumberLiteral) + " are allowed"
 	}
-	e := strings.IndexAny(string(lit), "eE")
+	e := bytes.IndexAny(lit, "eE")
 	if e < 0 {
 		return ""
 	}
-	exp := strings.TrimLeft(string(lit[e+1:]), "+-0")
+	exp := string(bytes.TrimLeft(lit[e+1:], "+-0"))
 	if len(exp) > 6 {
 		return "number exponent is out of range (at most ±" + strconv.Itoa(MaxNumberExponent) + ")"
 	}

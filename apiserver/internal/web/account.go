@@ -11,6 +11,7 @@ import (
 // use: the home page, stats, the audit trail and the settings.
 type AccountServices struct {
 	Decks    ports.DeckService
+	Study    ports.StudyService
 	Stats    ports.StatsService
 	Keys     ports.KeyService
 	Exposure ports.ExposureService

@@ -10,9 +10,19 @@ import (
 // maxHomeDecks bounds the decks the home page and the stats filter read.
 const maxHomeDecks = 500
 
+// maxSnapshotDecks bounds the decks the home page asks what is due today.
+const maxSnapshotDecks = 100
+
+// homeDeck is one deck of the home page with what it offers today.
+type homeDeck struct {
+	contracts.Deck
+	DueNow   int // learning and review cards due now
+	NewToday int // new cards the daily limits still allow today
+}
+
 // homePage is the home page's data.
 type homePage struct {
-	Decks     []contracts.Deck
+	Decks     []homeDeck
 	DueTotal  int
 	NewTotal  int
 	MCPURL    string
@@ -52,10 +62,18 @@ func (p *AccountPages) home(w http.ResponseWriter, r *http.Request, v View) {
 		p.site.Fail(w, r, v, err)
 		return
 	}
-	hp.Decks, hp.Truncated = decks, len(decks) >= maxHomeDecks
+	if len(decks) > maxSnapshotDecks {
+		decks, hp.Truncated = decks[:maxSnapshotDecks], true
+	}
 	for _, d := range decks {
-		hp.DueTotal += d.Counts.DueNow
-		hp.NewTotal += min(d.Counts.New, d.Settings.NewCardsPerDay)
+		snap, err := p.svc.Study.Snapshot(r.Context(), d.ID)
+		if err != nil {
+			p.site.Fail(w, r, v, err)
+			return
+		}
+		hp.Decks = append(hp.Decks, homeDeck{Deck: d, DueNow: snap.DueNow, NewToday: snap.NewToday})
+		hp.DueTotal += snap.DueNow
+		hp.NewTotal += snap.NewToday
 	}
 	v.Data = hp
 	p.site.Render(w, r, "home", v)
