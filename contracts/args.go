@@ -130,3 +130,13 @@ type RenderStudySessionArgs struct {
 	SessionID string `json:"sessionId,omitempty"`
 	DeckID    string `json:"deckId,omitempty"`
 }
+
+// RescheduleCardsArgs are reschedule_cards' arguments: exactly one of
+// DueDate, Days and Reset.
+type RescheduleCardsArgs struct {
+	CardIDs      []string `json:"cardIds"`
+	DueDate      string   `json:"dueDate,omitempty"`
+	Days         []int    `json:"days,omitempty"`
+	Reset        bool     `json:"reset,omitempty"`
+	KeepInterval bool     `json:"keepInterval,omitempty"`
+}

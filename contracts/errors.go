@@ -23,6 +23,14 @@ const (
 	KindInternal        ErrorKind = "internal"        // a bug or an unexpected failure; never shown in detail
 )
 
+// MetaErrorKind is the _meta key of a failed tool result (isError) that
+// names the failure's error kind, for clients and models to branch on.
+const MetaErrorKind = "takhtabush/errorKind"
+
+// MetaAuditFailed is the _meta key set (true) on a mutation's result when
+// its audit row could not be written; the mutation stays applied.
+const MetaAuditFailed = "takhtabush/auditFailed"
+
 // ErrorKinds lists every error kind, for the transports' tables and the
 // tests that keep them complete.
 var ErrorKinds = []ErrorKind{

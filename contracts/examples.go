@@ -56,6 +56,7 @@ var examples = map[string]Example{
 	ToolSubmitReview:       {json.RawMessage(`{"sessionId":"s1","cardId":"c1","position":0,"rating":"good","durationMs":5400}`), SubmitReviewArgs{}, ReviewResult{SessionID: "s1", CardID: "c1", Rating: RatingGood, State: exState, NextDue: exState.Due, IntervalHuman: "3d", Reviewed: 1, Remaining: 2, Next: exScard}},
 	ToolRequestMediaUpload: {json.RawMessage(`{"contentType":"image/png","bytes":2048,"filename":"map.png"}`), RequestMediaUploadArgs{}, MediaUploadIntent{MediaID: "m1", UploadURL: "https://x.test/media/m1", Method: "PUT", Headers: map[string]string{"Authorization": "Upload abc"}, ExpiresAt: exT0, MaxBytes: 2048, ContentType: "image/png", AllowedTypes: AllowedMediaTypes}},
 	ToolRenderStudySession: {json.RawMessage(`{"deckId":"d1"}`), RenderStudySessionArgs{}, exSess},
+	ToolRescheduleCards:    {json.RawMessage(`{"cardIds":["c1","c2"],"days":[3,5]}`), RescheduleCardsArgs{}, BulkResult{Items: []ItemOutcome{{Index: 0, Status: OutcomeUpdated, ID: "c1"}, {Index: 1, Status: OutcomeNotFound, ID: "c2", Reason: "card c2 not found"}}, Counts: map[string]int{"updated": 1, "not_found": 1}}},
 	ToolGetSettings:        {json.RawMessage(`{}`), GetSettingsArgs{}, exSettings},
 	ToolUpdateSettings:     {json.RawMessage(`{"timezone":"America/New_York","rolloverHour":4}`), UpdateSettingsArgs{}, exSettings},
 	ToolAddNotes: {json.RawMessage(`{"deckId":"d1","notes":[{"noteType":"Cloze","fields":{"Text":"{{c1::Ankara}} is the capital of {{c2::Turkey}}"},"tags":["europe"]}]}`), AddNotesArgs{},

@@ -24,6 +24,7 @@ const (
 	ToolSubmitReview       = "submit_review"
 	ToolRequestMediaUpload = "request_media_upload"
 	ToolRenderStudySession = "render_study_session"
+	ToolRescheduleCards    = "reschedule_cards"
 	ToolGetSettings        = "get_settings"
 	ToolUpdateSettings     = "update_settings"
 	ToolAddNotes           = "add_notes"
@@ -80,11 +81,12 @@ var (
 )
 
 var (
-	noteFieldsArg = schema{"type": "object", "additionalProperties": with(str(""), "maxLength", MaxCardSideLen)}
-	tagsArg       = with(array(with(str(""), "minLength", 1, "maxLength", MaxTagLen), ""), "maxItems", MaxTagsPerCard)
-	deckIDArg     = id("The deck's id (from list_decks or create_deck).")
-	cursorArg     = str("Opaque cursor from a previous page's nextCursor; omit for the first page.")
-	cardsArg      = object(schema{
+	noteFieldsArg = withDesc(schema{"type": "object", "additionalProperties": with(str(""), "maxLength", MaxCardSideLen)},
+		"Field values by field name, e.g. {\"Front\": \"…\", \"Back\": \"…\"}.")
+	tagsArg   = with(array(with(str(""), "minLength", 1, "maxLength", MaxTagLen), "Tags, e.g. [\"chapter-1\"]."), "maxItems", MaxTagsPerCard)
+	deckIDArg = id("The deck's id (from list_decks or create_deck).")
+	cursorArg = str("Opaque cursor from a previous page's nextCursor; omit for the first page.")
+	cardsArg  = object(schema{
 		"front": with(str("Question side. Plain text or Markdown."), "minLength", 1, "maxLength", MaxCardSideLen),
 		"back":  with(str("Answer side."), "minLength", 1, "maxLength", MaxCardSideLen),
 		"tags":  with(array(with(str(""), "minLength", 1, "maxLength", MaxTagLen), "Tags, e.g. [\"chapter-1\"]."), "maxItems", MaxTagsPerCard),
@@ -185,7 +187,7 @@ var catalog = []ToolDef{
 		Description: "Create a new deck. Returns the deck with its id; add cards with add_cards.",
 		InputSchema: raw(object(schema{
 			"name":             with(str("Deck name, unique per user."), "minLength", 1, "maxLength", MaxDeckNameLen),
-			"description":      with(str(""), "maxLength", MaxDescriptionLen),
+			"description":      with(str("What the deck is for."), "maxLength", MaxDescriptionLen),
 			"desiredRetention": retentionArg, "newCardsPerDay": newPerDayArg, "reviewsPerDay": revPerDayArg, "maximumIntervalDays": maxIvlArg,
 		}, "name")),
 		OutputSchema: raw(deckOut),
@@ -196,8 +198,8 @@ var catalog = []ToolDef{
 		Description: "Rename a deck or change its description or scheduling settings. Only the fields given change.",
 		InputSchema: raw(object(schema{
 			"deckId":           deckIDArg,
-			"name":             with(str(""), "minLength", 1, "maxLength", MaxDeckNameLen),
-			"description":      with(str(""), "maxLength", MaxDescriptionLen),
+			"name":             with(str("New name, unique per user."), "minLength", 1, "maxLength", MaxDeckNameLen),
+			"description":      with(str("New description."), "maxLength", MaxDescriptionLen),
 			"desiredRetention": retentionArg, "newCardsPerDay": newPerDayArg, "reviewsPerDay": revPerDayArg, "maximumIntervalDays": maxIvlArg,
 			"learningSteps": deckPresetArgs["learningSteps"], "relearningSteps": deckPresetArgs["relearningSteps"],
 			"weights": deckPresetArgs["weights"], "reviewOrder": deckPresetArgs["reviewOrder"], "newOrder": deckPresetArgs["newOrder"],
@@ -229,12 +231,12 @@ var catalog = []ToolDef{
 		InputSchema: raw(object(schema{
 			"updates": with(array(object(schema{
 				"id":        id("The card's id."),
-				"front":     with(str(""), "minLength", 1, "maxLength", MaxCardSideLen),
-				"back":      with(str(""), "minLength", 1, "maxLength", MaxCardSideLen),
+				"front":     with(str("New question side."), "minLength", 1, "maxLength", MaxCardSideLen),
+				"back":      with(str("New answer side."), "minLength", 1, "maxLength", MaxCardSideLen),
 				"tags":      with(array(with(str(""), "minLength", 1, "maxLength", MaxTagLen), "Replaces all tags."), "maxItems", MaxTagsPerCard),
 				"suspended": boolean("true hides the card from study."),
 				"deckId":    id("Move the card to this deck."),
-			}, "id"), ""), "minItems", 1, "maxItems", MaxBulkItems),
+			}, "id"), "One change per card."), "minItems", 1, "maxItems", MaxBulkItems),
 		}, "updates")),
 		OutputSchema: raw(bulkOut),
 		Annotations:  idempotent, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "cards.update",
@@ -266,7 +268,7 @@ var catalog = []ToolDef{
 		InputSchema: raw(object(schema{
 			"deckId": deckIDArg,
 			"notes": with(array(object(schema{
-				"noteType": enum("", StockNoteTypes...),
+				"noteType": enum("The note type: it decides the field names and the cards made.", StockNoteTypes...),
 				"fields":   noteFieldsArg,
 				"tags":     tagsArg,
 			}, "noteType", "fields"), "The notes to add."), "minItems", 1, "maxItems", MaxNoteBulk),
@@ -282,8 +284,8 @@ var catalog = []ToolDef{
 			"updates": with(array(object(schema{
 				"id":     id("The note's id."),
 				"fields": noteFieldsArg,
-				"tags":   with(tagsArg, "Replaces all tags."),
-			}, "id"), ""), "minItems", 1, "maxItems", MaxNoteBulk),
+				"tags":   with(array(with(str(""), "minLength", 1, "maxLength", MaxTagLen), "Replaces all tags."), "maxItems", MaxTagsPerCard),
+			}, "id"), "One change per note."), "minItems", 1, "maxItems", MaxNoteBulk),
 		}, "updates")),
 		OutputSchema: raw(bulkOut),
 		Annotations:  idempotent, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "notes.update",
@@ -330,7 +332,7 @@ var catalog = []ToolDef{
 		InputSchema: raw(object(schema{
 			"contentType": enum("The file's type.", AllowedMediaTypes...),
 			"bytes":       integer("The file's size in bytes.", 1, MaxMediaBytes),
-			"filename":    with(str(""), "maxLength", 200),
+			"filename":    with(str("The original file name, shown to people."), "maxLength", 200),
 		}, "contentType", "bytes")),
 		OutputSchema: raw(object(schema{
 			"mediaId": strOut, "uploadUrl": strOut, "method": strOut,
@@ -351,6 +353,20 @@ var catalog = []ToolDef{
 		MutatesWith: "deckId", WriteScopes: []Scope{ScopeStudyWrite}, WritesAs: ToolStartStudySession, AuditAction: "study.start",
 		ExactlyOneOf: []string{"sessionId", "deckId"},
 		Meta:         map[string]any{"ui": map[string]any{"resourceUri": StudyWidgetURI}, "ui/resourceUri": StudyWidgetURI},
+	},
+	{
+		Name: ToolRescheduleCards, Title: "Reschedule cards",
+		Description: "Set cards' due date (dueDate in the learner's day, or a random day within days [min,max] from today) or reset them to new (reset: true); give exactly one. keepInterval keeps the interval. Logged as manual entries; memory state unchanged. Per-item outcome.",
+		InputSchema: raw(object(schema{
+			"cardIds":      with(array(id(""), "Ids of the cards."), "minItems", 1, "maxItems", MaxBulkItems),
+			"dueDate":      with(str("YYYY-MM-DD, today or later."), "minLength", 10, "maxLength", 10),
+			"days":         with(array(integer("", 0, DefaultMaximumIntervalDays), "[min, max] days from today."), "minItems", 2, "maxItems", 2),
+			"reset":        boolean("Forget the cards: back to new."),
+			"keepInterval": boolean("Keep each card's interval instead of setting it to the new wait."),
+		}, "cardIds")),
+		OutputSchema: raw(bulkOut),
+		Annotations:  idempotent, Scopes: []Scope{ScopeStudyWrite}, Mutates: true, AuditAction: "cards.reschedule",
+		ExactlyOneOf: []string{"dueDate", "days", "reset"},
 	},
 	{
 		Name: ToolGetSettings, Title: "Get settings",

@@ -3,6 +3,7 @@ package domain
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -66,13 +67,21 @@ func makeCards(t notes.Type, fields, tags []string, deckName string) ([]madeCard
 	}
 	out := make([]madeCard, 0, len(cards))
 	for _, c := range cards {
-		clean, err := cardtext.Clean(contracts.NewCard{Front: c.Front, Back: c.Back, Tags: tags})
+		clean, err := cardtext.Clean(contracts.NewCard{Front: templateBreaks(c.Front), Back: templateBreaks(c.Back), Tags: tags})
 		if err != nil {
 			return nil, fmt.Errorf("card %d: %v", c.Ord+1, err)
 		}
 		out = append(out, madeCard{ord: c.Ord, card: clean, hash: cardtext.Hash(clean.Front, clean.Back)})
 	}
 	return out, nil
+}
+
+var templateBR = regexp.MustCompile(`(?i)<br\s*/?>\s*(\n|$)`)
+
+// templateBreaks turns the <br> line breaks of the stock templates into
+// the line breaks of the card content format (fields are already in it).
+func templateBreaks(s string) string {
+	return strings.TrimSpace(templateBR.ReplaceAllString(s, "\n"))
 }
 
 // AddNotes adds notes with their cards in one transaction, one outcome per

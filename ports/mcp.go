@@ -59,6 +59,8 @@ type McpServices interface {
 	// RenderStudySession returns a session (starting one when given a deck
 	// id) with its absolute StudyURL set. Not found for an unknown session or deck.
 	RenderStudySession(ctx context.Context, args contracts.RenderStudySessionArgs) (contracts.StudySession, error)
+	// RescheduleCards sets due dates or resets cards, per item.
+	RescheduleCards(ctx context.Context, args contracts.RescheduleCardsArgs) (contracts.BulkResult, error)
 	// GetSettings returns the account's settings of the learner's day.
 	GetSettings(ctx context.Context, args contracts.GetSettingsArgs) (contracts.AccountSettings, error)
 	// UpdateSettings changes them. Invalid for an unknown timezone or a value out of range.

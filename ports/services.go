@@ -85,6 +85,10 @@ type StudyService interface {
 	// just reviewed by a concurrent call (never applied twice); invalid for
 	// a bad rating.
 	SubmitReview(ctx context.Context, args contracts.SubmitReviewArgs) (contracts.ReviewResult, error)
+	// RescheduleCards sets cards' due dates or resets them to new, with a
+	// manual review-log entry per card and a per-item outcome. Invalid for
+	// a bad date, range or combination of modes.
+	RescheduleCards(ctx context.Context, args contracts.RescheduleCardsArgs) (contracts.BulkResult, error)
 	// Snapshot reports what a deck offers right now. Not found for an unknown deck.
 	Snapshot(ctx context.Context, deckID string) (contracts.StudySnapshot, error)
 }

@@ -51,7 +51,8 @@ var soundRE = regexp.MustCompile(`\[sound:([^\]]+)\]`)
 // FromAnkiHTML converts Anki field HTML into the card content format:
 // Markdown holding inline HTML from the allow-list. Bold, italics,
 // underline, sub/superscript, ruby and spans (with their class) stay
-// inline HTML; <div>, <p> and <br> become <br> line breaks; lists become
+// inline HTML; <div>, <p> and <br> become line breaks (<br> inside
+// tables and lists); lists become
 // Markdown lists, headings Markdown headings, links Markdown links (http
 // and https only), tables and block quotes HTML blocks; images become
 // ![alt](media:ID) and [sound:NAME] becomes [sound:ID] when media
@@ -382,7 +383,9 @@ func (c *converter) flushBreak() {
 		if c.table > 0 || len(c.lists) > 0 {
 			c.out.WriteString("<br>")
 		} else {
-			c.out.WriteString("<br>\n")
+			// A line break in card text is a line break (the renderer
+			// uses hard wraps), so none needs <br>.
+			c.out.WriteString("\n")
 			c.lineHead = true
 		}
 		c.brk = false

@@ -23,8 +23,8 @@ func TestFromAnkiHTML(t *testing.T) {
 	}{
 		{"bold and nbsp", "<b>der Hund</b>&nbsp;", "<b>der Hund</b>", Dropped{}},
 		{"strong em", "<strong>a</strong> <em>b</em> <u>c</u> x<sub>2</sub> e<sup>x</sup>", "<b>a</b> <i>b</i> <u>c</u> x<sub>2</sub> e<sup>x</sup>", Dropped{}},
-		{"divs are lines", "Hund<div>dog</div><div>chien</div>", "Hund<br>\ndog<br>\nchien", Dropped{}},
-		{"br", "line 1<br>line 2<br/>", "line 1<br>\nline 2", Dropped{}},
+		{"divs are lines", "Hund<div>dog</div><div>chien</div>", "Hund\ndog\nchien", Dropped{}},
+		{"br", "line 1<br>line 2<br/>", "line 1\nline 2", Dropped{}},
 		{"image resolved", `<img src="hund.jpg" alt="ein Hund">`, "![ein Hund](media:m1)", Dropped{}},
 		{"image missing", `see <img src="katze.png">`, "see", Dropped{"image": 1}},
 		{"sound", "[sound:hund bellt.mp3] [sound:missing.ogg]", "[sound:m2]", Dropped{"sound": 1}},
@@ -54,7 +54,7 @@ func TestFromAnkiHTML(t *testing.T) {
 }
 
 func TestPlainToHTMLRoundTrip(t *testing.T) {
-	if got := FromAnkiHTML(PlainToHTML("a < b\nc & d"), nil, nil); got != "a &lt; b<br>\nc &amp; d" {
+	if got := FromAnkiHTML(PlainToHTML("a < b\nc & d"), nil, nil); got != "a &lt; b\nc &amp; d" {
 		t.Errorf("got %q", got)
 	}
 }

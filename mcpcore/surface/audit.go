@@ -17,7 +17,7 @@ const auditTimeout = 10 * time.Second
 
 // MetaAuditFailed is the _meta key set on a result whose audit row could not
 // be written. The mutation itself stays applied.
-const MetaAuditFailed = "takhtabush/auditFailed"
+const MetaAuditFailed = contracts.MetaAuditFailed
 
 // project builds the audit event of a mutating call from what the engine
 // knows: the principal, the tool, the arguments, the result and the outcome.

@@ -53,6 +53,7 @@ var dispatch = map[string]call{
 	contracts.ToolSubmitReview:       bind(ports.McpServices.SubmitReview),
 	contracts.ToolRequestMediaUpload: bind(ports.McpServices.RequestMediaUpload),
 	contracts.ToolRenderStudySession: bind(ports.McpServices.RenderStudySession),
+	contracts.ToolRescheduleCards:    bind(ports.McpServices.RescheduleCards),
 	contracts.ToolGetSettings:        bind(ports.McpServices.GetSettings),
 	contracts.ToolUpdateSettings:     bind(ports.McpServices.UpdateSettings),
 	contracts.ToolAddNotes:           bind(ports.McpServices.AddNotes),

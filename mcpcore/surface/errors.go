@@ -13,7 +13,7 @@ import (
 
 // metaErrorKind names the _meta key that carries a failed call's error kind,
 // for clients and the apiserver's metrics.
-const metaErrorKind = "takhtabush/errorKind"
+const metaErrorKind = contracts.MetaErrorKind
 
 // errorResult maps a service error to a tool result, once for every tool:
 // the kinds a model can act on carry their message; anything else carries

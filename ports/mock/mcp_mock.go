@@ -665,6 +665,45 @@ func (c *MockMcpServicesRequestMediaUploadCall) DoAndReturn(f func(context.Conte
 	return c
 }
 
+// RescheduleCards mocks base method.
+func (m *MockMcpServices) RescheduleCards(ctx context.Context, args contracts.RescheduleCardsArgs) (contracts.BulkResult, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "RescheduleCards", ctx, args)
+	ret0, _ := ret[0].(contracts.BulkResult)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// RescheduleCards indicates an expected call of RescheduleCards.
+func (mr *MockMcpServicesMockRecorder) RescheduleCards(ctx, args any) *MockMcpServicesRescheduleCardsCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "RescheduleCards", reflect.TypeOf((*MockMcpServices)(nil).RescheduleCards), ctx, args)
+	return &MockMcpServicesRescheduleCardsCall{Call: call}
+}
+
+// MockMcpServicesRescheduleCardsCall wrap *gomock.Call
+type MockMcpServicesRescheduleCardsCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockMcpServicesRescheduleCardsCall) Return(arg0 contracts.BulkResult, arg1 error) *MockMcpServicesRescheduleCardsCall {
+	c.Call = c.Call.Return(arg0, arg1)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockMcpServicesRescheduleCardsCall) Do(f func(context.Context, contracts.RescheduleCardsArgs) (contracts.BulkResult, error)) *MockMcpServicesRescheduleCardsCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockMcpServicesRescheduleCardsCall) DoAndReturn(f func(context.Context, contracts.RescheduleCardsArgs) (contracts.BulkResult, error)) *MockMcpServicesRescheduleCardsCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
 // SearchCards mocks base method.
 func (m *MockMcpServices) SearchCards(ctx context.Context, args contracts.SearchCardsArgs) (contracts.CardPage, error) {
 	m.ctrl.T.Helper()

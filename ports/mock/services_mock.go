@@ -597,6 +597,45 @@ func (c *MockStudyServiceGetSessionCall) DoAndReturn(f func(context.Context, str
 	return c
 }
 
+// RescheduleCards mocks base method.
+func (m *MockStudyService) RescheduleCards(ctx context.Context, args contracts.RescheduleCardsArgs) (contracts.BulkResult, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "RescheduleCards", ctx, args)
+	ret0, _ := ret[0].(contracts.BulkResult)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// RescheduleCards indicates an expected call of RescheduleCards.
+func (mr *MockStudyServiceMockRecorder) RescheduleCards(ctx, args any) *MockStudyServiceRescheduleCardsCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "RescheduleCards", reflect.TypeOf((*MockStudyService)(nil).RescheduleCards), ctx, args)
+	return &MockStudyServiceRescheduleCardsCall{Call: call}
+}
+
+// MockStudyServiceRescheduleCardsCall wrap *gomock.Call
+type MockStudyServiceRescheduleCardsCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockStudyServiceRescheduleCardsCall) Return(arg0 contracts.BulkResult, arg1 error) *MockStudyServiceRescheduleCardsCall {
+	c.Call = c.Call.Return(arg0, arg1)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockStudyServiceRescheduleCardsCall) Do(f func(context.Context, contracts.RescheduleCardsArgs) (contracts.BulkResult, error)) *MockStudyServiceRescheduleCardsCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockStudyServiceRescheduleCardsCall) DoAndReturn(f func(context.Context, contracts.RescheduleCardsArgs) (contracts.BulkResult, error)) *MockStudyServiceRescheduleCardsCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
 // Snapshot mocks base method.
 func (m *MockStudyService) Snapshot(ctx context.Context, deckID string) (contracts.StudySnapshot, error) {
 	m.ctrl.T.Helper()

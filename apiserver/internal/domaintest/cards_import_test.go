@@ -48,11 +48,11 @@ func testImportAnkiNotes(t *testing.T, store string) {
 		{8, "German::Vocab", "<b>der Hund</b>", "the dog", []string{"German", "Nouns"}},
 		{9, "German::Vocab", "die Katze", "the cat", []string{"German", "Nouns"}},
 		{9, "German::Vocab", "the cat", "die Katze", []string{"German", "Nouns"}},
-		{10, "German::Grammar", `<span class="cloze">\[...\]</span> Hund bellt.`, "<span class=\"cloze\">Der</span> Hund bellt.<br>\n<i>bellen</i> = to bark", []string{"German", "Verbs"}},
-		{10, "German::Grammar", `Der Hund <span class="cloze">\[...\]</span>.`, "Der Hund <span class=\"cloze\">bellt</span>.<br>\n<i>bellen</i> = to bark", []string{"German", "Verbs"}},
+		{10, "German::Grammar", `<span class="cloze">\[...\]</span> Hund bellt.`, "<span class=\"cloze\">Der</span> Hund bellt.\n<i>bellen</i> = to bark", []string{"German", "Verbs"}},
+		{10, "German::Grammar", `Der Hund <span class="cloze">\[...\]</span>.`, "Der Hund <span class=\"cloze\">bellt</span>.\n<i>bellen</i> = to bark", []string{"German", "Verbs"}},
 		{11, "German", "das Haus", "the house", []string{}},
 		{11, "German", "the house", "das Haus", []string{}},
-		{12, "German", "Guten Tag<br>\nsagen", `to say "hello"`, []string{}},
+		{12, "German", "Guten Tag\nsagen", `to say "hello"`, []string{}},
 	}
 	decks := map[string]string{target.ID: "German"}
 	page, err := e.svc.Decks.ListDecks(ctx, contracts.ListDecksArgs{})

@@ -395,3 +395,73 @@ func testCramReviewAheadAndDeckSettings(t *testing.T, store string) {
 	_, err = e.svc.Study.StartSession(ctx, contracts.StartStudySessionArgs{DeckID: d.ID, ReviewAheadDays: 1, Cram: true})
 	wantKind(t, err, contracts.KindInvalid)
 }
+
+// reschedule_cards: a due date in the learner's day, a range, keeping
+// the interval, reset to new; manual log entries that stats skip.
+func TestRescheduleCards(t *testing.T) { eachStore(t, testRescheduleCards) }
+
+func testRescheduleCards(t *testing.T, store string) {
+	e := newEnv(t, store)
+	ctx := e.user("ada@example.com")
+	e.setDay(ctx, "Asia/Kolkata", 4)
+	e.clock.Set(time.Date(2026, 3, 10, 6, 0, 0, 0, time.UTC))
+	d := e.graduated(ctx, "Move", 3, contracts.CreateDeckArgs{})
+	page, _ := e.svc.Cards.SearchCards(ctx, contracts.SearchCardsArgs{DeckID: d.ID})
+	c := []string{page.Items[0].ID, page.Items[1].ID, page.Items[2].ID}
+	fresh := ids(e.add(ctx, d.ID, card("new one", "x")))[0]
+	before, _ := e.svc.Cards.GetCard(ctx, c[0])
+	e.clock.Advance(time.Hour)
+
+	res, err := e.svc.Study.RescheduleCards(ctx, contracts.RescheduleCardsArgs{CardIDs: []string{c[0], "nope", fresh, c[0]}, DueDate: "2026-03-20"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []contracts.OutcomeStatus{contracts.OutcomeUpdated, contracts.OutcomeNotFound, contracts.OutcomeInvalid, contracts.OutcomeDuplicate}
+	for i, w := range want {
+		if res.Items[i].Status != w {
+			t.Errorf("item %d: %+v, want %s", i, res.Items[i], w)
+		}
+	}
+	got, _ := e.svc.Cards.GetCard(ctx, c[0])
+	// 2026-03-20 starts at 04:00 in Kolkata: 22:30Z on the 19th.
+	if wantDue := time.Date(2026, 3, 19, 22, 30, 0, 0, time.UTC); !got.State.Due.Equal(wantDue) || got.State.ScheduledDays != 10 {
+		t.Errorf("rescheduled: due %v, %d days; want %v and 10 days from the last review", got.State.Due, got.State.ScheduledDays, wantDue)
+	}
+	if got.State.Stability != before.State.Stability || got.State.Reps != before.State.Reps || !got.State.LastReview.Equal(*before.State.LastReview) {
+		t.Errorf("the memory state changed: %+v, was %+v", got.State, before.State)
+	}
+	res, err = e.svc.Study.RescheduleCards(ctx, contracts.RescheduleCardsArgs{CardIDs: []string{c[1]}, Days: []int{3, 5}, KeepInterval: true})
+	if err != nil || res.Items[0].Status != contracts.OutcomeUpdated {
+		t.Fatalf("days: %+v, %v", res, err)
+	}
+	got, _ = e.svc.Cards.GetCard(ctx, c[1])
+	day := contracts.NewLearnerDay(contracts.AccountSettings{Timezone: "Asia/Kolkata", RolloverHour: 4})
+	if n := day.DaysBetween(e.clock.Now(), got.State.Due); n < 3 || n > 5 || got.State.ScheduledDays != 1 {
+		t.Errorf("days [3,5] with keepInterval: due in %d days, interval %d; want 3-5 and the interval kept (1)", n, got.State.ScheduledDays)
+	}
+	res, err = e.svc.Study.RescheduleCards(ctx, contracts.RescheduleCardsArgs{CardIDs: []string{c[2]}, Reset: true})
+	if err != nil || res.Items[0].Status != contracts.OutcomeUpdated {
+		t.Fatalf("reset: %+v, %v", res, err)
+	}
+	if got, _ = e.svc.Cards.GetCard(ctx, c[2]); got.State.Phase != contracts.PhaseNew || got.State.Reps != 0 {
+		t.Errorf("reset card: %+v", got.State)
+	}
+	// Manual entries are neither reviews nor new cards studied.
+	st, _ := e.svc.Stats.Stats(ctx, contracts.GetStatsArgs{Days: 1})
+	if st.TotalReviews != 3 {
+		t.Errorf("stats count %d reviews today, want the 3 ratings only", st.TotalReviews)
+	}
+	for _, bad := range []contracts.RescheduleCardsArgs{
+		{CardIDs: c, DueDate: "2026-03-01"},
+		{CardIDs: c, DueDate: "20/03/2026"},
+		{CardIDs: c, Days: []int{5, 3}},
+		{CardIDs: c, Days: []int{1}},
+		{CardIDs: c, DueDate: "2026-03-20", Reset: true},
+		{CardIDs: c},
+		{CardIDs: c, Reset: true, KeepInterval: true},
+		{DueDate: "2026-03-20"},
+	} {
+		_, err := e.svc.Study.RescheduleCards(ctx, bad)
+		wantKind(t, err, contracts.KindInvalid)
+	}
+}

@@ -156,6 +156,11 @@ func (b *Binding) RenderStudySession(ctx context.Context, args contracts.RenderS
 	return s, err
 }
 
+// RescheduleCards implements ports.McpServices.
+func (b *Binding) RescheduleCards(ctx context.Context, args contracts.RescheduleCardsArgs) (contracts.BulkResult, error) {
+	return b.svc.Study.RescheduleCards(ctx, args)
+}
+
 // GetSettings implements ports.McpServices.
 func (b *Binding) GetSettings(ctx context.Context, _ contracts.GetSettingsArgs) (contracts.AccountSettings, error) {
 	return b.svc.Settings.Settings(ctx)

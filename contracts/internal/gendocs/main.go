@@ -24,17 +24,33 @@ func main() {
 	}
 }
 
+// property is the part of a JSON Schema the reference shows. Numbers stay
+// as written in the schema (json.Number): 10485760, never 1.048576e+07.
 type property struct {
-	Type        any    `json:"type"`
-	Description string `json:"description"`
-	Enum        []any  `json:"enum"`
-	Minimum     *float64
-	Maximum     *float64
-	MinLength   *int `json:"minLength"`
-	MaxLength   *int `json:"maxLength"`
-	MaxItems    *int `json:"maxItems"`
-	Format      string
-	Items       *property
+	Type                 any                  `json:"type"`
+	Description          string               `json:"description"`
+	Enum                 []any                `json:"enum"`
+	Minimum              *json.Number         `json:"minimum"`
+	Maximum              *json.Number         `json:"maximum"`
+	MinLength            *json.Number         `json:"minLength"`
+	MaxLength            *json.Number         `json:"maxLength"`
+	MinItems             *json.Number         `json:"minItems"`
+	MaxItems             *json.Number         `json:"maxItems"`
+	Format               string               `json:"format"`
+	Items                *property            `json:"items"`
+	Properties           map[string]*property `json:"properties"`
+	Required             []string             `json:"required"`
+	AdditionalProperties json.RawMessage      `json:"additionalProperties"`
+	AnyOf                []*property          `json:"anyOf"`
+}
+
+// decode reads a schema keeping its numbers as written.
+func decode(raw json.RawMessage, v any) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(v); err != nil {
+		log.Fatal(err)
+	}
 }
 
 func render(tools []contracts.ToolDef) []byte {
@@ -42,6 +58,8 @@ func render(tools []contracts.ToolDef) []byte {
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	p("# MCP tool reference\n\n")
 	p("Generated from `contracts` by `make generate`; do not edit by hand.\n\n")
+	p("%s", rules())
+	p("## Tools\n\n")
 	p("| Tool | Title | Scopes | Hints |\n|---|---|---|---|\n")
 	for _, t := range tools {
 		p("| [`%s`](#%s) | %s | %s | %s |\n", t.Name, t.Name, t.Title, scopes(t), hints(t))
@@ -61,9 +79,18 @@ func render(tools []contracts.ToolDef) []byte {
 		if ui, ok := t.Meta["ui"].(map[string]any); ok {
 			p("- MCP Apps widget: `%v`\n", ui["resourceUri"])
 		}
-		p("\n%s", arguments(t.InputSchema))
-		if ex, ok := contracts.Examples()[t.Name]; ok {
+		p("\n### Arguments\n\n%s", arguments(t.InputSchema))
+		ex, hasExample := contracts.Examples()[t.Name]
+		if hasExample {
 			p("\nExample arguments:\n\n```json\n%s\n```\n", ex.Args)
+		}
+		p("\n### Result\n\n%s", result(t.OutputSchema))
+		if hasExample {
+			out, err := json.Marshal(ex.Result)
+			if err != nil {
+				log.Fatal(err)
+			}
+			p("\nExample result (`structuredContent`; the text content carries the same JSON):\n\n```json\n%s\n```\n", out)
 		}
 	}
 	return b.Bytes()
@@ -97,20 +124,62 @@ func hints(t contracts.ToolDef) string {
 
 func arguments(raw json.RawMessage) string {
 	var s struct {
-		Properties map[string]property `json:"properties"`
-		Required   []string            `json:"required"`
-		OneOf      []struct {
+		property
+		OneOf []struct {
 			Required []string `json:"required"`
 		} `json:"oneOf"`
 	}
-	if err := json.Unmarshal(raw, &s); err != nil {
-		log.Fatal(err)
-	}
+	decode(raw, &s)
 	if len(s.Properties) == 0 {
 		return "No arguments.\n"
 	}
 	var b strings.Builder
 	b.WriteString("| Argument | Type | Required | Description |\n|---|---|---|---|\n")
+	for _, f := range fields(&s.property, "", true) {
+		req := "no"
+		if f.required {
+			req = "yes"
+		}
+		for _, o := range s.OneOf {
+			if f.top && slices.Contains(o.Required, f.path) {
+				req = "one of"
+			}
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", f.path, typeOf(*f.p), req, cell(f.p.Description))
+	}
+	if len(s.OneOf) > 0 {
+		b.WriteString("\nGive exactly one of the arguments marked \"one of\".\n")
+	}
+	return b.String()
+}
+
+// result describes a tool's structured result.
+func result(raw json.RawMessage) string {
+	var s property
+	decode(raw, &s)
+	var b strings.Builder
+	b.WriteString("| Field | Type | Always present |\n|---|---|---|\n")
+	for _, f := range fields(&s, "", true) {
+		always := "no"
+		if f.required {
+			always = "yes"
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", f.path, typeOf(*f.p), always)
+	}
+	return b.String()
+}
+
+// field is one row of a table: a property at a dotted path ("cards[].front").
+type field struct {
+	path     string
+	p        *property
+	required bool // required in its own object (and, below the top, its parent is present)
+	top      bool
+}
+
+// fields flattens the properties of an object schema, nested objects and
+// arrays of objects included, required ones first at each level.
+func fields(s *property, prefix string, top bool) []field {
 	names := make([]string, 0, len(s.Properties))
 	for n := range s.Properties {
 		names = append(names, n)
@@ -125,32 +194,53 @@ func arguments(raw json.RawMessage) string {
 		}
 		return strings.Compare(x, y)
 	})
+	var out []field
 	for _, n := range names {
-		prop := s.Properties[n]
-		req := "no"
-		if slices.Contains(s.Required, n) {
-			req = "yes"
+		p := s.Properties[n]
+		if len(p.AnyOf) > 0 {
+			p = p.AnyOf[0] // the nullable form: the value when present
 		}
-		for _, o := range s.OneOf {
-			if slices.Contains(o.Required, n) {
-				req = "one of"
-			}
+		path := prefix + n
+		out = append(out, field{path: path, p: s.Properties[n], required: slices.Contains(s.Required, n), top: top})
+		switch {
+		case len(p.Properties) > 0:
+			out = append(out, fields(p, path+".", false)...)
+		case p.Items != nil && len(p.Items.Properties) > 0:
+			out = append(out, fields(p.Items, path+"[].", false)...)
 		}
-		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", n, typeOf(prop), req, strings.ReplaceAll(prop.Description, "|", "\\|"))
 	}
-	if len(s.OneOf) > 0 {
-		b.WriteString("\nGive exactly one of the arguments marked \"one of\".\n")
-	}
-	return b.String()
+	return out
 }
 
+// cell makes text safe for a table cell.
+func cell(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
+
 func typeOf(p property) string {
+	if len(p.AnyOf) > 0 {
+		var alts []string
+		for _, a := range p.AnyOf {
+			alts = append(alts, typeOf(*a))
+		}
+		return strings.Join(alts, " or ")
+	}
 	t := fmt.Sprint(p.Type)
+	switch {
+	case p.Type == "object" && len(p.Properties) == 0 && len(p.AdditionalProperties) > 0 && p.AdditionalProperties[0] == '{':
+		var v property
+		decode(p.AdditionalProperties, &v)
+		t = "object of " + typeOf(v) + " by name"
+	case p.Type == "object":
+		t = "object (fields below)"
+	}
 	if p.Format != "" {
 		t += " (" + p.Format + ")"
 	}
 	if p.Items != nil {
-		t += " of " + typeOf(*p.Items)
+		if len(p.Items.Properties) > 0 {
+			t += " of objects (fields below)"
+		} else {
+			t += " of " + typeOf(*p.Items)
+		}
 	}
 	if len(p.Enum) > 0 {
 		vals := make([]string, len(p.Enum))
@@ -161,13 +251,19 @@ func typeOf(p property) string {
 	}
 	var lim []string
 	if p.Minimum != nil || p.Maximum != nil {
-		lim = append(lim, fmt.Sprintf("%v–%v", deref(p.Minimum), deref(p.Maximum)))
+		lim = append(lim, num(p.Minimum)+"–"+num(p.Maximum))
+	}
+	if p.MinLength != nil && p.MinLength.String() != "0" && p.MinLength.String() != "1" {
+		lim = append(lim, "≥ "+num(p.MinLength)+" chars")
 	}
 	if p.MaxLength != nil {
-		lim = append(lim, fmt.Sprintf("≤ %d chars", *p.MaxLength))
+		lim = append(lim, "≤ "+num(p.MaxLength)+" chars")
+	}
+	if p.MinItems != nil && p.MinItems.String() != "0" {
+		lim = append(lim, "≥ "+num(p.MinItems)+" items")
 	}
 	if p.MaxItems != nil {
-		lim = append(lim, fmt.Sprintf("≤ %d items", *p.MaxItems))
+		lim = append(lim, "≤ "+num(p.MaxItems)+" items")
 	}
 	if len(lim) > 0 {
 		t += " (" + strings.Join(lim, ", ") + ")"
@@ -175,9 +271,10 @@ func typeOf(p property) string {
 	return t
 }
 
-func deref(f *float64) string {
-	if f == nil {
+// num prints a schema number as written.
+func num(n *json.Number) string {
+	if n == nil {
 		return ""
 	}
-	return fmt.Sprint(*f)
+	return n.String()
 }
