@@ -107,6 +107,9 @@ func TestBrowserSignInDeckPasteStudy(t *testing.T) {
 		if !evalJS[bool](b, `!document.getElementById("back").hidden && !document.getElementById("ratings").hidden`) {
 			t.Fatalf("card %d: space did not reveal the answer", i+1)
 		}
+		if evalJS[bool](b, `getComputedStyle(document.getElementById("reveal")).display !== "none"`) {
+			t.Fatalf("card %d: the Show answer button still shows with the answer", i+1)
+		}
 		if i == 0 {
 			b.look("study-back")
 		}

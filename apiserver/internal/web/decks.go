@@ -205,6 +205,7 @@ type pasteData struct {
 
 type previewRow struct {
 	contracts.ItemOutcome
+	Num         int // 1-based, for people
 	Front, Back string
 }
 
@@ -271,7 +272,7 @@ func (p *DeckPages) pastePost(w http.ResponseWriter, r *http.Request, v View) {
 func (p *DeckPages) preview(text string, format contracts.ImportFormat, res contracts.BulkResult) *previewData {
 	out := &previewData{DecksCreated: res.DecksCreated}
 	for _, it := range res.Items {
-		row := previewRow{ItemOutcome: it}
+		row := previewRow{ItemOutcome: it, Num: it.Index + 1}
 		switch it.Status {
 		case contracts.OutcomeCreated:
 			out.Created++
