@@ -74,9 +74,19 @@ func newBenchDB(ctx context.Context, pg bool) (*benchDB, error) {
 	return db, nil
 }
 
-// adminExec runs a statement on the base database.
+// adminExec runs a statement on the base database, without the store's
+// statement and I/O timeouts (dropping a large database takes a while on
+// a busy machine).
 func (db *benchDB) adminExec(ctx context.Context, stmt string) error {
-	s, err := postgres.Open(ctx, db.admin, postgres.WithoutMigrate())
+	u, err := url.Parse(db.admin)
+	if err != nil {
+		return err
+	}
+	q := u.Query()
+	q.Set("statement_timeout", "0")
+	q.Set(postgres.IOTimeoutParam, "10m")
+	u.RawQuery = q.Encode()
+	s, err := postgres.Open(ctx, u.String(), postgres.WithoutMigrate())
 	if err != nil {
 		return err
 	}
