@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
+	"net/url"
 	"time"
 
 	"github.com/takhtabush/takhtabush/contracts"
@@ -367,11 +368,18 @@ func (s *StudyService) current(ctx context.Context, st ports.Stores, row ports.S
 	}
 }
 
+// StudyPath is the web app's path of a study session's page, the one place
+// that names it: the absolute link tools return and the pages' own links
+// both come from here.
+func StudyPath(sessionID string) string {
+	return "/study/" + url.PathEscape(sessionID)
+}
+
 func (s *StudyService) studyURL(sessionID string) string {
 	if s.cfg.BaseURL == "" {
 		return ""
 	}
-	return s.cfg.BaseURL + "/study/" + sessionID
+	return s.cfg.BaseURL + StudyPath(sessionID)
 }
 
 func studyCard(c contracts.Card) contracts.StudyCard {

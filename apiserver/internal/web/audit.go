@@ -3,6 +3,7 @@ package web
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/takhtabush/takhtabush/domain"
 	"net/http"
 	"net/url"
 	"time"
@@ -174,7 +175,7 @@ func affectedLinks(e contracts.AuditEvent) []auditLink {
 		case "card":
 			l.Href = "/cards/" + url.PathEscape(id) + "/edit"
 		case "study session":
-			l.Href = "/study/" + url.PathEscape(id)
+			l.Href = domain.StudyPath(id)
 		}
 		links = append(links, l)
 	}

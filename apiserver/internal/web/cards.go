@@ -1,6 +1,7 @@
 package web
 
 import (
+	"github.com/takhtabush/takhtabush/domain"
 	"net/http"
 	"strconv"
 	"strings"
@@ -69,7 +70,7 @@ func (p *DeckPages) startStudy(w http.ResponseWriter, r *http.Request, v View) {
 		p.site.Fail(w, r, v, err)
 		return
 	}
-	SeeOther(w, r, "/study/"+s.ID)
+	SeeOther(w, r, domain.StudyPath(s.ID))
 }
 
 type editData struct {

@@ -2,6 +2,7 @@ package web
 
 import (
 	"fmt"
+	"github.com/takhtabush/takhtabush/apiserver/internal/httperr"
 	"log/slog"
 	"net/http"
 	"time"
@@ -62,7 +63,7 @@ func (p *AccountPages) deleteAccount(w http.ResponseWriter, r *http.Request, v V
 	if contracts.IsKind(err, contracts.KindInvalid) {
 		v.Error = contracts.MessageOf(err)
 		v.Data = settings("data", dataPage{Email: v.User.Email})
-		p.site.R.Render(w, r, http.StatusBadRequest, "settings", v)
+		p.site.R.Render(w, r, httperr.Status(contracts.KindInvalid), "settings", v)
 		return
 	}
 	if err != nil {

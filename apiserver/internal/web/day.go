@@ -1,6 +1,7 @@
 package web
 
 import (
+	"github.com/takhtabush/takhtabush/apiserver/internal/httperr"
 	"net/http"
 	"strconv"
 	"strings"
@@ -64,7 +65,7 @@ func (p *AccountPages) saveDay(w http.ResponseWriter, r *http.Request, v View) {
 		}
 		v.Error = contracts.MessageOf(err)
 		v.Data = settings("day", p.dayData(s, tz, hour))
-		p.site.R.Render(w, r, http.StatusBadRequest, "settings", v)
+		p.site.R.Render(w, r, httperr.Status(contracts.KindInvalid), "settings", v)
 		return
 	}
 	if err != nil {

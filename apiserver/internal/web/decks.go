@@ -1,6 +1,7 @@
 package web
 
 import (
+	"github.com/takhtabush/takhtabush/apiserver/internal/httperr"
 	"html/template"
 	"net/http"
 	"strconv"
@@ -262,7 +263,7 @@ func (p *DeckPages) pastePost(w http.ResponseWriter, r *http.Request, v View) {
 	v.Data = data
 	status := http.StatusOK
 	if v.Error != "" {
-		status = http.StatusBadRequest
+		status = httperr.Status(contracts.KindInvalid)
 	}
 	p.site.R.Render(w, r, status, "paste", v)
 }

@@ -2,6 +2,8 @@ package web
 
 import (
 	"context"
+	"github.com/takhtabush/takhtabush/apiserver/internal/httperr"
+	"github.com/takhtabush/takhtabush/contracts"
 	"net/http"
 	"time"
 )
@@ -35,7 +37,7 @@ func Readyz(ping func(context.Context) error) http.HandlerFunc {
 		}
 		if err != nil {
 			w.Header().Set("Retry-After", "5")
-			w.WriteHeader(http.StatusServiceUnavailable)
+			w.WriteHeader(httperr.Status(contracts.KindUnavailable))
 			_, _ = w.Write([]byte(`{"status":"unavailable","database":"down"}` + "\n"))
 			return
 		}

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"github.com/takhtabush/takhtabush/apiserver/internal/httperr"
 	"net/http"
 	"slices"
 	"time"
@@ -130,7 +131,7 @@ func (p *AccountPages) mintKey(w http.ResponseWriter, r *http.Request, v View) {
 			p.site.Fail(w, r, v, err)
 			return
 		}
-		v.Error, status = contracts.MessageOf(err), http.StatusBadRequest
+		v.Error, status = contracts.MessageOf(err), httperr.Status(contracts.KindInvalid)
 	}
 	if err == nil {
 		name, scopes, expiry = "", defaultScopes, ""

@@ -111,12 +111,12 @@ func (s *SignIn) Send(w http.ResponseWriter, r *http.Request, v View) {
 	email := strings.ToLower(strings.TrimSpace(r.PostFormValue("email")))
 	d := signInData{Next: SafeNext(r.PostFormValue("next")), Email: email}
 	if s.cfg.Mailer == nil {
-		s.render(w, r, http.StatusServiceUnavailable, v, d)
+		s.render(w, r, httperr.Status(contracts.KindUnavailable), v, d)
 		return
 	}
 	if email == "" || len(email) > 254 || !strings.Contains(email, "@") {
 		v.Error = "Enter your email address, like name@example.com."
-		s.render(w, r, http.StatusBadRequest, v, d)
+		s.render(w, r, httperr.Status(contracts.KindInvalid), v, d)
 		return
 	}
 	emailKey := sha256.Sum256([]byte(strings.ToLower(email)))
@@ -138,7 +138,7 @@ func (s *SignIn) Send(w http.ResponseWriter, r *http.Request, v View) {
 		// The same answer as for a known address.
 	case contracts.IsKind(err, contracts.KindInvalid):
 		v.Error = contracts.MessageOf(err)
-		s.render(w, r, http.StatusBadRequest, v, d)
+		s.render(w, r, httperr.Status(contracts.KindInvalid), v, d)
 		return
 	default:
 		s.site.Fail(w, r, v, err)
@@ -191,7 +191,7 @@ func (s *SignIn) Confirm(w http.ResponseWriter, r *http.Request, v View) {
 	w.Header().Set("Cache-Control", "no-store")
 	token := r.URL.Query().Get("token")
 	if token == "" {
-		s.linkFailed(w, r, v, http.StatusBadRequest, "The link has no sign-in token.")
+		s.linkFailed(w, r, v, httperr.Status(contracts.KindInvalid), "The link has no sign-in token.")
 		return
 	}
 	u, err := s.sessions.PeekLoginLink(r.Context(), token)
@@ -216,7 +216,7 @@ func (s *SignIn) Login(w http.ResponseWriter, r *http.Request, v View) {
 	}
 	token := r.PostFormValue("token")
 	if token == "" {
-		s.linkFailed(w, r, v, http.StatusBadRequest, "The form has no sign-in token.")
+		s.linkFailed(w, r, v, httperr.Status(contracts.KindInvalid), "The form has no sign-in token.")
 		return
 	}
 	sessionToken, user, err := s.sessions.ConsumeLoginLink(r.Context(), token)
@@ -239,7 +239,7 @@ func (s *SignIn) Login(w http.ResponseWriter, r *http.Request, v View) {
 
 func (s *SignIn) linkError(w http.ResponseWriter, r *http.Request, v View, err error) {
 	if contracts.IsKind(err, contracts.KindUnauthenticated) || contracts.IsKind(err, contracts.KindNotFound) {
-		s.linkFailed(w, r, v, http.StatusUnauthorized, "The link is unknown, already used or expired.")
+		s.linkFailed(w, r, v, httperr.Status(contracts.KindUnauthenticated), "The link is unknown, already used or expired.")
 		return
 	}
 	s.site.Fail(w, r, v, err)

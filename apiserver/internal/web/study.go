@@ -1,6 +1,7 @@
 package web
 
 import (
+	"github.com/takhtabush/takhtabush/domain"
 	"html/template"
 	"net/http"
 	"strconv"
@@ -81,11 +82,11 @@ func (p *DeckPages) review(w http.ResponseWriter, r *http.Request, v View) {
 		if contracts.IsKind(err, contracts.KindConflict) {
 			// Already rated (a double submit, or the agent was faster): show
 			// where the session is now.
-			SeeOther(w, r, "/study/"+id+"?conflict=1")
+			SeeOther(w, r, domain.StudyPath(id)+"?conflict=1")
 			return
 		}
 		p.site.Fail(w, r, v, err)
 		return
 	}
-	SeeOther(w, r, "/study/"+id+"?rated="+string(res.Rating)+"&ivl="+res.IntervalHuman)
+	SeeOther(w, r, domain.StudyPath(id)+"?rated="+string(res.Rating)+"&ivl="+res.IntervalHuman)
 }
