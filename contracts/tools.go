@@ -312,11 +312,11 @@ var catalog = []ToolDef{
 	},
 	{
 		Name: ToolSubmitReview, Title: "Submit review",
-		Description: "Rate the current card of a session: again (forgot), hard, good or easy. Returns the next due date and the next card, or done.",
+		Description: "Rate a session's current card: again (forgot), hard, good or easy. Returns the next due date and card, or done.",
 		InputSchema: raw(object(schema{
 			"sessionId":  id("From start_study_session."),
 			"cardId":     id("The card being rated."),
-			"position":   integer("The card's position, as the session gave it with the card. Repeating a call is safe: the same rating again is answered as a replay.", 0, 100000),
+			"position":   integer("The card's position from the session; a repeat is a replay.", 0, 100000),
 			"rating":     enum("How well the user recalled the answer.", Ratings...),
 			"durationMs": integer("Time the user took, if known.", 0, 3600000),
 		}, "sessionId", "cardId", "position", "rating")),
