@@ -1,6 +1,7 @@
 package oauthhttp
 
 import (
+	"github.com/takhtabush/takhtabush/domain"
 	"net/http"
 	"time"
 
@@ -44,7 +45,7 @@ func (h *Handler) ConnectedApps(mcpURL string) http.Handler {
 		views := make([]grantView, len(grants))
 		for i, g := range grants {
 			c := contracts.OAuthClient{ID: g.ClientID, Kind: g.ClientKind, Name: g.ClientName}
-			views[i] = grantView{ID: g.ID, Name: clientName(c), Domain: clientDomain(c), Scopes: scopeViews(g.Scopes),
+			views[i] = grantView{ID: g.ID, Name: domain.ClientDisplayName(c), Domain: domain.ClientDomain(c), Scopes: scopeViews(g.Scopes),
 				CreatedAt: g.CreatedAt, LastUsedAt: g.LastUsedAt}
 		}
 		v.Data = map[string]any{"Grants": views, "Action": ConnectedAppsPath, "MCPURL": mcpURL}

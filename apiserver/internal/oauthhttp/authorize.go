@@ -1,6 +1,7 @@
 package oauthhttp
 
 import (
+	"github.com/takhtabush/takhtabush/domain"
 	"net/http"
 	"net/url"
 	"slices"
@@ -104,7 +105,7 @@ func (h *Handler) refuse(w http.ResponseWriter, r *http.Request, view web.View, 
 		h.errorPage(w, r, view, err)
 		return
 	}
-	target := redirectWith(consent.RedirectURI, consent.State, h.cfg.Issuer,
+	target := domain.RedirectWith(consent.RedirectURI, consent.State, h.cfg.Issuer,
 		url.Values{"error": {string(code)}, "error_description": {contracts.MessageOf(err)}})
 	http.Redirect(w, r, target, http.StatusSeeOther)
 }
@@ -112,23 +113,4 @@ func (h *Handler) refuse(w http.ResponseWriter, r *http.Request, view web.View, 
 // noStore keeps pages and redirects with one-time data out of caches.
 func noStore(w http.ResponseWriter) {
 	w.Header().Set("Cache-Control", "no-store")
-}
-
-// redirectWith adds v, state (when set) and iss (RFC 9207) to a redirect
-// URI's query.
-func redirectWith(redirectURI, state, issuer string, v url.Values) string {
-	u, err := url.Parse(redirectURI)
-	if err != nil {
-		return redirectURI
-	}
-	q := u.Query()
-	for k, vs := range v {
-		q[k] = vs
-	}
-	if state != "" {
-		q.Set("state", state)
-	}
-	q.Set("iss", issuer)
-	u.RawQuery = q.Encode()
-	return u.String()
 }

@@ -2,6 +2,7 @@ package oauthhttp
 
 import (
 	_ "embed"
+	"github.com/takhtabush/takhtabush/domain"
 	"net/http"
 	"net/url"
 	"strings"
@@ -78,8 +79,8 @@ func (h *Handler) consentPage(w http.ResponseWriter, r *http.Request, view web.V
 	}
 	view.Title, view.Narrow, view.Error = "Allow access", true, problem
 	view.Data = map[string]any{
-		"Name":       clientName(c.Client),
-		"Domain":     clientDomain(c.Client),
+		"Name":       domain.ClientDisplayName(c.Client),
+		"Domain":     domain.ClientDomain(c.Client),
 		"Document":   c.Client.Kind == contracts.OAuthClientMetadataDocument,
 		"ClientID":   c.Client.ID,
 		"Scopes":     scopeViews(c.Scopes),
@@ -117,29 +118,4 @@ func (c *cspWriter) WriteHeader(status int) {
 	h := c.Header()
 	h.Set("Content-Security-Policy", strings.Replace(h.Get("Content-Security-Policy"), "form-action 'self'", c.formAction, 1))
 	c.ResponseWriter.WriteHeader(status)
-}
-
-// clientName is the name a client gave itself, or its domain.
-func clientName(c contracts.OAuthClient) string {
-	if c.Name != "" {
-		return c.Name
-	}
-	if d := clientDomain(c); d != "" {
-		return d
-	}
-	return "An unnamed application"
-}
-
-// clientDomain is the host a client vouches for: its client_id's for a
-// metadata document, its client_uri's for a registered one.
-func clientDomain(c contracts.OAuthClient) string {
-	raw := c.URI
-	if c.Kind == contracts.OAuthClientMetadataDocument {
-		raw = c.ID
-	}
-	u, err := url.Parse(raw)
-	if err != nil {
-		return ""
-	}
-	return u.Hostname()
 }
