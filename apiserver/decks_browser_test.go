@@ -3,6 +3,7 @@ package apiserver_test
 import (
 	"context"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -110,10 +111,22 @@ func TestBrowserSignInDeckPasteStudy(t *testing.T) {
 		if evalJS[bool](b, `getComputedStyle(document.getElementById("reveal")).display !== "none"`) {
 			t.Fatalf("card %d: the Show answer button still shows with the answer", i+1)
 		}
+		// Each button shows the interval its rating gives; rating Good
+		// then reports the interval its button showed.
+		next := strings.Split(evalJS[string](b, `Array.from(document.querySelectorAll("#ratings button")).map(b => (b.querySelector("[data-next]") || {}).textContent || "").join("|")`), "|")
+		if len(next) != 4 || slices.Contains(next, "") {
+			t.Fatalf("card %d: the rating buttons show intervals %q, want one on each of the four", i+1, next)
+		}
 		if i == 0 {
+			if !strings.HasSuffix(next[0], "m") || !strings.HasSuffix(next[3], "d") {
+				t.Errorf("a new card's intervals %q: want minutes for Again and days for Easy", next)
+			}
 			b.look("study-back")
 		}
 		b.key("3", true)
+		if want := string(contracts.RatingGood) + ": next in " + next[2]; !strings.Contains(b.text(), want) {
+			t.Fatalf("card %d: after Good (button showed %q) the page says:\n%s", i+1, next[2], b.text())
+		}
 		e.clock.Advance(time.Minute) // the service's clock is the test's
 	}
 	// Learning steps may bring cards back within the session; rate what

@@ -88,3 +88,11 @@ type StudySnapshot struct {
 	NextDue      *time.Time  `json:"nextDue,omitempty"`
 	Preview      []StudyCard `json:"preview"` // the first few cards of the queue, fronts only
 }
+
+// RatingPreview is what one rating of a session's current card would
+// schedule if it were given now.
+type RatingPreview struct {
+	Rating        Rating    `json:"rating"`
+	NextDue       time.Time `json:"nextDue"`
+	IntervalHuman string    `json:"interval"` // e.g. "10m", "3d"
+}

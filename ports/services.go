@@ -85,6 +85,13 @@ type StudyService interface {
 	// just reviewed by a concurrent call (never applied twice); invalid for
 	// a bad rating.
 	SubmitReview(ctx context.Context, args contracts.SubmitReviewArgs) (contracts.ReviewResult, error)
+	// PreviewRatings reports what each of the four ratings (again, hard,
+	// good, easy, in that order) of the card waiting in a session would
+	// schedule if given now, exactly as SubmitReview would; it changes
+	// nothing. Empty for a cram session (its ratings keep the schedule).
+	// Not found for an unknown or expired session or a deleted card;
+	// conflict when the card is not waiting in the session.
+	PreviewRatings(ctx context.Context, sessionID, cardID string) ([]contracts.RatingPreview, error)
 	// RescheduleCards sets cards' due dates or resets them to new, with a
 	// manual review-log entry per card and a per-item outcome. Invalid for
 	// a bad date, range or combination of modes.

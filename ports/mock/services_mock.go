@@ -597,6 +597,45 @@ func (c *MockStudyServiceGetSessionCall) DoAndReturn(f func(context.Context, str
 	return c
 }
 
+// PreviewRatings mocks base method.
+func (m *MockStudyService) PreviewRatings(ctx context.Context, sessionID, cardID string) ([]contracts.RatingPreview, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "PreviewRatings", ctx, sessionID, cardID)
+	ret0, _ := ret[0].([]contracts.RatingPreview)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// PreviewRatings indicates an expected call of PreviewRatings.
+func (mr *MockStudyServiceMockRecorder) PreviewRatings(ctx, sessionID, cardID any) *MockStudyServicePreviewRatingsCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "PreviewRatings", reflect.TypeOf((*MockStudyService)(nil).PreviewRatings), ctx, sessionID, cardID)
+	return &MockStudyServicePreviewRatingsCall{Call: call}
+}
+
+// MockStudyServicePreviewRatingsCall wrap *gomock.Call
+type MockStudyServicePreviewRatingsCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockStudyServicePreviewRatingsCall) Return(arg0 []contracts.RatingPreview, arg1 error) *MockStudyServicePreviewRatingsCall {
+	c.Call = c.Call.Return(arg0, arg1)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockStudyServicePreviewRatingsCall) Do(f func(context.Context, string, string) ([]contracts.RatingPreview, error)) *MockStudyServicePreviewRatingsCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockStudyServicePreviewRatingsCall) DoAndReturn(f func(context.Context, string, string) ([]contracts.RatingPreview, error)) *MockStudyServicePreviewRatingsCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
 // RescheduleCards mocks base method.
 func (m *MockStudyService) RescheduleCards(ctx context.Context, args contracts.RescheduleCardsArgs) (contracts.BulkResult, error) {
 	m.ctrl.T.Helper()

@@ -14,11 +14,12 @@ type ratingButton struct {
 	Key    int
 	Rating contracts.Rating
 	Label  string
+	Next   string // when the card comes back after this rating, e.g. "10m"; empty when unknown
 }
 
 var ratingButtons = []ratingButton{
-	{1, contracts.RatingAgain, "Again"}, {2, contracts.RatingHard, "Hard"},
-	{3, contracts.RatingGood, "Good"}, {4, contracts.RatingEasy, "Easy"},
+	{Key: 1, Rating: contracts.RatingAgain, Label: "Again"}, {Key: 2, Rating: contracts.RatingHard, Label: "Hard"},
+	{Key: 3, Rating: contracts.RatingGood, Label: "Good"}, {Key: 4, Rating: contracts.RatingEasy, Label: "Easy"},
 }
 
 type studyData struct {
@@ -57,6 +58,7 @@ func (p *DeckPages) study(w http.ResponseWriter, r *http.Request, v View) {
 	}
 	if s.Current != nil {
 		data.Front, data.Back = p.html(s.Current.Front), p.html(s.Current.Back)
+		data.Buttons = p.buttons(r, s)
 	}
 	v.Title, v.Nav, v.Data = "Study "+d.Name, "decks", data
 	if s.Done {
@@ -89,4 +91,25 @@ func (p *DeckPages) review(w http.ResponseWriter, r *http.Request, v View) {
 		return
 	}
 	SeeOther(w, r, domain.StudyPath(id)+"?rated="+string(res.Rating)+"&ivl="+res.IntervalHuman)
+}
+
+// buttons are the rating buttons for the session's current card, each
+// with the interval its rating would give now. A preview that fails (the
+// card was just rated elsewhere) leaves the intervals out; rating still
+// works and answers the conflict itself.
+func (p *DeckPages) buttons(r *http.Request, s contracts.StudySession) []ratingButton {
+	prev, err := p.svc.Study.PreviewRatings(r.Context(), s.ID, s.Current.CardID)
+	if err != nil {
+		return ratingButtons
+	}
+	next := map[contracts.Rating]string{}
+	for _, pr := range prev {
+		next[pr.Rating] = pr.IntervalHuman
+	}
+	out := make([]ratingButton, len(ratingButtons))
+	for i, b := range ratingButtons {
+		b.Next = next[b.Rating]
+		out[i] = b
+	}
+	return out
 }

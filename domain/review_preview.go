@@ -1,0 +1,64 @@
+package domain
+
+import (
+	"context"
+
+	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/ports"
+)
+
+// PreviewRatings reports, for each of the four ratings in order, the
+// schedule that rating of the card waiting in the session would give if it
+// were submitted now: the same scheduler call, deck settings and learner's
+// day SubmitReview uses, so a rating given at this moment produces exactly
+// the previewed interval. It writes nothing. A cram session's ratings
+// change no schedule, so it previews none (an empty list).
+func (s *StudyService) PreviewRatings(ctx context.Context, sessionID, cardID string) ([]contracts.RatingPreview, error) {
+	uid, err := userID(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []contracts.RatingPreview
+	err = s.store.InTx(ctx, func(tx ports.Stores) error {
+		now := s.now()
+		sess, err := s.liveSession(ctx, tx, uid, sessionID)
+		if err != nil {
+			return err
+		}
+		switch _, err := pendingItem(ctx, tx.Sessions(), uid, sess.ID, cardID); {
+		case contracts.IsKind(err, contracts.KindNotFound):
+			return s.notWaiting(ctx, tx, sess, cardID)
+		case err != nil:
+			return fail(err)
+		}
+		out = []contracts.RatingPreview{}
+		if sess.Mode == modeCram {
+			return nil
+		}
+		rows, err := tx.Cards().GetCards(ctx, uid, []string{cardID})
+		if err != nil {
+			return fail(err)
+		}
+		if len(rows) == 0 {
+			return contracts.Errorf(contracts.KindNotFound, "card %s no longer exists; get the session for the current card", cardID)
+		}
+		card := rows[0]
+		deck, err := loadDeck(ctx, tx, uid, card.DeckID)
+		if err != nil {
+			return err
+		}
+		_, day, err := accountSettings(ctx, tx, uid)
+		if err != nil {
+			return err
+		}
+		for _, r := range contracts.Ratings {
+			next, err := s.sched.ReviewOn(card.State, deck.Settings, day, now, r)
+			if err != nil {
+				return err
+			}
+			out = append(out, contracts.RatingPreview{Rating: r, NextDue: next.Due, IntervalHuman: humanInterval(next, now)})
+		}
+		return nil
+	})
+	return out, err
+}
