@@ -59,23 +59,23 @@ bench-quick: ## a fast smoke run of the MCP comparison
 	$(GO) run ./bench/cmd/mcpbench -quick
 
 fuzz-import: ## fuzz the text import, the Anki HTML conversion and the note template renderer (10 s each)
-	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 10s ./domain/cardtext
-	$(GO) test -run '^$$' -fuzz '^FuzzFromAnkiHTML$$' -fuzztime 10s ./domain/cardtext
-	$(GO) test -run '^$$' -fuzz '^FuzzRender$$' -fuzztime 10s ./domain/notes
+	bash scripts/fuzz.sh ./domain/cardtext FuzzParse 10s
+	bash scripts/fuzz.sh ./domain/cardtext FuzzFromAnkiHTML 10s
+	bash scripts/fuzz.sh ./domain/notes FuzzRender 10s
 
 FUZZTIME ?= 10s
 fuzz-hostile: ## fuzz what hostile input reaches first: MCP codec and dispatch, argument validator (fast path vs full), JSON scanner, x-mcp-scopes, API-key and upload-token parsers, the text rule (FUZZTIME each, default 10s)
-	$(GO) test -run '^$$' -fuzz '^FuzzHandle$$' -fuzztime $(FUZZTIME) ./mcpcore
-	$(GO) test -run '^$$' -fuzz '^FuzzFastPath$$' -fuzztime $(FUZZTIME) ./mcpcore
-	$(GO) test -run '^$$' -fuzz '^FuzzValidJSON$$' -fuzztime $(FUZZTIME) ./mcpcore
-	$(GO) test -run '^$$' -fuzz '^FuzzNarrowScopes$$' -fuzztime $(FUZZTIME) ./mcpcore
-	$(GO) test -run '^$$' -fuzz '^FuzzParseKey$$' -fuzztime $(FUZZTIME) ./domain
-	$(GO) test -run '^$$' -fuzz '^FuzzUploadAuthorization$$' -fuzztime $(FUZZTIME) ./apiserver/internal/rest
-	$(GO) test -run '^$$' -fuzz '^FuzzClean$$' -fuzztime $(FUZZTIME) ./domain/textrule
+	bash scripts/fuzz.sh ./mcpcore FuzzHandle $(FUZZTIME)
+	bash scripts/fuzz.sh ./mcpcore FuzzFastPath $(FUZZTIME)
+	bash scripts/fuzz.sh ./mcpcore FuzzValidJSON $(FUZZTIME)
+	bash scripts/fuzz.sh ./mcpcore FuzzNarrowScopes $(FUZZTIME)
+	bash scripts/fuzz.sh ./domain FuzzParseKey $(FUZZTIME)
+	bash scripts/fuzz.sh ./apiserver/internal/rest FuzzUploadAuthorization $(FUZZTIME)
+	bash scripts/fuzz.sh ./domain/textrule FuzzClean $(FUZZTIME)
 
 fuzz-oauth: ## fuzz the OAuth client registration and metadata-document validators (10 s each)
-	$(GO) test -run '^$$' -fuzz '^FuzzValidateRegistration$$' -fuzztime 10s ./domain
-	$(GO) test -run '^$$' -fuzz '^FuzzParseClientDocument$$' -fuzztime 10s ./domain
+	bash scripts/fuzz.sh ./domain FuzzValidateRegistration 10s
+	bash scripts/fuzz.sh ./domain FuzzParseClientDocument 10s
 
 conformance-oauth: ## the conformance suite's authorization-server scenarios against a real server
 	bash apiserver/scripts/oauth-conformance.sh
