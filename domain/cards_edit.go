@@ -31,8 +31,8 @@ func (s *CardService) UpdateCards(ctx context.Context, args contracts.UpdateCard
 	if err != nil {
 		return contracts.BulkResult{}, err
 	}
-	if n := len(args.Updates); n == 0 || n > contracts.MaxBulkItems {
-		return contracts.BulkResult{}, contracts.Errorf(contracts.KindInvalid, "updates holds %d items; send 1-%d per call", n, contracts.MaxBulkItems)
+	if err := checkBatch("updates", len(args.Updates), contracts.MaxBulkItems); err != nil {
+		return contracts.BulkResult{}, err
 	}
 	var res contracts.BulkResult
 	err = s.store.InTx(ctx, func(tx ports.Stores) error {
@@ -191,8 +191,8 @@ func (s *CardService) DeleteCards(ctx context.Context, args contracts.DeleteCard
 	if err != nil {
 		return contracts.BulkResult{}, err
 	}
-	if n := len(args.CardIDs); n == 0 || n > contracts.MaxBulkItems {
-		return contracts.BulkResult{}, contracts.Errorf(contracts.KindInvalid, "cardIds holds %d items; send 1-%d per call", n, contracts.MaxBulkItems)
+	if err := checkBatch("cardIds", len(args.CardIDs), contracts.MaxBulkItems); err != nil {
+		return contracts.BulkResult{}, err
 	}
 	var want []string
 	for _, id := range args.CardIDs {

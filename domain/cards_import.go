@@ -28,13 +28,9 @@ func (s *CardService) ImportCards(ctx context.Context, args contracts.ImportCard
 	if err != nil {
 		return contracts.BulkResult{}, err
 	}
-	parsed, err := cardtext.Parse(args.Text, args.Format)
+	parsed, items, dropped, err := parseImport(args)
 	if err != nil {
 		return contracts.BulkResult{}, err
-	}
-	items, dropped := importItems(parsed)
-	if n := len(items); n > contracts.MaxBulkItems {
-		return contracts.BulkResult{}, contracts.Errorf(contracts.KindInvalid, "the text makes %d cards; import at most %d per call and split the rest into further calls", n, contracts.MaxBulkItems)
 	}
 	fp := fingerprint(struct {
 		DeckID string                 `json:"deckId"`
@@ -46,6 +42,20 @@ func (s *CardService) ImportCards(ctx context.Context, args contracts.ImportCard
 			res.Dropped = dropped
 		}
 	})
+}
+
+// parseImport parses an import's text into the cards it makes, refusing
+// text that makes more than one call may add.
+func parseImport(args contracts.ImportCardsArgs) (cardtext.Parsed, []addItem, cardtext.Dropped, error) {
+	parsed, err := cardtext.Parse(args.Text, args.Format)
+	if err != nil {
+		return cardtext.Parsed{}, nil, nil, err
+	}
+	items, dropped := importItems(parsed)
+	if n := len(items); n > contracts.MaxBulkItems {
+		return cardtext.Parsed{}, nil, nil, contracts.Errorf(contracts.KindInvalid, "the text makes %d cards; import at most %d per call and split the rest into further calls", n, contracts.MaxBulkItems)
+	}
+	return parsed, items, dropped, nil
 }
 
 // importItems turns parsed records into the cards to add.

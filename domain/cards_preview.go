@@ -5,7 +5,6 @@ import (
 	"errors"
 
 	"github.com/takhtabush/takhtabush/contracts"
-	"github.com/takhtabush/takhtabush/domain/cardtext"
 	"github.com/takhtabush/takhtabush/ports"
 )
 
@@ -22,13 +21,9 @@ func (s *CardService) PreviewImport(ctx context.Context, args contracts.ImportCa
 	if err != nil {
 		return contracts.BulkResult{}, err
 	}
-	parsed, err := cardtext.Parse(args.Text, args.Format)
+	_, items, dropped, err := parseImport(args)
 	if err != nil {
 		return contracts.BulkResult{}, err
-	}
-	items, dropped := importItems(parsed)
-	if n := len(items); n > contracts.MaxBulkItems {
-		return contracts.BulkResult{}, contracts.Errorf(contracts.KindInvalid, "the text makes %d cards; import at most %d at once", n, contracts.MaxBulkItems)
 	}
 	var res contracts.BulkResult
 	err = s.store.InTx(ctx, func(tx ports.Stores) error {

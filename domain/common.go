@@ -25,6 +25,15 @@ func userID(ctx context.Context) (string, error) {
 	return p.UserID, err
 }
 
+// checkBatch refuses a bulk call whose list field holds no items or more
+// than max, naming the field and the limit.
+func checkBatch(field string, n, max int) error {
+	if n == 0 || n > max {
+		return contracts.Errorf(contracts.KindInvalid, "%s holds %d items; send 1-%d per call", field, n, max)
+	}
+	return nil
+}
+
 // fail wraps an unexpected error as internal and passes *contracts.Error through.
 func fail(err error) error { return contracts.Internal(err) }
 

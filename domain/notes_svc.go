@@ -93,8 +93,8 @@ func (s *NoteService) AddNotes(ctx context.Context, args contracts.AddNotesArgs)
 	if err != nil {
 		return contracts.BulkResult{}, err
 	}
-	if n := len(args.Notes); n == 0 || n > contracts.MaxNoteBulk {
-		return contracts.BulkResult{}, contracts.Errorf(contracts.KindInvalid, "notes holds %d items; send 1-%d per call", n, contracts.MaxNoteBulk)
+	if err := checkBatch("notes", len(args.Notes), contracts.MaxNoteBulk); err != nil {
+		return contracts.BulkResult{}, err
 	}
 	if len(args.IdempotencyKey) > maxIdemKeyLen {
 		return contracts.BulkResult{}, contracts.Errorf(contracts.KindInvalid, "idempotencyKey is %d characters; the limit is %d", len(args.IdempotencyKey), maxIdemKeyLen)
@@ -229,8 +229,8 @@ func (s *NoteService) UpdateNotes(ctx context.Context, args contracts.UpdateNote
 	if err != nil {
 		return contracts.BulkResult{}, err
 	}
-	if n := len(args.Updates); n == 0 || n > contracts.MaxNoteBulk {
-		return contracts.BulkResult{}, contracts.Errorf(contracts.KindInvalid, "updates holds %d items; send 1-%d per call", n, contracts.MaxNoteBulk)
+	if err := checkBatch("updates", len(args.Updates), contracts.MaxNoteBulk); err != nil {
+		return contracts.BulkResult{}, err
 	}
 	var res contracts.BulkResult
 	err = s.store.InTx(ctx, func(tx ports.Stores) error {

@@ -28,8 +28,8 @@ func (s *StudyService) RescheduleCards(ctx context.Context, args contracts.Resch
 	if err != nil {
 		return contracts.BulkResult{}, err
 	}
-	if n := len(args.CardIDs); n == 0 || n > contracts.MaxBulkItems {
-		return contracts.BulkResult{}, contracts.Errorf(contracts.KindInvalid, "cardIds holds %d items; send 1-%d per call", n, contracts.MaxBulkItems)
+	if err := checkBatch("cardIds", len(args.CardIDs), contracts.MaxBulkItems); err != nil {
+		return contracts.BulkResult{}, err
 	}
 	modes := 0
 	for _, on := range []bool{args.DueDate != "", args.Days != nil, args.Reset} {
