@@ -108,6 +108,9 @@ func (a *App) Serve(ctx context.Context, ln, admin net.Listener) error {
 	for i, s := range servers {
 		go func() { errc <- s.Serve(listeners[i]) }()
 	}
+	jctx, stopJobs := context.WithCancel(context.WithoutCancel(ctx))
+	jobsDone := a.RunJobs(jctx)
+	defer func() { stopJobs(); <-jobsDone }()
 	var err error
 	select {
 	case <-ctx.Done():
@@ -126,6 +129,20 @@ func (a *App) Serve(ctx context.Context, ln, admin net.Listener) error {
 		err = nil
 	}
 	return err
+}
+
+// RunJobs runs long jobs (imports, optimisations) in the background until
+// ctx ends, detached from the requests that started them, and returns a
+// channel closed when its runner has stopped. Serve calls it; a process
+// that only hands out the handler (tests, embedding) calls it itself.
+func (a *App) RunJobs(ctx context.Context) <-chan struct{} {
+	done := make(chan struct{})
+	runner := a.svc.Jobs.Runner(domain.RunnerConfig{Logger: a.log, Concurrency: a.cfg.JobConcurrency, Timeout: a.cfg.JobTimeout})
+	go func() {
+		defer close(done)
+		runner.Run(ctx)
+	}()
+	return done
 }
 
 func (a *App) httpServer(h http.Handler) *http.Server {

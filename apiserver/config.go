@@ -86,6 +86,11 @@ type Config struct {
 	// StatementCounter, when set, counts the statements and transactions
 	// the store runs (statement budget tests, benchmarks).
 	StatementCounter *sqlcount.Counter
+	// JobConcurrency is how many long jobs (imports, optimisations) one
+	// instance runs at once (default 1).
+	JobConcurrency int
+	// JobTimeout bounds one run of a long job (default 30 m).
+	JobTimeout time.Duration
 }
 
 // DevMode reports whether requests without a credential act as the

@@ -36,7 +36,7 @@ var domainSet = wire.NewSet(
 	wire.InterfaceValue(new(ports.IDSource), domain.RandomIDs{}),
 	domain.NewServices,
 	wire.FieldsOf(new(*domain.Services),
-		"Decks", "Cards", "Notes", "Study", "Stats", "Media", "Accounts", "Keys", "WebSessions", "Exposure", "Audit", "Settings", "AccountData"),
+		"Decks", "Cards", "Notes", "Study", "Stats", "Media", "Accounts", "Keys", "WebSessions", "Exposure", "Audit", "Settings", "AccountData", "Jobs"),
 	wire.Bind(new(ports.DeckService), new(*domain.DeckService)),
 	wire.Bind(new(ports.CardService), new(*domain.CardService)),
 	wire.Bind(new(ports.NoteService), new(*domain.NoteService)),
@@ -50,6 +50,7 @@ var domainSet = wire.NewSet(
 	wire.Bind(new(ports.AuditService), new(*domain.AuditService)),
 	wire.Bind(new(ports.SettingsService), new(*domain.SettingsService)),
 	wire.Bind(new(ports.AccountDataService), new(*domain.AccountDataService)),
+	wire.Bind(new(ports.JobService), new(*domain.JobService)),
 )
 
 // mcpSet binds the MCP port to the domain services and builds the engine.

@@ -12,6 +12,7 @@ const (
 	CredentialOAuth   CredentialKind = "oauth"
 	CredentialDev     CredentialKind = "dev"   // development mode, no credential
 	CredentialLocal   CredentialKind = "local" // an operator on the command line
+	CredentialJob     CredentialKind = "job"   // a long job acting for the user who started it; CredentialID is the job's id
 )
 
 // Principal is who is acting: the user, the scopes the credential grants,

@@ -128,6 +128,13 @@ var (
 		}, "id", "ord", "deckId", "front", "phase")},
 		"createdAt": tsOut, "updatedAt": tsOut,
 	}, "id", "noteType", "fieldNames", "fields", "tags", "cards", "createdAt", "updatedAt")
+	jobOut = object(schema{
+		"id": strOut, "kind": strOut, "status": schema{"type": "string", "enum": JobStatuses},
+		"progress": object(schema{"done": intOut, "total": intOut, "message": strOut}, "done", "total"),
+		"result":   schema{"type": "object"}, // the kind's report, e.g. an import's counts
+		"error":    strOut, "cancelRequested": boolOut,
+		"createdAt": tsOut, "updatedAt": tsOut, "startedAt": tsOut, "finishedAt": tsOut,
+	}, "id", "kind", "status", "progress", "createdAt", "updatedAt")
 	studyCardOut = object(schema{
 		"cardId": strOut, "position": intOut, "front": strOut, "back": strOut, "tags": strListOut, "phase": phaseOut,
 	}, "cardId", "position", "front", "phase")

@@ -30,6 +30,8 @@ const (
 	ToolAddNotes           = "add_notes"
 	ToolUpdateNotes        = "update_notes"
 	ToolGetNote            = "get_note"
+	ToolGetJob             = "get_job"
+	ToolCancelJob          = "cancel_job"
 )
 
 // StudyWidgetURI is the MCP Apps resource that renders a study session.
@@ -86,6 +88,7 @@ var (
 		"Field values by field name, e.g. {\"Front\": \"…\", \"Back\": \"…\"}.")
 	tagsArg   = with(array(with(str(""), "minLength", 1, "maxLength", MaxTagLen), "Tags, e.g. [\"chapter-1\"]."), "maxItems", MaxTagsPerCard)
 	deckIDArg = id("The deck's id (from list_decks or create_deck).")
+	jobIDArg  = id("The job's id (from the tool that started it).")
 	cursorArg = str("The previous page's nextCursor; omit for the first page.")
 	cardsArg  = object(schema{
 		"front": with(str("Question side. Plain text or Markdown."), "minLength", 1, "maxLength", MaxCardSideLen),
@@ -388,6 +391,20 @@ var catalog = []ToolDef{
 		})),
 		ResultSchema: raw(settingsRecordOut),
 		Annotations:  idempotent, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "settings.update",
+	},
+	{
+		Name: ToolGetJob, Title: "Get job",
+		Description:  "Status, progress and result of a long job (import_package, optimize_parameters). Poll until status is succeeded, failed or canceled; with a progressToken the call waits and reports progress.",
+		InputSchema:  raw(object(schema{"jobId": jobIDArg}, "jobId")),
+		ResultSchema: raw(jobOut),
+		Annotations:  readOnly, Scopes: []Scope{ScopeDecksRead},
+	},
+	{
+		Name: ToolCancelJob, Title: "Cancel job",
+		Description:  "Stop a long job. A queued job ends at once; a running one stops at its next step, and nothing half-done stays visible.",
+		InputSchema:  raw(object(schema{"jobId": jobIDArg}, "jobId")),
+		ResultSchema: raw(jobOut),
+		Annotations:  idempotent, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "job.cancel",
 	},
 }
 

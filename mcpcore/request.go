@@ -78,6 +78,10 @@ func (r *Request) InputResponses() map[string]json.RawMessage {
 	return r.inputs
 }
 
+// WantsProgress reports whether the request carried a progressToken and
+// has a way back to the client for progress notifications.
+func (r *Request) WantsProgress() bool { return r.progressToken != nil && r.out != nil }
+
 // Progress reports progress when the request carried a progressToken; it
 // is a no-op otherwise. Over HTTP the response becomes an SSE stream.
 func (r *Request) Progress(ctx context.Context, progress, total float64, message string) error {

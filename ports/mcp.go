@@ -65,6 +65,11 @@ type McpServices interface {
 	GetSettings(ctx context.Context, args contracts.GetSettingsArgs) (contracts.AccountSettings, error)
 	// UpdateSettings changes them. Invalid for an unknown timezone or a value out of range.
 	UpdateSettings(ctx context.Context, args contracts.UpdateSettingsArgs) (contracts.AccountSettings, error)
+	// GetJob returns one of the user's long jobs. Not found when absent;
+	// forbidden when the credential lacks the job's scope.
+	GetJob(ctx context.Context, args contracts.GetJobArgs) (contracts.Job, error)
+	// CancelJob cancels one of the user's jobs. Not found or forbidden as GetJob.
+	CancelJob(ctx context.Context, args contracts.CancelJobArgs) (contracts.Job, error)
 
 	// WriteAudit stores an audit event for the principal in ctx. Its
 	// failure never undoes the mutation the event describes.

@@ -224,3 +224,17 @@ type AccountDataService interface {
 	// confirmation is not the account's email.
 	DeleteAccount(ctx context.Context, confirmation string) error
 }
+
+// JobService reports on and cancels the acting user's long jobs. A job is
+// visible only to its user, and only through a credential that carries the
+// job's own scope (forbidden otherwise).
+type JobService interface {
+	// GetJob returns a job. When ctx carries a progress receiver
+	// (contracts.ProgressFrom) and the job has not ended, it waits for the
+	// job to end, reporting progress, until shortly before ctx's deadline,
+	// and returns the job as it is then. Not found when absent.
+	GetJob(ctx context.Context, jobID string) (contracts.Job, error)
+	// CancelJob cancels a job (see ports.JobStore.RequestCancel) and
+	// returns it. Not found when absent.
+	CancelJob(ctx context.Context, jobID string) (contracts.Job, error)
+}

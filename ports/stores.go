@@ -83,6 +83,7 @@ type Stores interface {
 	Idempotency() IdempotencyStore
 	Media() MediaStore
 	OAuth() OAuthStore
+	Jobs() JobStore
 }
 
 // UserStore keeps accounts.
@@ -508,4 +509,51 @@ type BlobStore interface {
 type Mailer interface {
 	// Send sends a plain-text message. Unavailable when the mail service is down.
 	Send(ctx context.Context, to, subject, body string) error
+}
+
+// JobRow is a stored long job: the record, whose user it is, the scope a
+// caller needs to see or cancel it, the kind's input, and its lease (the
+// instance running it and until when; a lease that ends without renewal
+// means that instance is gone).
+type JobRow struct {
+	contracts.Job
+	UserID     string
+	Scope      contracts.Scope
+	Input      []byte // the kind's input, JSON
+	LeaseOwner string
+	LeaseUntil time.Time
+	Attempts   int // how many times a runner claimed it
+}
+
+// JobStore keeps long jobs. Any instance may run any job: a runner claims
+// one under a lease and renews it while it works.
+type JobStore interface {
+	// CreateJob inserts a queued job. Not found when the user does not
+	// exist; conflict on a duplicate id.
+	CreateJob(ctx context.Context, j JobRow) error
+	// GetJob returns one of the user's jobs. Not found when absent or
+	// another user's.
+	GetJob(ctx context.Context, userID, jobID string) (JobRow, error)
+	// ClaimJob leases the oldest runnable job to owner until leaseUntil
+	// and returns it with ok set: a queued job, or a running job whose
+	// lease ended before now (its previous runner is gone). The claim sets
+	// the status running, StartedAt when unset, and adds one to Attempts.
+	// ok is false when no job is runnable. Of concurrent claims of one job
+	// at most one succeeds.
+	ClaimJob(ctx context.Context, owner string, now, leaseUntil time.Time) (j JobRow, ok bool, err error)
+	// RenewLease extends owner's lease on a running job to leaseUntil and
+	// stores its progress; cancel reports whether cancellation was
+	// requested. Conflict when owner no longer holds the lease (it lapsed
+	// and another runner claimed the job, or the job ended).
+	RenewLease(ctx context.Context, jobID, owner string, p contracts.JobProgress, now, leaseUntil time.Time) (cancel bool, err error)
+	// FinishJob ends a running job owner holds with a final status, the
+	// result (JSON, may be nil) or the error message, at the given time.
+	// Conflict when owner no longer holds the lease; invalid for a status
+	// that is not final.
+	FinishJob(ctx context.Context, jobID, owner string, status contracts.JobStatus, result []byte, errMsg string, at time.Time) error
+	// RequestCancel cancels one of the user's jobs: a queued job ends
+	// canceled at once, a running job is marked for its runner to stop,
+	// an ended job stays as it is. It returns the job as it is after. Not
+	// found when absent or another user's.
+	RequestCancel(ctx context.Context, userID, jobID string, at time.Time) (JobRow, error)
 }

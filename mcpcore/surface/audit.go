@@ -85,6 +85,8 @@ func affectedIDs(result any, args json.RawMessage) []string {
 		add(r.CardID)
 	case contracts.MediaUploadIntent:
 		add(r.MediaID)
+	case contracts.Job:
+		add(r.ID)
 	case contracts.AccountSettings:
 		add("settings") // the account's own settings; the row's user id names the account
 	default:
@@ -93,11 +95,13 @@ func affectedIDs(result any, args json.RawMessage) []string {
 			SessionID string   `json:"sessionId"`
 			CardID    string   `json:"cardId"`
 			CardIDs   []string `json:"cardIds"`
+			JobID     string   `json:"jobId"`
 		}
 		_ = json.Unmarshal(args, &named)
 		add(named.DeckID)
 		add(named.SessionID)
 		add(named.CardID)
+		add(named.JobID)
 		for _, id := range named.CardIDs {
 			add(id)
 		}

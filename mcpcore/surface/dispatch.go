@@ -59,4 +59,6 @@ var dispatch = map[string]call{
 	contracts.ToolAddNotes:           bind(ports.McpServices.AddNotes),
 	contracts.ToolUpdateNotes:        bind(ports.McpServices.UpdateNotes),
 	contracts.ToolGetNote:            bind(ports.McpServices.GetNote),
+	contracts.ToolGetJob:             bind(ports.McpServices.GetJob),
+	contracts.ToolCancelJob:          bind(ports.McpServices.CancelJob),
 }

@@ -171,6 +171,13 @@ func (s *Tools) handler(def contracts.ToolDef) mcpcore.ToolHandler {
 					"the account has switched off %s for agents, so %s cannot start one; pass an existing sessionId", w.Name, def.MutatesWith)), nil
 			}
 		}
+		if req.WantsProgress() {
+			// A long job's tools wait for it while the request is open
+			// and pass its progress on.
+			ctx = contracts.WithProgress(ctx, func(p contracts.JobProgress) {
+				_ = req.Progress(ctx, float64(p.Done), float64(p.Total), p.Message)
+			})
+		}
 		out, err := run(ctx, s.svc, req.Arguments)
 		var res *mcpcore.CallToolResult
 		if err != nil {

@@ -119,6 +119,45 @@ func (c *MockMcpServicesAddNotesCall) DoAndReturn(f func(context.Context, contra
 	return c
 }
 
+// CancelJob mocks base method.
+func (m *MockMcpServices) CancelJob(ctx context.Context, args contracts.CancelJobArgs) (contracts.Job, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "CancelJob", ctx, args)
+	ret0, _ := ret[0].(contracts.Job)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// CancelJob indicates an expected call of CancelJob.
+func (mr *MockMcpServicesMockRecorder) CancelJob(ctx, args any) *MockMcpServicesCancelJobCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "CancelJob", reflect.TypeOf((*MockMcpServices)(nil).CancelJob), ctx, args)
+	return &MockMcpServicesCancelJobCall{Call: call}
+}
+
+// MockMcpServicesCancelJobCall wrap *gomock.Call
+type MockMcpServicesCancelJobCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockMcpServicesCancelJobCall) Return(arg0 contracts.Job, arg1 error) *MockMcpServicesCancelJobCall {
+	c.Call = c.Call.Return(arg0, arg1)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockMcpServicesCancelJobCall) Do(f func(context.Context, contracts.CancelJobArgs) (contracts.Job, error)) *MockMcpServicesCancelJobCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockMcpServicesCancelJobCall) DoAndReturn(f func(context.Context, contracts.CancelJobArgs) (contracts.Job, error)) *MockMcpServicesCancelJobCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
 // CreateDeck mocks base method.
 func (m *MockMcpServices) CreateDeck(ctx context.Context, args contracts.CreateDeckArgs) (contracts.Deck, error) {
 	m.ctrl.T.Helper()
@@ -310,6 +349,45 @@ func (c *MockMcpServicesGetDeckCall) Do(f func(context.Context, contracts.GetDec
 
 // DoAndReturn rewrite *gomock.Call.DoAndReturn
 func (c *MockMcpServicesGetDeckCall) DoAndReturn(f func(context.Context, contracts.GetDeckArgs) (contracts.Deck, error)) *MockMcpServicesGetDeckCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
+// GetJob mocks base method.
+func (m *MockMcpServices) GetJob(ctx context.Context, args contracts.GetJobArgs) (contracts.Job, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "GetJob", ctx, args)
+	ret0, _ := ret[0].(contracts.Job)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// GetJob indicates an expected call of GetJob.
+func (mr *MockMcpServicesMockRecorder) GetJob(ctx, args any) *MockMcpServicesGetJobCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "GetJob", reflect.TypeOf((*MockMcpServices)(nil).GetJob), ctx, args)
+	return &MockMcpServicesGetJobCall{Call: call}
+}
+
+// MockMcpServicesGetJobCall wrap *gomock.Call
+type MockMcpServicesGetJobCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockMcpServicesGetJobCall) Return(arg0 contracts.Job, arg1 error) *MockMcpServicesGetJobCall {
+	c.Call = c.Call.Return(arg0, arg1)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockMcpServicesGetJobCall) Do(f func(context.Context, contracts.GetJobArgs) (contracts.Job, error)) *MockMcpServicesGetJobCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockMcpServicesGetJobCall) DoAndReturn(f func(context.Context, contracts.GetJobArgs) (contracts.Job, error)) *MockMcpServicesGetJobCall {
 	c.Call = c.Call.DoAndReturn(f)
 	return c
 }

@@ -74,6 +74,8 @@ func TestStore(t *testing.T, open func(t *testing.T) ports.Database) {
 		{"AuditPaging", testAuditPaging},
 		{"Idempotency", testIdempotency},
 		{"Media", testMedia},
+		{"Jobs", testJobs},
+		{"JobLeaseExpiry", testJobLeaseExpiry},
 		{"OAuthClients", testOAuthClients},
 		{"OAuthCodes", testOAuthCodes},
 		{"OAuthGrantsAndTokens", testOAuthGrantsAndTokens},

@@ -19,6 +19,7 @@ type Services struct {
 	Exposure ports.ExposureService
 	Audit    ports.AuditService
 	Settings ports.SettingsService
+	Jobs     ports.JobService
 }
 
 // AuditFailures counts audit rows that could not be written.
@@ -192,4 +193,14 @@ func (b *Binding) Exposure(ctx context.Context) (contracts.ExposureSettings, err
 	return obs.RequestFrom(ctx).Exposure(func() (contracts.ExposureSettings, error) {
 		return b.svc.Exposure.Exposure(ctx)
 	})
+}
+
+// GetJob implements ports.McpServices.
+func (b *Binding) GetJob(ctx context.Context, args contracts.GetJobArgs) (contracts.Job, error) {
+	return b.svc.Jobs.GetJob(ctx, args.JobID)
+}
+
+// CancelJob implements ports.McpServices.
+func (b *Binding) CancelJob(ctx context.Context, args contracts.CancelJobArgs) (contracts.Job, error) {
+	return b.svc.Jobs.CancelJob(ctx, args.JobID)
 }

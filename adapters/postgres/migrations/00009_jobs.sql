@@ -1,0 +1,31 @@
+-- +goose Up
+-- Long jobs (imports, optimisations) that run detached from requests. Any
+-- instance may run any job: a runner claims a queued job, or a running one
+-- whose lease ended (its runner is gone), and renews the lease while it
+-- works. input and result are JSON; progress is done of total units.
+CREATE TABLE jobs (
+    id               TEXT COLLATE "C" NOT NULL PRIMARY KEY,
+    user_id          TEXT COLLATE "C" NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    kind             TEXT NOT NULL,
+    scope            TEXT NOT NULL,
+    status           TEXT NOT NULL,
+    input            TEXT NOT NULL DEFAULT '{}',
+    result           TEXT,
+    error            TEXT NOT NULL DEFAULT '',
+    progress_done    BIGINT NOT NULL DEFAULT 0,
+    progress_total   BIGINT NOT NULL DEFAULT 0,
+    progress_message TEXT NOT NULL DEFAULT '',
+    cancel_requested BOOLEAN NOT NULL DEFAULT FALSE,
+    lease_owner      TEXT NOT NULL DEFAULT '',
+    lease_until      BIGINT NOT NULL DEFAULT 0,
+    attempts         INTEGER NOT NULL DEFAULT 0,
+    created_at       BIGINT NOT NULL,
+    updated_at       BIGINT NOT NULL,
+    started_at       BIGINT,
+    finished_at      BIGINT
+);
+CREATE INDEX jobs_user ON jobs (user_id, created_at);
+CREATE INDEX jobs_runnable ON jobs (status, created_at) WHERE status IN ('queued', 'running');
+
+-- +goose Down
+DROP TABLE jobs;

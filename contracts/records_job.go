@@ -1,0 +1,84 @@
+package contracts
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
+
+// JobStatus is where a long job is in its life.
+type JobStatus string
+
+// The job statuses. Succeeded, failed and canceled are final.
+const (
+	JobQueued    JobStatus = "queued"
+	JobRunning   JobStatus = "running"
+	JobSucceeded JobStatus = "succeeded"
+	JobFailed    JobStatus = "failed"
+	JobCanceled  JobStatus = "canceled"
+)
+
+// JobStatuses lists the statuses in life order.
+var JobStatuses = []JobStatus{JobQueued, JobRunning, JobSucceeded, JobFailed, JobCanceled}
+
+// Final reports whether a job in this status has ended.
+func (s JobStatus) Final() bool { return s == JobSucceeded || s == JobFailed || s == JobCanceled }
+
+// The job kinds: the tool or page that started the job.
+const (
+	JobKindImportPackage      = "import_package"
+	JobKindOptimizeParameters = "optimize_parameters"
+)
+
+// Job is a long job (an import, an optimisation) that runs detached from
+// the request that started it. Result holds the kind's report once the
+// job succeeded; Error says why it failed.
+type Job struct {
+	ID              string          `json:"id"`
+	Kind            string          `json:"kind"`
+	Status          JobStatus       `json:"status"`
+	Progress        JobProgress     `json:"progress"`
+	Result          json.RawMessage `json:"result,omitempty"`
+	Error           string          `json:"error,omitempty"`
+	CancelRequested bool            `json:"cancelRequested,omitempty"`
+	CreatedAt       time.Time       `json:"createdAt"`
+	UpdatedAt       time.Time       `json:"updatedAt"`
+	StartedAt       *time.Time      `json:"startedAt,omitempty"`
+	FinishedAt      *time.Time      `json:"finishedAt,omitempty"`
+}
+
+// JobProgress is how far a job has come: Done of Total units (Total 0
+// while unknown) and what it is doing.
+type JobProgress struct {
+	Done    int64  `json:"done"`
+	Total   int64  `json:"total"`
+	Message string `json:"message,omitempty"`
+}
+
+// GetJobArgs are get_job's arguments.
+type GetJobArgs struct {
+	JobID string `json:"jobId"`
+}
+
+// CancelJobArgs are cancel_job's arguments.
+type CancelJobArgs struct {
+	JobID string `json:"jobId"`
+}
+
+// ProgressFunc receives progress while a request that asked for it is
+// open (MCP: the caller sent a progressToken).
+type ProgressFunc func(p JobProgress)
+
+type progressKey struct{}
+
+// WithProgress returns a context whose request wants progress reported to fn.
+func WithProgress(ctx context.Context, fn ProgressFunc) context.Context {
+	return context.WithValue(ctx, progressKey{}, fn)
+}
+
+// ProgressFrom returns the progress receiver of the request in ctx, or nil
+// when the request did not ask for progress.
+func ProgressFrom(ctx context.Context) ProgressFunc {
+	fn, _ := ctx.Value(progressKey{}).(ProgressFunc)
+	return fn
+}
