@@ -102,6 +102,7 @@ type Services struct {
 	Settings    *SettingsService
 	AccountData *AccountDataService
 	Jobs        *JobService
+	Purge       *PurgeService
 }
 
 // NewServices builds every service. blobs may be nil when media uploads
@@ -123,5 +124,6 @@ func NewServices(store ports.Database, blobs ports.BlobStore, clock ports.Clock,
 		Settings:    &SettingsService{d},
 		AccountData: &AccountDataService{d},
 		Jobs:        newJobService(d),
+		Purge:       &PurgeService{d},
 	}
 }

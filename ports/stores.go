@@ -84,6 +84,7 @@ type Stores interface {
 	Media() MediaStore
 	OAuth() OAuthStore
 	Jobs() JobStore
+	Expiry() ExpiryStore
 }
 
 // UserStore keeps accounts.
