@@ -158,7 +158,6 @@ func TestJobsOverMCP(t *testing.T) {
 	})
 }
 
-
 func decodeStructured(t *testing.T, res *mcp.CallToolResult, out any) {
 	t.Helper()
 	b, err := json.Marshal(res.StructuredContent)
