@@ -147,6 +147,10 @@ func (a *App) Serve(ctx context.Context, ln, admin net.Listener) error {
 // that only hands out the handler (tests, embedding) calls it itself.
 func (a *App) RunJobs(ctx context.Context) <-chan struct{} {
 	done := make(chan struct{})
+	if a.cfg.JobConcurrency < 0 {
+		close(done)
+		return done
+	}
 	runner := a.svc.Jobs.Runner(domain.RunnerConfig{Logger: a.log, Concurrency: a.cfg.JobConcurrency, Timeout: a.cfg.JobTimeout})
 	go func() {
 		defer close(done)

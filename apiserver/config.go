@@ -87,7 +87,8 @@ type Config struct {
 	// the store runs (statement budget tests, benchmarks).
 	StatementCounter *sqlcount.Counter
 	// JobConcurrency is how many long jobs (imports, optimisations) one
-	// instance runs at once (default 1).
+	// instance runs at once (default 1; negative: this process runs none,
+	// another instance does).
 	JobConcurrency int
 	// JobTimeout bounds one run of a long job (default 30 m).
 	JobTimeout time.Duration

@@ -92,6 +92,9 @@ func TestBrowserSignInDeckPasteStudy(t *testing.T) {
 	if txt := b.text(); !strings.Contains(txt, "Germany") || !strings.Contains(txt, "3 cards") {
 		t.Fatalf("the deck after pasting:\n%s", txt)
 	}
+	if !b.exists("#export-deck") {
+		t.Error("the deck page has no export button")
+	}
 	b.look("deck")
 
 	// Study three cards with the keyboard: space reveals, 3 rates Good.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 
+	"github.com/takhtabush/takhtabush/adapters/ankipkg"
 	"github.com/takhtabush/takhtabush/adapters/blobfs"
 	"github.com/takhtabush/takhtabush/adapters/clientdoc"
 	"github.com/takhtabush/takhtabush/adapters/mail"
@@ -77,8 +78,13 @@ func provideClock(cfg Config) ports.Clock {
 }
 
 // provideDomainConfig derives the domain's settings.
-func provideDomainConfig(cfg Config) domain.Config {
-	return domain.Config{BaseURL: cfg.BaseURL, KeyPepper: []byte(cfg.KeyPepper)}
+func provideDomainConfig(cfg Config, key serverKey) domain.Config {
+	// Download links are signed with a key derived from the server key, so
+	// any instance verifies any link.
+	mac := hmac.New(sha256.New, key)
+	mac.Write([]byte("takhtabush download links"))
+	return domain.Config{BaseURL: cfg.BaseURL, KeyPepper: []byte(cfg.KeyPepper), URLKey: mac.Sum(nil),
+		PackageWriter: ankipkg.Writer{}}
 }
 
 // provideMCPServer builds the MCP engine over the binding.
@@ -171,6 +177,11 @@ func provideAPI(s rest.Services, log *slog.Logger) apiHandler { return rest.NewH
 // provideUpload builds the media upload handler.
 func provideUpload(media ports.MediaService, log *slog.Logger) uploadHandler {
 	return rest.NewUploadHandler(media, log)
+}
+
+// provideExport serves export downloads.
+func provideExport(export ports.ExportService, log *slog.Logger) exportHandler {
+	return rest.NewExportHandler(export, log)
 }
 
 // provideSite builds the page layout and the session check every page uses.

@@ -35,6 +35,10 @@ type apiHandler http.Handler
 // intent's token.
 type uploadHandler http.Handler
 
+// exportHandler serves GET /export/{token}, an export download authorized
+// by its signed token.
+type exportHandler http.Handler
+
 // routeDeps are what the routes are built from.
 type routeDeps struct {
 	cfg     Config
@@ -46,6 +50,7 @@ type routeDeps struct {
 	api     apiHandler
 	ping    pinger
 	upload  uploadHandler
+	export  exportHandler
 	site    *web.Site
 	account *web.AccountPages
 	decks   *web.DeckPages
@@ -65,6 +70,7 @@ type routeDeps struct {
 //	GET  /login?token=…           "Sign in as …?"; its button POSTs /login, which spends the link
 //	POST /logout                  sign-out
 //	PUT  /media/{id}              a media upload, authenticated by its intent's token
+//	GET  /export/{token}          an export_deck download, authorized by its signed token
 //	GET  /healthz, /readyz, /.well-known/oauth-protected-resource[/mcp]
 //	GET  /metrics                 loopback clients only, unless an admin address is set
 func newPublicHandler(d routeDeps) (publicHandler, error) {
@@ -116,6 +122,7 @@ func newPublicHandler(d routeDeps) (publicHandler, error) {
 	mux.Handle("GET /login", page(d.site.Public(d.signIn.Confirm)))
 	mux.Handle("POST /login", page(d.site.Public(d.signIn.Login)))
 	mux.Handle(rest.UploadPath, hosts(bounded(contracts.MaxMediaBytes+1, d.upload)))
+	mux.Handle(rest.ExportPath, hosts(d.export))
 	mux.Handle("POST /logout", hosts(bounded(1<<10, d.auth.Middleware(d.log, httperr.JSON, http.HandlerFunc(d.signIn.Logout)))))
 	mux.HandleFunc("GET /healthz", web.Healthz)
 	mux.Handle("GET /readyz", web.Readyz(d.ping))

@@ -36,7 +36,7 @@ var domainSet = wire.NewSet(
 	wire.InterfaceValue(new(ports.IDSource), domain.RandomIDs{}),
 	domain.NewServices,
 	wire.FieldsOf(new(*domain.Services),
-		"Decks", "Cards", "Notes", "Study", "Stats", "Media", "Accounts", "Keys", "WebSessions", "Exposure", "Audit", "Settings", "AccountData", "Jobs"),
+		"Decks", "Cards", "Notes", "Study", "Stats", "Media", "Accounts", "Keys", "WebSessions", "Exposure", "Audit", "Settings", "AccountData", "Jobs", "Export"),
 	wire.Bind(new(ports.DeckService), new(*domain.DeckService)),
 	wire.Bind(new(ports.CardService), new(*domain.CardService)),
 	wire.Bind(new(ports.NoteService), new(*domain.NoteService)),
@@ -51,6 +51,7 @@ var domainSet = wire.NewSet(
 	wire.Bind(new(ports.SettingsService), new(*domain.SettingsService)),
 	wire.Bind(new(ports.AccountDataService), new(*domain.AccountDataService)),
 	wire.Bind(new(ports.JobService), new(*domain.JobService)),
+	wire.Bind(new(ports.ExportService), new(*domain.ExportService)),
 )
 
 // mcpSet binds the MCP port to the domain services and builds the engine.
@@ -81,6 +82,7 @@ var httpSet = wire.NewSet(
 	wire.Struct(new(rest.Services), "*"),
 	provideAPI,
 	provideUpload,
+	provideExport,
 	providePinger,
 	wire.Struct(new(routeDeps), "*"),
 	newPublicHandler,

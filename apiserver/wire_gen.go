@@ -36,7 +36,12 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	clock := provideClock(cfg)
 	idSource := _wireRandomIDsValue
 	scheduler := fsrs.New()
-	config := provideDomainConfig(cfg)
+	apiserverServerKey, err := loadServerKey(cfg, logger)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	config := provideDomainConfig(cfg, apiserverServerKey)
 	services := domain.NewServices(database, blobStore, clock, idSource, scheduler, config)
 	accountService := services.Accounts
 	deckService := services.Decks
@@ -49,6 +54,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	auditService := services.Audit
 	settingsService := services.Settings
 	jobService := services.Jobs
+	exportService := services.Export
 	mcpbindServices := mcpbind.Services{
 		Decks:    deckService,
 		Cards:    cardService,
@@ -60,14 +66,10 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		Audit:    auditService,
 		Settings: settingsService,
 		Jobs:     jobService,
+		Export:   exportService,
 	}
 	metrics := obs.NewMetrics()
 	binding := mcpbind.New(mcpbindServices, metrics)
-	apiserverServerKey, err := loadServerKey(cfg, logger)
-	if err != nil {
-		cleanup()
-		return nil, nil, err
-	}
 	server, err := provideMCPServer(binding, cfg, logger, metrics, apiserverServerKey)
 	if err != nil {
 		cleanup()
@@ -109,6 +111,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	apiserverApiHandler := provideAPI(restServices, logger)
 	apiserverPinger := providePinger(database)
 	apiserverUploadHandler := provideUpload(mediaService, logger)
+	apiserverExportHandler := provideExport(exportService, logger)
 	accountDataService := services.AccountData
 	accountServices := web.AccountServices{
 		Decks:    deckService,
@@ -122,9 +125,10 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	}
 	accountPages := provideAccountPages(site, authenticator, accountServices, cfg)
 	deckServices := web.DeckServices{
-		Decks: deckService,
-		Cards: cardService,
-		Study: studyService,
+		Decks:  deckService,
+		Cards:  cardService,
+		Study:  studyService,
+		Export: exportService,
 	}
 	deckPages := provideDeckPages(site, deckServices)
 	handler, err := provideOAuthHTTP(oAuthService, site, logger, cfg)
@@ -142,6 +146,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		api:     apiserverApiHandler,
 		ping:    apiserverPinger,
 		upload:  apiserverUploadHandler,
+		export:  apiserverExportHandler,
 		site:    site,
 		account: accountPages,
 		decks:   deckPages,
@@ -190,7 +195,7 @@ var domainSet = wire.NewSet(
 	provideBlobs,
 	provideClock,
 	provideDomainConfig, fsrs.New, wire.Bind(new(ports.Scheduler), new(*fsrs.Scheduler)), wire.InterfaceValue(new(ports.IDSource), domain.RandomIDs{}), domain.NewServices, wire.FieldsOf(new(*domain.Services),
-		"Decks", "Cards", "Notes", "Study", "Stats", "Media", "Accounts", "Keys", "WebSessions", "Exposure", "Audit", "Settings", "AccountData", "Jobs"), wire.Bind(new(ports.DeckService), new(*domain.DeckService)), wire.Bind(new(ports.CardService), new(*domain.CardService)), wire.Bind(new(ports.NoteService), new(*domain.NoteService)), wire.Bind(new(ports.StudyService), new(*domain.StudyService)), wire.Bind(new(ports.StatsService), new(*domain.StatsService)), wire.Bind(new(ports.MediaService), new(*domain.MediaService)), wire.Bind(new(ports.AccountService), new(*domain.AccountService)), wire.Bind(new(ports.KeyService), new(*domain.KeyService)), wire.Bind(new(ports.WebSessionService), new(*domain.WebSessionService)), wire.Bind(new(ports.ExposureService), new(*domain.ExposureService)), wire.Bind(new(ports.AuditService), new(*domain.AuditService)), wire.Bind(new(ports.SettingsService), new(*domain.SettingsService)), wire.Bind(new(ports.AccountDataService), new(*domain.AccountDataService)), wire.Bind(new(ports.JobService), new(*domain.JobService)),
+		"Decks", "Cards", "Notes", "Study", "Stats", "Media", "Accounts", "Keys", "WebSessions", "Exposure", "Audit", "Settings", "AccountData", "Jobs", "Export"), wire.Bind(new(ports.DeckService), new(*domain.DeckService)), wire.Bind(new(ports.CardService), new(*domain.CardService)), wire.Bind(new(ports.NoteService), new(*domain.NoteService)), wire.Bind(new(ports.StudyService), new(*domain.StudyService)), wire.Bind(new(ports.StatsService), new(*domain.StatsService)), wire.Bind(new(ports.MediaService), new(*domain.MediaService)), wire.Bind(new(ports.AccountService), new(*domain.AccountService)), wire.Bind(new(ports.KeyService), new(*domain.KeyService)), wire.Bind(new(ports.WebSessionService), new(*domain.WebSessionService)), wire.Bind(new(ports.ExposureService), new(*domain.ExposureService)), wire.Bind(new(ports.AuditService), new(*domain.AuditService)), wire.Bind(new(ports.SettingsService), new(*domain.SettingsService)), wire.Bind(new(ports.AccountDataService), new(*domain.AccountDataService)), wire.Bind(new(ports.JobService), new(*domain.JobService)), wire.Bind(new(ports.ExportService), new(*domain.ExportService)),
 )
 
 // mcpSet binds the MCP port to the domain services and builds the engine.
@@ -204,6 +209,7 @@ var httpSet = wire.NewSet(
 	provideSignIn,
 	provideSite, wire.Struct(new(web.AccountServices), "*"), provideAccountPages, wire.Struct(new(web.DeckServices), "*"), provideDeckPages, wire.Struct(new(rest.Services), "*"), provideAPI,
 	provideUpload,
+	provideExport,
 	providePinger, wire.Struct(new(routeDeps), "*"), newPublicHandler,
 	newAdminHandler,
 )

@@ -82,3 +82,17 @@ func ProgressFrom(ctx context.Context) ProgressFunc {
 	fn, _ := ctx.Value(progressKey{}).(ProgressFunc)
 	return fn
 }
+
+// ExportDeckArgs are export_deck's arguments. Scheduling (card states and
+// the review log) and media are included unless set to false.
+type ExportDeckArgs struct {
+	DeckID            string `json:"deckId"`
+	IncludeScheduling *bool  `json:"includeScheduling,omitempty"`
+	IncludeMedia      *bool  `json:"includeMedia,omitempty"`
+}
+
+// ExportLink is where an export can be downloaded, until when.
+type ExportLink struct {
+	DownloadURL string    `json:"downloadUrl"`
+	ExpiresAt   time.Time `json:"expiresAt"`
+}

@@ -32,6 +32,7 @@ const (
 	ToolGetNote            = "get_note"
 	ToolGetJob             = "get_job"
 	ToolCancelJob          = "cancel_job"
+	ToolExportDeck         = "export_deck"
 )
 
 // StudyWidgetURI is the MCP Apps resource that renders a study session.
@@ -391,6 +392,17 @@ var catalog = []ToolDef{
 		})),
 		ResultSchema: raw(settingsRecordOut),
 		Annotations:  idempotent, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "settings.update",
+	},
+	{
+		Name: ToolExportDeck, Title: "Export deck",
+		Description: "Export a deck with its subdecks as an Anki package (.apkg) that Anki and AnkiDroid import. Returns a download link valid for 10 minutes (plain GET); hand it to the user.",
+		InputSchema: raw(object(schema{
+			"deckId":            deckIDArg,
+			"includeScheduling": boolean("Card states and review history (default true); false exports new cards."),
+			"includeMedia":      boolean("Images and audio (default true)."),
+		}, "deckId")),
+		ResultSchema: raw(object(schema{"downloadUrl": strOut, "expiresAt": tsOut}, "downloadUrl", "expiresAt")),
+		Annotations:  readOnly, Scopes: []Scope{ScopeDecksRead},
 	},
 	{
 		Name: ToolGetJob, Title: "Get job",

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/domain/content"
 	"github.com/takhtabush/takhtabush/ports"
 )
 
@@ -39,6 +40,11 @@ type Config struct {
 	// MediaIntentTTL is how long an upload intent stays open (default
 	// contracts.MediaIntentTTL).
 	MediaIntentTTL time.Duration
+	// URLKey signs short-lived download links (exports). Without it,
+	// exports are off.
+	URLKey []byte
+	// PackageWriter writes Anki packages for exports; nil turns exports off.
+	PackageWriter ports.PackageWriter
 	// KeyTouchInterval is the least time between two last-used updates of
 	// one API key (default 1m).
 	KeyTouchInterval time.Duration
@@ -69,6 +75,7 @@ func (c Config) withDefaults() Config {
 		c.KeyTouchInterval = DefaultKeyTouchInterval
 	}
 	c.KeyPepper = append([]byte(nil), c.KeyPepper...)
+	c.URLKey = append([]byte(nil), c.URLKey...)
 	return c
 }
 
@@ -102,6 +109,7 @@ type Services struct {
 	Settings    *SettingsService
 	AccountData *AccountDataService
 	Jobs        *JobService
+	Export      *ExportService
 	Purge       *PurgeService
 }
 
@@ -124,6 +132,7 @@ func NewServices(store ports.Database, blobs ports.BlobStore, clock ports.Clock,
 		Settings:    &SettingsService{d},
 		AccountData: &AccountDataService{d},
 		Jobs:        newJobService(d),
+		Export:      &ExportService{deps: d, writer: d.cfg.PackageWriter, render: content.New()},
 		Purge:       &PurgeService{d},
 	}
 }

@@ -65,6 +65,9 @@ type McpServices interface {
 	GetSettings(ctx context.Context, args contracts.GetSettingsArgs) (contracts.AccountSettings, error)
 	// UpdateSettings changes them. Invalid for an unknown timezone or a value out of range.
 	UpdateSettings(ctx context.Context, args contracts.UpdateSettingsArgs) (contracts.AccountSettings, error)
+	// ExportDeck returns a download link of the deck as an .apkg. Not
+	// found for an unknown deck.
+	ExportDeck(ctx context.Context, args contracts.ExportDeckArgs) (contracts.ExportLink, error)
 	// GetJob returns one of the user's long jobs. Not found when absent;
 	// forbidden when the credential lacks the job's scope.
 	GetJob(ctx context.Context, args contracts.GetJobArgs) (contracts.Job, error)

@@ -238,3 +238,16 @@ type JobService interface {
 	// returns it. Not found when absent.
 	CancelJob(ctx context.Context, jobID string) (contracts.Job, error)
 }
+
+// ExportService exports the acting user's decks as Anki packages.
+type ExportService interface {
+	// ExportDeck returns a signed link that downloads the deck (with its
+	// subdecks) as an .apkg for 10 minutes. Not found for an unknown deck;
+	// unavailable when exports are off.
+	ExportDeck(ctx context.Context, args contracts.ExportDeckArgs) (contracts.ExportLink, error)
+	// Download serves a link's token without a principal (the token is
+	// the capability): it calls open with the file name and writes the
+	// package to the writer open returns. Not found for a token that is
+	// not valid or has expired, before open is called.
+	Download(ctx context.Context, token string, open func(filename string) io.Writer) error
+}

@@ -59,6 +59,7 @@ var dispatch = map[string]call{
 	contracts.ToolAddNotes:           bind(ports.McpServices.AddNotes),
 	contracts.ToolUpdateNotes:        bind(ports.McpServices.UpdateNotes),
 	contracts.ToolGetNote:            bind(ports.McpServices.GetNote),
+	contracts.ToolExportDeck:         bind(ports.McpServices.ExportDeck),
 	contracts.ToolGetJob:             bind(ports.McpServices.GetJob),
 	contracts.ToolCancelJob:          bind(ports.McpServices.CancelJob),
 }

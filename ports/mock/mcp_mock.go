@@ -275,6 +275,45 @@ func (c *MockMcpServicesDeleteDeckCall) DoAndReturn(f func(context.Context, cont
 	return c
 }
 
+// ExportDeck mocks base method.
+func (m *MockMcpServices) ExportDeck(ctx context.Context, args contracts.ExportDeckArgs) (contracts.ExportLink, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "ExportDeck", ctx, args)
+	ret0, _ := ret[0].(contracts.ExportLink)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// ExportDeck indicates an expected call of ExportDeck.
+func (mr *MockMcpServicesMockRecorder) ExportDeck(ctx, args any) *MockMcpServicesExportDeckCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "ExportDeck", reflect.TypeOf((*MockMcpServices)(nil).ExportDeck), ctx, args)
+	return &MockMcpServicesExportDeckCall{Call: call}
+}
+
+// MockMcpServicesExportDeckCall wrap *gomock.Call
+type MockMcpServicesExportDeckCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockMcpServicesExportDeckCall) Return(arg0 contracts.ExportLink, arg1 error) *MockMcpServicesExportDeckCall {
+	c.Call = c.Call.Return(arg0, arg1)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockMcpServicesExportDeckCall) Do(f func(context.Context, contracts.ExportDeckArgs) (contracts.ExportLink, error)) *MockMcpServicesExportDeckCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockMcpServicesExportDeckCall) DoAndReturn(f func(context.Context, contracts.ExportDeckArgs) (contracts.ExportLink, error)) *MockMcpServicesExportDeckCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
 // Exposure mocks base method.
 func (m *MockMcpServices) Exposure(ctx context.Context) (contracts.ExposureSettings, error) {
 	m.ctrl.T.Helper()

@@ -20,6 +20,7 @@ type Services struct {
 	Audit    ports.AuditService
 	Settings ports.SettingsService
 	Jobs     ports.JobService
+	Export   ports.ExportService
 }
 
 // AuditFailures counts audit rows that could not be written.
@@ -203,4 +204,9 @@ func (b *Binding) GetJob(ctx context.Context, args contracts.GetJobArgs) (contra
 // CancelJob implements ports.McpServices.
 func (b *Binding) CancelJob(ctx context.Context, args contracts.CancelJobArgs) (contracts.Job, error) {
 	return b.svc.Jobs.CancelJob(ctx, args.JobID)
+}
+
+// ExportDeck implements ports.McpServices.
+func (b *Binding) ExportDeck(ctx context.Context, args contracts.ExportDeckArgs) (contracts.ExportLink, error) {
+	return b.svc.Export.ExportDeck(ctx, args)
 }

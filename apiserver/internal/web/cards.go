@@ -3,6 +3,7 @@ package web
 import (
 	"github.com/takhtabush/takhtabush/domain"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -71,6 +72,23 @@ func (p *DeckPages) startStudy(w http.ResponseWriter, r *http.Request, v View) {
 		return
 	}
 	SeeOther(w, r, domain.StudyPath(s.ID))
+}
+
+// exportDeck makes a download link of the deck's .apkg and sends the
+// browser to it: the file downloads and the deck page stays.
+func (p *DeckPages) exportDeck(w http.ResponseWriter, r *http.Request, v View) {
+	scheduling := r.PostFormValue("scheduling") != "off"
+	link, err := p.svc.Export.ExportDeck(r.Context(), contracts.ExportDeckArgs{DeckID: r.PathValue("id"), IncludeScheduling: &scheduling})
+	if err != nil {
+		p.site.Fail(w, r, v, err)
+		return
+	}
+	u, err := url.Parse(link.DownloadURL)
+	if err != nil {
+		p.site.Fail(w, r, v, contracts.Internal(err))
+		return
+	}
+	SeeOther(w, r, u.Path)
 }
 
 type editData struct {

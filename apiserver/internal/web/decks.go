@@ -16,9 +16,10 @@ import (
 
 // DeckServices are the driving ports the deck, card and study pages use.
 type DeckServices struct {
-	Decks ports.DeckService
-	Cards ports.CardService
-	Study ports.StudyService
+	Decks  ports.DeckService
+	Cards  ports.CardService
+	Study  ports.StudyService
+	Export ports.ExportService
 }
 
 // DeckPages serve the decks, a deck's cards, pasting cards and studying.
@@ -62,6 +63,7 @@ func (p *DeckPages) Register(mux *http.ServeMux) {
 	mux.Handle("GET /decks/{id}/delete", s.Page(p.confirmDelete))
 	mux.Handle("POST /decks/{id}/delete", s.Page(p.deleteDeck))
 	mux.Handle("POST /decks/{id}/study", s.Page(p.startStudy))
+	mux.Handle("POST /decks/{id}/export", s.Page(p.exportDeck))
 	mux.Handle("GET /cards/{id}/edit", s.Page(p.editCard))
 	mux.Handle("POST /cards/{id}", s.Page(p.saveCard))
 	mux.Handle("POST /cards/{id}/suspend", s.Page(p.suspendCard))

@@ -1,0 +1,99 @@
+package ports
+
+import (
+	"context"
+	"io"
+	"time"
+
+	"github.com/takhtabush/takhtabush/contracts"
+)
+
+// AnkiPackage is what an Anki package (.apkg) carries, in Anki's terms:
+// every record has a Key, the 64-bit id it has inside the package (Anki
+// ids are milliseconds since the epoch; keys are unique per record kind).
+// The domain fills it from the store; the package adapter writes it.
+type AnkiPackage struct {
+	Created   time.Time // the collection's creation time (its day count's origin)
+	Decks     []AnkiDeck
+	NoteTypes []AnkiNoteType
+	Notes     []AnkiNote
+	Cards     []AnkiCard
+	Reviews   []AnkiReview
+	Media     []AnkiMedia
+}
+
+// AnkiDeck is a deck: its full name in Anki's notation (Parent::Child)
+// and the preset its cards are scheduled with.
+type AnkiDeck struct {
+	Key         int64
+	Name        string
+	Description string
+	Settings    contracts.DeckSettings
+}
+
+// AnkiTemplate is a card template in Anki's template syntax.
+type AnkiTemplate struct {
+	Name, Front, Back string
+}
+
+// AnkiNoteType is a note type ("model"): fields and templates.
+type AnkiNoteType struct {
+	Key       int64
+	Name      string
+	Cloze     bool
+	Fields    []string
+	Templates []AnkiTemplate
+	CSS       string
+}
+
+// AnkiNote is a note: its fields' values (Anki HTML, in the type's field
+// order), tags and GUID.
+type AnkiNote struct {
+	Key      int64
+	GUID     string
+	TypeKey  int64
+	Fields   []string
+	Tags     []string
+	Modified time.Time
+}
+
+// AnkiCard is a card of a note: template (or cloze) ordinal, deck and
+// scheduling state. Position orders new cards.
+type AnkiCard struct {
+	Key, NoteKey, DeckKey int64
+	Ord                   int
+	State                 contracts.CardState
+	Suspended             bool
+	Position              int
+	Modified              time.Time
+}
+
+// AnkiReview is one review-log entry of a card: the rating, the kind
+// (review, cram or manual), the phase before, the interval before and
+// after, and how long it took.
+type AnkiReview struct {
+	Key          int64 // the review's time in milliseconds, unique in the package
+	CardKey      int64
+	Rating       contracts.Rating // "" or "manual" for a manual entry
+	Kind         string           // ReviewKindReview (or ""), ReviewKindCram, ReviewKindManual
+	PrevPhase    contracts.Phase
+	State        contracts.CardState // after the review
+	PrevInterval int                 // days
+	DurationMs   int
+}
+
+// AnkiMedia is a media file: its name inside the package's notes, and a
+// way to read its bytes.
+type AnkiMedia struct {
+	Name string
+	Open func(ctx context.Context) (io.ReadCloser, error)
+}
+
+// PackageWriter writes Anki packages.
+type PackageWriter interface {
+	// WritePackage writes p to w as an .apkg in the schema-11
+	// collection.anki2 format every Anki since 2.1 imports. Invalid when p
+	// is inconsistent (a card naming a note or deck the package lacks);
+	// unavailable when a media file cannot be read.
+	WritePackage(ctx context.Context, w io.Writer, p AnkiPackage) error
+}
