@@ -9,7 +9,7 @@ GO ?= go
 DB ?=
 ADDR ?=
 
-.PHONY: axe run build test generate check-generated lint tidy-check bench bench-quick loadtest loadtest-smoke loadtest-scale pgbouncer-suite fuzz-import fuzz-oauth fuzz-hostile conformance conformance-oauth ci help
+.PHONY: axe run build test generate check-generated lint tidy-check bench bench-quick loadtest loadtest-smoke loadtest-scale pgbouncer-suite replica-test fuzz-import fuzz-oauth fuzz-hostile conformance conformance-oauth ci help
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
@@ -72,6 +72,10 @@ PGBOUNCER ?= /usr/sbin/pgbouncer
 pgbouncer-suite: ## the Postgres store contract suite through pgbouncer in transaction pooling mode (PGBOUNCER=binary; needs TAKHTABUSH_TEST_POSTGRES_URL)
 	@test -n "$$TAKHTABUSH_TEST_POSTGRES_URL" || { echo "pgbouncer-suite needs TAKHTABUSH_TEST_POSTGRES_URL"; exit 1; }
 	TAKHTABUSH_TEST_PGBOUNCER=$(PGBOUNCER) $(GO) test -count=1 -timeout 20m -run 'ThroughPgbouncer' ./adapters/postgres/
+
+PGBIN ?= $(shell pg_config --bindir 2>/dev/null || echo /usr/lib/postgresql/15/bin)
+replica-test: ## read replicas against a real streaming replica: a private primary (initdb) and replica (pg_basebackup) on free ports (PGBIN=folder of initdb, pg_ctl, pg_basebackup)
+	TAKHTABUSH_TEST_PGBIN=$(PGBIN) $(GO) test -count=1 -timeout 10m -run 'TestReadReplica' -v ./adapters/postgres/
 
 fuzz-import: ## fuzz the text import, the Anki HTML conversion and the note template renderer (10 s each)
 	bash scripts/fuzz.sh ./domain/cardtext FuzzParse 10s

@@ -57,7 +57,11 @@ type options struct {
 	noMigrate    bool
 	counter      *sqlcount.Counter
 	noLock       bool // tests: each migrates a private schema, so skip the database-wide lock
+	noPing       bool // a replica that is away at start: opened anyway
 }
+
+// withoutPing makes Open skip checking that the database answers.
+func withoutPing() Option { return func(o *options) { o.noPing = true } }
 
 // WithMaxOpenConns sets the connection pool's size (default DefaultMaxOpenConns).
 func WithMaxOpenConns(n int) Option { return func(o *options) { o.maxOpenConns = n } }
@@ -118,6 +122,9 @@ func Open(ctx context.Context, url string, opts ...Option) (*Store, error) {
 	db.SetConnMaxLifetime(30 * time.Minute)
 	cfg := sqlstore.Config{Dialect: dialect{}, MaxTx: TxSlots(n), NoStatementCache: noCache}
 	s := &Store{Store: sqlstore.New(db, cfg), noLock: o.noLock, pooled: noCache}
+	if o.noPing {
+		return s, nil
+	}
 	if err := s.Ping(ctx); err != nil {
 		_ = s.Close()
 		return nil, err
