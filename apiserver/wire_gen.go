@@ -55,6 +55,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	settingsService := services.Settings
 	jobService := services.Jobs
 	exportService := services.Export
+	txRunner := provideTxRunner(database)
 	mcpbindServices := mcpbind.Services{
 		Decks:    deckService,
 		Cards:    cardService,
@@ -67,6 +68,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		Settings: settingsService,
 		Jobs:     jobService,
 		Export:   exportService,
+		Tx:       txRunner,
 	}
 	metrics := obs.NewMetrics()
 	binding := mcpbind.New(mcpbindServices, metrics)
@@ -199,7 +201,7 @@ var domainSet = wire.NewSet(
 )
 
 // mcpSet binds the MCP port to the domain services and builds the engine.
-var mcpSet = wire.NewSet(wire.Struct(new(mcpbind.Services), "*"), mcpbind.New, wire.Bind(new(ports.McpServices), new(*mcpbind.Binding)), provideMCPServer)
+var mcpSet = wire.NewSet(wire.Struct(new(mcpbind.Services), "*"), provideTxRunner, mcpbind.New, wire.Bind(new(ports.McpServices), new(*mcpbind.Binding)), provideMCPServer)
 
 // httpSet builds identity and the routes.
 var httpSet = wire.NewSet(
