@@ -197,7 +197,7 @@ func (s *ExportService) collect(ctx context.Context, t ExportTicket) (ports.Anki
 		}
 	}
 
-	media := &exportMedia{s: s, uid: uid, names: map[string]string{}, include: t.Media}
+	media := &exportMedia{ctx: ctx, s: s, uid: uid, names: map[string]string{}, include: t.Media}
 	typeKeys := map[string]int64{}
 	typeKey := func(name string) int64 {
 		if key, ok := typeKeys[name]; ok {
@@ -292,6 +292,7 @@ func (s *ExportService) collect(ctx context.Context, t ExportTicket) (ports.Anki
 
 // exportMedia names the media files cards reference, once each.
 type exportMedia struct {
+	ctx     context.Context // the export's request
 	s       *ExportService
 	uid     string
 	include bool
@@ -309,7 +310,7 @@ func (m *exportMedia) name(id string) string {
 	if !m.include {
 		return ""
 	}
-	row, err := m.s.store.Media().MediaByID(context.Background(), id)
+	row, err := m.s.store.Media().MediaByID(m.ctx, id)
 	if err != nil || row.UserID != m.uid || row.UploadedAt == nil {
 		return ""
 	}
