@@ -92,18 +92,18 @@ var (
 		"tags":  with(array(with(str(""), "minLength", 1, "maxLength", MaxTagLen), "Tags, e.g. [\"chapter-1\"]."), "maxItems", MaxTagsPerCard),
 	}, "front", "back")
 	idemArg      = with(str("Any unique string per batch. Retrying with the same key returns the first result and adds nothing."), "maxLength", 128)
-	retentionArg = number("Target recall probability, 0.7-0.99 (default 0.9). Higher means more reviews.", 0.7, 0.99)
-	newPerDayArg = integer("New cards introduced per day (default 20).", 0, 1000)
-	revPerDayArg = integer("Maximum reviews per day (default 200).", 0, 10000)
+	retentionArg = number("Target recall, 0.7-0.99 (default 0.9); higher means more reviews.", 0.7, 0.99)
+	newPerDayArg = integer("New cards per day (default 20).", 0, 1000)
+	revPerDayArg = integer("Reviews per day at most (default 200).", 0, 10000)
 	maxIvlArg    = integer("Longest interval in days (default 36500).", 1, 36500)
 	stepsArg     = func(what string) schema {
-		return with(array(number("", 1, MaxStepMinutes), what+" step delays in minutes, e.g. [1, 10]."), "minItems", 1, "maxItems", MaxSteps)
+		return with(array(number("", 1, MaxStepMinutes), what+" steps, minutes."), "minItems", 1, "maxItems", MaxSteps)
 	}
 	deckPresetArgs = schema{
 		"learningSteps":   stepsArg("New cards' learning"),
 		"relearningSteps": stepsArg("Forgotten cards' relearning"),
 		"weights":         with(array(schema{"type": "number"}, "The 21 FSRS-6 weights."), "minItems", 21, "maxItems", 21),
-		"reviewOrder":     enum("Due reviews: by due date, lowest recall first, most overdue for the interval first, or random.", ReviewOrders...),
+		"reviewOrder":     enum("Due reviews: due date, lowest recall, most overdue for the interval, or random.", ReviewOrders...),
 		"newOrder":        enum("New cards: as added, or random.", NewOrders...),
 	}
 )
@@ -150,7 +150,7 @@ var catalog = []ToolDef{
 	},
 	{
 		Name: ToolGetStats, Title: "Study statistics",
-		Description: "Review stats for a deck or all decks, in the learner's days: reviews per day, streak, card states, retention = share of review-phase cards recalled (not again), split young (interval < 21 d) and mature (>= 21 d). Cram and manual entries excluded.",
+		Description: "Review stats (a deck or all) in the learner's days: reviews per day, streak, card states, retention = share of review-phase cards recalled (not again), young (interval < 21 d) and mature (>= 21 d); cram and manual excluded.",
 		InputSchema: raw(object(schema{
 			"deckId": id("A deck's id; omit for all decks."),
 			"days":   integer("Days of history, default 30.", 1, MaxPlanDays),
@@ -195,9 +195,10 @@ var catalog = []ToolDef{
 	},
 	{
 		Name: ToolUpdateDeck, Title: "Update deck",
-		Description: "Rename a deck or change its description or scheduling settings. Only the fields given change.",
+		Description: "Rename a deck or change its settings (only those given). Steps, maximumIntervalDays, desiredRetention and weights are its preset's, shared by the decks using it.",
 		InputSchema: raw(object(schema{
 			"deckId":           deckIDArg,
+			"presetId":         with(str("Another deck's settings.presetId to share, or \"new\" for an own copy."), "maxLength", 64),
 			"name":             with(str("New name, unique per user."), "minLength", 1, "maxLength", MaxDeckNameLen),
 			"description":      with(str("New description."), "maxLength", MaxDescriptionLen),
 			"desiredRetention": retentionArg, "newCardsPerDay": newPerDayArg, "reviewsPerDay": revPerDayArg, "maximumIntervalDays": maxIvlArg,
@@ -299,7 +300,7 @@ var catalog = []ToolDef{
 	},
 	{
 		Name: ToolStartStudySession, Title: "Start study session",
-		Description: "Study a deck: learning steps when due, reviews in the deck's order, new cards, within today's remaining daily limits. A step due within learnAheadMinutes (20) shows early only when nothing else is left; else nextCardAt says when. Show the front, reveal the back, submit_review.",
+		Description: "Study a deck: due learning steps, reviews in the deck's order, new cards, within today's remaining limits. A step due within learnAheadMinutes (20) shows early only when nothing else is left; else nextCardAt says when. Show the front, then the back; submit_review.",
 		InputSchema: raw(object(schema{
 			"deckId":          deckIDArg,
 			"newLimit":        integer("Cap on new cards this session.", 0, MaxSessionNewCards),
@@ -370,7 +371,7 @@ var catalog = []ToolDef{
 	},
 	{
 		Name: ToolGetSettings, Title: "Get settings",
-		Description:  "The learner's day: IANA timezone and rolloverHour (local hour a day starts, default 4); today, daily limits, streaks and stats follow it. learnAheadMinutes (default 20): a learning step due that soon may show early when nothing else is left. Account-wide daily caps, 0 = none.",
+		Description:  "The learner's day: IANA timezone and rolloverHour (local hour a day starts, default 4); today, limits, streaks and stats follow it. learnAheadMinutes (default 20): a step due that soon may show early when nothing else is left. Account-wide daily caps, 0 = none.",
 		InputSchema:  raw(object(schema{})),
 		OutputSchema: raw(settingsRecordOut),
 		Annotations:  readOnly, Scopes: []Scope{ScopeDecksRead},

@@ -27,6 +27,9 @@ type DeckService interface {
 	UpdateDeck(ctx context.Context, args contracts.UpdateDeckArgs) (contracts.Deck, error)
 	// DeleteDeck deletes a deck with its cards, reviews and sessions. Not found when absent.
 	DeleteDeck(ctx context.Context, deckID string) (contracts.DeleteResult, error)
+	// ListPresets returns the user's presets (scheduling settings shared
+	// by decks), each with the number of decks using it.
+	ListPresets(ctx context.Context) ([]contracts.Preset, error)
 }
 
 // CardService manages the acting user's cards. Bulk methods report one
