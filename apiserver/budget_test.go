@@ -27,7 +27,7 @@ var statementBudgets = map[string]budget{
 	contracts.ToolGetStudySnapshot:   {10, 1}, // + the account settings (learner's day)
 	contracts.ToolGetStats:           {6, 0},  // + the account settings
 	contracts.ToolGetStudyPlan:       {5, 0},  // + the account settings
-	contracts.ToolCreateDeck:         {3, 0},
+	contracts.ToolCreateDeck:         {4, 1},  // + the deck's own preset, in one transaction with it
 	contracts.ToolUpdateDeck:         {7, 1},
 	contracts.ToolAddCards:           {6, 1},
 	contracts.ToolUpdateCards:        {8, 1},
@@ -37,7 +37,7 @@ var statementBudgets = map[string]budget{
 	contracts.ToolRenderStudySession: {16, 1}, // as start_study_session
 	contracts.ToolRequestMediaUpload: {3, 0},
 	contracts.ToolDeleteCards:        {3, 1},
-	contracts.ToolDeleteDeck:         {4, 1},
+	contracts.ToolDeleteDeck:         {5, 1}, // + its preset, when no other deck uses it
 }
 
 // TestStatementBudgets calls every tool once through /mcp with an API key

@@ -61,6 +61,18 @@ func TestDeckPresetsInABrowser(t *testing.T) {
 		t.Errorf("French after Spanish's page changed the preset: %+v, %v", got.Settings, err)
 	}
 
+	// The desired-retention advisor simulates the deck at each retention.
+	if _, err := e.app.Services().Cards.AddCards(ctx, contracts.AddCardsArgs{DeckID: es.ID, Cards: []contracts.NewCard{
+		{Front: "hola", Back: "hello"}, {Front: "adiós", Back: "goodbye"}, {Front: "gracias", Back: "thank you"}}}); err != nil {
+		t.Fatal(err)
+	}
+	b.open("/decks/" + es.ID + "/retention")
+	if txt := b.text(); !strings.Contains(txt, "85% (current)") || !strings.Contains(txt, "97%") || !strings.Contains(txt, "Forgotten") {
+		t.Errorf("the advisor page says:\n%s", txt)
+	}
+	b.look("retention")
+	b.open("/decks/" + es.ID + "/settings")
+
 	// Twenty weights are refused with a reason, and nothing changes.
 	b.fill("#weights", strings.Repeat("1 ", 20))
 	b.submit(`form[action="/decks/` + es.ID + `/settings"] button[type="submit"]`)

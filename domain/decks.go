@@ -230,17 +230,7 @@ func (s *DeckService) DeleteDeck(ctx context.Context, deckID string) (contracts.
 	if !plausibleID(deckID) {
 		return contracts.DeleteResult{}, deckNotFound(deckID)
 	}
-	var n int
-	err = s.store.InTx(ctx, func(tx ports.Stores) error {
-		d, err := tx.Decks().DeckWithoutCounts(ctx, uid, deckID)
-		if err != nil {
-			return err
-		}
-		if n, err = tx.Decks().DeleteDeck(ctx, uid, deckID); err != nil {
-			return err
-		}
-		return dropUnusedPreset(ctx, tx, uid, d.Settings.PresetID, "")
-	})
+	n, err := s.store.Decks().DeleteDeck(ctx, uid, deckID) // and its preset, when no other deck uses it
 	if contracts.IsKind(err, contracts.KindNotFound) {
 		return contracts.DeleteResult{}, deckNotFound(deckID)
 	}

@@ -111,6 +111,9 @@ type StatsService interface {
 	// Plan forecasts due cards and fits new cards to a time budget. Not
 	// found for an unknown deck; invalid for bad days or minutes.
 	Plan(ctx context.Context, args contracts.GetStudyPlanArgs) (contracts.StudyPlan, error)
+	// RetentionWorkload simulates a deck's workload at several desired
+	// retentions (the desired-retention advisor). Not found for an unknown deck.
+	RetentionWorkload(ctx context.Context, deckID string) (contracts.RetentionWorkload, error)
 }
 
 // MediaService issues upload intents and accepts the uploads.

@@ -130,7 +130,8 @@ type DeckStore interface {
 	// absent (or another user's); conflict on a duplicate name.
 	UpdateDeck(ctx context.Context, userID string, d contracts.Deck) error
 	// DeleteDeck deletes a deck and everything in it (cards, reviews,
-	// sessions and their queues). Not found when absent.
+	// sessions and their queues), and its preset when no other deck uses
+	// it. Not found when absent.
 	DeleteDeck(ctx context.Context, userID, deckID string) (cardsDeleted int, err error)
 }
 
@@ -221,6 +222,10 @@ type CardStore interface {
 	// holds those due in [bounds[i], bounds[i+1]); bucket 0 also holds
 	// everything due before bounds[0]. len(result) == len(bounds)-1.
 	DueCounts(ctx context.Context, userID, deckID string, bounds []time.Time) ([]int, error)
+	// ScheduledStates returns the states of a deck's (every deck's when
+	// deckID is "") unsuspended cards that are not new, for the workload
+	// simulation, ordered by id.
+	ScheduledStates(ctx context.Context, userID, deckID string) ([]contracts.CardState, error)
 	// DueHistogram counts unsuspended non-new cards by due day: bucket i
 	// holds those due in [start+i days, start+i+1 days); bucket 0 also
 	// holds everything due before start. len(result) == days.

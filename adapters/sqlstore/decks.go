@@ -72,25 +72,26 @@ func (s deckStore) CreateDeck(ctx context.Context, userID string, d contracts.De
 	if err != nil {
 		return contracts.Internal(err)
 	}
-	return s.atomic(ctx, func(h *handle) error {
-		if err := h.checkPreset(ctx, userID, d.Settings.PresetID); err != nil {
+	// The preset must be the user's; checked in the same statement, and
+	// only when nothing was inserted is the reason looked up.
+	res, err := s.exec(ctx, `INSERT INTO decks (id, user_id, name, description, settings, created_at, updated_at, preset_id)
+SELECT $1, $2, $3, $4, $5, $6, $7, $8 WHERE CAST($8 AS TEXT) IS NULL OR EXISTS (SELECT 1 FROM presets WHERE user_id = $2 AND id = $8)
+ON CONFLICT DO NOTHING`,
+		d.ID, userID, d.Name, d.Description, settings, ms(d.CreatedAt), ms(d.UpdatedAt), nullString(d.Settings.PresetID))
+	if err != nil {
+		return s.fail(ctx, err, "create deck", failMsgs{fk: "user not found"})
+	}
+	n, err := s.affected(ctx, res, nil, "create deck")
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		if err := s.checkPreset(ctx, userID, d.Settings.PresetID); err != nil {
 			return err
 		}
-		res, err := h.exec(ctx, `INSERT INTO decks (id, user_id, name, description, settings, created_at, updated_at, preset_id)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING`,
-			d.ID, userID, d.Name, d.Description, settings, ms(d.CreatedAt), ms(d.UpdatedAt), nullString(d.Settings.PresetID))
-		if err != nil {
-			return h.fail(ctx, err, "create deck", failMsgs{fk: "user not found"})
-		}
-		n, err := h.affected(ctx, res, nil, "create deck")
-		if err != nil {
-			return err
-		}
-		if n == 0 {
-			return contracts.Errorf(contracts.KindConflict, "a deck named %q already exists", d.Name)
-		}
-		return nil
-	})
+		return contracts.Errorf(contracts.KindConflict, "a deck named %q already exists", d.Name)
+	}
+	return nil
 }
 
 // GetDeck returns a deck with its counts as of now. Not found when absent.
@@ -226,10 +227,8 @@ func (s deckStore) UpdateDeck(ctx context.Context, userID string, d contracts.De
 		return contracts.Internal(err)
 	}
 	return s.atomic(ctx, func(h *handle) error {
-		if err := h.checkPreset(ctx, userID, d.Settings.PresetID); err != nil {
-			return err
-		}
-		res, err := h.exec(ctx, `UPDATE decks SET name = $3, description = $4, settings = $5, updated_at = $6, preset_id = $7 WHERE user_id = $1 AND id = $2`,
+		res, err := h.exec(ctx, `UPDATE decks SET name = $3, description = $4, settings = $5, updated_at = $6, preset_id = $7
+WHERE user_id = $1 AND id = $2 AND (CAST($7 AS TEXT) IS NULL OR EXISTS (SELECT 1 FROM presets WHERE user_id = $1 AND id = $7))`,
 			userID, d.ID, d.Name, d.Description, settings, ms(d.UpdatedAt), nullString(d.Settings.PresetID))
 		if err != nil {
 			return h.fail(ctx, err, "update deck", failMsgs{unique: "a deck named \"" + d.Name + "\" already exists"})
@@ -239,6 +238,9 @@ func (s deckStore) UpdateDeck(ctx context.Context, userID string, d contracts.De
 			return err
 		}
 		if n == 0 {
+			if err := h.checkPreset(ctx, userID, d.Settings.PresetID); err != nil {
+				return err
+			}
 			return notFound("deck")
 		}
 		return nil
@@ -246,11 +248,14 @@ func (s deckStore) UpdateDeck(ctx context.Context, userID string, d contracts.De
 }
 
 // DeleteDeck deletes a deck and everything in it: its cards, their
-// reviews, its study sessions (by foreign key cascade). Not found when absent.
+// reviews, its study sessions (by foreign key cascade), and its preset
+// when no other deck uses it. Not found when absent.
 func (s deckStore) DeleteDeck(ctx context.Context, userID, deckID string) (int, error) {
 	var cards int
 	err := s.atomic(ctx, func(h *handle) error {
-		if err := h.q.QueryRowContext(ctx, `SELECT COUNT(*) FROM cards WHERE user_id = $1 AND deck_id = $2`, userID, deckID).Scan(&cards); err != nil {
+		var preset sql.NullString
+		if err := h.q.QueryRowContext(ctx, `SELECT (SELECT COUNT(*) FROM cards WHERE user_id = $1 AND deck_id = $2),
+  (SELECT preset_id FROM decks WHERE user_id = $1 AND id = $2)`, userID, deckID).Scan(&cards, &preset); err != nil {
 			return h.s.wrap(ctx, err, "count deck cards")
 		}
 		res, err := h.exec(ctx, `DELETE FROM decks WHERE user_id = $1 AND id = $2`, userID, deckID)
@@ -260,6 +265,10 @@ func (s deckStore) DeleteDeck(ctx context.Context, userID, deckID string) (int, 
 		}
 		if n == 0 {
 			return notFound("deck")
+		}
+		if preset.Valid {
+			_, err := presetStore{h}.DeleteUnusedPreset(ctx, userID, preset.String)
+			return err
 		}
 		return nil
 	})

@@ -894,6 +894,45 @@ func (c *MockStatsServicePlanCall) DoAndReturn(f func(context.Context, contracts
 	return c
 }
 
+// RetentionWorkload mocks base method.
+func (m *MockStatsService) RetentionWorkload(ctx context.Context, deckID string) (contracts.RetentionWorkload, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "RetentionWorkload", ctx, deckID)
+	ret0, _ := ret[0].(contracts.RetentionWorkload)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// RetentionWorkload indicates an expected call of RetentionWorkload.
+func (mr *MockStatsServiceMockRecorder) RetentionWorkload(ctx, deckID any) *MockStatsServiceRetentionWorkloadCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "RetentionWorkload", reflect.TypeOf((*MockStatsService)(nil).RetentionWorkload), ctx, deckID)
+	return &MockStatsServiceRetentionWorkloadCall{Call: call}
+}
+
+// MockStatsServiceRetentionWorkloadCall wrap *gomock.Call
+type MockStatsServiceRetentionWorkloadCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockStatsServiceRetentionWorkloadCall) Return(arg0 contracts.RetentionWorkload, arg1 error) *MockStatsServiceRetentionWorkloadCall {
+	c.Call = c.Call.Return(arg0, arg1)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockStatsServiceRetentionWorkloadCall) Do(f func(context.Context, string) (contracts.RetentionWorkload, error)) *MockStatsServiceRetentionWorkloadCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockStatsServiceRetentionWorkloadCall) DoAndReturn(f func(context.Context, string) (contracts.RetentionWorkload, error)) *MockStatsServiceRetentionWorkloadCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
 // Stats mocks base method.
 func (m *MockStatsService) Stats(ctx context.Context, args contracts.GetStatsArgs) (contracts.Stats, error) {
 	m.ctrl.T.Helper()

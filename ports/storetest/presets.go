@@ -100,8 +100,11 @@ func testPresets(t *testing.T, f *fixture) {
 	if del, err := ps.DeleteUnusedPreset(f.ctx, a, p.ID); err != nil || del {
 		t.Errorf("DeleteUnusedPreset of a preset in use = %v, %v; want false, nil", del, err)
 	}
+	// Deleting the last deck of a preset deletes the preset.
 	must(t, func() error { _, err := f.s.Decks().DeleteDeck(f.ctx, a, d1.ID); return err }())
-	if del, err := ps.DeleteUnusedPreset(f.ctx, a, p.ID); err != nil || !del {
+	spare := contracts.Preset{ID: f.id("pst"), Name: "Spare", CreatedAt: f.now, UpdatedAt: f.now}
+	must(t, ps.CreatePreset(f.ctx, a, spare))
+	if del, err := ps.DeleteUnusedPreset(f.ctx, a, spare.ID); err != nil || !del {
 		t.Errorf("DeleteUnusedPreset of an unused preset = %v, %v; want true, nil", del, err)
 	}
 	left, err := ps.ListPresets(f.ctx, a)
@@ -109,5 +112,5 @@ func testPresets(t *testing.T, f *fixture) {
 	if len(left) != 1 || left[0].ID != own.ID || left[0].Decks != 1 {
 		t.Errorf("ListPresets after the delete = %+v; want only %s used by 1 deck", left, own.ID)
 	}
-	wantKind(t, func() error { _, err := ps.GetPreset(f.ctx, a, p.ID); return err }(), contracts.KindNotFound, "GetPreset of a deleted preset")
+	wantKind(t, func() error { _, err := ps.GetPreset(f.ctx, a, p.ID); return err }(), contracts.KindNotFound, "GetPreset of the preset of a deleted deck")
 }
