@@ -55,6 +55,7 @@ var domainSet = wire.NewSet(
 // mcpSet binds the MCP port to the domain services and builds the engine.
 var mcpSet = wire.NewSet(
 	wire.Struct(new(mcpbind.Services), "*"),
+	provideTxRunner,
 	mcpbind.New,
 	wire.Bind(new(ports.McpServices), new(*mcpbind.Binding)),
 	provideMCPServer,
@@ -64,6 +65,7 @@ var mcpSet = wire.NewSet(
 var httpSet = wire.NewSet(
 	loadServerKey,
 	provideOAuth,
+	providePurge,
 	wire.Bind(new(ports.OAuthService), new(*domain.OAuthService)),
 	provideOAuthHTTP,
 	wire.Struct(new(auth.Services), "*"),
@@ -88,6 +90,6 @@ var httpSet = wire.NewSet(
 // initApp is the injector: wire generates its body in wire_gen.go.
 func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	wire.Build(obsSet, domainSet, mcpSet, httpSet,
-		wire.Struct(new(App), "cfg", "log", "store", "svc", "accounts", "clock", "mcp", "metrics", "public", "admin"))
+		wire.Struct(new(App), "cfg", "log", "store", "svc", "accounts", "clock", "mcp", "metrics", "public", "admin", "purge"))
 	return nil, nil, nil
 }

@@ -48,6 +48,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	exposureService := services.Exposure
 	auditService := services.Audit
 	settingsService := services.Settings
+	txRunner := provideTxRunner(database)
 	mcpbindServices := mcpbind.Services{
 		Decks:    deckService,
 		Cards:    cardService,
@@ -58,6 +59,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		Exposure: exposureService,
 		Audit:    auditService,
 		Settings: settingsService,
+		Tx:       txRunner,
 	}
 	metrics := obs.NewMetrics()
 	binding := mcpbind.New(mcpbindServices, metrics)
@@ -73,7 +75,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	}
 	keyService := services.Keys
 	webSessionService := services.WebSessions
-	oAuthService, cleanup2 := provideOAuth(database, clock, idSource, cfg, logger)
+	oAuthService := provideOAuth(database, clock, idSource, cfg)
 	authServices := auth.Services{
 		Keys:     keyService,
 		Sessions: webSessionService,
@@ -84,13 +86,11 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	authenticator := auth.New(authServices, authConfig)
 	site, err := provideSite(authenticator, accountService, logger)
 	if err != nil {
-		cleanup2()
 		cleanup()
 		return nil, nil, err
 	}
 	mailer, err := provideMailer(cfg, logger)
 	if err != nil {
-		cleanup2()
 		cleanup()
 		return nil, nil, err
 	}
@@ -130,7 +130,6 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	deckPages := provideDeckPages(site, deckServices)
 	handler, err := provideOAuthHTTP(oAuthService, site, logger, cfg)
 	if err != nil {
-		cleanup2()
 		cleanup()
 		return nil, nil, err
 	}
@@ -151,11 +150,11 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	}
 	apiserverPublicHandler, err := newPublicHandler(apiserverRouteDeps)
 	if err != nil {
-		cleanup2()
 		cleanup()
 		return nil, nil, err
 	}
 	apiserverAdminHandler := newAdminHandler(apiserverRouteDeps)
+	purgeScheduler := providePurge(logger, metrics, services)
 	app := &App{
 		cfg:      cfg,
 		log:      logger,
@@ -167,9 +166,9 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		metrics:  metrics,
 		public:   apiserverPublicHandler,
 		admin:    apiserverAdminHandler,
+		purge:    purgeScheduler,
 	}
 	return app, func() {
-		cleanup2()
 		cleanup()
 	}, nil
 }
@@ -196,12 +195,13 @@ var domainSet = wire.NewSet(
 )
 
 // mcpSet binds the MCP port to the domain services and builds the engine.
-var mcpSet = wire.NewSet(wire.Struct(new(mcpbind.Services), "*"), mcpbind.New, wire.Bind(new(ports.McpServices), new(*mcpbind.Binding)), provideMCPServer)
+var mcpSet = wire.NewSet(wire.Struct(new(mcpbind.Services), "*"), provideTxRunner, mcpbind.New, wire.Bind(new(ports.McpServices), new(*mcpbind.Binding)), provideMCPServer)
 
 // httpSet builds identity and the routes.
 var httpSet = wire.NewSet(
 	loadServerKey,
-	provideOAuth, wire.Bind(new(ports.OAuthService), new(*domain.OAuthService)), provideOAuthHTTP, wire.Struct(new(auth.Services), "*"), provideAuthConfig, auth.New, provideMailer,
+	provideOAuth,
+	providePurge, wire.Bind(new(ports.OAuthService), new(*domain.OAuthService)), provideOAuthHTTP, wire.Struct(new(auth.Services), "*"), provideAuthConfig, auth.New, provideMailer,
 	provideSignIn,
 	provideSite, wire.Struct(new(web.AccountServices), "*"), provideAccountPages, wire.Struct(new(web.DeckServices), "*"), provideDeckPages, wire.Struct(new(rest.Services), "*"), provideAPI,
 	provideUpload,
