@@ -27,7 +27,7 @@ var statementBudgets = map[string]budget{
 	contracts.ToolGetStudySnapshot:   {10, 1}, // + the account settings (learner's day)
 	contracts.ToolGetStats:           {6, 0},  // + the account settings
 	contracts.ToolGetStudyPlan:       {5, 0},  // + the account settings
-	contracts.ToolCreateDeck:         {5, 1},  // the audit row under a savepoint of the mutation's transaction (one commit); + the deck's own preset
+	contracts.ToolCreateDeck:         {6, 1},  // the audit row under a savepoint of the mutation's transaction (one commit); + the deck's own preset (and its savepoint)
 	contracts.ToolUpdateDeck:         {9, 1},
 	contracts.ToolAddCards:           {8, 1},
 	contracts.ToolUpdateCards:        {10, 1},
