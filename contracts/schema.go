@@ -131,11 +131,10 @@ var (
 	studyCardOut = object(schema{
 		"cardId": strOut, "position": intOut, "front": strOut, "back": strOut, "tags": strListOut, "phase": phaseOut,
 	}, "cardId", "position", "front", "phase")
-	sessionOut = object(schema{
-		"sessionId": strOut, "deckId": strOut, "startedAt": tsOut, "expiresAt": tsOut, "reviewed": intOut,
-		"remaining": intOut, "done": boolOut, "current": studyCardOut, "studyUrl": strOut, "mode": strOut, "nextCardAt": tsOut,
-	}, "sessionId", "deckId", "startedAt", "expiresAt", "reviewed", "remaining", "done")
-	bulkOut = object(schema{
+	sessionOut = object(sessionProps(), sessionRequired...)
+	// studyViewOut is a session with the widget's rendered card.
+	studyViewOut = object(with(sessionProps(), "frontHtml", strOut, "backHtml", strOut, "ratings", anyListOut), sessionRequired...)
+	bulkOut      = object(schema{
 		"deckId": strOut,
 		"items": schema{"type": "array", "items": object(schema{
 			"index": intOut, "status": schema{"type": "string", "enum": []OutcomeStatus{
@@ -149,6 +148,16 @@ var (
 		"decksCreated": schema{"type": "array", "items": strOut},
 	}, "items", "counts")
 )
+
+var sessionRequired = []string{"sessionId", "deckId", "startedAt", "expiresAt", "reviewed", "remaining", "done"}
+
+// sessionProps are a study session's properties, a fresh map each call.
+func sessionProps() schema {
+	return schema{
+		"sessionId": strOut, "deckId": strOut, "startedAt": tsOut, "expiresAt": tsOut, "reviewed": intOut,
+		"remaining": intOut, "done": boolOut, "current": studyCardOut, "studyUrl": strOut, "mode": strOut, "nextCardAt": tsOut,
+	}
+}
 
 func pageOut(item schema) schema {
 	return object(schema{"items": schema{"type": "array", "items": item}, "nextCursor": strOut}, "items")

@@ -343,16 +343,18 @@ var catalog = []ToolDef{
 	},
 	{
 		Name: ToolRenderStudySession, Title: "Show study session",
-		Description: "Show an interactive study widget for a session (sessionId), or start one on a deck (deckId) and show it; give exactly one of the two. Use it as the only tool call in the turn. The text result carries a study link.",
+		Description: "Show the interactive study widget for a session (sessionId), or start one on a deck (deckId) and show it; exactly one of the two. Make it the turn's only tool call. The text has a study link.",
 		InputSchema: raw(object(schema{
 			"sessionId": id("An existing session."),
 			"deckId":    id("Start a new session on this deck."),
 		})),
-		OutputSchema: raw(sessionOut),
+		OutputSchema: raw(studyViewOut),
 		Annotations:  additive, Scopes: []Scope{ScopeStudyRender},
 		MutatesWith: "deckId", WriteScopes: []Scope{ScopeStudyWrite}, WritesAs: ToolStartStudySession, AuditAction: "study.start",
 		ExactlyOneOf: []string{"sessionId", "deckId"},
-		Meta:         map[string]any{"ui": map[string]any{"resourceUri": StudyWidgetURI}, "ui/resourceUri": StudyWidgetURI},
+		// MCP Apps' link, its older flat key, and ChatGPT's alias: every
+		// Apps host finds the widget.
+		Meta: map[string]any{"ui": map[string]any{"resourceUri": StudyWidgetURI}, "ui/resourceUri": StudyWidgetURI, "openai/outputTemplate": StudyWidgetURI},
 	},
 	{
 		Name: ToolRescheduleCards, Title: "Reschedule cards",
