@@ -5,7 +5,7 @@
 // sanitised on the server), and every rating goes back through the host as
 // a tools/call of submit_review. It never reaches the server itself and
 // holds no credential. Card HTML comes only from the server's renderer
-// (structuredContent.card.frontHtml / backHtml); everything else is text.
+// (structuredContent.frontHtml / backHtml); everything else is text.
 import {
   App,
   PostMessageTransport,
@@ -106,11 +106,10 @@ function show(session) {
   setStatus("");
   setLink(session.studyUrl);
   setProgress(session.reviewed, session.remaining);
-  const card = session.card;
-  if (session.current && card) {
-    ui.front.innerHTML = card.frontHtml || "";
-    ui.back.innerHTML = card.backHtml || "";
-    setIntervals(card.ratings || []);
+  if (session.current && typeof session.frontHtml === "string") {
+    ui.front.innerHTML = session.frontHtml;
+    ui.back.innerHTML = session.backHtml || "";
+    setIntervals(session.ratings || []);
     ui.answer.hidden = true;
     ui.card.hidden = false;
     ui.done.hidden = true;
