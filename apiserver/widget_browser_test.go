@@ -189,7 +189,9 @@ func (b *browser) waitWidget(sel, want string) {
 // clickWidget clicks sel in the widget with the mouse.
 func (b *browser) clickWidget(sel string) {
 	b.t.Helper()
-	if _, ok := inWidget(b, func(o chromedp.QueryOption) chromedp.Action[chromedp.Void] { return chromedp.Click(chromedp.CSS(sel), o) }); !ok {
+	if _, ok := inWidget(b, func(o chromedp.QueryOption) chromedp.Action[chromedp.Void] {
+		return chromedp.Click(chromedp.CSS(sel), o)
+	}); !ok {
 		b.t.Fatalf("clicking %s in the widget failed; it shows %q", sel, b.widgetText("#app"))
 	}
 }
