@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/ports"
 )
 
 // RenderSession is render_study_session's rule, the one place it lives:
@@ -14,34 +15,62 @@ import (
 // card rendered for the MCP Apps study widget by the content renderer the
 // web app uses, each rating's next interval, and the sentence the tool's
 // text leads with. Invalid unless exactly one id is given; otherwise the
-// errors of GetSession or StartSession. A rating preview that fails (the
-// card was rated elsewhere meanwhile) leaves the intervals out.
+// errors of GetSession or StartSession.
 func (s *StudyService) RenderSession(ctx context.Context, args contracts.RenderStudySessionArgs) (contracts.StudyView, error) {
-	var (
-		sess contracts.StudySession
-		err  error
-	)
-	switch {
-	case args.SessionID != "" && args.DeckID != "":
-		return contracts.StudyView{}, contracts.Errorf(contracts.KindInvalid, "pass either sessionId or deckId, not both")
-	case args.SessionID != "":
-		sess, err = s.GetSession(ctx, args.SessionID)
-	case args.DeckID != "":
-		sess, err = s.StartSession(ctx, contracts.StartStudySessionArgs{DeckID: args.DeckID})
-	default:
-		return contracts.StudyView{}, contracts.Errorf(contracts.KindInvalid, "pass sessionId (an existing session) or deckId (to start one)")
-	}
+	uid, err := userID(ctx)
 	if err != nil {
 		return contracts.StudyView{}, err
 	}
-	v := contracts.StudyView{StudySession: sess, Lead: studyLead(sess)}
-	if c := sess.Current; c != nil {
+	switch {
+	case args.SessionID != "" && args.DeckID != "":
+		return contracts.StudyView{}, contracts.Errorf(contracts.KindInvalid, "pass either sessionId or deckId, not both")
+	case args.SessionID == "" && args.DeckID == "":
+		return contracts.StudyView{}, contracts.Errorf(contracts.KindInvalid, "pass sessionId (an existing session) or deckId (to start one)")
+	}
+	var v contracts.StudyView
+	// One transaction, and what showing the session loaded (the card with
+	// its state, the deck, the learner's day) serves the previews too.
+	err = s.store.InTx(ctx, func(tx ports.Stores) error {
+		var (
+			row ports.StudySessionRow
+			k   = &known{}
+			err error
+		)
+		if args.SessionID != "" {
+			row, err = s.liveSession(ctx, tx, uid, args.SessionID)
+		} else {
+			row, k, err = s.start(ctx, tx, uid, contracts.StartStudySessionArgs{DeckID: args.DeckID})
+		}
+		if err != nil {
+			return err
+		}
+		if v.StudySession, err = s.view(ctx, tx, row, k); err != nil {
+			return err
+		}
+		c := v.Current
+		if c == nil || k.card == nil {
+			return nil
+		}
 		v.FrontHTML = s.content.Render(c.Front, s.widgetMedia).HTML
 		v.BackHTML = s.content.Render(c.Back, s.widgetMedia).HTML
-		if prev, err := s.PreviewRatings(ctx, sess.ID, c.CardID); err == nil && len(prev) > 0 {
-			v.Ratings = prev
+		if row.Mode == modeCram {
+			return nil // its ratings keep the schedule: nothing to preview
 		}
+		deck := k.deck
+		if deck == nil || deck.ID != k.card.DeckID {
+			d, err := loadDeck(ctx, tx, uid, k.card.DeckID)
+			if err != nil {
+				return err
+			}
+			deck = &d
+		}
+		v.Ratings, err = s.previews(*k.card, *deck, k.day, s.now())
+		return err
+	})
+	if err != nil {
+		return contracts.StudyView{}, err
 	}
+	v.Lead = studyLead(v.StudySession)
 	return v, nil
 }
 
