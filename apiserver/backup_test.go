@@ -17,7 +17,8 @@ import (
 )
 
 // What OPERATIONS.md says about backups, tried: a populated instance is
-// backed up while it serves (SQLite: VACUUM INTO; Postgres: pg_dump
+// backed up while it serves (SQLite: VACUUM INTO, and the online backup
+// API through the sqlite3 shell when installed; Postgres: pg_dump
 // --format=custom), the backup is restored into a fresh database
 // (SQLite: the file; Postgres: pg_restore into an empty database), every
 // table holds the same rows, and a service started on the restored
@@ -40,6 +41,14 @@ func TestBackupAndRestore(t *testing.T) {
 				t.Fatalf("VACUUM INTO while serving: %v", err)
 			}
 			live.Close()
+			if _, err := exec.LookPath("sqlite3"); err == nil {
+				// SQLite's online backup API, through its shell, gives the same rows.
+				online := filepath.Join(t.TempDir(), "online.db")
+				run(t, "sqlite3", path, ".backup '"+online+"'")
+				if diff := compareTables(t, "sqlite:"+backup, "sqlite:"+online); diff != "" {
+					t.Errorf("the online backup differs from VACUUM INTO's: %s", diff)
+				}
+			}
 			fresh := filepath.Join(t.TempDir(), "restored", "takhtabush.db")
 			if err := os.MkdirAll(filepath.Dir(fresh), 0o700); err != nil {
 				t.Fatal(err)
