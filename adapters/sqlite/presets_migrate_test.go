@@ -9,7 +9,7 @@ import (
 	"github.com/pressly/goose/v3"
 )
 
-// TestPresetsMigration checks that migration 00010 gives every existing
+// TestPresetsMigration checks that migration 00011 gives every existing
 // deck a preset holding its own steps, retention, maximum interval and
 // weights.
 func TestPresetsMigration(t *testing.T) {
@@ -23,7 +23,7 @@ func TestPresetsMigration(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.UpTo(ctx, 9); err != nil {
+	if _, err := p.UpTo(ctx, 10); err != nil {
 		t.Fatal(err)
 	}
 	for _, q := range []string{
