@@ -130,6 +130,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		Decks:  deckService,
 		Cards:  cardService,
 		Study:  studyService,
+		Stats:  statsService,
 		Export: exportService,
 	}
 	deckPages := provideDeckPages(site, deckServices)
