@@ -49,6 +49,7 @@ func NewDeckPages(site *Site, svc DeckServices) *DeckPages {
 //	POST /cards/{id}/suspend, …/delete       suspend or unsuspend; delete
 //	GET  /study/{id}                         study: front, reveal, rate
 //	POST /study/{id}/review                  rate the current card
+//	POST /study/{id}/undo                    take back the session's last rating
 func (p *DeckPages) Register(mux *http.ServeMux) {
 	s := p.site
 	mux.Handle("GET /decks", s.Page(p.decks))
@@ -68,6 +69,7 @@ func (p *DeckPages) Register(mux *http.ServeMux) {
 	mux.Handle("POST /cards/{id}/delete", s.Page(p.deleteCard))
 	mux.Handle("GET /study/{id}", s.Page(p.study))
 	mux.Handle("POST /study/{id}/review", s.Page(p.review))
+	mux.Handle("POST /study/{id}/undo", s.Page(p.undo))
 }
 
 // mediaURL resolves a media id for a page (the web session reads it).
