@@ -28,7 +28,7 @@ test: ## run every module's tests (Postgres suites with TAKHTABUSH_TEST_POSTGRES
 	  echo "NOTE: TAKHTABUSH_TEST_BROWSER is not set: the browser page tests are skipped (set it to a chromium binary)."; \
 	elif [ ! -f apiserver/testdata/axe/node_modules/axe-core/axe.min.js ]; then \
 	  echo "NOTE: axe-core is not installed: the browser page tests are skipped (run make axe)."; fi
-	$(GO) test -count=1 -timeout 20m work
+	$(GO) test -count=1 -timeout 30m work
 
 axe: ## install axe-core (pinned by apiserver/testdata/axe/package-lock.json) for the browser tests' accessibility check
 	npm ci --prefix apiserver/testdata/axe --no-audit --no-fund

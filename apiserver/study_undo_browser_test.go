@@ -102,5 +102,19 @@ func TestBrowserStudyUndoAndSummary(t *testing.T) {
 	if s, _ := svc.Study.GetSession(ctx, sess.ID); s.Current == nil || s.Current.CardID != last.CardID {
 		t.Errorf("after undo at the end the session waits on %+v, want %s", s.Current, last.CardID)
 	}
+
+	// The audit trail shows the page's ratings, the undo and the sign-in
+	// (a security event) beside a key minted in the web app.
+	if _, err := svc.Keys.CreateKey(ctx, "laptop", []contracts.Scope{contracts.ScopeDecksRead}, 0); err != nil {
+		t.Fatal(err)
+	}
+	b.open("/audit")
+	txt := b.text()
+	for _, want := range []string{"Signed in", "API key created", "Rating undone", "Submit review", "You, in the web app", "security"} {
+		if !strings.Contains(txt, want) {
+			t.Errorf("the audit page lacks %q:\n%s", want, txt)
+		}
+	}
+	b.look("audit-security")
 	b.checkClean("undo")
 }

@@ -99,6 +99,11 @@ func (s *StudyService) UndoLastReview(ctx context.Context, sessionID string) (co
 		if err := tx.Sessions().ReopenItem(ctx, uid, sess.ID, last.Position); err != nil {
 			return fail(err)
 		}
+		p, _ := actor(ctx)
+		if err := recordEvent(ctx, tx, s.ids, s.now(), p, contracts.AuditUndoReview,
+			map[string]any{"sessionId": sess.ID, "cardId": card.ID, "rating": log.Rating, "position": last.Position}, card.ID); err != nil {
+			return err
+		}
 		view, err := s.view(ctx, tx, sess, nil)
 		if err != nil {
 			return err

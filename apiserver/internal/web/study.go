@@ -111,6 +111,9 @@ func (p *DeckPages) review(w http.ResponseWriter, r *http.Request, v View) {
 		SessionID: id, CardID: r.PostFormValue("cardId"), Position: &pos,
 		Rating: contracts.Rating(r.PostFormValue("rating")), DurationMs: max(ms, 0),
 	})
+	if err == nil && !res.Replayed {
+		p.audited(r, contracts.ToolSubmitReview, map[string]any{"sessionId": id, "cardId": res.CardID, "position": pos, "rating": res.Rating}, id, res.CardID)
+	}
 	if err != nil {
 		if contracts.IsKind(err, contracts.KindConflict) {
 			// Already rated (a double submit, or the agent was faster): show
