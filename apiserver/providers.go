@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"log/slog"
-	"time"
 
 	"github.com/takhtabush/takhtabush/adapters/blobfs"
 	"github.com/takhtabush/takhtabush/adapters/clientdoc"
@@ -17,6 +16,7 @@ import (
 	"github.com/takhtabush/takhtabush/apiserver/internal/mcpbind"
 	"github.com/takhtabush/takhtabush/apiserver/internal/oauthhttp"
 	"github.com/takhtabush/takhtabush/apiserver/internal/obs"
+	"github.com/takhtabush/takhtabush/apiserver/internal/purge"
 	"github.com/takhtabush/takhtabush/apiserver/internal/rest"
 	"github.com/takhtabush/takhtabush/apiserver/internal/web"
 	"github.com/takhtabush/takhtabush/domain"
@@ -91,33 +91,22 @@ func provideMCPServer(svc ports.McpServices, cfg Config, log *slog.Logger, m *ob
 		StateKey: mac.Sum(nil), Timeout: cfg.RequestTimeout})
 }
 
-// oauthPurgeEvery is how often expired OAuth codes and tokens are deleted.
-const oauthPurgeEvery = time.Hour
+// provideOAuth builds the OAuth authorization server.
+func provideOAuth(store ports.Database, clock ports.Clock, ids ports.IDSource, cfg Config) *domain.OAuthService {
+	return newOAuthService(store, clock, ids, cfg)
+}
 
-// provideOAuth builds the OAuth authorization server and starts deleting
-// its expired codes and tokens every hour; the cleanup stops that.
-func provideOAuth(store ports.Database, clock ports.Clock, ids ports.IDSource, cfg Config, log *slog.Logger) (*domain.OAuthService, func()) {
-	svc := newOAuthService(store, clock, ids, cfg)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		t := time.NewTicker(oauthPurgeEvery)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-				if n, err := svc.PurgeExpired(ctx); err != nil && ctx.Err() == nil {
-					log.Error("purging expired OAuth codes and tokens", "err", err)
-				} else if n > 0 {
-					log.Info("purged expired OAuth codes and tokens", "rows", n)
-				}
-			}
-		}
-	}()
-	return svc, func() { cancel(); <-done }
+// providePurge builds the scheduler of the purge of what has expired and
+// registers its jobs: one per kind of expiring row. Other purges (the
+// trash, unused media) register here too.
+func providePurge(log *slog.Logger, m *obs.Metrics, svc *domain.Services) *purge.Scheduler {
+	s := purge.New(log, m, purge.Options{})
+	for _, what := range ports.ExpiringKinds {
+		s.Register(purge.Job{Name: string(what), Run: func(ctx context.Context, limit int) (int, error) {
+			return svc.Purge.Expired(ctx, what, limit)
+		}})
+	}
+	return s
 }
 
 // newOAuthService builds the OAuth authorization server.

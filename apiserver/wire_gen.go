@@ -73,7 +73,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	}
 	keyService := services.Keys
 	webSessionService := services.WebSessions
-	oAuthService, cleanup2 := provideOAuth(database, clock, idSource, cfg, logger)
+	oAuthService := provideOAuth(database, clock, idSource, cfg)
 	authServices := auth.Services{
 		Keys:     keyService,
 		Sessions: webSessionService,
@@ -84,13 +84,11 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	authenticator := auth.New(authServices, authConfig)
 	site, err := provideSite(authenticator, accountService, logger)
 	if err != nil {
-		cleanup2()
 		cleanup()
 		return nil, nil, err
 	}
 	mailer, err := provideMailer(cfg, logger)
 	if err != nil {
-		cleanup2()
 		cleanup()
 		return nil, nil, err
 	}
@@ -130,7 +128,6 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	deckPages := provideDeckPages(site, deckServices)
 	handler, err := provideOAuthHTTP(oAuthService, site, logger, cfg)
 	if err != nil {
-		cleanup2()
 		cleanup()
 		return nil, nil, err
 	}
@@ -151,11 +148,11 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	}
 	apiserverPublicHandler, err := newPublicHandler(apiserverRouteDeps)
 	if err != nil {
-		cleanup2()
 		cleanup()
 		return nil, nil, err
 	}
 	apiserverAdminHandler := newAdminHandler(apiserverRouteDeps)
+	purgeScheduler := providePurge(logger, metrics, services)
 	app := &App{
 		cfg:      cfg,
 		log:      logger,
@@ -167,9 +164,9 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		metrics:  metrics,
 		public:   apiserverPublicHandler,
 		admin:    apiserverAdminHandler,
+		purge:    purgeScheduler,
 	}
 	return app, func() {
-		cleanup2()
 		cleanup()
 	}, nil
 }
@@ -201,7 +198,8 @@ var mcpSet = wire.NewSet(wire.Struct(new(mcpbind.Services), "*"), mcpbind.New, w
 // httpSet builds identity and the routes.
 var httpSet = wire.NewSet(
 	loadServerKey,
-	provideOAuth, wire.Bind(new(ports.OAuthService), new(*domain.OAuthService)), provideOAuthHTTP, wire.Struct(new(auth.Services), "*"), provideAuthConfig, auth.New, provideMailer,
+	provideOAuth,
+	providePurge, wire.Bind(new(ports.OAuthService), new(*domain.OAuthService)), provideOAuthHTTP, wire.Struct(new(auth.Services), "*"), provideAuthConfig, auth.New, provideMailer,
 	provideSignIn,
 	provideSite, wire.Struct(new(web.AccountServices), "*"), provideAccountPages, wire.Struct(new(web.DeckServices), "*"), provideDeckPages, wire.Struct(new(rest.Services), "*"), provideAPI,
 	provideUpload,

@@ -83,6 +83,7 @@ type Stores interface {
 	Idempotency() IdempotencyStore
 	Media() MediaStore
 	OAuth() OAuthStore
+	Expiry() ExpiryStore
 }
 
 // UserStore keeps accounts.
