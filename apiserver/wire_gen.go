@@ -92,7 +92,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	signIn := provideSignIn(webSessionService, authenticator, site, mailer, clock, cfg, logger)
+	signIn := provideSignIn(webSessionService, settingsService, authenticator, site, mailer, clock, cfg, logger)
 	restServices := rest.Services{
 		Decks:    deckService,
 		Cards:    cardService,

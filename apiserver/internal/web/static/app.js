@@ -96,3 +96,11 @@ document.addEventListener("DOMContentLoaded", function () {
     if (input) { input.value = tz; input.focus(); }
   });
 });
+
+// Sign-in: the confirmation form reports the browser's timezone, which a
+// new account adopts (without JavaScript the field stays empty: UTC).
+document.addEventListener("DOMContentLoaded", function () {
+  var f = document.querySelector("input[data-browser-tz-field]");
+  var tz = window.Intl && Intl.DateTimeFormat().resolvedOptions().timeZone;
+  if (f && tz) f.value = tz;
+});
