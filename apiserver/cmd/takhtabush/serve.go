@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"strconv"
+	"strings"
 
 	"github.com/takhtabush/takhtabush/apiserver"
 )
@@ -21,12 +22,24 @@ func serveCmd(ctx context.Context, args []string, io stdio, getenv func(string) 
 	smtpUser := c.str("smtp-user", "TAKHTABUSH_SMTP_USER", "", "mail server user (the password comes from TAKHTABUSH_SMTP_PASSWORD only)")
 	smtpFrom := c.str("smtp-from", "TAKHTABUSH_SMTP_FROM", "", `sender of sign-in mail, e.g. "Takhtabush <login@takhtabush.example>"`)
 	smtpTLS := c.str("smtp-tls", "TAKHTABUSH_SMTP_TLS", "starttls", "mail server TLS: starttls, tls (implicit) or none")
+	var replicas []string
+	if v := getenv("TAKHTABUSH_DATABASE_REPLICAS"); v != "" {
+		replicas = strings.Split(v, ",")
+	}
+	c.fs.Func("db-replica", "a streaming read replica of --db (postgres://…), repeatable: stats, plans, search and list pages read there (env TAKHTABUSH_DATABASE_REPLICAS, comma-separated)", func(v string) error {
+		if !strings.HasPrefix(v, "postgres://") && !strings.HasPrefix(v, "postgresql://") {
+			return fmt.Errorf("a replica is a postgres:// URL")
+		}
+		replicas = append(replicas, v)
+		return nil
+	})
 	openSignup := c.fs.Bool("open-signup", getenv("TAKHTABUSH_OPEN_SIGNUP") == "true", "let anyone create an account by asking for a sign-in link (env TAKHTABUSH_OPEN_SIGNUP=true)")
 	if code, ok := c.parse(args); !ok {
 		return code
 	}
 	cfg := c.config(io)
 	cfg.MCPHost = *mcpHost
+	cfg.DatabaseReplicas = replicas
 	cfg.AdminAddr = *adminAddr
 	cfg.OpenSignup = *openSignup
 	cfg.SMTP = apiserver.SMTPConfig{Host: *smtpHost, Username: *smtpUser, Password: getenv("TAKHTABUSH_SMTP_PASSWORD"), From: *smtpFrom, TLS: *smtpTLS}
