@@ -50,9 +50,15 @@ func (s *AuditService) Record(ctx context.Context, e contracts.AuditEvent) error
 // recordEvent appends an audit event the domain writes itself (a security
 // event, or a web action that is no tool call) for p's user, through st:
 // called inside the action's transaction, the event and the action commit
-// together or not at all, so no security action goes unrecorded.
+// together or not at all, so no security action goes unrecorded. An
+// operator's command-line actions (CredentialLocal: `takhtabush keys
+// create`, `make run`'s owner key) are the operator's, not the account's,
+// and are not recorded in the account's trail.
 func recordEvent(ctx context.Context, st ports.Stores, ids ports.IDSource, at time.Time, p contracts.Principal,
 	name string, input any, affected ...string) error {
+	if p.CredentialKind == contracts.CredentialLocal {
+		return nil
+	}
 	info, ok := contracts.AuditEventByName(name)
 	if !ok {
 		return fail(fmt.Errorf("unknown audit event %q", name))
