@@ -126,6 +126,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		Cards: cardService,
 		Study: studyService,
 		Audit: auditService,
+		Stats: statsService,
 	}
 	deckPages := provideDeckPages(site, deckServices)
 	handler, err := provideOAuthHTTP(oAuthService, site, logger, cfg)

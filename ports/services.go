@@ -27,6 +27,9 @@ type DeckService interface {
 	UpdateDeck(ctx context.Context, args contracts.UpdateDeckArgs) (contracts.Deck, error)
 	// DeleteDeck deletes a deck with its cards, reviews and sessions. Not found when absent.
 	DeleteDeck(ctx context.Context, deckID string) (contracts.DeleteResult, error)
+	// ListPresets returns the user's presets (scheduling settings shared
+	// by decks), each with the number of decks using it.
+	ListPresets(ctx context.Context) ([]contracts.Preset, error)
 }
 
 // CardService manages the acting user's cards. Bulk methods report one
@@ -85,6 +88,13 @@ type StudyService interface {
 	// just reviewed by a concurrent call (never applied twice); invalid for
 	// a bad rating.
 	SubmitReview(ctx context.Context, args contracts.SubmitReviewArgs) (contracts.ReviewResult, error)
+	// RenderSession is render_study_session: exactly one of a session id
+	// (read) and a deck id (starts a session, as StartSession); the session
+	// with its study link, its current card rendered (sanitised HTML) with
+	// each rating's next interval, and the tool text's leading sentence.
+	// Invalid unless exactly one id is given; else GetSession's or
+	// StartSession's errors.
+	RenderSession(ctx context.Context, args contracts.RenderStudySessionArgs) (contracts.StudyView, error)
 	// PreviewRatings reports what each of the four ratings (again, hard,
 	// good, easy, in that order) of the card waiting in a session would
 	// schedule if given now, exactly as SubmitReview would; it changes
@@ -121,6 +131,9 @@ type StatsService interface {
 	// Plan forecasts due cards and fits new cards to a time budget. Not
 	// found for an unknown deck; invalid for bad days or minutes.
 	Plan(ctx context.Context, args contracts.GetStudyPlanArgs) (contracts.StudyPlan, error)
+	// RetentionWorkload simulates a deck's workload at several desired
+	// retentions (the desired-retention advisor). Not found for an unknown deck.
+	RetentionWorkload(ctx context.Context, deckID string) (contracts.RetentionWorkload, error)
 }
 
 // MediaService issues upload intents and accepts the uploads.

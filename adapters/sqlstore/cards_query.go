@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
 	"time"
 
 	"github.com/takhtabush/takhtabush/contracts"
@@ -83,6 +84,38 @@ WHERE c.user_id = $1 AND c.deck_id = $2 AND c.suspended = FALSE AND c.phase = 'n
 		userID, deckID, limit)
 }
 
+// ScheduledStates returns the states of the unsuspended, not new cards of
+// a deck (every deck when deckID is ""), ordered by id.
+func (s cardStore) ScheduledStates(ctx context.Context, userID, deckID string) ([]contracts.CardState, error) {
+	var a args
+	q := `SELECT c.phase, c.due, c.stability, c.difficulty, c.scheduled_days, c.reps, c.lapses, c.step, c.last_review
+FROM cards c WHERE c.user_id = ` + a.add(userID) + ` AND c.suspended = FALSE AND c.phase <> 'new'`
+	if deckID != "" {
+		q += ` AND c.deck_id = ` + a.add(deckID)
+	}
+	rows, err := s.q.QueryContext(ctx, q+` ORDER BY c.id`, a...)
+	if err != nil {
+		return nil, s.s.wrap(ctx, err, "scheduled states")
+	}
+	defer rows.Close()
+	out := []contracts.CardState{}
+	for rows.Next() {
+		var st contracts.CardState
+		var phase string
+		var due int64
+		var last sql.NullInt64
+		if err := rows.Scan(&phase, &due, &st.Stability, &st.Difficulty, &st.ScheduledDays, &st.Reps, &st.Lapses, &st.Step, &last); err != nil {
+			return nil, s.s.wrap(ctx, err, "scheduled states")
+		}
+		st.Phase, st.Due, st.LastReview = contracts.Phase(phase), fromMs(due), fromNullMs(last)
+		out = append(out, st)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.s.wrap(ctx, err, "scheduled states")
+	}
+	return out, nil
+}
+
 // CountPhases counts a deck's cards (every deck's when deckID is "") by
 // phase; suspended cards count only as suspended.
 func (s cardStore) CountPhases(ctx context.Context, userID, deckID string) (contracts.PhaseCounts, error) {
@@ -128,11 +161,11 @@ func (s cardStore) CountPhases(ctx context.Context, userID, deckID string) (cont
 // deck's when deckID is "").
 func (s cardStore) CountDue(ctx context.Context, userID, deckID string, t time.Time) (int, error) {
 	var a args
-	q := `SELECT COUNT(*) FROM cards c WHERE c.user_id = ` + a.add(userID)
+	q := `SELECT COALESCE(SUM(dd.n), 0) FROM deck_due dd WHERE dd.user_id = ` + a.add(userID)
 	if deckID != "" {
-		q += ` AND c.deck_id = ` + a.add(deckID)
+		q += ` AND dd.deck_id = ` + a.add(deckID)
 	}
-	q += ` AND ` + queued + ` AND c.due <= ` + a.add(ms(t))
+	q += ` AND dd.due <= ` + a.add(ms(t))
 	var n int
 	if err := s.q.QueryRowContext(ctx, q, a...).Scan(&n); err != nil {
 		return 0, s.s.wrap(ctx, err, "count due")
@@ -150,12 +183,12 @@ func (s cardStore) DueHistogram(ctx context.Context, userID, deckID string, star
 	out := make([]int, days)
 	var a args
 	user, from := a.add(userID), a.add(ms(start))
-	q := `SELECT CASE WHEN c.due < ` + from + ` THEN 0 ELSE (c.due - ` + from + `) / ` + itoa(dayMs) + ` END, COUNT(*)
-FROM cards c WHERE c.user_id = ` + user
+	q := `SELECT CASE WHEN dd.due < ` + from + ` THEN 0 ELSE (dd.due - ` + from + `) / ` + itoa(dayMs) + ` END, SUM(dd.n)
+FROM deck_due dd WHERE dd.user_id = ` + user
 	if deckID != "" {
-		q += ` AND c.deck_id = ` + a.add(deckID)
+		q += ` AND dd.deck_id = ` + a.add(deckID)
 	}
-	q += ` AND ` + queued + ` AND c.due < ` + a.add(ms(start)+int64(days)*dayMs) + ` GROUP BY 1`
+	q += ` AND dd.due < ` + a.add(ms(start)+int64(days)*dayMs) + ` GROUP BY 1`
 	rows, err := s.q.QueryContext(ctx, q, a...)
 	if err != nil {
 		return nil, s.s.wrap(ctx, err, "due histogram")
