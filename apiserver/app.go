@@ -37,6 +37,8 @@ type App struct {
 	metrics  *obs.Metrics
 	public   publicHandler
 	admin    adminHandler
+	// collector collects unused media while the App is open.
+	collector mediaCollector
 
 	cleanup   func()
 	closeOnce sync.Once

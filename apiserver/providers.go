@@ -6,6 +6,8 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
+	"net/http"
 	"time"
 
 	"github.com/takhtabush/takhtabush/adapters/blobfs"
@@ -13,7 +15,9 @@ import (
 	"github.com/takhtabush/takhtabush/adapters/mail"
 	"github.com/takhtabush/takhtabush/adapters/postgres"
 	"github.com/takhtabush/takhtabush/adapters/sqlite"
+	"github.com/takhtabush/takhtabush/adapters/sqlstore"
 	"github.com/takhtabush/takhtabush/apiserver/internal/auth"
+	"github.com/takhtabush/takhtabush/apiserver/internal/httperr"
 	"github.com/takhtabush/takhtabush/apiserver/internal/mcpbind"
 	"github.com/takhtabush/takhtabush/apiserver/internal/oauthhttp"
 	"github.com/takhtabush/takhtabush/apiserver/internal/obs"
@@ -59,8 +63,31 @@ func provideStore(ctx context.Context, cfg Config, log *slog.Logger) (ports.Data
 	}, nil
 }
 
-// provideBlobs opens the media blob store in the media directory.
-func provideBlobs(cfg Config) (ports.BlobStore, error) {
+// provideBlobs opens the media blob store: on Postgres the database
+// itself (every instance behind a load balancer reads what another
+// stored, with nothing more to run), on SQLite files next to the database
+// (one machine anyway); --media-store overrides.
+func provideBlobs(cfg Config, store ports.Database) (ports.BlobStore, error) {
+	kind, _, err := parseDatabaseURL(cfg.DatabaseURL)
+	if err != nil {
+		return nil, err
+	}
+	mode := cfg.MediaStore
+	if mode == "" {
+		mode = mediaStoreFS
+		if kind == dbPostgres {
+			mode = mediaStoreDB
+		}
+	}
+	if mode == mediaStoreDB {
+		db, ok := store.(interface{ Blobs() *sqlstore.BlobStore })
+		if !ok || kind != dbPostgres {
+			// On SQLite a blob commit inside a transaction would wait for
+			// the transaction's own write lock.
+			return nil, fmt.Errorf("the db media store needs a Postgres database; use --media-store fs")
+		}
+		return db.Blobs(), nil
+	}
 	s, err := blobfs.Open(cfg.MediaDir)
 	if err != nil {
 		return nil, err // not a nil *blobfs.Store in an interface
@@ -76,9 +103,45 @@ func provideClock(cfg Config) ports.Clock {
 	return domain.SystemClock{}
 }
 
-// provideDomainConfig derives the domain's settings.
-func provideDomainConfig(cfg Config) domain.Config {
-	return domain.Config{BaseURL: cfg.BaseURL, KeyPepper: []byte(cfg.KeyPepper)}
+// provideDomainConfig derives the domain's settings. The key of signed
+// media URLs derives from the server key, so every instance shares it and
+// it differs from the CSRF and MRTR keys.
+func provideDomainConfig(cfg Config, key serverKey) domain.Config {
+	mac := hmac.New(sha256.New, key)
+	mac.Write([]byte("takhtabush media urls"))
+	return domain.Config{BaseURL: cfg.BaseURL, KeyPepper: []byte(cfg.KeyPepper), MediaURLKey: mac.Sum(nil),
+		MediaQuotaBytes: cfg.MediaQuotaBytes, MaxOpenUploads: cfg.MaxOpenUploads, MaxAttachmentBytes: cfg.MaxAttachmentBytes}
+}
+
+// mediaCollector is the running collection of unused media.
+type mediaCollector struct{}
+
+// provideMediaCollector collects unused media and abandoned uploads every
+// MediaCollectEvery (after a random part of it, so instances started
+// together do not collect together; collecting at once is safe anyway);
+// the cleanup stops it.
+func provideMediaCollector(media *domain.MediaService, cfg Config, log *slog.Logger) (mediaCollector, func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		wait := time.Duration(rand.Int64N(int64(cfg.MediaCollectEvery))) + time.Minute
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(wait):
+			}
+			wait = cfg.MediaCollectEvery
+			c, err := media.CollectMedia(ctx)
+			if err != nil && ctx.Err() == nil {
+				log.Error("collecting unused media", "err", err)
+			} else if c != (domain.MediaCollection{}) {
+				log.Info("collected unused media", "intents", c.Intents, "unused", c.Unused, "blobs", c.Blobs, "staged", c.Staged)
+			}
+		}
+	}()
+	return mediaCollector{}, func() { cancel(); <-done }
 }
 
 // provideMCPServer builds the MCP engine over the binding.
@@ -182,6 +245,11 @@ func provideAPI(s rest.Services, log *slog.Logger) apiHandler { return rest.NewH
 // provideUpload builds the media upload handler.
 func provideUpload(media ports.MediaService, log *slog.Logger) uploadHandler {
 	return rest.NewUploadHandler(media, log)
+}
+
+// provideMediaServe builds GET /media/{id}: signed URLs, or the web session.
+func provideMediaServe(media ports.MediaService, a *auth.Authenticator, log *slog.Logger) mediaHandler {
+	return rest.NewServeHandler(media, func(next http.Handler) http.Handler { return a.Middleware(log, httperr.JSON, next) }, log)
 }
 
 // provideSite builds the page layout and the session check every page uses.

@@ -79,6 +79,8 @@ var httpSet = wire.NewSet(
 	wire.Struct(new(rest.Services), "*"),
 	provideAPI,
 	provideUpload,
+	provideMediaServe,
+	provideMediaCollector,
 	providePinger,
 	wire.Struct(new(routeDeps), "*"),
 	newPublicHandler,
@@ -88,6 +90,6 @@ var httpSet = wire.NewSet(
 // initApp is the injector: wire generates its body in wire_gen.go.
 func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	wire.Build(obsSet, domainSet, mcpSet, httpSet,
-		wire.Struct(new(App), "cfg", "log", "store", "svc", "accounts", "clock", "mcp", "metrics", "public", "admin"))
+		wire.Struct(new(App), "cfg", "log", "store", "svc", "accounts", "clock", "mcp", "metrics", "public", "admin", "collector"))
 	return nil, nil, nil
 }
