@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/takhtabush/takhtabush/apiserver/internal/obs"
+	"github.com/takhtabush/takhtabush/apiserver/internal/purge"
 	"github.com/takhtabush/takhtabush/domain"
 	"github.com/takhtabush/takhtabush/mcpcore"
 	"github.com/takhtabush/takhtabush/ports"
@@ -37,8 +38,7 @@ type App struct {
 	metrics  *obs.Metrics
 	public   publicHandler
 	admin    adminHandler
-	// collector collects unused media while the App is open.
-	collector mediaCollector
+	purge    *purge.Scheduler
 
 	cleanup   func()
 	closeOnce sync.Once
@@ -95,11 +95,19 @@ func (a *App) Close() error {
 	return nil
 }
 
+// Purge deletes everything that has expired now, every purge job until
+// it has nothing left, and returns the rows each job deleted (Serve also
+// runs them on their schedule).
+func (a *App) Purge(ctx context.Context) (map[string]int, error) { return a.purge.RunNow(ctx) }
+
 // Serve serves the public routes on ln (and the admin routes on admin,
 // when not nil) until ctx ends, then shuts down gracefully: listeners
-// close, in-flight requests finish (up to ShutdownTimeout). It does not
+// close, in-flight requests finish (up to ShutdownTimeout). While it
+// serves, the purge of what has expired runs on its schedule. It does not
 // close the database: call Close after it returns.
 func (a *App) Serve(ctx context.Context, ln, admin net.Listener) error {
+	stopPurge := a.purge.Start()
+	defer stopPurge()
 	servers := []*http.Server{a.httpServer(a.public)}
 	listeners := []net.Listener{ln}
 	if admin != nil {

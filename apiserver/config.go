@@ -72,9 +72,7 @@ type Config struct {
 	// MaxAttachmentBytes bounds a zip or text upload (default and at most
 	// 512 MiB).
 	MaxAttachmentBytes int64
-	// MediaCollectEvery is how often unused media and abandoned uploads
-	// are collected (default 1h).
-	MediaCollectEvery time.Duration
+
 	// Version is reported as the MCP serverInfo version.
 	Version string
 	// MaxBodyBytes bounds request bodies (default 8 MiB).
@@ -138,9 +136,6 @@ func (c Config) normalize() (Config, error) {
 		if kind, target, err := parseDatabaseURL(c.DatabaseURL); err == nil && kind == dbSQLite {
 			c.MediaDir = filepath.Join(filepath.Dir(target), "media")
 		}
-	}
-	if c.MediaCollectEvery <= 0 {
-		c.MediaCollectEvery = time.Hour
 	}
 	switch c.MediaStore {
 	case "", mediaStoreFS, mediaStoreDB:

@@ -23,6 +23,7 @@ import (
 	_ "github.com/lib/pq" // creates and drops the per-test Postgres databases
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/takhtabush/takhtabush/apiserver"
 	"github.com/takhtabush/takhtabush/contracts"
@@ -261,6 +262,7 @@ func call(t *testing.T, cs *mcp.ClientSession, name string, args any, out any) *
 	if res.IsError {
 		t.Fatalf("%s failed: %s", name, resultText(res))
 	}
+	checkResult(t, name, res)
 	if out != nil {
 		b, err := json.Marshal(res.StructuredContent)
 		if err != nil {
@@ -271,6 +273,49 @@ func call(t *testing.T, cs *mcp.ClientSession, name string, args any, out any) *
 		}
 	}
 	return res
+}
+
+// resultSchemas caches the compiled complete result schemas by tool name.
+var resultSchemas sync.Map
+
+// checkResult validates a successful call's structuredContent against the
+// tool's complete result schema (closed objects, required fields, formats),
+// which tools/list sends only in its compact wire form.
+func checkResult(t *testing.T, name string, res *mcp.CallToolResult) {
+	t.Helper()
+	def, ok := contracts.Tool(name)
+	if !ok || def.ResultSchema == nil || res.StructuredContent == nil {
+		return
+	}
+	s, ok := resultSchemas.Load(name)
+	if !ok {
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(def.ResultSchema))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := jsonschema.NewCompiler()
+		c.DefaultDraft(jsonschema.Draft2020)
+		c.AssertFormat()
+		if err := c.AddResource("mcp:///"+name+".json", doc); err != nil {
+			t.Fatal(err)
+		}
+		compiled, err := c.Compile("mcp:///" + name + ".json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, _ = resultSchemas.LoadOrStore(name, compiled)
+	}
+	b, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.(*jsonschema.Schema).Validate(doc); err != nil {
+		t.Errorf("%s: result does not match its result schema: %v\n%s", name, err, b)
+	}
 }
 
 // rpcCode returns the JSON-RPC error code of err, or 0.

@@ -6,9 +6,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"log/slog"
-	"math/rand/v2"
 	"net/http"
-	"time"
 
 	"github.com/takhtabush/takhtabush/adapters/blobfs"
 	"github.com/takhtabush/takhtabush/adapters/clientdoc"
@@ -21,6 +19,7 @@ import (
 	"github.com/takhtabush/takhtabush/apiserver/internal/mcpbind"
 	"github.com/takhtabush/takhtabush/apiserver/internal/oauthhttp"
 	"github.com/takhtabush/takhtabush/apiserver/internal/obs"
+	"github.com/takhtabush/takhtabush/apiserver/internal/purge"
 	"github.com/takhtabush/takhtabush/apiserver/internal/rest"
 	"github.com/takhtabush/takhtabush/apiserver/internal/web"
 	"github.com/takhtabush/takhtabush/domain"
@@ -113,37 +112,6 @@ func provideDomainConfig(cfg Config, key serverKey) domain.Config {
 		MediaQuotaBytes: cfg.MediaQuotaBytes, MaxOpenUploads: cfg.MaxOpenUploads, MaxAttachmentBytes: cfg.MaxAttachmentBytes}
 }
 
-// mediaCollector is the running collection of unused media.
-type mediaCollector struct{}
-
-// provideMediaCollector collects unused media and abandoned uploads every
-// MediaCollectEvery (after a random part of it, so instances started
-// together do not collect together; collecting at once is safe anyway);
-// the cleanup stops it.
-func provideMediaCollector(media *domain.MediaService, cfg Config, log *slog.Logger) (mediaCollector, func()) {
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		wait := time.Duration(rand.Int64N(int64(cfg.MediaCollectEvery))) + time.Minute
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-time.After(wait):
-			}
-			wait = cfg.MediaCollectEvery
-			c, err := media.CollectMedia(ctx)
-			if err != nil && ctx.Err() == nil {
-				log.Error("collecting unused media", "err", err)
-			} else if c != (domain.MediaCollection{}) {
-				log.Info("collected unused media", "intents", c.Intents, "unused", c.Unused, "blobs", c.Blobs, "staged", c.Staged)
-			}
-		}
-	}()
-	return mediaCollector{}, func() { cancel(); <-done }
-}
-
 // provideMCPServer builds the MCP engine over the binding.
 func provideMCPServer(svc ports.McpServices, cfg Config, log *slog.Logger, m *obs.Metrics, key serverKey) (*mcpcore.Server, error) {
 	// The MRTR state key derives from the server key, so every instance
@@ -154,33 +122,24 @@ func provideMCPServer(svc ports.McpServices, cfg Config, log *slog.Logger, m *ob
 		StateKey: mac.Sum(nil), Timeout: cfg.RequestTimeout})
 }
 
-// oauthPurgeEvery is how often expired OAuth codes and tokens are deleted.
-const oauthPurgeEvery = time.Hour
+// provideOAuth builds the OAuth authorization server.
+func provideOAuth(store ports.Database, clock ports.Clock, ids ports.IDSource, cfg Config) *domain.OAuthService {
+	return newOAuthService(store, clock, ids, cfg)
+}
 
-// provideOAuth builds the OAuth authorization server and starts deleting
-// its expired codes and tokens every hour; the cleanup stops that.
-func provideOAuth(store ports.Database, clock ports.Clock, ids ports.IDSource, cfg Config, log *slog.Logger) (*domain.OAuthService, func()) {
-	svc := newOAuthService(store, clock, ids, cfg)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		t := time.NewTicker(oauthPurgeEvery)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-				if n, err := svc.PurgeExpired(ctx); err != nil && ctx.Err() == nil {
-					log.Error("purging expired OAuth codes and tokens", "err", err)
-				} else if n > 0 {
-					log.Info("purged expired OAuth codes and tokens", "rows", n)
-				}
-			}
-		}
-	}()
-	return svc, func() { cancel(); <-done }
+// providePurge builds the scheduler of the purge of what has expired and
+// registers its jobs: one per kind of expiring row. Other purges (the
+// trash, unused media) register here too.
+func providePurge(log *slog.Logger, m *obs.Metrics, svc *domain.Services) *purge.Scheduler {
+	s := purge.New(log, m, purge.Options{})
+	for _, what := range ports.ExpiringKinds {
+		s.Register(purge.Job{Name: string(what), Run: func(ctx context.Context, limit int) (int, error) {
+			return svc.Purge.Expired(ctx, what, limit)
+		}})
+	}
+	s.Register(purge.Job{Name: "unused_media", Run: svc.Media.CollectUnused})
+	s.Register(purge.Job{Name: "staged_blobs", Run: svc.Media.PurgeStagedBlobs})
+	return s
 }
 
 // newOAuthService builds the OAuth authorization server.

@@ -64,6 +64,7 @@ var mcpSet = wire.NewSet(
 var httpSet = wire.NewSet(
 	loadServerKey,
 	provideOAuth,
+	providePurge,
 	wire.Bind(new(ports.OAuthService), new(*domain.OAuthService)),
 	provideOAuthHTTP,
 	wire.Struct(new(auth.Services), "*"),
@@ -80,7 +81,6 @@ var httpSet = wire.NewSet(
 	provideAPI,
 	provideUpload,
 	provideMediaServe,
-	provideMediaCollector,
 	providePinger,
 	wire.Struct(new(routeDeps), "*"),
 	newPublicHandler,
@@ -90,6 +90,6 @@ var httpSet = wire.NewSet(
 // initApp is the injector: wire generates its body in wire_gen.go.
 func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	wire.Build(obsSet, domainSet, mcpSet, httpSet,
-		wire.Struct(new(App), "cfg", "log", "store", "svc", "accounts", "clock", "mcp", "metrics", "public", "admin", "collector"))
+		wire.Struct(new(App), "cfg", "log", "store", "svc", "accounts", "clock", "mcp", "metrics", "public", "admin", "purge"))
 	return nil, nil, nil
 }

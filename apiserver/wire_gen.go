@@ -73,7 +73,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	}
 	keyService := services.Keys
 	webSessionService := services.WebSessions
-	oAuthService, cleanup2 := provideOAuth(database, clock, idSource, cfg, logger)
+	oAuthService := provideOAuth(database, clock, idSource, cfg)
 	authServices := auth.Services{
 		Keys:     keyService,
 		Sessions: webSessionService,
@@ -84,13 +84,11 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	authenticator := auth.New(authServices, authConfig)
 	site, err := provideSite(authenticator, accountService, logger)
 	if err != nil {
-		cleanup2()
 		cleanup()
 		return nil, nil, err
 	}
 	mailer, err := provideMailer(cfg, logger)
 	if err != nil {
-		cleanup2()
 		cleanup()
 		return nil, nil, err
 	}
@@ -130,7 +128,6 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	deckPages := provideDeckPages(site, deckServices)
 	handler, err := provideOAuthHTTP(oAuthService, site, logger, cfg)
 	if err != nil {
-		cleanup2()
 		cleanup()
 		return nil, nil, err
 	}
@@ -152,28 +149,25 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	}
 	apiserverPublicHandler, err := newPublicHandler(apiserverRouteDeps)
 	if err != nil {
-		cleanup2()
 		cleanup()
 		return nil, nil, err
 	}
 	apiserverAdminHandler := newAdminHandler(apiserverRouteDeps)
-	apiserverMediaCollector, cleanup3 := provideMediaCollector(mediaService, cfg, logger)
+	purgeScheduler := providePurge(logger, metrics, services)
 	app := &App{
-		cfg:       cfg,
-		log:       logger,
-		store:     database,
-		svc:       services,
-		accounts:  accountService,
-		clock:     clock,
-		mcp:       server,
-		metrics:   metrics,
-		public:    apiserverPublicHandler,
-		admin:     apiserverAdminHandler,
-		collector: apiserverMediaCollector,
+		cfg:      cfg,
+		log:      logger,
+		store:    database,
+		svc:      services,
+		accounts: accountService,
+		clock:    clock,
+		mcp:      server,
+		metrics:  metrics,
+		public:   apiserverPublicHandler,
+		admin:    apiserverAdminHandler,
+		purge:    purgeScheduler,
 	}
 	return app, func() {
-		cleanup3()
-		cleanup2()
 		cleanup()
 	}, nil
 }
@@ -205,12 +199,12 @@ var mcpSet = wire.NewSet(wire.Struct(new(mcpbind.Services), "*"), mcpbind.New, w
 // httpSet builds identity and the routes.
 var httpSet = wire.NewSet(
 	loadServerKey,
-	provideOAuth, wire.Bind(new(ports.OAuthService), new(*domain.OAuthService)), provideOAuthHTTP, wire.Struct(new(auth.Services), "*"), provideAuthConfig, auth.New, provideMailer,
+	provideOAuth,
+	providePurge, wire.Bind(new(ports.OAuthService), new(*domain.OAuthService)), provideOAuthHTTP, wire.Struct(new(auth.Services), "*"), provideAuthConfig, auth.New, provideMailer,
 	provideSignIn,
 	provideSite, wire.Struct(new(web.AccountServices), "*"), provideAccountPages, wire.Struct(new(web.DeckServices), "*"), provideDeckPages, wire.Struct(new(rest.Services), "*"), provideAPI,
 	provideUpload,
 	provideMediaServe,
-	provideMediaCollector,
 	providePinger, wire.Struct(new(routeDeps), "*"), newPublicHandler,
 	newAdminHandler,
 )

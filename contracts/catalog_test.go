@@ -89,6 +89,7 @@ func TestCatalogDefinitions(t *testing.T) {
 		}
 		in := compile(t, tool.Name+".input.json", tool.InputSchema)
 		compile(t, tool.Name+".output.json", tool.OutputSchema)
+		compile(t, tool.Name+".result.json", tool.ResultSchema)
 		var top map[string]any
 		if err := json.Unmarshal(tool.InputSchema, &top); err != nil || top["type"] != "object" {
 			t.Errorf("%s: input schema must be an object schema", tool.Name)

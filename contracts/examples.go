@@ -49,7 +49,7 @@ var examples = map[string]Example{
 	ToolUpdateDeck:         {json.RawMessage(`{"deckId":"d1","name":"World geography","reviewsPerDay":100}`), UpdateDeckArgs{}, exDeck},
 	ToolDeleteDeck:         {json.RawMessage(`{"deckId":"d1"}`), DeleteDeckArgs{}, DeleteResult{ID: "d1", Deleted: true, CardsDeleted: 3}},
 	ToolAddCards:           {json.RawMessage(`{"deckId":"d1","cards":[{"front":"Q","back":"A","tags":["t"]}],"idempotencyKey":"batch-1"}`), AddCardsArgs{}, exBulk},
-	ToolUpdateCards:        {json.RawMessage(`{"updates":[{"id":"c1","back":"Ankara (since 1923)","suspended":true,"deckId":"d2","tags":["europe"]}]}`), UpdateCardsArgs{}, exBulk},
+	ToolUpdateCards:        {json.RawMessage(`{"updates":[{"id":"c1","back":"Ankara (since 1923)","suspended":true,"deckId":"d2","tags":["europe"]}]}`), UpdateCardsArgs{}, BulkResult{Items: []ItemOutcome{{Index: 0, Status: OutcomeUpdated, ID: "c1"}}, Counts: map[string]int{"updated": 1}}},
 	ToolDeleteCards:        {json.RawMessage(`{"cardIds":["c1","c2"]}`), DeleteCardsArgs{}, BulkResult{Items: []ItemOutcome{{Index: 0, Status: OutcomeDeleted, ID: "c1"}, {Index: 1, Status: OutcomeNotFound, ID: "c2"}}, Counts: map[string]int{"deleted": 1, "not_found": 1}}},
 	ToolImportCards:        {json.RawMessage(`{"deckId":"d1","text":"front,back\nQ,A\n","format":"csv","idempotencyKey":"imp-1"}`), ImportCardsArgs{}, exBulk},
 	ToolStartStudySession:  {json.RawMessage(`{"deckId":"d1","newLimit":5,"reviewLimit":50}`), StartStudySessionArgs{}, exSess},

@@ -35,7 +35,7 @@ func TestExamplesValidate(t *testing.T) {
 			continue
 		}
 		in := compile(t, tool.Name+".in", tool.InputSchema)
-		out := compile(t, tool.Name+".out", tool.OutputSchema)
+		out := compile(t, tool.Name+".out", tool.ResultSchema)
 		validate(t, in, tool.Name+" example arguments", ex.Args)
 		validate(t, out, tool.Name+" example result", ex.Result)
 

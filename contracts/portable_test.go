@@ -29,7 +29,7 @@ var portableFormats = []string{"date-time"}
 // portable keywords and formats, and closed objects.
 func TestSchemasArePortable(t *testing.T) {
 	for _, def := range contracts.Catalog() {
-		for side, raw := range map[string]json.RawMessage{"input": def.InputSchema, "output": def.OutputSchema} {
+		for side, raw := range map[string]json.RawMessage{"input": def.InputSchema, "result": def.ResultSchema} {
 			var root map[string]any
 			if err := json.Unmarshal(raw, &root); err != nil {
 				t.Fatalf("%s %s schema: %v", def.Name, side, err)

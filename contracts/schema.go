@@ -51,7 +51,7 @@ func array(items schema, desc string) schema {
 // the forms with a message that names both.
 func dateOrTime(desc string) schema {
 	return withDesc(schema{"type": "string", "maxLength": 40},
-		desc+" A date (YYYY-MM-DD, the start of that day in the learner's timezone) or a date-time (RFC 3339, e.g. 2026-12-01T09:00:00Z).")
+		desc+" A date (YYYY-MM-DD: that day's start for the learner) or an RFC 3339 date-time.")
 }
 
 // nullable allows null besides s, in the form every provider's schema
@@ -135,21 +135,80 @@ var (
 		"sessionId": strOut, "deckId": strOut, "startedAt": tsOut, "expiresAt": tsOut, "reviewed": intOut,
 		"remaining": intOut, "done": boolOut, "current": studyCardOut, "studyUrl": strOut, "mode": strOut, "nextCardAt": tsOut,
 	}, "sessionId", "deckId", "startedAt", "expiresAt", "reviewed", "remaining", "done")
-	bulkOut = object(schema{
-		"deckId": strOut,
-		"items": schema{"type": "array", "items": object(schema{
-			"index": intOut, "status": schema{"type": "string", "enum": []OutcomeStatus{
-				OutcomeCreated, OutcomeUpdated, OutcomeDeleted, OutcomeDuplicate, OutcomeInvalid, OutcomeNotFound, OutcomeConflict}},
-			"id": strOut, "existingId": strOut, "reason": strOut, "line": intOut, "deckId": strOut,
-			"cardIds": schema{"type": "array", "items": strOut},
-		}, "index", "status")},
-		"counts":       schema{"type": "object", "additionalProperties": intOut},
-		"replayed":     boolOut,
-		"dropped":      schema{"type": "object", "additionalProperties": intOut},
-		"decksCreated": schema{"type": "array", "items": strOut},
-	}, "items", "counts")
 )
+
+// bulkOut is a bulk result (BulkResult) with the item fields and the
+// top-level fields the tool fills besides the common ones, so each tool's
+// schema names only what its result can carry.
+func bulkOut(itemFields []string, fields ...string) schema {
+	item := schema{
+		"index": intOut, "status": schema{"type": "string", "enum": []OutcomeStatus{
+			OutcomeCreated, OutcomeUpdated, OutcomeDeleted, OutcomeDuplicate, OutcomeInvalid, OutcomeNotFound, OutcomeConflict}},
+		"id": strOut, "reason": strOut,
+	}
+	optional := schema{"existingId": strOut, "line": intOut, "deckId": strOut, "cardIds": strListOut}
+	for _, f := range itemFields {
+		item[f] = optional[f]
+	}
+	props := schema{
+		"items":  schema{"type": "array", "items": object(item, "index", "status")},
+		"counts": schema{"type": "object", "additionalProperties": intOut},
+	}
+	top := schema{
+		"deckId": strOut, "replayed": boolOut,
+		"dropped":      schema{"type": "object", "additionalProperties": intOut},
+		"decksCreated": strListOut,
+	}
+	for _, f := range fields {
+		props[f] = top[f]
+	}
+	return object(props, "items", "counts")
+}
 
 func pageOut(item schema) schema {
 	return object(schema{"items": schema{"type": "array", "items": item}, "nextCursor": strOut}, "items")
+}
+
+// wire is the form of a result schema that tools/list sends. A model
+// reads an output schema for the shape of a result, and every byte of
+// tools/list costs context on every turn, so the wire form leaves out
+// what only a validator uses: closedness (additionalProperties false),
+// required lists, string formats, and below the root the type of a node
+// whose properties or items already say it is an object or an array. The complete schema stays in
+// ToolDef.ResultSchema; tests check results against it and the tool
+// reference documents it.
+func wire(full json.RawMessage) json.RawMessage {
+	var s any
+	if err := json.Unmarshal(full, &s); err != nil {
+		panic("contracts: result schema does not unmarshal: " + err.Error())
+	}
+	var strip func(v any, names bool) any
+	strip = func(v any, names bool) any {
+		switch x := v.(type) {
+		case map[string]any:
+			_, props := x["properties"]
+			_, items := x["items"]
+			if !names && (props && x["type"] == "object" || items && x["type"] == "array") {
+				delete(x, "type")
+			}
+			for k, val := range x {
+				switch {
+				case names: // a properties map: its keys are property names
+					x[k] = strip(val, false)
+				case k == "required" || k == "format" || (k == "additionalProperties" && val == false):
+					delete(x, k)
+				default:
+					x[k] = strip(val, k == "properties")
+				}
+			}
+		case []any:
+			for i := range x {
+				x[i] = strip(x[i], false)
+			}
+		}
+		return v
+	}
+	root := strip(s, false).(map[string]any)
+	root["type"] = "object" // MCP requires an object schema at the root
+	return raw(root)
 }

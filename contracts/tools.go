@@ -55,7 +55,8 @@ type ToolDef struct {
 	Title        string          // for people
 	Description  string          // for a model: what it does and when to use it
 	InputSchema  json.RawMessage // JSON Schema 2020-12
-	OutputSchema json.RawMessage // JSON Schema 2020-12 of structuredContent
+	OutputSchema json.RawMessage // the wire form of ResultSchema that tools/list sends; filled from it
+	ResultSchema json.RawMessage // JSON Schema 2020-12 of structuredContent, complete: closed objects, required, formats
 	Annotations  Annotations
 	Scopes       []Scope        // all are required to see and call the tool
 	Mutates      bool           // writes data; hidden in read-only mode; audited
@@ -85,13 +86,13 @@ var (
 		"Field values by field name, e.g. {\"Front\": \"…\", \"Back\": \"…\"}.")
 	tagsArg   = with(array(with(str(""), "minLength", 1, "maxLength", MaxTagLen), "Tags, e.g. [\"chapter-1\"]."), "maxItems", MaxTagsPerCard)
 	deckIDArg = id("The deck's id (from list_decks or create_deck).")
-	cursorArg = str("Opaque cursor from a previous page's nextCursor; omit for the first page.")
+	cursorArg = str("The previous page's nextCursor; omit for the first page.")
 	cardsArg  = object(schema{
 		"front": with(str("Question side, Markdown. Media (a request_media_upload id): ![alt](media:ID), [sound:ID]."), "minLength", 1, "maxLength", MaxCardSideLen),
 		"back":  with(str("Answer side."), "minLength", 1, "maxLength", MaxCardSideLen),
 		"tags":  with(array(with(str(""), "minLength", 1, "maxLength", MaxTagLen), "Tags, e.g. [\"chapter-1\"]."), "maxItems", MaxTagsPerCard),
 	}, "front", "back")
-	idemArg      = with(str("Any unique string per batch. Retrying with the same key returns the first result and adds nothing."), "maxLength", 128)
+	idemArg      = with(str("Unique per batch: a retry with the same key returns the first result and adds nothing."), "maxLength", 128)
 	retentionArg = number("Target recall probability, 0.7-0.99 (default 0.9). Higher means more reviews.", 0.7, 0.99)
 	newPerDayArg = integer("New cards introduced per day (default 20).", 0, 1000)
 	revPerDayArg = integer("Maximum reviews per day (default 200).", 0, 10000)
@@ -111,21 +112,21 @@ var (
 var catalog = []ToolDef{
 	{
 		Name: ToolListDecks, Title: "List decks",
-		Description:  "List the user's flashcard decks with card counts (total, new, learning, review, due now). Paginated: pass nextCursor back as cursor.",
+		Description:  "List the user's flashcard decks with card counts (total, new, learning, review, due now). Paginated.",
 		InputSchema:  raw(object(schema{"cursor": cursorArg, "limit": integer("Page size, default 50.", 1, 200)})),
-		OutputSchema: raw(pageOut(deckOut)),
+		ResultSchema: raw(pageOut(deckOut)),
 		Annotations:  readOnly, Scopes: []Scope{ScopeDecksRead},
 	},
 	{
 		Name: ToolGetDeck, Title: "Get deck",
 		Description:  "Get one deck with its scheduling settings and card counts.",
 		InputSchema:  raw(object(schema{"deckId": deckIDArg}, "deckId")),
-		OutputSchema: raw(deckOut),
+		ResultSchema: raw(deckOut),
 		Annotations:  readOnly, Scopes: []Scope{ScopeDecksRead},
 	},
 	{
 		Name: ToolSearchCards, Title: "Search cards",
-		Description: "Full-text search over the user's cards (front, back, tags), with optional filters by deck, tags, state and due date. An empty query lists cards. Paginated.",
+		Description: "Full-text search over the user's cards (front, back, tags), optionally filtered by deck, tags, state and due date. An empty query lists cards. Paginated.",
 		InputSchema: raw(object(schema{
 			"query":     with(str("Words to match; all must appear."), "maxLength", 500),
 			"deckId":    deckIDArg,
@@ -135,14 +136,14 @@ var catalog = []ToolDef{
 			"cursor":    cursorArg,
 			"limit":     integer("Page size, default 20.", 1, MaxSearchResults),
 		})),
-		OutputSchema: raw(pageOut(cardOut)),
+		ResultSchema: raw(pageOut(cardOut)),
 		Annotations:  readOnly, Scopes: []Scope{ScopeDecksRead},
 	},
 	{
 		Name: ToolGetStudySnapshot, Title: "Study snapshot",
 		Description: "What a deck has to study right now (due, overdue, new cards allowed today, the first few fronts) without starting a session.",
 		InputSchema: raw(object(schema{"deckId": deckIDArg}, "deckId")),
-		OutputSchema: raw(object(schema{
+		ResultSchema: raw(object(schema{
 			"deckId": strOut, "dueNow": intOut, "overdue": intOut, "newAvailable": intOut, "newToday": intOut,
 			"nextDue": tsOut, "preview": schema{"type": "array", "items": studyCardOut},
 		}, "deckId", "dueNow", "overdue", "newAvailable", "newToday", "preview")),
@@ -150,12 +151,12 @@ var catalog = []ToolDef{
 	},
 	{
 		Name: ToolGetStats, Title: "Study statistics",
-		Description: "Review stats for a deck or all decks, in the learner's days: reviews per day, streak, card states, retention = share of review-phase cards recalled (not again), split young (interval < 21 d) and mature (>= 21 d). Cram and manual entries excluded.",
+		Description: "Review stats for a deck or all decks, by the learner's day: reviews per day, streak, card states, retention (share of review-phase reviews not rated again; young: interval < 21 d, mature: >= 21 d). Cram and manual entries excluded.",
 		InputSchema: raw(object(schema{
 			"deckId": id("A deck's id; omit for all decks."),
 			"days":   integer("Days of history, default 30.", 1, MaxPlanDays),
 		})),
-		OutputSchema: raw(object(schema{
+		ResultSchema: raw(object(schema{
 			"deckId": strOut, "days": intOut,
 			"reviewsPerDay": schema{"type": "array", "items": object(schema{"date": strOut, "reviews": intOut, "passed": intOut}, "date", "reviews", "passed")},
 			"totalReviews":  intOut, "trueRetention": nullable(numOut),
@@ -168,13 +169,13 @@ var catalog = []ToolDef{
 	},
 	{
 		Name: ToolGetStudyPlan, Title: "Study plan",
-		Description: "Forecast of cards due per day, and how many new cards per day fit a daily time budget (from the user's measured seconds per review).",
+		Description: "Cards due per day ahead, and how many new cards per day fit a daily time budget (from the user's review times).",
 		InputSchema: raw(object(schema{
 			"deckId":        id("A deck's id; omit for all decks."),
 			"days":          integer("Forecast length in days, default 30.", 1, MaxPlanDays),
 			"minutesPerDay": number("Daily study budget in minutes, default 20.", 1, 1440),
 		})),
-		OutputSchema: raw(object(schema{
+		ResultSchema: raw(object(schema{
 			"deckId": strOut, "days": intOut,
 			"forecast":      schema{"type": "array", "items": object(schema{"date": strOut, "due": intOut}, "date", "due")},
 			"minutesPerDay": numOut, "secondsPerReview": numOut, "secondsPerReviewSource": schema{"type": "string", "enum": []string{"measured", "default"}},
@@ -190,7 +191,7 @@ var catalog = []ToolDef{
 			"description":      with(str("What the deck is for."), "maxLength", MaxDescriptionLen),
 			"desiredRetention": retentionArg, "newCardsPerDay": newPerDayArg, "reviewsPerDay": revPerDayArg, "maximumIntervalDays": maxIvlArg,
 		}, "name")),
-		OutputSchema: raw(deckOut),
+		ResultSchema: raw(deckOut),
 		Annotations:  additive, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "deck.create",
 	},
 	{
@@ -204,14 +205,14 @@ var catalog = []ToolDef{
 			"learningSteps": deckPresetArgs["learningSteps"], "relearningSteps": deckPresetArgs["relearningSteps"],
 			"weights": deckPresetArgs["weights"], "reviewOrder": deckPresetArgs["reviewOrder"], "newOrder": deckPresetArgs["newOrder"],
 		}, "deckId")),
-		OutputSchema: raw(deckOut),
+		ResultSchema: raw(deckOut),
 		Annotations:  idempotent, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "deck.update",
 	},
 	{
 		Name: ToolDeleteDeck, Title: "Delete deck",
 		Description:  "Permanently delete a deck with all its cards and review history. Confirm with the user first.",
 		InputSchema:  raw(object(schema{"deckId": deckIDArg}, "deckId")),
-		OutputSchema: raw(object(schema{"id": strOut, "deleted": boolOut, "cardsDeleted": intOut}, "id", "deleted", "cardsDeleted")),
+		ResultSchema: raw(object(schema{"id": strOut, "deleted": boolOut, "cardsDeleted": intOut}, "id", "deleted", "cardsDeleted")),
 		Annotations:  destructive, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "deck.delete",
 	},
 	{
@@ -222,7 +223,7 @@ var catalog = []ToolDef{
 			"cards":          with(array(cardsArg, "The cards to add."), "minItems", 1, "maxItems", MaxBulkItems),
 			"idempotencyKey": idemArg,
 		}, "deckId", "cards")),
-		OutputSchema: raw(bulkOut),
+		ResultSchema: raw(bulkOut([]string{"existingId"}, "deckId", "replayed")),
 		Annotations:  idempotent, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "cards.add",
 	},
 	{
@@ -238,7 +239,7 @@ var catalog = []ToolDef{
 				"deckId":    id("Move the card to this deck."),
 			}, "id"), "One change per card."), "minItems", 1, "maxItems", MaxBulkItems),
 		}, "updates")),
-		OutputSchema: raw(bulkOut),
+		ResultSchema: raw(bulkOut([]string{"existingId"})),
 		Annotations:  idempotent, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "cards.update",
 	},
 	{
@@ -247,24 +248,24 @@ var catalog = []ToolDef{
 		InputSchema: raw(object(schema{
 			"cardIds": with(array(id(""), "Ids of the cards to delete."), "minItems", 1, "maxItems", MaxBulkItems),
 		}, "cardIds")),
-		OutputSchema: raw(bulkOut),
+		ResultSchema: raw(bulkOut(nil)),
 		Annotations:  destructive, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "cards.delete",
 	},
 	{
 		Name: ToolImportCards, Title: "Import cards",
-		Description: "Import pasted CSV/TSV (front, back, tags; header row detected) or an Anki plain-text export: note types (reversed, cloze) make their cards, HTML is converted, a deck column's decks (A::B) are used or created. Per-card outcomes with line; dropped counts HTML left out.",
+		Description: "Import pasted CSV/TSV (front, back, tags; header detected) or an Anki plain-text export (note types make their cards, HTML converted, deck column A::B decks made). Per-card outcomes with line; dropped counts HTML left out.",
 		InputSchema: raw(object(schema{
 			"deckId":         deckIDArg,
 			"text":           with(str("The pasted file content."), "minLength", 1, "maxLength", MaxImportBytes),
 			"format":         enum("Default auto-detects.", ImportAuto, ImportCSV, ImportTSV, ImportAnki),
 			"idempotencyKey": idemArg,
 		}, "deckId", "text")),
-		OutputSchema: raw(bulkOut),
+		ResultSchema: raw(bulkOut([]string{"existingId", "line", "deckId"}, "deckId", "replayed", "dropped", "decksCreated")),
 		Annotations:  idempotent, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "cards.import",
 	},
 	{
 		Name: ToolAddNotes, Title: "Add notes",
-		Description: "Add notes of a note type; each makes its cards: " + NoteTypeBasicReversed + " both directions, Cloze one card per {{c1::…}}. Fields by name (Basic: Front, Back; Cloze: Text, Back Extra). Per-note outcome with cardIds. add_cards is the simple door.",
+		Description: "Add notes of a note type; each makes its cards (" + NoteTypeBasicReversed + ": both directions, Cloze: one per {{c1::…}}). Fields by name (Basic: Front, Back; Cloze: Text, Back Extra). Per-note outcome with cardIds.",
 		InputSchema: raw(object(schema{
 			"deckId": deckIDArg,
 			"notes": with(array(object(schema{
@@ -274,7 +275,7 @@ var catalog = []ToolDef{
 			}, "noteType", "fields"), "The notes to add."), "minItems", 1, "maxItems", MaxNoteBulk),
 			"idempotencyKey": idemArg,
 		}, "deckId", "notes")),
-		OutputSchema: raw(bulkOut),
+		ResultSchema: raw(bulkOut([]string{"existingId", "cardIds"}, "deckId", "replayed")),
 		Annotations:  idempotent, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "notes.add",
 	},
 	{
@@ -287,19 +288,19 @@ var catalog = []ToolDef{
 				"tags":   with(array(with(str(""), "minLength", 1, "maxLength", MaxTagLen), "Replaces all tags."), "maxItems", MaxTagsPerCard),
 			}, "id"), "One change per note."), "minItems", 1, "maxItems", MaxNoteBulk),
 		}, "updates")),
-		OutputSchema: raw(bulkOut),
+		ResultSchema: raw(bulkOut([]string{"existingId", "cardIds"})),
 		Annotations:  idempotent, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "notes.update",
 	},
 	{
 		Name: ToolGetNote, Title: "Get note",
 		Description:  "One note: its type, fields, tags and cards (a card's noteId names its note).",
 		InputSchema:  raw(object(schema{"noteId": id("The note's id.")}, "noteId")),
-		OutputSchema: raw(noteOut),
+		ResultSchema: raw(noteOut),
 		Annotations:  readOnly, Scopes: []Scope{ScopeDecksRead},
 	},
 	{
 		Name: ToolStartStudySession, Title: "Start study session",
-		Description: "Study a deck: learning steps when due, reviews in the deck's order, new cards, within today's remaining daily limits. A step due within learnAheadMinutes (20) shows early only when nothing else is left; else nextCardAt says when. Show the front, reveal the back, submit_review.",
+		Description: "Study a deck: due learning steps, reviews in the deck's order, then new cards, within today's remaining limits. A step due within learnAheadMinutes shows early only when nothing else is left; else nextCardAt says when. Show the front, reveal the back, submit_review.",
 		InputSchema: raw(object(schema{
 			"deckId":          deckIDArg,
 			"newLimit":        integer("Cap on new cards this session.", 0, MaxSessionNewCards),
@@ -307,7 +308,7 @@ var catalog = []ToolDef{
 			"reviewAheadDays": integer("Also review cards due in the next N days (early review).", 0, MaxReviewAheadDays),
 			"cram":            boolean("Cram: review any cards without changing their schedule or daily counts."),
 		}, "deckId")),
-		OutputSchema: raw(sessionOut),
+		ResultSchema: raw(sessionOut),
 		Annotations:  additive, Scopes: []Scope{ScopeStudyWrite}, Mutates: true, AuditAction: "study.start",
 	},
 	{
@@ -320,7 +321,7 @@ var catalog = []ToolDef{
 			"rating":     enum("How well the user recalled the answer.", Ratings...),
 			"durationMs": integer("Time the user took, if known.", 0, 3600000),
 		}, "sessionId", "cardId", "position", "rating")),
-		OutputSchema: raw(object(schema{
+		ResultSchema: raw(object(schema{
 			"sessionId": strOut, "cardId": strOut, "rating": strOut, "state": cardStateOut, "nextDue": tsOut,
 			"interval": strOut, "reviewed": intOut, "remaining": intOut, "done": boolOut, "next": studyCardOut, "replayed": boolOut, "nextCardAt": tsOut,
 		}, "sessionId", "cardId", "rating", "state", "nextDue", "interval", "reviewed", "remaining", "done")),
@@ -334,7 +335,7 @@ var catalog = []ToolDef{
 			"bytes":       integer("The file's size in bytes.", 1, MaxAttachmentBytes),
 			"filename":    with(str("The original file name, shown to people."), "maxLength", 200),
 		}, "contentType", "bytes")),
-		OutputSchema: raw(object(schema{
+		ResultSchema: raw(object(schema{
 			"mediaId": strOut, "uploadUrl": strOut, "method": strOut,
 			"headers": schema{"type": "object", "additionalProperties": strOut}, "expiresAt": tsOut, "maxBytes": intOut,
 			"contentType": strOut, "allowedTypes": strListOut,
@@ -343,12 +344,12 @@ var catalog = []ToolDef{
 	},
 	{
 		Name: ToolRenderStudySession, Title: "Show study session",
-		Description: "Show an interactive study widget for a session (sessionId), or start one on a deck (deckId) and show it; give exactly one of the two. Use it as the only tool call in the turn. The text result carries a study link.",
+		Description: "Show an interactive study widget for a session (sessionId), or start one on a deck (deckId) and show it; give exactly one. Use it as the only tool call in the turn. The text result carries a study link.",
 		InputSchema: raw(object(schema{
 			"sessionId": id("An existing session."),
 			"deckId":    id("Start a new session on this deck."),
 		})),
-		OutputSchema: raw(sessionOut),
+		ResultSchema: raw(sessionOut),
 		Annotations:  additive, Scopes: []Scope{ScopeStudyRender},
 		MutatesWith: "deckId", WriteScopes: []Scope{ScopeStudyWrite}, WritesAs: ToolStartStudySession, AuditAction: "study.start",
 		ExactlyOneOf: []string{"sessionId", "deckId"},
@@ -364,15 +365,15 @@ var catalog = []ToolDef{
 			"reset":        boolean("Forget the cards: back to new."),
 			"keepInterval": boolean("Keep the interval."),
 		}, "cardIds")),
-		OutputSchema: raw(bulkOut),
+		ResultSchema: raw(bulkOut(nil)),
 		Annotations:  idempotent, Scopes: []Scope{ScopeStudyWrite}, Mutates: true, AuditAction: "cards.reschedule",
 		ExactlyOneOf: []string{"dueDate", "days", "reset"},
 	},
 	{
 		Name: ToolGetSettings, Title: "Get settings",
-		Description:  "The learner's day: IANA timezone and rolloverHour (local hour a day starts, default 4); today, daily limits, streaks and stats follow it. learnAheadMinutes (default 20): a learning step due that soon may show early when nothing else is left. Account-wide daily caps, 0 = none.",
+		Description:  "The learner's day: IANA timezone and rolloverHour (local hour a day starts, default 4); today, daily limits, streaks and stats follow it. learnAheadMinutes (default 20): how early a learning step may show when nothing else is left. Account-wide daily caps, 0 = none.",
 		InputSchema:  raw(object(schema{})),
-		OutputSchema: raw(settingsRecordOut),
+		ResultSchema: raw(settingsRecordOut),
 		Annotations:  readOnly, Scopes: []Scope{ScopeDecksRead},
 	},
 	{
@@ -385,9 +386,15 @@ var catalog = []ToolDef{
 			"newCardsPerDay":    integer("Account-wide cap on new cards per day across decks; 0 = no cap.", 0, MaxAccountDailyLimit),
 			"reviewsPerDay":     integer("Account-wide cap on reviews per day across decks; 0 = no cap.", 0, MaxAccountDailyLimit),
 		})),
-		OutputSchema: raw(settingsRecordOut),
+		ResultSchema: raw(settingsRecordOut),
 		Annotations:  idempotent, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "settings.update",
 	},
+}
+
+func init() {
+	for i := range catalog {
+		catalog[i].OutputSchema = wire(catalog[i].ResultSchema)
+	}
 }
 
 // Catalog returns the tool definitions in catalog order. The slice is a

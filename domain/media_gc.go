@@ -7,87 +7,57 @@ import (
 	"github.com/takhtabush/takhtabush/ports"
 )
 
-// collectBatch is how many rows one collection pass reads at a time.
-const collectBatch = 200
+// Media collection runs as jobs of the purge scheduler every instance runs
+// (expired intents are the purge's upload_intents kind):
+//   - CollectUnused deletes uploads no card or note references any more,
+//     trashed cards counting as references, once MediaGrace has passed
+//     since the upload, with their blob when no other row of the account
+//     has the same bytes;
+//   - PurgeStagedBlobs deletes the staged blobs of uploads that were
+//     interrupted (a crash, a lost connection) MediaGrace ago.
+//
+// Each deletion runs under its account's media lock and checks again
+// there, so several instances may collect at once, and an upload or a card
+// write racing with it keeps its file.
 
-// MediaCollection counts what one collection removed.
-type MediaCollection struct {
-	Intents int // expired intents, never uploaded (or abandoned mid-upload)
-	Unused  int // uploaded files no card or note references any more
-	Blobs   int // blobs no media row uses any more
-	Staged  int // staged blobs an interrupted upload left behind
+// CollectUnused deletes up to limit unused uploads (see above) and returns
+// how many it deleted; fewer than limit means none is left. It needs no
+// principal.
+func (s *MediaService) CollectUnused(ctx context.Context, limit int) (int, error) {
+	rows, err := s.store.Media().UnusedMedia(ctx, s.now().Add(-s.cfg.MediaGrace), "", limit)
+	if err != nil {
+		return 0, fail(err)
+	}
+	n := 0
+	for _, m := range rows {
+		gone, err := s.collectOne(ctx, m)
+		if err != nil {
+			return n, err
+		}
+		if gone {
+			n++
+		}
+	}
+	return n, nil
 }
 
-// CollectMedia deletes, for every account, what no one can use any more:
-// intents expired more than MediaGrace ago, uploads no card or note
-// references (trashed cards count as references) uploaded more than
-// MediaGrace ago, the blobs only those used, and staged blobs older than
-// MediaGrace. It is an operator's and a timer's action: it needs no
-// principal. Each deletion runs under its account's media lock and checks
-// again there, so several instances may collect at once, and an upload or
-// a card write racing with it keeps its file.
-func (s *MediaService) CollectMedia(ctx context.Context) (MediaCollection, error) {
-	var c MediaCollection
-	before := s.now().Add(-s.cfg.MediaGrace)
-	for {
-		rows, err := s.store.Media().ExpiredIntents(ctx, before, collectBatch)
-		if err != nil {
-			return c, fail(err)
-		}
-		n := 0
-		for _, m := range rows {
-			gone, _, err := s.collectOne(ctx, m, false)
-			if err != nil {
-				return c, err
-			}
-			if gone {
-				n++
-				c.Intents++
-			}
-		}
-		if len(rows) < collectBatch || n == 0 {
-			break
-		}
+// PurgeStagedBlobs deletes staged blobs older than MediaGrace; limit is
+// not needed (the blob store removes them in one pass). It needs no
+// principal.
+func (s *MediaService) PurgeStagedBlobs(ctx context.Context, _ int) (int, error) {
+	if s.blobs == nil {
+		return 0, nil
 	}
-	after := ""
-	for {
-		rows, err := s.store.Media().UnusedMedia(ctx, before, after, collectBatch)
-		if err != nil {
-			return c, fail(err)
-		}
-		for _, m := range rows {
-			after = m.ID
-			gone, blob, err := s.collectOne(ctx, m, true)
-			if err != nil {
-				return c, err
-			}
-			if gone {
-				c.Unused++
-			}
-			if blob {
-				c.Blobs++
-			}
-		}
-		if len(rows) < collectBatch {
-			break
-		}
-	}
-	if s.blobs != nil {
-		n, err := s.blobs.PurgeStaged(ctx, before)
-		if err != nil {
-			return c, fail(err)
-		}
-		c.Staged = n
-	}
-	return c, nil
+	n, err := s.blobs.PurgeStaged(ctx, s.now().Add(-s.cfg.MediaGrace))
+	return n, fail(err)
 }
 
-// collectOne deletes one media row under its account's lock after checking
-// again that it is still collectable, and its blob when no other row of the
+// collectOne deletes one upload under its account's lock after checking
+// again that nothing references it, and its blob when no other row of the
 // account uses it.
-func (s *MediaService) collectOne(ctx context.Context, m ports.MediaRow, uploaded bool) (gone, blobGone bool, err error) {
+func (s *MediaService) collectOne(ctx context.Context, m ports.MediaRow) (gone bool, err error) {
 	err = s.store.InTx(ctx, func(tx ports.Stores) error {
-		gone, blobGone = false, false
+		gone = false
 		md := tx.Media()
 		if err := md.LockMedia(ctx, m.UserID); err != nil {
 			if contracts.IsKind(err, contracts.KindNotFound) {
@@ -95,33 +65,24 @@ func (s *MediaService) collectOne(ctx context.Context, m ports.MediaRow, uploade
 			}
 			return fail(err)
 		}
-		cur, err := md.MediaByID(ctx, m.ID)
-		if contracts.IsKind(err, contracts.KindNotFound) {
-			return nil
-		}
+		used, err := md.MediaInUse(ctx, m.UserID, m.ID)
 		if err != nil {
 			return fail(err)
 		}
-		if uploaded {
-			used, err := md.MediaInUse(ctx, m.UserID, m.ID)
-			if err != nil {
-				return fail(err)
-			}
-			if used || cur.UploadedAt == nil {
-				return nil
-			}
-		} else if cur.UploadedAt != nil {
+		if used {
 			return nil
 		}
-		if err := md.DeleteMedia(ctx, m.UserID, m.ID); err != nil && !contracts.IsKind(err, contracts.KindNotFound) {
+		if err := md.DeleteMedia(ctx, m.UserID, m.ID); contracts.IsKind(err, contracts.KindNotFound) {
+			return nil
+		} else if err != nil {
 			return fail(err)
 		}
 		gone = true
-		if cur.UploadedAt == nil || s.blobs == nil {
+		if s.blobs == nil {
 			return nil
 		}
-		if cur.SHA256 != "" {
-			inUse, err := md.BlobInUse(ctx, m.UserID, cur.SHA256)
+		if m.SHA256 != "" {
+			inUse, err := md.BlobInUse(ctx, m.UserID, m.SHA256)
 			if err != nil {
 				return fail(err)
 			}
@@ -131,11 +92,7 @@ func (s *MediaService) collectOne(ctx context.Context, m ports.MediaRow, uploade
 		}
 		// Deleting the file inside the transaction: an upload of equal
 		// bytes waits for the lock and files them again afterwards.
-		if err := s.blobs.DeleteBlob(ctx, MediaBlobKey(cur)); err != nil {
-			return fail(err)
-		}
-		blobGone = true
-		return nil
+		return fail(s.blobs.DeleteBlob(ctx, MediaBlobKey(m)))
 	})
-	return gone, blobGone, err
+	return gone, err
 }

@@ -149,6 +149,7 @@ type Services struct {
 	Audit       *AuditService
 	Settings    *SettingsService
 	AccountData *AccountDataService
+	Purge       *PurgeService
 }
 
 // NewServices builds every service. blobs may be nil when media uploads
@@ -169,5 +170,6 @@ func NewServices(store ports.Database, blobs ports.BlobStore, clock ports.Clock,
 		Audit:       &AuditService{d},
 		Settings:    &SettingsService{d},
 		AccountData: &AccountDataService{d},
+		Purge:       &PurgeService{d},
 	}
 }

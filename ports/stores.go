@@ -83,6 +83,7 @@ type Stores interface {
 	Idempotency() IdempotencyStore
 	Media() MediaStore
 	OAuth() OAuthStore
+	Expiry() ExpiryStore
 }
 
 // UserStore keeps accounts.
@@ -531,9 +532,6 @@ type MediaStore interface {
 	// upload finished, in no particular order; other users' ids are
 	// absent.
 	UploadedMedia(ctx context.Context, userID string, ids []string) ([]string, error)
-	// ExpiredIntents returns up to limit media rows of any user never
-	// uploaded whose intent expired before before, ordered by id.
-	ExpiredIntents(ctx context.Context, before time.Time, limit int) ([]MediaRow, error)
 	// UnusedMedia returns up to limit uploaded media rows of any user,
 	// uploaded before before, with ids greater than afterID, that no card
 	// or note of their user references (as "media:ID" or "[sound:ID]"),

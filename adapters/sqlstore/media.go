@@ -179,15 +179,6 @@ func (s mediaStore) UploadedMedia(ctx context.Context, userID string, ids []stri
 	return out, nil
 }
 
-// ExpiredIntents returns never-uploaded rows whose intents expired before before.
-func (s mediaStore) ExpiredIntents(ctx context.Context, before time.Time, limit int) ([]ports.MediaRow, error) {
-	if limit <= 0 {
-		return []ports.MediaRow{}, nil
-	}
-	return s.listMedia(ctx, "expired intents", `SELECT `+mediaCols+` FROM media
-WHERE uploaded_at IS NULL AND expires_at < $1 ORDER BY id LIMIT $2`, ms(before), limit)
-}
-
 // mediaUsed is the condition that a card or note of m's user references
 // the media m (as ![…](media:ID) or [sound:ID]); cards in the trash are
 // rows of cards too.

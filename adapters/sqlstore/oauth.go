@@ -303,16 +303,22 @@ func (s oauthStore) RevokeToken(ctx context.Context, hash []byte, at time.Time) 
 	return nil
 }
 
-// PurgeExpired deletes codes and tokens that expired before before.
+// PurgeExpired deletes codes and tokens that expired before before, a
+// batch at a time.
 func (s oauthStore) PurgeExpired(ctx context.Context, before time.Time) (int, error) {
+	const batch = 1000
 	total := 0
-	for _, q := range []string{`DELETE FROM oauth_codes WHERE expires_at < $1`, `DELETE FROM oauth_tokens WHERE expires_at < $1`} {
-		res, err := s.exec(ctx, q, ms(before))
-		n, err := s.affected(ctx, res, err, "purge oauth")
-		if err != nil {
-			return total, err
+	for _, what := range []ports.Expiring{ports.ExpiringOAuthCodes, ports.ExpiringOAuthTokens} {
+		for {
+			n, err := expiryStore(s).DeleteExpired(ctx, what, before, batch)
+			total += n
+			if err != nil {
+				return total, err
+			}
+			if n < batch {
+				break
+			}
 		}
-		total += int(n)
 	}
 	return total, nil
 }

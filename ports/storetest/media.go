@@ -99,13 +99,12 @@ func testMediaUsage(t *testing.T, f *fixture) {
 	wantKind(t, f.s.InTx(f.ctx, func(tx ports.Stores) error { return tx.Media().LockMedia(f.ctx, "usr-missing") }), contracts.KindNotFound, "LockMedia of a missing user")
 }
 
-// testMediaCollection: what the collector finds: expired intents, and
-// uploads no card or note references (cards of any state count).
+// testMediaCollection: what the collector finds: uploads no card or note
+// references (cards of any state count).
 func testMediaCollection(t *testing.T, f *fixture) {
 	a, b := f.user(), f.user()
 	md := f.s.Media()
-	expired := f.media(a, 10, f.now.Add(-2*time.Hour))
-	f.media(a, 10, f.now.Add(time.Hour)) // open
+	f.media(a, 10, f.now.Add(-2*time.Hour)) // an expired intent: not an upload
 	up := func(user, sha string) ports.MediaRow {
 		m := f.media(user, 10, f.now.Add(time.Hour))
 		must(t, md.MarkUploaded(f.ctx, m.ID, 5, sha, f.now.Add(-3*time.Hour)))
@@ -120,11 +119,6 @@ func testMediaCollection(t *testing.T, f *fixture) {
 	db := f.deck(b, "B")
 	f.insert(b, f.card(db.ID, "![stolen](media:"+unused.ID+")", "z"))
 
-	got, err := md.ExpiredIntents(f.ctx, f.now.Add(-time.Hour), 10)
-	must(t, err)
-	if len(got) != 1 || got[0].ID != expired.ID {
-		t.Fatalf("ExpiredIntents = %+v, want %s", got, expired.ID)
-	}
 	rows, err := md.UnusedMedia(f.ctx, f.now, "", 10)
 	must(t, err)
 	var ids []string

@@ -81,6 +81,7 @@ func TestStore(t *testing.T, open func(t *testing.T) ports.Database) {
 		{"OAuthCodes", testOAuthCodes},
 		{"OAuthGrantsAndTokens", testOAuthGrantsAndTokens},
 		{"ListReviewsAndMedia", testListReviewsAndMedia},
+		{"Expiry", testExpiry},
 		{"DeleteUser", testDeleteUser},
 		{"TxCommit", testTxCommit},
 		{"TxRollbackOnError", testTxRollbackOnError},

@@ -11,6 +11,7 @@ import (
 
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/domain"
+	"github.com/takhtabush/takhtabush/ports"
 )
 
 // A few files whose first bytes sniff as what they claim.
@@ -381,8 +382,8 @@ func testMediaReferences(t *testing.T, store string) {
 
 func TestMediaCollection(t *testing.T) { eachStore(t, testMediaCollection) }
 
-// testMediaCollection: after the grace period, media no card uses and
-// expired intents go; media a card (trashed or not) uses stay; equal files
+// testMediaCollection: after the grace period, media no card uses go
+// (expired intents go with the purge); media a card uses stay; equal files
 // keep their blob while one row uses it.
 func testMediaCollection(t *testing.T, store string) {
 	e := newEnv(t, store)
@@ -394,18 +395,24 @@ func testMediaCollection(t *testing.T, store string) {
 	d := e.deck(ada, "Geo")
 	e.add(ada, d.ID, card("![map](media:"+used+")", "b"))
 
-	// Within the grace period nothing goes.
-	c, err := e.svc.Media.CollectMedia(context.Background())
-	if err != nil || c != (domain.MediaCollection{}) {
-		t.Fatalf("collect within the grace period: %+v, %v", c, err)
-	}
-	e.clock.Advance(domain.DefaultMediaGrace + time.Hour)
-	c, err = e.svc.Media.CollectMedia(context.Background())
+	bg := context.Background()
+	wavRow, err := e.store.Media().MediaByID(bg, unused)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Intents != 1 || c.Unused != 2 || c.Blobs != 1 {
-		t.Fatalf("collected %+v; want the open intent, the unused WAV and the twin, and only the WAV's blob", c)
+	// Within the grace period nothing goes.
+	if n, err := e.svc.Media.CollectUnused(bg, 100); err != nil || n != 0 {
+		t.Fatalf("collect within the grace period: %d, %v", n, err)
+	}
+	e.clock.Advance(domain.DefaultMediaGrace + time.Hour)
+	if n, err := e.svc.Media.CollectUnused(bg, 100); err != nil || n != 2 {
+		t.Fatalf("collected %d (%v); want the unused WAV and the twin", n, err)
+	}
+	if n, err := e.svc.Purge.Expired(bg, ports.ExpiringUploadIntents, 100); err != nil || n != 1 {
+		t.Fatalf("purged %d intents (%v); want the open one, long expired", n, err)
+	}
+	if _, err := e.blobKey(domain.MediaBlobKey(wavRow)); !contracts.IsKind(err, contracts.KindNotFound) {
+		t.Errorf("the unused WAV's blob is still there: %v", err)
 	}
 	for _, id := range []string{unused, twin, open.MediaID} {
 		if _, err := e.store.Media().MediaByID(context.Background(), id); !contracts.IsKind(err, contracts.KindNotFound) {
@@ -416,7 +423,7 @@ func testMediaCollection(t *testing.T, store string) {
 		t.Fatalf("the used file (sharing its blob with the twin): %q, %v", data, err)
 	}
 	// A second run finds nothing more.
-	if c, err := e.svc.Media.CollectMedia(context.Background()); err != nil || c != (domain.MediaCollection{}) {
-		t.Fatalf("second collection: %+v, %v", c, err)
+	if n, err := e.svc.Media.CollectUnused(bg, 100); err != nil || n != 0 {
+		t.Fatalf("second collection: %d, %v", n, err)
 	}
 }

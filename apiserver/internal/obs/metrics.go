@@ -34,6 +34,7 @@ type Metrics struct {
 	toolLatency   *prometheus.HistogramVec
 	auditFailures prometheus.Counter
 	tools         map[string]bool
+	limits        limitMetrics
 }
 
 // NewMetrics registers the metrics, with the Go runtime and process collectors.
@@ -65,6 +66,7 @@ func NewMetrics() *Metrics {
 	for _, t := range contracts.Catalog() {
 		m.tools[t.Name] = true
 	}
+	m.limits = newLimitMetrics(m.reg)
 	m.reg.MustRegister(m.requests, m.errors, m.latency, m.toolCalls, m.toolLatency, m.auditFailures,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m

@@ -84,7 +84,7 @@ func render(tools []contracts.ToolDef) []byte {
 		if hasExample {
 			p("\nExample arguments:\n\n```json\n%s\n```\n", ex.Args)
 		}
-		p("\n### Result\n\n%s", result(t.OutputSchema))
+		p("\n### Result\n\n%s", result(t.ResultSchema))
 		if hasExample {
 			out, err := json.Marshal(ex.Result)
 			if err != nil {
