@@ -35,7 +35,7 @@ var statementBudgets = map[string]budget{
 	contracts.ToolStartStudySession:  {16, 1}, // + settings, today's counts, the learning query
 	contracts.ToolSubmitReview:       {15, 1}, // + settings, today's counts (daily limits across sessions)
 	contracts.ToolRenderStudySession: {16, 1}, // as start_study_session
-	contracts.ToolRequestMediaUpload: {3, 0},
+	contracts.ToolRequestMediaUpload: {5, 1},  // the key; under the account's media lock: quota and open intents, the intent; audit
 	contracts.ToolDeleteCards:        {3, 1},
 	contracts.ToolDeleteDeck:         {4, 1},
 }

@@ -180,32 +180,11 @@ func (s *MediaService) AcceptUpload(ctx context.Context, mediaID, token, content
 // store1 streams an upload whose token was claimed into the blob store and
 // records it.
 func (s *MediaService) store1(ctx context.Context, row ports.MediaRow, body io.Reader) error {
-	br := bufio.NewReaderSize(body, sniffLen)
-	head, err := br.Peek(sniffLen)
-	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
-		return readFailure(err)
-	}
-	if err := checkSniffed(row.ContentType, head); err != nil {
+	w, err := s.stream(ctx, &row, body, "the upload is larger than the %d bytes requested; request a new upload with the right size")
+	if err != nil {
 		return err
 	}
-	w, err := s.blobs.CreateBlob(ctx)
-	if err != nil {
-		return fail(err)
-	}
 	defer func() { _ = w.Abort() }()
-	h := sha256.New()
-	n, err := io.Copy(io.MultiWriter(w, h), io.LimitReader(br, row.MaxBytes+1))
-	if err != nil {
-		return readFailure(err)
-	}
-	if n > row.MaxBytes {
-		return contracts.Errorf(contracts.KindInvalid, "the upload is larger than the %d bytes requested; request a new upload with the right size", row.MaxBytes)
-	}
-	if n == 0 {
-		return contracts.Errorf(contracts.KindInvalid, "the upload is empty")
-	}
-	row.SHA256 = hex.EncodeToString(h.Sum(nil))
-	row.Size = n
 	// Recording the upload and filing the bytes happen under the user's
 	// media lock, so the collector never deletes a blob that a new row is
 	// about to use.
@@ -213,11 +192,101 @@ func (s *MediaService) store1(ctx context.Context, row ports.MediaRow, body io.R
 		if err := tx.Media().LockMedia(ctx, row.UserID); err != nil {
 			return fail(err)
 		}
-		if err := tx.Media().MarkUploaded(ctx, row.ID, n, row.SHA256, s.now()); err != nil {
+		if err := tx.Media().MarkUploaded(ctx, row.ID, row.Size, row.SHA256, s.now()); err != nil {
 			return fail(err)
 		}
 		return fail(w.Commit(ctx, MediaBlobKey(row)))
 	})
+}
+
+// stream sniffs body against row.ContentType, then copies at most
+// row.MaxBytes of it into a new staged blob through a SHA-256, setting
+// row.SHA256 and row.Size. The caller commits or aborts the writer.
+// tooLarge is the message (with %d for the limit) of a body over it.
+func (s *MediaService) stream(ctx context.Context, row *ports.MediaRow, body io.Reader, tooLarge string) (ports.BlobWriter, error) {
+	br := bufio.NewReaderSize(body, sniffLen)
+	head, err := br.Peek(sniffLen)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
+		return nil, readFailure(err)
+	}
+	if err := checkSniffed(row.ContentType, head); err != nil {
+		return nil, err
+	}
+	w, err := s.blobs.CreateBlob(ctx)
+	if err != nil {
+		return nil, fail(err)
+	}
+	h := sha256.New()
+	n, err := io.Copy(io.MultiWriter(w, h), io.LimitReader(br, row.MaxBytes+1))
+	switch {
+	case err != nil:
+		err = readFailure(err)
+	case n > row.MaxBytes:
+		err = contracts.Errorf(contracts.KindInvalid, tooLarge, row.MaxBytes)
+	case n == 0:
+		err = contracts.Errorf(contracts.KindInvalid, "the file is empty")
+	}
+	if err != nil {
+		_ = w.Abort()
+		return nil, err
+	}
+	row.SHA256, row.Size = hex.EncodeToString(h.Sum(nil)), n
+	return w, nil
+}
+
+// ImportMedia stores a file for the acting user without an upload intent:
+// media that arrive inside an Anki package. The bytes are sniffed against
+// contentType, hashed (equal files of the account share one blob) and
+// counted against the quota like an upload; at most maxBytes are read
+// (limited further by the type's limit). It returns the new media id to
+// reference from card text. Invalid for a type, size or content outside
+// the rules; forbidden when the quota is full.
+func (s *MediaService) ImportMedia(ctx context.Context, contentType, filename string, body io.Reader, maxBytes int64) (string, error) {
+	uid, err := userID(ctx)
+	if err != nil {
+		return "", err
+	}
+	if s.blobs == nil {
+		return "", contracts.Errorf(contracts.KindUnavailable, "media files cannot be stored on this server")
+	}
+	ct := mediaType(contentType)
+	limit, ok := s.uploadLimit(ct)
+	if !ok {
+		return "", contracts.Errorf(contracts.KindInvalid, "media of type %q cannot be stored; allowed: %s", contentType, strings.Join(contracts.UploadTypes(), ", "))
+	}
+	name, err := cleanFilename(filename)
+	if err != nil {
+		return "", err
+	}
+	now := s.now()
+	row := ports.MediaRow{ID: s.ids.NewID(), UserID: uid, ContentType: ct, Filename: name, MaxBytes: min(max(maxBytes, 1), limit),
+		CreatedAt: now, ExpiresAt: now, CredentialKind: contracts.CredentialLocal}
+	w, err := s.stream(ctx, &row, body, "the file is larger than %d bytes")
+	if err != nil {
+		return "", err
+	}
+	defer func() { _ = w.Abort() }()
+	row.MaxBytes, row.UploadedAt = row.Size, &now
+	err = s.store.InTx(ctx, func(tx ports.Stores) error {
+		if err := tx.Media().LockMedia(ctx, uid); err != nil {
+			return fail(err)
+		}
+		u, err := tx.Media().MediaUsage(ctx, uid, now)
+		if err != nil {
+			return fail(err)
+		}
+		if used := u.StoredBytes + u.ReservedBytes; used+row.Size > s.cfg.MediaQuotaBytes {
+			return quotaError(used, row.Size, s.cfg.MediaQuotaBytes)
+		}
+		if err := tx.Media().CreateMedia(ctx, row); err != nil {
+			return fail(err)
+		}
+		return fail(w.Commit(ctx, MediaBlobKey(row)))
+	})
+	if err != nil {
+		return "", err
+	}
+	return row.ID, nil
 }
 
 // readFailure reports a body that could not be read (a client that went

@@ -427,3 +427,42 @@ func testMediaCollection(t *testing.T, store string) {
 		t.Fatalf("second collection: %d, %v", n, err)
 	}
 }
+
+func TestImportMedia(t *testing.T) { eachStore(t, testImportMedia) }
+
+// testImportMedia: media that arrive in a package are stored without an
+// intent, under the same rules: sniffed, deduplicated, within the quota.
+func testImportMedia(t *testing.T, store string) {
+	e := newEnv(t, store)
+	e.svc = domain.NewServices(e.store, e.blobs, e.clock, domain.RandomIDs{}, nil,
+		domain.Config{BaseURL: baseURL, MediaQuotaBytes: 3 * int64(len(tinyPNG))})
+	ada := e.user("ada@example.com")
+	id, err := e.svc.Media.ImportMedia(ada, "image/png", "paste-1.png", strings.NewReader(tinyPNG), 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := e.svc.Media.OpenMedia(ada, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := io.ReadAll(f.Body)
+	f.Body.Close()
+	if string(data) != tinyPNG || f.Filename != "paste-1.png" || !f.Inline {
+		t.Fatalf("imported %+v %q", f, data)
+	}
+	d := e.deck(ada, "Imported")
+	if r := e.add(ada, d.ID, card("![x](media:"+id+")", "b")); statuses(r) != "created" {
+		t.Fatalf("a card using imported media: %+v", r.Items)
+	}
+	_, err = e.svc.Media.ImportMedia(ada, "image/png", "x.png", strings.NewReader("<svg/>"), 100)
+	wantKind(t, err, contracts.KindInvalid)
+	_, err = e.svc.Media.ImportMedia(ada, "text/html", "x.html", strings.NewReader("<p>"), 100)
+	wantKind(t, err, contracts.KindInvalid)
+	_, err = e.svc.Media.ImportMedia(ada, "image/png", "big.png", strings.NewReader(tinyPNG), 10)
+	wantKind(t, err, contracts.KindInvalid)
+	if _, err := e.svc.Media.ImportMedia(ada, "image/png", "b.png", strings.NewReader(tinyPNG+"\x00"), 1<<20); err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.svc.Media.ImportMedia(ada, "image/png", "c.png", strings.NewReader(tinyPNG+"\x00\x00"), 1<<20)
+	wantKind(t, err, contracts.KindForbidden)
+}
