@@ -9,7 +9,7 @@ GO ?= go
 DB ?=
 ADDR ?=
 
-.PHONY: axe run build test generate check-generated lint tidy-check bench bench-quick fuzz-import fuzz-oauth fuzz-hostile conformance conformance-oauth ci help
+.PHONY: axe run build test generate check-generated lint tidy-check bench bench-quick loadtest loadtest-smoke loadtest-scale pgbouncer-suite replica-test fuzz-import fuzz-oauth fuzz-hostile conformance conformance-oauth ci help
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
@@ -57,6 +57,25 @@ bench: ## benchmarks: storage, domain, and the MCP engine against its peers (rat
 
 bench-quick: ## a fast smoke run of the MCP comparison
 	$(GO) run ./bench/cmd/mcpbench -quick
+
+LOADTEST_FLAGS ?=
+loadtest: ## 50 agents start sessions and review through /mcp for 60 s on SQLite, Postgres, 2 instances and pgbouncer; checks nothing was lost (Postgres ones need TAKHTABUSH_TEST_POSTGRES_URL)
+	$(GO) run ./bench/cmd/loadtest -duration 60s $(LOADTEST_FLAGS)
+
+loadtest-smoke: ## the load test for 15 s per configuration (what CI runs)
+	$(GO) run ./bench/cmd/loadtest -duration 15s -cards 100 $(LOADTEST_FLAGS)
+
+loadtest-scale: ## the same client load on 1, 2 and 4 instances on one Postgres, with CPU per call split between instances and Postgres
+	$(GO) run ./bench/cmd/loadtest -configs pg,pg-x2,pg-x4 -duration 30s $(LOADTEST_FLAGS)
+
+PGBOUNCER ?= /usr/sbin/pgbouncer
+pgbouncer-suite: ## the Postgres store contract suite through pgbouncer in transaction pooling mode (PGBOUNCER=binary; needs TAKHTABUSH_TEST_POSTGRES_URL)
+	@test -n "$$TAKHTABUSH_TEST_POSTGRES_URL" || { echo "pgbouncer-suite needs TAKHTABUSH_TEST_POSTGRES_URL"; exit 1; }
+	TAKHTABUSH_TEST_PGBOUNCER=$(PGBOUNCER) $(GO) test -count=1 -timeout 20m -run 'ThroughPgbouncer' ./adapters/postgres/
+
+PGBIN ?= $(shell pg_config --bindir 2>/dev/null || echo /usr/lib/postgresql/15/bin)
+replica-test: ## read replicas against a real streaming replica: a private primary (initdb) and replica (pg_basebackup) on free ports (PGBIN=folder of initdb, pg_ctl, pg_basebackup)
+	TAKHTABUSH_TEST_PGBIN=$(PGBIN) $(GO) test -count=1 -timeout 10m -run 'TestReadReplica' -v ./adapters/postgres/
 
 fuzz-import: ## fuzz the text import, the Anki HTML conversion and the note template renderer (10 s each)
 	bash scripts/fuzz.sh ./domain/cardtext FuzzParse 10s

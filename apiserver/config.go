@@ -30,6 +30,10 @@ const (
 type Config struct {
 	// DatabaseURL picks the store: "sqlite:PATH" or "postgres://…".
 	DatabaseURL string
+	// DatabaseReplicas are postgres:// URLs of streaming read replicas of
+	// DatabaseURL (Postgres only): reads that tolerate a little lag go
+	// there (see postgres.Routed).
+	DatabaseReplicas []string
 	// Addr is the listen address; it also gives the default BaseURL.
 	Addr string
 	// BaseURL is the public origin (scheme://host[:port]); default http://Addr.

@@ -37,6 +37,10 @@ func provideLogger(cfg Config) *slog.Logger {
 	return slog.New(obs.ContextHandler{Handler: h})
 }
 
+// provideTxRunner offers the store's transactions to the MCP binding (a
+// mutation and its audit row in one transaction).
+func provideTxRunner(db ports.Database) ports.TxRunner { return db }
+
 // provideStore opens the store the database URL names and applies its
 // migrations; the cleanup closes it.
 func provideStore(ctx context.Context, cfg Config, log *slog.Logger) (ports.Database, func(), error) {
@@ -44,17 +48,24 @@ func provideStore(ctx context.Context, cfg Config, log *slog.Logger) (ports.Data
 	if err != nil {
 		return nil, nil, err
 	}
+	if len(cfg.DatabaseReplicas) > 0 && kind != dbPostgres {
+		return nil, nil, fmt.Errorf("read replicas (--db-replica) need a Postgres --db")
+	}
 	var s ports.Database
 	switch kind {
 	case dbSQLite:
 		s, err = sqlite.Open(ctx, target, sqlite.WithCounter(cfg.StatementCounter))
 	case dbPostgres:
-		s, err = postgres.Open(ctx, target, postgres.WithCounter(cfg.StatementCounter))
+		if len(cfg.DatabaseReplicas) > 0 {
+			s, err = postgres.OpenRouted(ctx, target, cfg.DatabaseReplicas, log, postgres.WithCounter(cfg.StatementCounter))
+		} else {
+			s, err = postgres.Open(ctx, target, postgres.WithCounter(cfg.StatementCounter))
+		}
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("opening the %s database %s: %w", kind, redactURL(target), err)
 	}
-	log.Info("database ready", "kind", kind)
+	log.Info("database ready", "kind", kind, "replicas", len(cfg.DatabaseReplicas))
 	return s, func() {
 		if err := s.Close(); err != nil {
 			log.Error("closing the database", "err", err)

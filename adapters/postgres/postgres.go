@@ -46,6 +46,7 @@ const DefaultMaxOpenConns = 16
 type Store struct {
 	*sqlstore.Store
 	noLock bool
+	pooled bool // statement_cache=off: behind a transaction pooler
 }
 
 // Option changes how Open opens a store.
@@ -56,7 +57,11 @@ type options struct {
 	noMigrate    bool
 	counter      *sqlcount.Counter
 	noLock       bool // tests: each migrates a private schema, so skip the database-wide lock
+	noPing       bool // a replica that is away at start: opened anyway
 }
+
+// withoutPing makes Open skip checking that the database answers.
+func withoutPing() Option { return func(o *options) { o.noPing = true } }
 
 // WithMaxOpenConns sets the connection pool's size (default DefaultMaxOpenConns).
 func WithMaxOpenConns(n int) Option { return func(o *options) { o.maxOpenConns = n } }
@@ -71,7 +76,10 @@ func WithoutMigrate() Option { return func(o *options) { o.noMigrate = true } }
 // StatementCacheParam is the URL query parameter that switches the
 // statement cache off: statement_cache=off (named prepared statements do
 // not survive pgbouncer's transaction pooling). Open removes it before
-// connecting; "on" (the default) keeps the cache.
+// connecting, and with "off" also sends each query's parse, bind and
+// execute in one exchange (lib/pq's binary_parameters=yes, unless the URL
+// sets it), so no unnamed statement outlives a pooled server connection
+// either; "on" (the default) keeps the cache.
 const StatementCacheParam = "statement_cache"
 
 // TxSlots returns how many transactions an instance with a pool of n
@@ -113,7 +121,10 @@ func Open(ctx context.Context, url string, opts ...Option) (*Store, error) {
 	db.SetConnMaxIdleTime(5 * time.Minute)
 	db.SetConnMaxLifetime(30 * time.Minute)
 	cfg := sqlstore.Config{Dialect: dialect{}, MaxTx: TxSlots(n), NoStatementCache: noCache}
-	s := &Store{Store: sqlstore.New(db, cfg), noLock: o.noLock}
+	s := &Store{Store: sqlstore.New(db, cfg), noLock: o.noLock, pooled: noCache}
+	if o.noPing {
+		return s, nil
+	}
 	if err := s.Ping(ctx); err != nil {
 		_ = s.Close()
 		return nil, err
@@ -127,9 +138,11 @@ func Open(ctx context.Context, url string, opts ...Option) (*Store, error) {
 	return s, nil
 }
 
-// Migrate applies the pending migrations under a Postgres advisory lock,
-// so instances starting together apply each migration once. Running it
-// again is a no-op.
+// Migrate applies the pending migrations under a lock, so instances
+// starting together apply each migration once: a session advisory lock,
+// or, behind a transaction pooler (statement_cache=off), where a session
+// lock could be taken on one server connection and released on another,
+// a lock row in the goose_lock table. Running it again is a no-op.
 func (s *Store) Migrate(ctx context.Context) error {
 	_, err := s.migrate(ctx)
 	return err
@@ -138,7 +151,15 @@ func (s *Store) Migrate(ctx context.Context) error {
 // migrate applies the pending migrations and says how many.
 func (s *Store) migrate(ctx context.Context) (int, error) {
 	var opts []goose.ProviderOption
-	if !s.noLock {
+	switch {
+	case s.noLock:
+	case s.pooled:
+		locker, err := lock.NewPostgresTableLocker(lock.WithTableLockTimeout(time.Second, 300), lock.WithTableHeartbeatInterval(2*time.Second))
+		if err != nil {
+			return 0, contracts.Internal(fmt.Errorf("postgres: %w", err))
+		}
+		opts = append(opts, goose.WithLocker(locker))
+	default:
 		locker, err := lock.NewPostgresSessionLocker(lock.WithLockTimeout(1, 300))
 		if err != nil {
 			return 0, contracts.Internal(fmt.Errorf("postgres: %w", err))
@@ -181,6 +202,16 @@ func statementCache(raw string) (string, bool, error) {
 	u.RawQuery = q.Encode()
 	switch v {
 	case "off":
+		// Without binary_parameters, lib/pq runs a query with arguments
+		// as two exchanges (parse and describe, then bind and execute),
+		// each ending in a Sync: outside a transaction, a transaction
+		// pooler may hand the second to another server connection, which
+		// knows no such unnamed statement (26000, or a bind that does
+		// not match: 08P01). binary_parameters sends all of it at once.
+		if !q.Has("binary_parameters") {
+			q.Set("binary_parameters", "yes")
+			u.RawQuery = q.Encode()
+		}
 		return u.String(), true, nil
 	case "on":
 		return u.String(), false, nil

@@ -122,7 +122,8 @@ func TestStatementCacheParam(t *testing.T) {
 		bad     bool
 	}{
 		{in: "postgres://u@h/db?sslmode=disable", out: "postgres://u@h/db?sslmode=disable"},
-		{in: "postgres://u@h/db?sslmode=disable&statement_cache=off", out: "postgres://u@h/db?sslmode=disable", off: true},
+		{in: "postgres://u@h/db?sslmode=disable&statement_cache=off", out: "postgres://u@h/db?binary_parameters=yes&sslmode=disable", off: true},
+		{in: "postgres://u@h/db?statement_cache=off&binary_parameters=no", out: "postgres://u@h/db?binary_parameters=no", off: true},
 		{in: "postgresql://u@h/db?statement_cache=on", out: "postgresql://u@h/db"},
 		{in: "postgres://u@h/db?statement_cache=no", bad: true},
 		{in: "host=h dbname=db", out: "host=h dbname=db"},

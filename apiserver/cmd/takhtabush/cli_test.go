@@ -186,3 +186,15 @@ func mustJSON(t *testing.T, v any) []byte {
 
 // keyHeader is the header set of an API key.
 func keyHeader(key string) http.Header { return http.Header{"Authorization": {"Bearer " + key}} }
+
+// --db-replica takes postgres:// URLs and needs a Postgres --db: the
+// mistakes are refused before serving, with the reason.
+func TestServeReplicaFlag(t *testing.T) {
+	db := sqliteDB(t)
+	if _, errOut, code := tb(t, nil, "serve", "--db", db, "--addr", "127.0.0.1:0", "--db-replica", "sqlite:/tmp/x.db"); code != 2 || !strings.Contains(errOut, "a replica is a postgres:// URL") {
+		t.Errorf("a SQLite replica: exit %d %s", code, errOut)
+	}
+	if _, errOut, code := tb(t, nil, "serve", "--db", db, "--addr", "127.0.0.1:0", "--db-replica", "postgres://u@127.0.0.1:1/db"); code != 1 || !strings.Contains(errOut, "need a Postgres --db") {
+		t.Errorf("replicas of a SQLite database: exit %d %s", code, errOut)
+	}
+}

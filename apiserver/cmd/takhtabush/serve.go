@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"strconv"
+	"strings"
 
 	"github.com/takhtabush/takhtabush/apiserver"
 )
@@ -25,12 +26,24 @@ func serveCmd(ctx context.Context, args []string, io stdio, getenv func(string) 
 	quotaMiB := c.str("media-quota-mib", "TAKHTABUSH_MEDIA_QUOTA_MIB", "1024", "each account's media storage in MiB")
 	openUploads := c.str("max-open-uploads", "TAKHTABUSH_MAX_OPEN_UPLOADS", "20", "open upload intents per account")
 	attachMiB := c.str("attachment-limit-mib", "TAKHTABUSH_ATTACHMENT_LIMIT_MIB", "512", "largest zip or text upload in MiB (at most 512)")
+	var replicas []string
+	if v := getenv("TAKHTABUSH_DATABASE_REPLICAS"); v != "" {
+		replicas = strings.Split(v, ",")
+	}
+	c.fs.Func("db-replica", "a streaming read replica of --db (postgres://…), repeatable: stats, plans, search and list pages read there (env TAKHTABUSH_DATABASE_REPLICAS, comma-separated)", func(v string) error {
+		if !strings.HasPrefix(v, "postgres://") && !strings.HasPrefix(v, "postgresql://") {
+			return fmt.Errorf("a replica is a postgres:// URL")
+		}
+		replicas = append(replicas, v)
+		return nil
+	})
 	openSignup := c.fs.Bool("open-signup", getenv("TAKHTABUSH_OPEN_SIGNUP") == "true", "let anyone create an account by asking for a sign-in link (env TAKHTABUSH_OPEN_SIGNUP=true)")
 	if code, ok := c.parse(args); !ok {
 		return code
 	}
 	cfg := c.config(io)
 	cfg.MCPHost = *mcpHost
+	cfg.DatabaseReplicas = replicas
 	cfg.AdminAddr = *adminAddr
 	cfg.OpenSignup = *openSignup
 	cfg.MediaStore = *mediaStore

@@ -1,0 +1,224 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/ports"
+)
+
+// replicaEnv names the folder of the PostgreSQL server binaries (initdb,
+// pg_ctl, pg_basebackup) the read-replica test runs a private primary and
+// streaming replica with (make replica-test sets it).
+const replicaEnv = "TAKHTABUSH_TEST_PGBIN"
+
+// cluster is a private PostgreSQL server in a temporary folder.
+type cluster struct {
+	bin, dir string
+	port     int
+	asUser   []string // runuser prefix when the test runs as root
+}
+
+func (c *cluster) url() string {
+	return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable&connect_timeout=2&io_timeout=2s", c.port)
+}
+
+func (c *cluster) run(t *testing.T, name string, args ...string) {
+	t.Helper()
+	argv := append(append(append([]string{}, c.asUser...), filepath.Join(c.bin, name)), args...)
+	out, err := exec.Command(argv[0], argv[1:]...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", name, err, out)
+	}
+}
+
+func (c *cluster) pgctl(t *testing.T, args ...string) {
+	t.Helper()
+	c.run(t, "pg_ctl", append([]string{"-D", c.dir, "-l", c.dir + ".log", "-w", "-t", "60"}, args...)...)
+}
+
+// streamingPair starts a private primary (initdb) and a streaming replica
+// of it (pg_basebackup -R) on free loopback ports, both stopped when the
+// test ends. The machine's own server is not used: its pg_hba.conf need
+// not allow replication connections.
+func streamingPair(t *testing.T) (primary, standby *cluster) {
+	t.Helper()
+	bin := os.Getenv(replicaEnv)
+	if bin == "" {
+		t.Skip(replicaEnv + " is not set (make replica-test sets it)")
+	}
+	root, err := os.MkdirTemp("", "takhtabush-replica-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(root) })
+	var asUser []string
+	if os.Geteuid() == 0 { // initdb and postgres refuse to run as root
+		asUser = []string{"runuser", "-u", "postgres", "--"}
+		if err := exec.Command("chown", "postgres", root).Run(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	primary = &cluster{bin: bin, dir: filepath.Join(root, "primary"), port: freeTCPPort(t), asUser: asUser}
+	standby = &cluster{bin: bin, dir: filepath.Join(root, "standby"), port: freeTCPPort(t), asUser: asUser}
+	primary.run(t, "initdb", "-D", primary.dir, "-U", "postgres", "--auth=trust", "--no-sync")
+	conf := fmt.Sprintf("port = %d\nlisten_addresses = '127.0.0.1'\nunix_socket_directories = '%s'\nwal_level = replica\nmax_wal_senders = 4\nfsync = off\nsynchronous_commit = off\nshared_buffers = 16MB\n", primary.port, root)
+	appendFile(t, filepath.Join(primary.dir, "postgresql.conf"), conf)
+	primary.pgctl(t, "start")
+	t.Cleanup(func() { primary.pgctl(t, "stop", "-m", "immediate") })
+	primary.run(t, "pg_basebackup", "-h", "127.0.0.1", "-p", fmt.Sprint(primary.port), "-U", "postgres", "-D", standby.dir, "-R", "-X", "stream", "--no-sync")
+	appendFile(t, filepath.Join(standby.dir, "postgresql.auto.conf"), fmt.Sprintf("port = %d\n", standby.port))
+	standby.pgctl(t, "start")
+	t.Cleanup(func() {
+		if _, err := os.Stat(filepath.Join(standby.dir, "postmaster.pid")); err == nil {
+			standby.pgctl(t, "stop", "-m", "immediate")
+		}
+	})
+	return primary, standby
+}
+
+func appendFile(t *testing.T, path, text string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(text); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func freeTCPPort(t *testing.T) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
+}
+
+// Lag-tolerant reads go to a real streaming replica; a principal that
+// just wrote reads its own writes (from the primary), on the instance it
+// wrote through and on another; when the replica goes away, reads fall
+// back to the primary at once and keep working; when it comes back, it
+// serves again.
+func TestReadReplica(t *testing.T) {
+	primary, standby := streamingPair(t)
+	ctx := context.Background()
+	a, err := OpenRouted(ctx, primary.url(), []string{standby.url()}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	b, err := OpenRouted(ctx, primary.url(), []string{standby.url()}, nil) // a second instance
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	for _, r := range []*Routed{a, b} {
+		if !r.reps[0].healthy.Load() {
+			t.Fatal("the replica is not serving after start")
+		}
+	}
+	t.Logf("measured replica lag: %s", time.Duration(a.reps[0].lag.Load()))
+
+	// A reader who has not written: its list comes from the replica.
+	reader := newReplicaUser(t, a, "reader@example.com")
+	waitReplayed(t, a)
+	as := func(u contracts.User) context.Context {
+		return contracts.WithPrincipal(ctx, contracts.Principal{UserID: u.ID, Scopes: contracts.AllScopes, CredentialKind: contracts.CredentialAPIKey})
+	}
+	before := b.ReplicaReads()
+	if _, err := b.Decks().ListDecks(as(reader), reader.ID, "", 10, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if b.ReplicaReads() != before+1 {
+		t.Fatalf("a principal without recent writes did not read from the replica")
+	}
+
+	// An agent creates a deck through instance a (a transaction and its
+	// audit row) and lists its decks at once, through a and through b.
+	writer := newReplicaUser(t, a, "writer@example.com")
+	deck := contracts.Deck{ID: fmt.Sprintf("d-%d", time.Now().UnixNano()), Name: "Fresh", CreatedAt: time.Now(), UpdatedAt: time.Now()}
+	if err := a.InTx(as(writer), func(tx ports.Stores) error { return tx.Decks().CreateDeck(ctx, writer.ID, deck) }); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Audit().AppendAudit(as(writer), contracts.AuditEvent{ID: fmt.Sprintf("a-%d", time.Now().UnixNano()), UserID: writer.ID,
+		CredentialKind: contracts.CredentialAPIKey, Tool: "create_deck", Action: "create", Outcome: contracts.AuditOK, At: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	for name, r := range map[string]*Routed{"the writing instance": a, "another instance": b} {
+		before := r.ReplicaReads()
+		decks, err := r.Decks().ListDecks(as(writer), writer.ID, "", 10, time.Now())
+		if err != nil || len(decks) != 1 || decks[0].ID != deck.ID {
+			t.Errorf("%s: list_decks right after create_deck = %v, %v; want the new deck", name, decks, err)
+		}
+		if r.ReplicaReads() != before {
+			t.Errorf("%s: a principal who just wrote read from the replica", name)
+		}
+	}
+
+	// The replica goes away: reads fall back to the primary and keep working.
+	standby.pgctl(t, "stop", "-m", "immediate")
+	start := time.Now()
+	if _, err := b.Decks().ListDecks(as(reader), reader.ID, "", 10, time.Now()); err != nil {
+		t.Fatalf("a read with the replica gone: %v", err)
+	}
+	t.Logf("first read after the replica went away answered in %s", time.Since(start).Round(time.Millisecond))
+	if time.Since(start) > 5*time.Second {
+		t.Errorf("the fallback took %s", time.Since(start))
+	}
+	for range 3 {
+		if _, err := b.Cards().CountPhases(as(reader), reader.ID, ""); err != nil {
+			t.Fatalf("reads with the replica gone: %v", err)
+		}
+	}
+	if b.reps[0].healthy.Load() {
+		t.Error("the replica that went away is still marked serving")
+	}
+
+	// It comes back: after the monitor's next measurement it serves again.
+	standby.pgctl(t, "start")
+	deadline := time.Now().Add(20 * time.Second)
+	for !b.reps[0].healthy.Load() {
+		if time.Now().After(deadline) {
+			t.Fatal("the replica did not serve again within 20 s of coming back")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	before = b.ReplicaReads()
+	if _, err := b.Decks().ListDecks(as(reader), reader.ID, "", 10, time.Now()); err != nil || b.ReplicaReads() != before+1 {
+		t.Errorf("after the replica came back: err %v, replica reads %d → %d", err, before, b.ReplicaReads())
+	}
+}
+
+// newReplicaUser creates a user on the primary.
+func newReplicaUser(t *testing.T, r *Routed, email string) contracts.User {
+	t.Helper()
+	u := contracts.User{ID: fmt.Sprintf("u-%d", time.Now().UnixNano()), Email: email, Name: strings.Split(email, "@")[0], CreatedAt: time.Now()}
+	if err := r.Users().CreateUser(context.Background(), u); err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
+// waitReplayed waits until the replica has replayed everything written so far.
+func waitReplayed(t *testing.T, r *Routed) {
+	t.Helper()
+	ok, _ := r.lagOf(context.Background(), r.reps[0])
+	if !ok {
+		t.Fatal("the replica did not catch up")
+	}
+}
