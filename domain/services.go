@@ -126,7 +126,7 @@ type deps struct {
 	ids   ports.IDSource
 	sched ports.Scheduler
 	cfg   Config
-	// content renders card text (one renderer for every surface).
+	// content renders card text for every place that shows it.
 	content *content.Renderer
 }
 

@@ -466,3 +466,24 @@ func testImportMedia(t *testing.T, store string) {
 	_, err = e.svc.Media.ImportMedia(ada, "image/png", "c.png", strings.NewReader(tinyPNG+"\x00\x00"), 1<<20)
 	wantKind(t, err, contracts.KindForbidden)
 }
+
+func TestStudyWidgetMedia(t *testing.T) { eachStore(t, testStudyWidgetMedia) }
+
+// testStudyWidgetMedia: render_study_session's card carries its media as
+// signed URLs the widget can load without a cookie.
+func testStudyWidgetMedia(t *testing.T, store string) {
+	e := newEnv(t, store)
+	ada := e.user("ada@example.com")
+	img := e.uploaded(ada, "image/png", tinyPNG)
+	d := e.deck(ada, "Maps")
+	e.add(ada, d.ID, card("![map](media:"+img+")", "[sound:"+img+"]"))
+	v, err := e.svc.Study.RenderSession(ada, contracts.RenderStudySessionArgs{DeckID: d.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range []string{v.FrontHTML, v.BackHTML} {
+		if !strings.Contains(h, `src="`+baseURL+"/media/"+img+"?e=") || !strings.Contains(h, "&amp;s=") {
+			t.Fatalf("the widget's card has no signed media URL: %s", h)
+		}
+	}
+}
