@@ -139,6 +139,10 @@ type DeckStore interface {
 	// and UpdatedAt. Not found when the deck, or the preset it names, is
 	// absent (or another user's); conflict on a duplicate name.
 	UpdateDeck(ctx context.Context, userID string, d contracts.Deck) error
+	// LockDeck holds a write lock on the deck until the transaction ends,
+	// so reviews of one deck that check its daily limits run one after
+	// the other. Not found when absent.
+	LockDeck(ctx context.Context, userID, deckID string) error
 	// DeleteDeck deletes a deck and everything in it (cards, reviews,
 	// sessions and their queues), and its preset when no other deck uses
 	// it. Not found when absent.
