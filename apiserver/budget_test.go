@@ -27,17 +27,17 @@ var statementBudgets = map[string]budget{
 	contracts.ToolGetStudySnapshot:   {10, 1}, // + the account settings (learner's day)
 	contracts.ToolGetStats:           {6, 0},  // + the account settings
 	contracts.ToolGetStudyPlan:       {5, 0},  // + the account settings
-	contracts.ToolCreateDeck:         {3, 0},
-	contracts.ToolUpdateDeck:         {7, 1},
-	contracts.ToolAddCards:           {6, 1},
-	contracts.ToolUpdateCards:        {8, 1},
-	contracts.ToolImportCards:        {6, 1},
-	contracts.ToolStartStudySession:  {16, 1}, // + settings, today's counts, the learning query
-	contracts.ToolSubmitReview:       {15, 1}, // + settings, today's counts (daily limits across sessions)
-	contracts.ToolRenderStudySession: {16, 1}, // as start_study_session
-	contracts.ToolRequestMediaUpload: {3, 0},
-	contracts.ToolDeleteCards:        {3, 1},
-	contracts.ToolDeleteDeck:         {4, 1},
+	contracts.ToolCreateDeck:         {4, 1},  // the audit row under a savepoint of the mutation's transaction (one commit)
+	contracts.ToolUpdateDeck:         {9, 1},
+	contracts.ToolAddCards:           {8, 1},
+	contracts.ToolUpdateCards:        {10, 1},
+	contracts.ToolImportCards:        {8, 1},
+	contracts.ToolStartStudySession:  {18, 1}, // + settings, today's counts, the learning query
+	contracts.ToolSubmitReview:       {17, 1}, // + settings, today's counts (daily limits across sessions)
+	contracts.ToolRenderStudySession: {18, 1}, // as start_study_session
+	contracts.ToolRequestMediaUpload: {4, 1},
+	contracts.ToolDeleteCards:        {5, 1},
+	contracts.ToolDeleteDeck:         {6, 1},
 }
 
 // TestStatementBudgets calls every tool once through /mcp with an API key

@@ -1,6 +1,7 @@
 package apiserver_test
 
 import (
+	"context"
 	"database/sql"
 	"net/http"
 	"net/url"
@@ -9,7 +10,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/takhtabush/takhtabush/adapters/faultproxy"
+	"github.com/takhtabush/takhtabush/adapters/sqlcount"
+	"github.com/takhtabush/takhtabush/apiserver"
 	"github.com/takhtabush/takhtabush/contracts"
 )
 
@@ -155,4 +160,79 @@ func TestFaultSQLiteLocked(t *testing.T) {
 	if resp, body := e.rpc(t, write, bearer(key)); resp.StatusCode != http.StatusOK || strings.Contains(string(body), "isError") && strings.Contains(string(body), `"isError":true`) {
 		t.Errorf("after the lock: %d %s", resp.StatusCode, body)
 	}
+}
+
+// The audit row is written in the mutation's transaction under a
+// savepoint: when the database refuses the audit insert (a trigger
+// raising an error, on both stores), only the savepoint rolls back, the
+// mutation commits, the result carries the audit-failure marker, and the
+// failure is logged and counted; once the database takes audit rows again,
+// a mutation writes its row in the same single transaction.
+func TestAuditInsertRefusedByTheDatabase(t *testing.T) {
+	forEachDB(t, func(t *testing.T, dbURL string) {
+		var counter sqlcount.Counter
+		e := newEnv(t, dbURL, func(c *apiserver.Config) { c.StatementCounter = &counter })
+		key, _ := e.key(t, contracts.AllScopes...)
+		cs := connect(t, e.base+"/mcp", bearer(key), "")
+		driver, dsn, refuse, allow := "postgres", dbURL, []string{
+			`CREATE FUNCTION refuse_audit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'audit refused'; END $$`,
+			`CREATE TRIGGER refuse_audit BEFORE INSERT ON mcp_audit_events FOR EACH ROW EXECUTE FUNCTION refuse_audit()`,
+		}, []string{`DROP TRIGGER refuse_audit ON mcp_audit_events`}
+		if strings.HasPrefix(dbURL, "sqlite:") {
+			driver, dsn = "sqlite", strings.TrimPrefix(dbURL, "sqlite:")+"?_pragma=busy_timeout(5000)"
+			refuse = []string{`CREATE TRIGGER refuse_audit BEFORE INSERT ON mcp_audit_events BEGIN SELECT RAISE(ABORT, 'audit refused'); END`}
+			allow = []string{`DROP TRIGGER refuse_audit`}
+		}
+		admin, err := sql.Open(driver, dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer admin.Close()
+		exec := func(stmts []string) {
+			t.Helper()
+			for _, q := range stmts {
+				if _, err := admin.Exec(q); err != nil {
+					t.Fatalf("%s: %v", q, err)
+				}
+			}
+		}
+
+		exec(refuse)
+		before := counter.Read()
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: contracts.ToolCreateDeck, Arguments: map[string]any{"name": "Kept"}})
+		if err != nil || res.IsError {
+			t.Fatalf("create_deck with the audit refused: %v %s; want the mutation to succeed", err, resultText(res))
+		}
+		if res.Meta[contracts.MetaAuditFailed] != true {
+			t.Errorf("_meta %v, want %s", res.Meta, contracts.MetaAuditFailed)
+		}
+		if got := counter.Read().Sub(before); got.Transactions != 1 {
+			t.Errorf("create_deck ran %d transactions, want 1 (the audit row under a savepoint of the mutation's)", got.Transactions)
+		}
+		var page contracts.DeckPage
+		call(t, cs, contracts.ToolListDecks, map[string]any{}, &page)
+		if len(page.Items) != 1 || page.Items[0].Name != "Kept" {
+			t.Fatalf("decks after the refused audit: %+v, want the deck kept", page.Items)
+		}
+		if !strings.Contains(e.logs.String(), `"msg":"audit write failed"`) {
+			t.Errorf("the refused audit was not logged")
+		}
+		if _, body := e.request(t, http.MethodGet, "/metrics", nil, nil); !strings.Contains(string(body), "takhtabush_audit_write_failures_total 1\n") {
+			t.Errorf("the refused audit was not counted")
+		}
+
+		exec(allow)
+		before = counter.Read()
+		res = call(t, cs, contracts.ToolCreateDeck, map[string]any{"name": "Audited"}, nil)
+		if res.Meta[contracts.MetaAuditFailed] != nil {
+			t.Errorf("_meta %v after the audit came back", res.Meta)
+		}
+		if got := counter.Read().Sub(before); got.Transactions != 1 {
+			t.Errorf("create_deck ran %d transactions, want 1", got.Transactions)
+		}
+		var n int
+		if err := admin.QueryRow(`SELECT COUNT(*) FROM mcp_audit_events WHERE tool = 'create_deck'`).Scan(&n); err != nil || n != 1 {
+			t.Errorf("%d create_deck audit rows (%v), want 1: the second call's", n, err)
+		}
+	})
 }

@@ -34,6 +34,10 @@ func provideLogger(cfg Config) *slog.Logger {
 	return slog.New(obs.ContextHandler{Handler: h})
 }
 
+// provideTxRunner offers the store's transactions to the MCP binding (a
+// mutation and its audit row in one transaction).
+func provideTxRunner(db ports.Database) ports.TxRunner { return db }
+
 // provideStore opens the store the database URL names and applies its
 // migrations; the cleanup closes it.
 func provideStore(ctx context.Context, cfg Config, log *slog.Logger) (ports.Database, func(), error) {

@@ -55,6 +55,7 @@ var domainSet = wire.NewSet(
 // mcpSet binds the MCP port to the domain services and builds the engine.
 var mcpSet = wire.NewSet(
 	wire.Struct(new(mcpbind.Services), "*"),
+	provideTxRunner,
 	mcpbind.New,
 	wire.Bind(new(ports.McpServices), new(*mcpbind.Binding)),
 	provideMCPServer,

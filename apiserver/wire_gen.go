@@ -48,6 +48,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	exposureService := services.Exposure
 	auditService := services.Audit
 	settingsService := services.Settings
+	txRunner := provideTxRunner(database)
 	mcpbindServices := mcpbind.Services{
 		Decks:    deckService,
 		Cards:    cardService,
@@ -58,6 +59,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		Exposure: exposureService,
 		Audit:    auditService,
 		Settings: settingsService,
+		Tx:       txRunner,
 	}
 	metrics := obs.NewMetrics()
 	binding := mcpbind.New(mcpbindServices, metrics)
@@ -192,7 +194,7 @@ var domainSet = wire.NewSet(
 )
 
 // mcpSet binds the MCP port to the domain services and builds the engine.
-var mcpSet = wire.NewSet(wire.Struct(new(mcpbind.Services), "*"), mcpbind.New, wire.Bind(new(ports.McpServices), new(*mcpbind.Binding)), provideMCPServer)
+var mcpSet = wire.NewSet(wire.Struct(new(mcpbind.Services), "*"), provideTxRunner, mcpbind.New, wire.Bind(new(ports.McpServices), new(*mcpbind.Binding)), provideMCPServer)
 
 // httpSet builds identity and the routes.
 var httpSet = wire.NewSet(

@@ -66,6 +66,14 @@ type McpServices interface {
 	// UpdateSettings changes them. Invalid for an unknown timezone or a value out of range.
 	UpdateSettings(ctx context.Context, args contracts.UpdateSettingsArgs) (contracts.AccountSettings, error)
 
+	// Atomic runs fn, one mutating tool call and its audit write, in one
+	// transaction: the calls made with fn's ctx join it, and WriteAudit
+	// made with it runs under a savepoint, so a failed audit write rolls
+	// back only the audit row and the mutation still commits (one commit in
+	// all). It commits when fn returns nil; when fn returns an error,
+	// nothing fn wrote is kept and the error is returned. A failed commit
+	// is returned too: then nothing was applied.
+	Atomic(ctx context.Context, fn func(ctx context.Context) error) error
 	// WriteAudit stores an audit event for the principal in ctx. Its
 	// failure never undoes the mutation the event describes.
 	WriteAudit(ctx context.Context, e contracts.AuditEvent) error

@@ -65,6 +65,15 @@ type TxRunner interface {
 	// transaction that cannot proceed because of a concurrent one fails with
 	// conflict or unavailable, never with partial effects.
 	InTx(ctx context.Context, fn func(tx Stores) error) error
+	// InCallTx runs fn in one transaction that every store call made with
+	// fn's ctx joins: calls on the Database run in it, and InTx inside it
+	// runs under a savepoint (when its fn fails, only its own writes are
+	// rolled back and the transaction stays usable). It commits when fn
+	// returns nil; when fn returns an error or panics, everything is rolled
+	// back, as InTx. A failed commit is returned (nothing was applied).
+	// Inside another call transaction fn joins that one. It lets one
+	// request (a mutation and its audit row) cost one commit.
+	InCallTx(ctx context.Context, fn func(ctx context.Context) error) error
 }
 
 // Stores groups the individual stores.

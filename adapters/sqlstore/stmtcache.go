@@ -162,6 +162,17 @@ type cachedQuerier struct {
 	tx *sql.Tx
 }
 
+// in returns q bound to the call transaction ctx carries (see
+// Store.InCallTx), when q is not bound to a transaction already.
+func (q cachedQuerier) in(ctx context.Context) cachedQuerier {
+	if q.tx == nil {
+		if c, ok := ctx.Value(callTxKey{}).(*callTx); ok && c.s.stmt == q.c && !c.ended.Load() {
+			q.tx = c.h.q.(cachedQuerier).tx
+		}
+	}
+	return q
+}
+
 func (q cachedQuerier) stmt(ctx context.Context, query string) *sql.Stmt {
 	return q.stmtOf(ctx, query, false)
 }
@@ -188,6 +199,7 @@ func (q cachedQuerier) direct() querier {
 
 // ExecContext implements querier.
 func (q cachedQuerier) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	q = q.in(ctx)
 	if st := q.stmt(ctx, query); st != nil {
 		return st.ExecContext(ctx, args...)
 	}
@@ -197,6 +209,7 @@ func (q cachedQuerier) ExecContext(ctx context.Context, query string, args ...an
 // execBulk runs a bulk statement of one of a few fixed shapes (see
 // insertBatches) prepared, whatever its length.
 func (q cachedQuerier) execBulk(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	q = q.in(ctx)
 	if st := q.stmtOf(ctx, query, true); st != nil {
 		return st.ExecContext(ctx, args...)
 	}
@@ -205,6 +218,7 @@ func (q cachedQuerier) execBulk(ctx context.Context, query string, args ...any) 
 
 // queryBulk is execBulk for a statement that returns rows.
 func (q cachedQuerier) queryBulk(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	q = q.in(ctx)
 	if st := q.stmtOf(ctx, query, true); st != nil {
 		return st.QueryContext(ctx, args...)
 	}
@@ -213,6 +227,7 @@ func (q cachedQuerier) queryBulk(ctx context.Context, query string, args ...any)
 
 // QueryContext implements querier.
 func (q cachedQuerier) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	q = q.in(ctx)
 	if st := q.stmt(ctx, query); st != nil {
 		return st.QueryContext(ctx, args...)
 	}
@@ -221,6 +236,7 @@ func (q cachedQuerier) QueryContext(ctx context.Context, query string, args ...a
 
 // QueryRowContext implements querier.
 func (q cachedQuerier) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	q = q.in(ctx)
 	if st := q.stmt(ctx, query); st != nil {
 		return st.QueryRowContext(ctx, args...)
 	}

@@ -14,7 +14,10 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
+	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/takhtabush/takhtabush/contracts"
@@ -149,12 +152,73 @@ func (s *Store) InTx(ctx context.Context, fn func(tx ports.Stores) error) error 
 	return s.runTx(ctx, func(h *handle) error { return fn(h) })
 }
 
+// InCallTx runs fn in one transaction that the store calls made with fn's
+// ctx join, as ports.TxRunner says: calls on the Store itself run on it,
+// and InTx (and the stores' own multi-statement writes) nest in it under a
+// savepoint. It commits when fn returns nil and rolls everything back when
+// fn returns an error or panics. Inside another call transaction fn joins
+// that one.
+func (s *Store) InCallTx(ctx context.Context, fn func(ctx context.Context) error) error {
+	if s.joined(ctx) != nil {
+		return fn(ctx)
+	}
+	return s.runTx(ctx, func(h *handle) error {
+		c := &callTx{s: s, h: h}
+		defer c.ended.Store(true)
+		return fn(context.WithValue(ctx, callTxKey{}, c))
+	})
+}
+
+// callTxKey is the context key of the call transaction (a *callTx).
+type callTxKey struct{}
+
+// callTx is a transaction that the store calls made with a context
+// carrying it join (see InCallTx). One call uses it at a time.
+type callTx struct {
+	s      *Store
+	h      *handle     // bound to the transaction
+	ended  atomic.Bool // fn returned: the transaction is no longer to be joined
+	nested int         // savepoints taken so far
+}
+
+// joined returns the call transaction of s that ctx carries, or nil.
+func (s *Store) joined(ctx context.Context) *callTx {
+	if c, ok := ctx.Value(callTxKey{}).(*callTx); ok && c.s == s && !c.ended.Load() {
+		return c
+	}
+	return nil
+}
+
+// nest runs fn on the call transaction under a savepoint of its own name:
+// when fn fails, its writes are rolled back and the transaction stays
+// usable. A savepoint whose fn succeeded is left for the commit to end
+// (releasing it would cost a statement and change nothing): the names
+// never repeat, so a later rollback cannot reach the wrong one.
+func (c *callTx) nest(ctx context.Context, fn func(h *handle) error) error {
+	c.nested++
+	name := "sqlstore_call_" + strconv.Itoa(c.nested)
+	if _, err := c.h.exec(ctx, "SAVEPOINT "+name); err != nil {
+		return c.s.wrap(ctx, err, "savepoint")
+	}
+	if err := fn(c.h); err != nil {
+		if _, rbErr := c.h.exec(ctx, "ROLLBACK TO SAVEPOINT "+name); rbErr != nil {
+			return c.s.wrap(ctx, errors.Join(err, rbErr), "rollback to savepoint")
+		}
+		return err
+	}
+	return nil
+}
+
 // runTx runs fn in a transaction on a handle bound to it. Every query of
 // fn runs on the transaction's connection: the statement cache does not
 // take a second one (see stmtCache). Once the transaction has ended and
 // its connection is back in the pool, the statements it met for the
 // first time are prepared for the next ones.
 func (s *Store) runTx(ctx context.Context, fn func(h *handle) error) (err error) {
+	if c := s.joined(ctx); c != nil {
+		// Inside a call transaction, which holds the slot already.
+		return c.nest(ctx, fn)
+	}
 	defer func() {
 		if s.stmt.hasPending() {
 			s.stmt.preparePending(ctx)

@@ -39,21 +39,28 @@ func project(ctx context.Context, def contracts.ToolDef, req *mcpcore.CallReques
 	return e
 }
 
-// audit writes the event; when that fails, the result stays as it is and
-// carries a marker in _meta.
+// audit writes the event of a call that failed (its row could not share
+// the mutation's transaction); when that fails, the result stays as it is
+// and carries a marker in _meta.
 func (s *Tools) audit(ctx context.Context, e contracts.AuditEvent, res *mcpcore.CallToolResult) {
-	// The mutation is done: its row is written even when the caller has
-	// gone (a closed stream cancels ctx in the modern era).
+	// The call is over: its row is written even when the caller has gone
+	// (a closed stream cancels ctx in the modern era).
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), auditTimeout)
 	defer cancel()
 	if err := s.svc.WriteAudit(ctx, e); err != nil {
-		s.log.LogAttrs(ctx, slog.LevelError, "audit write failed",
-			slog.String("tool", e.Tool), slog.String("user_id", e.UserID), slog.Any("err", err))
-		if res.Meta == nil {
-			res.Meta = map[string]any{}
-		}
-		res.Meta[MetaAuditFailed] = true
+		s.auditFailed(ctx, e, err, res)
 	}
+}
+
+// auditFailed reports an audit row that could not be written: it is
+// logged and the result, left as it is, carries a marker in _meta.
+func (s *Tools) auditFailed(ctx context.Context, e contracts.AuditEvent, err error, res *mcpcore.CallToolResult) {
+	s.log.LogAttrs(ctx, slog.LevelError, "audit write failed",
+		slog.String("tool", e.Tool), slog.String("user_id", e.UserID), slog.Any("err", err))
+	if res.Meta == nil {
+		res.Meta = map[string]any{}
+	}
+	res.Meta[MetaAuditFailed] = true
 }
 
 // affectedIDs takes the ids a call touched from its result, or, when the

@@ -1,6 +1,7 @@
 package surface_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/mcpcore/surface"
+	"github.com/takhtabush/takhtabush/ports/mock"
 )
 
 // TestAuditFields: every mutating tool writes one audit event after the
@@ -33,7 +35,13 @@ func TestAuditFields(t *testing.T) {
 			}
 			var got contracts.AuditEvent
 			f.svc.EXPECT().WriteAudit(gomock.Any(), gomock.Any()).After(svcCall).
-				DoAndReturn(func(_ context.Context, e contracts.AuditEvent) error { got = e; return nil })
+				DoAndReturn(func(ctx context.Context, e contracts.AuditEvent) error {
+					if !inTx(ctx) {
+						t.Errorf("the audit row of a successful call was written outside the mutation's transaction")
+					}
+					got = e
+					return nil
+				})
 			res, rerr := f.call(as(contracts.AllScopes...), def.Name, ex.Args)
 			if rerr != nil || res.IsError {
 				t.Fatalf("%+v %+v", rerr, res)
@@ -100,7 +108,13 @@ func TestServiceErrors(t *testing.T) {
 		f.exposure(contracts.ExposureSettings{})
 		var got contracts.AuditEvent
 		f.expectTool(contracts.ToolCreateDeck, contracts.Deck{}, tc.err)
-		f.svc.EXPECT().WriteAudit(gomock.Any(), gomock.Any()).DoAndReturn(func(_ context.Context, e contracts.AuditEvent) error { got = e; return nil })
+		f.svc.EXPECT().WriteAudit(gomock.Any(), gomock.Any()).DoAndReturn(func(ctx context.Context, e contracts.AuditEvent) error {
+			if inTx(ctx) {
+				t.Errorf("the audit row of a failed call was written in its rolled-back transaction")
+			}
+			got = e
+			return nil
+		})
 		res, rerr := f.call(as(contracts.AllScopes...), contracts.ToolCreateDeck, json.RawMessage(`{"name":"Geography"}`))
 		if rerr != nil || !res.IsError {
 			t.Fatalf("%v: want an isError result, got %+v %+v", tc.err, rerr, res)
@@ -211,8 +225,9 @@ func TestRenderArguments(t *testing.T) {
 	}
 }
 
-// TestAuditOutlivesCancellation: a caller that goes away after the
-// mutation still gets its audit row written.
+// TestAuditOutlivesCancellation: a caller that goes away during the
+// mutation rolls its transaction back (a canceled transaction cannot
+// commit); the failed call still gets its audit row written.
 func TestAuditOutlivesCancellation(t *testing.T) {
 	f := newFixture(t)
 	f.exposure(contracts.ExposureSettings{})
@@ -220,14 +235,63 @@ func TestAuditOutlivesCancellation(t *testing.T) {
 	ex := contracts.Examples()[contracts.ToolCreateDeck]
 	f.ctrl.RecordCall(f.svc, "CreateDeck", gomock.Any(), gomock.Any()).DoAndReturn(
 		func(context.Context, contracts.CreateDeckArgs) (contracts.Deck, error) {
-			cancel() // the client hangs up once the deck exists
+			cancel() // the client hangs up once the deck is written, before the commit
 			return ex.Result.(contracts.Deck), nil
 		})
-	f.svc.EXPECT().WriteAudit(gomock.Any(), gomock.Any()).DoAndReturn(func(ctx context.Context, _ contracts.AuditEvent) error {
-		return ctx.Err()
+	var rows []contracts.AuditEvent
+	f.svc.EXPECT().WriteAudit(gomock.Any(), gomock.Any()).DoAndReturn(func(ctx context.Context, e contracts.AuditEvent) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		rows = append(rows, e)
+		return nil
+	}).Times(2)
+	if _, rerr := f.call(ctx, contracts.ToolCreateDeck, ex.Args); rerr == nil || !strings.HasPrefix(rerr.Message, "Temporarily unavailable") {
+		t.Fatalf("a call canceled before its commit: %+v, want it to fail as unavailable", rerr)
+	}
+	if len(rows) != 1 || rows[0].Outcome != contracts.AuditError || rows[0].ErrorKind != contracts.KindUnavailable {
+		t.Fatalf("audit rows %+v, want one failed row", rows)
+	}
+}
+
+// TestAuditRowInTheMutationsTransaction: a successful mutation writes its
+// row inside its transaction (one commit); when that commit fails, nothing
+// was applied: the call fails and its row is written apart, as a failure.
+func TestAuditRowInTheMutationsTransaction(t *testing.T) {
+	ctrl := gomock.NewController(t)
+	svc := mock.NewMockMcpServices(ctrl)
+	srv, err := surface.NewServer(svc, surface.Config{BaseURL: "https://tb.example", Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fixture{t: t, ctrl: ctrl, svc: svc, srv: srv, logs: &bytes.Buffer{}}
+	f.exposure(contracts.ExposureSettings{})
+	lost := &contracts.Error{Kind: contracts.KindUnavailable, Message: "the database is unreachable", Err: errors.New("commit: connection reset")}
+	svc.EXPECT().Atomic(gomock.Any(), gomock.Any()).DoAndReturn(func(ctx context.Context, fn func(context.Context) error) error {
+		if err := fn(context.WithValue(ctx, txKey{}, true)); err != nil {
+			return err
+		}
+		return lost // the commit fails
 	})
-	res, rerr := f.call(ctx, contracts.ToolCreateDeck, ex.Args)
-	if rerr != nil || res.Meta[surface.MetaAuditFailed] != nil {
-		t.Fatalf("audit written on a cancelled context: %+v %+v", res, rerr)
+	ex := contracts.Examples()[contracts.ToolCreateDeck]
+	f.expectTool(contracts.ToolCreateDeck, ex.Result, nil)
+	var inside, apart []contracts.AuditEvent
+	svc.EXPECT().WriteAudit(gomock.Any(), gomock.Any()).DoAndReturn(func(ctx context.Context, e contracts.AuditEvent) error {
+		if inTx(ctx) {
+			inside = append(inside, e)
+		} else {
+			apart = append(apart, e)
+		}
+		return nil
+	}).Times(2)
+	_, rerr := f.call(as(contracts.AllScopes...), contracts.ToolCreateDeck, ex.Args)
+	if rerr == nil || !strings.HasPrefix(rerr.Message, "Temporarily unavailable") {
+		t.Fatalf("a failed commit: %+v, want the call to fail as unavailable", rerr)
+	}
+	if len(inside) != 1 || inside[0].Outcome != contracts.AuditOK {
+		t.Errorf("rows in the transaction %+v, want the success row (rolled back with it)", inside)
+	}
+	if len(apart) != 1 || apart[0].Outcome != contracts.AuditError || apart[0].ErrorKind != contracts.KindUnavailable || len(apart[0].AffectedIDs) != 0 {
+		t.Errorf("rows apart %+v, want one failed row with no affected ids", apart)
 	}
 }

@@ -41,8 +41,25 @@ func newFixture(t *testing.T) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Atomic runs fn as a transaction would, marking its ctx (inTx
+	// tells): a transaction whose context ended cannot commit.
+	svc.EXPECT().Atomic(gomock.Any(), gomock.Any()).DoAndReturn(func(ctx context.Context, fn func(context.Context) error) error {
+		if err := fn(context.WithValue(ctx, txKey{}, true)); err != nil {
+			return err
+		}
+		if err := ctx.Err(); err != nil {
+			return &contracts.Error{Kind: contracts.KindUnavailable, Message: "the request was canceled or timed out", Err: err}
+		}
+		return nil
+	}).AnyTimes()
 	return &fixture{t: t, ctrl: ctrl, svc: svc, srv: srv, logs: logs}
 }
+
+// txKey marks a context inside the fixture's Atomic.
+type txKey struct{}
+
+// inTx says whether ctx is inside Atomic.
+func inTx(ctx context.Context) bool { return ctx.Value(txKey{}) != nil }
 
 // exposure makes every Exposure read return s.
 func (f *fixture) exposure(s contracts.ExposureSettings) {

@@ -171,14 +171,41 @@ func (s *Tools) handler(def contracts.ToolDef) mcpcore.ToolHandler {
 					"the account has switched off %s for agents, so %s cannot start one; pass an existing sessionId", w.Name, def.MutatesWith)), nil
 			}
 		}
-		out, err := run(ctx, s.svc, req.Arguments)
+		var (
+			out      any
+			err      error
+			ev       contracts.AuditEvent
+			auditErr error
+			written  bool // the audit row went into the mutation's transaction
+		)
+		if audited {
+			// The mutation and, after it, its audit row in one transaction
+			// (one commit); a failed call or commit is audited apart, below.
+			err = s.svc.Atomic(ctx, func(ctx context.Context) error {
+				var cerr error
+				if out, cerr = run(ctx, s.svc, req.Arguments); cerr != nil {
+					return cerr
+				}
+				ev = project(ctx, def, req, out, nil)
+				auditErr, written = s.svc.WriteAudit(ctx, ev), true
+				return nil
+			})
+			if err != nil {
+				out, written = nil, false
+			}
+		} else {
+			out, err = run(ctx, s.svc, req.Arguments)
+		}
 		var res *mcpcore.CallToolResult
 		if err != nil {
 			res = s.errorResult(ctx, def.Name, err)
 		} else if res, err = s.result(def, out); err != nil {
 			res = s.errorResult(ctx, def.Name, contracts.Internal(err))
 		}
-		if audited {
+		switch {
+		case written && auditErr != nil:
+			s.auditFailed(ctx, ev, auditErr, res)
+		case audited && !written:
 			s.audit(ctx, project(ctx, def, req, out, err), res)
 		}
 		if terr := transient(err, res); terr != nil {

@@ -119,6 +119,44 @@ func (c *MockMcpServicesAddNotesCall) DoAndReturn(f func(context.Context, contra
 	return c
 }
 
+// Atomic mocks base method.
+func (m *MockMcpServices) Atomic(ctx context.Context, fn func(context.Context) error) error {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "Atomic", ctx, fn)
+	ret0, _ := ret[0].(error)
+	return ret0
+}
+
+// Atomic indicates an expected call of Atomic.
+func (mr *MockMcpServicesMockRecorder) Atomic(ctx, fn any) *MockMcpServicesAtomicCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Atomic", reflect.TypeOf((*MockMcpServices)(nil).Atomic), ctx, fn)
+	return &MockMcpServicesAtomicCall{Call: call}
+}
+
+// MockMcpServicesAtomicCall wrap *gomock.Call
+type MockMcpServicesAtomicCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockMcpServicesAtomicCall) Return(arg0 error) *MockMcpServicesAtomicCall {
+	c.Call = c.Call.Return(arg0)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockMcpServicesAtomicCall) Do(f func(context.Context, func(context.Context) error) error) *MockMcpServicesAtomicCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockMcpServicesAtomicCall) DoAndReturn(f func(context.Context, func(context.Context) error) error) *MockMcpServicesAtomicCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
 // CreateDeck mocks base method.
 func (m *MockMcpServices) CreateDeck(ctx context.Context, args contracts.CreateDeckArgs) (contracts.Deck, error) {
 	m.ctrl.T.Helper()

@@ -84,6 +84,7 @@ func TestStore(t *testing.T, open func(t *testing.T) ports.Database) {
 		{"TxRollbackOnError", testTxRollbackOnError},
 		{"TxRollbackOnPanic", testTxRollbackOnPanic},
 		{"TxUsableAfterStoreError", testTxUsableAfterStoreError},
+		{"CallTx", testCallTx},
 		{"ConcurrentReviewsOfOneItem", testConcurrentReviewsOfOneItem},
 		{"ConcurrentStateUpdates", testConcurrentStateUpdates},
 		{"ConcurrentClaims", testConcurrentClaims},

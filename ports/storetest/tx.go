@@ -139,3 +139,71 @@ func testTxUsableAfterStoreError(t *testing.T, f *fixture) {
 		t.Errorf("card after failed and successful updates in one tx: front %q deck %s version %d", g.Front, g.DeckID, g.Version)
 	}
 }
+
+// testCallTx checks InCallTx: calls on the Database made with its ctx
+// join its transaction (they read each other's writes and commit
+// together); an InTx inside it that fails rolls back only its own writes
+// and leaves the transaction usable (an audit row after a failed audit
+// insert: the mutation commits); fn's error rolls everything back; a ctx
+// kept past fn works on the database again.
+func testCallTx(t *testing.T, f *fixture) {
+	a := f.user()
+	ctx, cancel := context.WithTimeout(f.ctx, 20*time.Second)
+	defer cancel()
+	d := contracts.Deck{ID: f.id("dck"), Name: "Call tx", Settings: contracts.DefaultDeckSettings(), CreatedAt: f.now, UpdatedAt: f.now}
+	dup := f.event(a, "create_deck", "key", f.now)
+	must(t, f.s.Audit().AppendAudit(ctx, dup))
+	var kept context.Context
+	err := f.s.InCallTx(ctx, func(ctx context.Context) error {
+		kept = ctx
+		must(t, f.s.Decks().CreateDeck(ctx, a, d))
+		must(t, f.s.InTx(ctx, func(tx ports.Stores) error {
+			// A nested transaction reads the call's writes.
+			return tx.Cards().InsertCards(ctx, a, []ports.CardRow{f.card(d.ID, "nested", "x")})
+		}))
+		if got, err := f.s.Decks().GetDeck(ctx, a, d.ID, f.now); err != nil || got.Counts.Total != 1 {
+			t.Errorf("inside the call transaction: deck %+v %v, want it with its one card", got.Counts, err)
+		}
+		// A failing nested transaction (a duplicate audit row) is rolled
+		// back alone.
+		err := f.s.InTx(ctx, func(tx ports.Stores) error {
+			must(t, tx.Cards().InsertCards(ctx, a, []ports.CardRow{f.card(d.ID, "undone", "x")}))
+			return tx.Audit().AppendAudit(ctx, dup)
+		})
+		wantKind(t, err, contracts.KindConflict, "a duplicate audit row in a call transaction")
+		// Nested again, joining: still the one transaction.
+		return f.s.InCallTx(ctx, func(ctx context.Context) error {
+			return f.s.Audit().AppendAudit(ctx, f.event(a, "create_deck", "key", f.now))
+		})
+	})
+	must(t, err)
+	got, err := f.s.Decks().GetDeck(ctx, a, d.ID, f.now)
+	must(t, err)
+	if got.Counts.Total != 1 {
+		t.Errorf("after commit the deck counts %d cards, want the nested one only", got.Counts.Total)
+	}
+	if ev, _ := f.s.Audit().ListAudit(ctx, a, contracts.AuditFilter{}, "", 10); len(ev) != 2 {
+		t.Errorf("after commit %d audit events, want 2", len(ev))
+	}
+	// The ctx of an ended call transaction runs on the database again.
+	must(t, f.s.Audit().AppendAudit(kept, f.event(a, "late", "key", f.now)))
+
+	// fn's error rolls back everything, nested transactions included.
+	gone := contracts.Deck{ID: f.id("dck"), Name: "Gone", Settings: contracts.DefaultDeckSettings(), CreatedAt: f.now, UpdatedAt: f.now}
+	sentinel := errors.New("fn failed")
+	err = f.s.InCallTx(ctx, func(ctx context.Context) error {
+		must(t, f.s.Decks().CreateDeck(ctx, a, gone))
+		must(t, f.s.InTx(ctx, func(tx ports.Stores) error {
+			return tx.Audit().AppendAudit(ctx, f.event(a, "gone", "key", f.now))
+		}))
+		return sentinel
+	})
+	if err != sentinel { //nolint:errorlint // the contract: returned unchanged
+		t.Fatalf("InCallTx returned %v, want fn's error unchanged", err)
+	}
+	_, err = f.s.Decks().GetDeck(ctx, a, gone.ID, f.now)
+	wantKind(t, err, contracts.KindNotFound, "GetDeck of a deck of a rolled-back call transaction")
+	if ev, _ := f.s.Audit().ListAudit(ctx, a, contracts.AuditFilter{Tool: "gone"}, "", 10); len(ev) != 0 {
+		t.Errorf("a rolled-back call transaction left %d audit events", len(ev))
+	}
+}

@@ -19,6 +19,9 @@ type Services struct {
 	Exposure ports.ExposureService
 	Audit    ports.AuditService
 	Settings ports.SettingsService
+	// Tx runs a mutation and its audit row in one transaction; nil runs
+	// them one after the other.
+	Tx ports.TxRunner
 }
 
 // AuditFailures counts audit rows that could not be written.
@@ -171,15 +174,36 @@ func (b *Binding) UpdateSettings(ctx context.Context, args contracts.UpdateSetti
 	return b.svc.Settings.UpdateSettings(ctx, args)
 }
 
-// WriteAudit records the event through the audit service. The request id
-// becomes the HTTP request's (X-Request-Id) when there is one, so the row
-// joins the access log. A failure is counted here; the surface logs it and
-// marks the result's _meta, and the mutation stays applied.
+// atomicKey marks a context inside Atomic.
+type atomicKey struct{}
+
+// Atomic implements ports.McpServices: fn runs in one call transaction of
+// the store, which the domain services' calls made with its ctx join.
+func (b *Binding) Atomic(ctx context.Context, fn func(ctx context.Context) error) error {
+	if b.svc.Tx == nil {
+		return fn(ctx)
+	}
+	return b.svc.Tx.InCallTx(ctx, func(ctx context.Context) error {
+		return fn(context.WithValue(ctx, atomicKey{}, true))
+	})
+}
+
+// WriteAudit records the event through the audit service; inside Atomic
+// under a savepoint of the mutation's transaction, so that a failed write
+// rolls back only the row. The request id becomes the HTTP request's
+// (X-Request-Id) when there is one, so the row joins the access log. A
+// failure is counted here; the surface logs it and marks the result's
+// _meta, and the mutation stays applied.
 func (b *Binding) WriteAudit(ctx context.Context, e contracts.AuditEvent) error {
 	if id := obs.RequestID(ctx); id != "" {
 		e.RequestID = id
 	}
-	err := b.svc.Audit.Record(ctx, e)
+	var err error
+	if ctx.Value(atomicKey{}) != nil {
+		err = b.svc.Tx.InTx(ctx, func(ports.Stores) error { return b.svc.Audit.Record(ctx, e) })
+	} else {
+		err = b.svc.Audit.Record(ctx, e)
+	}
 	if err != nil && b.fail != nil {
 		b.fail.AuditFailed()
 	}

@@ -25,7 +25,7 @@ import (
 const base = "https://takhtabush.example"
 
 // stack is the real domain on a temporary SQLite database.
-func stack(t *testing.T) (*domain.Services, context.Context) {
+func stack(t *testing.T) (*domain.Services, ports.Database, context.Context) {
 	t.Helper()
 	ctx := context.Background()
 	store, err := sqlite.Open(ctx, sqlite.Memory)
@@ -40,12 +40,12 @@ func stack(t *testing.T) (*domain.Services, context.Context) {
 	}
 	p := contracts.Principal{UserID: u.ID, Scopes: contracts.AllScopes, CredentialKind: contracts.CredentialAPIKey, CredentialID: "key-1"}
 	ctx = contracts.WithPrincipal(ctx, p)
-	return svc, mcpcore.WithPrincipal(ctx, auth.MCPPrincipal(p))
+	return svc, store, mcpcore.WithPrincipal(ctx, auth.MCPPrincipal(p))
 }
 
-func services(svc *domain.Services) mcpbind.Services {
+func services(svc *domain.Services, tx ports.TxRunner) mcpbind.Services {
 	return mcpbind.Services{Decks: svc.Decks, Cards: svc.Cards, Notes: svc.Notes, Study: svc.Study, Stats: svc.Stats,
-		Media: svc.Media, Exposure: svc.Exposure, Audit: svc.Audit}
+		Media: svc.Media, Exposure: svc.Exposure, Audit: svc.Audit, Tx: tx}
 }
 
 // failingAudit refuses every write.
@@ -79,9 +79,9 @@ func send(t *testing.T, ctx context.Context, srv *mcpcore.Server, msg []byte) (r
 // A failed audit write leaves the mutation applied, marks the result's
 // _meta, and is counted and logged, once each.
 func TestFailedAuditKeepsMutationAndMarksResult(t *testing.T) {
-	svc, ctx := stack(t)
+	svc, store, ctx := stack(t)
 	m := obs.NewMetrics()
-	s := services(svc)
+	s := services(svc, store)
 	s.Audit = failingAudit{svc.Audit}
 	var logs bytes.Buffer
 	srv, err := mcpbind.NewServer(mcpbind.New(s, m), mcpbind.ServerConfig{BaseURL: base, Observer: m, Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
@@ -108,7 +108,7 @@ func TestFailedAuditKeepsMutationAndMarksResult(t *testing.T) {
 	}
 
 	// A working audit service writes the row and leaves _meta unmarked.
-	good, err := mcpbind.NewServer(mcpbind.New(services(svc), m), mcpbind.ServerConfig{BaseURL: base})
+	good, err := mcpbind.NewServer(mcpbind.New(services(svc, store), m), mcpbind.ServerConfig{BaseURL: base})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,9 +143,9 @@ func (c *countingExposure) Exposure(ctx context.Context) (contracts.ExposureSett
 // tools/list reads the exposure settings once per HTTP request (the
 // request state memoizes it), not once per tool; each request reads afresh.
 func TestExposureReadOncePerRequest(t *testing.T) {
-	svc, ctx := stack(t)
+	svc, store, ctx := stack(t)
 	exp := &countingExposure{ExposureService: svc.Exposure}
-	s := services(svc)
+	s := services(svc, store)
 	s.Exposure = exp
 	srv, err := mcpbind.NewServer(mcpbind.New(s, nil), mcpbind.ServerConfig{BaseURL: base})
 	if err != nil {
@@ -173,8 +173,8 @@ func TestExposureReadOncePerRequest(t *testing.T) {
 // render_study_session starts a session from a deck id, or loads one, and
 // links it absolutely.
 func TestRenderStudySessionLinks(t *testing.T) {
-	svc, ctx := stack(t)
-	b := mcpbind.New(services(svc), nil)
+	svc, store, ctx := stack(t)
+	b := mcpbind.New(services(svc, store), nil)
 	deck, err := svc.Decks.CreateDeck(ctx, contracts.CreateDeckArgs{Name: "D"})
 	if err != nil {
 		t.Fatal(err)

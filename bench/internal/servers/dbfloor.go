@@ -122,7 +122,7 @@ type dbFloor struct {
 // prepare prepares the fixed statements.
 func (f *dbFloor) prepare(ctx context.Context) error {
 	for _, q := range []string{sqlKeyWithExposure, sqlListDecks, sqlReviewTarget, sqlMarkItem, sqlUpdateCard,
-		sqlInsertReview, sqlRequeue, sqlProgress, sqlInsertAudit, sqlExistingHashes} {
+		sqlInsertReview, sqlRequeue, sqlProgress, sqlAuditSavepoint, sqlInsertAudit, sqlExistingHashes} {
 		if _, err := f.stmt(ctx, q); err != nil {
 			return err
 		}
@@ -324,10 +324,14 @@ func (f *dbFloor) writeTx(ctx context.Context, fn func(tx *sql.Tx) error) error 
 	return tx.Commit()
 }
 
-// audit inserts the call's audit row in the mutation's transaction.
+// audit inserts the call's audit row in the mutation's transaction, under
+// a savepoint.
 func (f *dbFloor) audit(ctx context.Context, tx *sql.Tx, p principal, tool string, reqID json.RawMessage, summary json.RawMessage, affected []string) error {
 	ids, err := json.Marshal(affected)
 	if err != nil {
+		return err
+	}
+	if _, err := f.in(ctx, tx, sqlAuditSavepoint).ExecContext(ctx); err != nil {
 		return err
 	}
 	_, err = f.in(ctx, tx, sqlInsertAudit).ExecContext(ctx, f.ids.NewID(), p.userID, string(contracts.CredentialAPIKey), p.keyID, tool,

@@ -76,6 +76,11 @@ FROM (SELECT 1 AS one) o
 LEFT JOIN (SELECT position, card_id FROM study_session_items WHERE session_id = $1 AND reviewed_at IS NULL ORDER BY position LIMIT 1) n ON 1 = 1
 LEFT JOIN cards c ON c.user_id = $2 AND c.id = n.card_id`
 
+// sqlAuditSavepoint comes before the audit row: when the audit insert
+// fails, only the row is rolled back and the mutation still commits
+// (seed 002, DESIGN.md §2 Audit). The commit ends it: no RELEASE.
+const sqlAuditSavepoint = `SAVEPOINT audit`
+
 // sqlInsertAudit writes the call's audit row, in the mutation's transaction.
 const sqlInsertAudit = `INSERT INTO mcp_audit_events (id, user_id, credential_kind, credential_id, tool, action, input_summary,
 affected_ids, outcome, error_kind, request_id, at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`
