@@ -135,6 +135,23 @@ func TestReadReplica(t *testing.T) {
 	if _, err := b.Decks().ListDecks(as(reader), reader.ID, "", 10, time.Now()); err != nil || b.ReplicaReads() != before+1 {
 		t.Errorf("after the replica came back: err %v, replica reads %d → %d", err, before, b.ReplicaReads())
 	}
+
+	// Reads inside a call transaction (a mutation and what it reads back)
+	// run in that transaction on the primary: they see its own writes.
+	inCall := contracts.Deck{ID: fmt.Sprintf("d-%d", time.Now().UnixNano()), Name: "In the call", CreatedAt: time.Now(), UpdatedAt: time.Now()}
+	err = b.InCallTx(as(reader), func(ctx context.Context) error {
+		if err := b.Decks().CreateDeck(ctx, reader.ID, inCall); err != nil {
+			return err
+		}
+		decks, err := b.Decks().ListDecks(ctx, reader.ID, "", 10, time.Now())
+		if err != nil || len(decks) != 1 || decks[0].ID != inCall.ID {
+			t.Errorf("list_decks inside the call transaction = %v, %v; want its new deck", decks, err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }
 
 // newReplicaUser creates a user on the primary.
