@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/domain/content"
 	"github.com/takhtabush/takhtabush/ports"
 )
 
@@ -80,6 +81,8 @@ type deps struct {
 	ids   ports.IDSource
 	sched ports.Scheduler
 	cfg   Config
+	// content renders card text for every place that shows it.
+	content *content.Renderer
 }
 
 // now returns the clock's time in UTC at millisecond precision, the
@@ -107,7 +110,7 @@ type Services struct {
 // NewServices builds every service. blobs may be nil when media uploads
 // are not served (AcceptUpload then fails as unavailable).
 func NewServices(store ports.Database, blobs ports.BlobStore, clock ports.Clock, ids ports.IDSource, sched ports.Scheduler, cfg Config) *Services {
-	d := &deps{store: store, blobs: blobs, clock: clock, ids: ids, sched: sched, cfg: cfg.withDefaults()}
+	d := &deps{store: store, blobs: blobs, clock: clock, ids: ids, sched: sched, cfg: cfg.withDefaults(), content: content.New()}
 	return &Services{
 		Decks:       &DeckService{d},
 		Cards:       &CardService{d},
