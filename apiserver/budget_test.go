@@ -27,7 +27,7 @@ var statementBudgets = map[string]budget{
 	contracts.ToolGetStudySnapshot:   {10, 1}, // + the account settings (learner's day)
 	contracts.ToolGetStats:           {6, 0},  // + the account settings
 	contracts.ToolGetStudyPlan:       {5, 0},  // + the account settings
-	contracts.ToolCreateDeck:         {4, 1},  // the audit row under a savepoint of the mutation's transaction (one commit)
+	contracts.ToolCreateDeck:         {6, 1},  // the audit row under a savepoint of the mutation's transaction (one commit); + the deck's own preset (and its savepoint)
 	contracts.ToolUpdateDeck:         {9, 1},
 	contracts.ToolAddCards:           {8, 1},
 	contracts.ToolUpdateCards:        {10, 1},
@@ -37,7 +37,7 @@ var statementBudgets = map[string]budget{
 	contracts.ToolRenderStudySession: {18, 1}, // as start_study_session
 	contracts.ToolRequestMediaUpload: {4, 1},
 	contracts.ToolDeleteCards:        {5, 1},
-	contracts.ToolDeleteDeck:         {6, 1},
+	contracts.ToolDeleteDeck:         {7, 1}, // + its preset, when no other deck uses it
 }
 
 // TestStatementBudgets calls every tool once through /mcp with an API key

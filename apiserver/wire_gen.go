@@ -125,6 +125,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		Decks: deckService,
 		Cards: cardService,
 		Study: studyService,
+		Stats: statsService,
 	}
 	deckPages := provideDeckPages(site, deckServices)
 	handler, err := provideOAuthHTTP(oAuthService, site, logger, cfg)

@@ -98,13 +98,13 @@ var (
 	revPerDayArg = integer("Maximum reviews per day (default 200).", 0, 10000)
 	maxIvlArg    = integer("Longest interval in days (default 36500).", 1, 36500)
 	stepsArg     = func(what string) schema {
-		return with(array(number("", 1, MaxStepMinutes), what+" step delays in minutes, e.g. [1, 10]."), "minItems", 1, "maxItems", MaxSteps)
+		return with(array(number("", 1, MaxStepMinutes), what+" steps, minutes."), "minItems", 1, "maxItems", MaxSteps)
 	}
 	deckPresetArgs = schema{
 		"learningSteps":   stepsArg("New cards' learning"),
 		"relearningSteps": stepsArg("Forgotten cards' relearning"),
 		"weights":         with(array(schema{"type": "number"}, "The 21 FSRS-6 weights."), "minItems", 21, "maxItems", 21),
-		"reviewOrder":     enum("Due reviews: by due date, lowest recall first, most overdue for the interval first, or random.", ReviewOrders...),
+		"reviewOrder":     enum("Due reviews: due date, lowest recall, most overdue for the interval, or random.", ReviewOrders...),
 		"newOrder":        enum("New cards: as added, or random.", NewOrders...),
 	}
 )
@@ -196,9 +196,10 @@ var catalog = []ToolDef{
 	},
 	{
 		Name: ToolUpdateDeck, Title: "Update deck",
-		Description: "Rename a deck or change its description or scheduling settings. Only the fields given change.",
+		Description: "Rename a deck or change its settings (only those given). Steps, maximumIntervalDays, desiredRetention and weights are its preset's, shared by the decks using it.",
 		InputSchema: raw(object(schema{
 			"deckId":           deckIDArg,
+			"presetId":         with(str("Another deck's settings.presetId to share, or \"new\" for an own copy."), "maxLength", 64),
 			"name":             with(str("New name, unique per user."), "minLength", 1, "maxLength", MaxDeckNameLen),
 			"description":      with(str("New description."), "maxLength", MaxDescriptionLen),
 			"desiredRetention": retentionArg, "newCardsPerDay": newPerDayArg, "reviewsPerDay": revPerDayArg, "maximumIntervalDays": maxIvlArg,

@@ -27,6 +27,9 @@ type DeckService interface {
 	UpdateDeck(ctx context.Context, args contracts.UpdateDeckArgs) (contracts.Deck, error)
 	// DeleteDeck deletes a deck with its cards, reviews and sessions. Not found when absent.
 	DeleteDeck(ctx context.Context, deckID string) (contracts.DeleteResult, error)
+	// ListPresets returns the user's presets (scheduling settings shared
+	// by decks), each with the number of decks using it.
+	ListPresets(ctx context.Context) ([]contracts.Preset, error)
 }
 
 // CardService manages the acting user's cards. Bulk methods report one
@@ -115,6 +118,9 @@ type StatsService interface {
 	// Plan forecasts due cards and fits new cards to a time budget. Not
 	// found for an unknown deck; invalid for bad days or minutes.
 	Plan(ctx context.Context, args contracts.GetStudyPlanArgs) (contracts.StudyPlan, error)
+	// RetentionWorkload simulates a deck's workload at several desired
+	// retentions (the desired-retention advisor). Not found for an unknown deck.
+	RetentionWorkload(ctx context.Context, deckID string) (contracts.RetentionWorkload, error)
 }
 
 // MediaService issues upload intents and accepts the uploads.

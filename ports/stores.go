@@ -80,6 +80,7 @@ type TxRunner interface {
 type Stores interface {
 	Users() UserStore
 	Decks() DeckStore
+	Presets() PresetStore
 	Cards() CardStore
 	Notes() NoteStore
 	Reviews() ReviewStore
@@ -113,10 +114,14 @@ type UserStore interface {
 	CountDeletions(ctx context.Context) (int, error)
 }
 
-// DeckStore keeps decks. Counts are computed at the given time.
+// DeckStore keeps decks. Counts are computed at the given time. A deck's
+// Settings.PresetID names the preset it uses (empty: none); reads fill the
+// preset's fields into Settings (contracts.DeckSettings.WithPreset), and
+// writes keep them in the preset only.
 type DeckStore interface {
 	// CreateDeck inserts a deck (its Counts are ignored). Conflict when the
-	// user has a deck with the same name.
+	// user has a deck with the same name; not found when the preset it
+	// names is absent (or another user's).
 	CreateDeck(ctx context.Context, userID string, d contracts.Deck) error
 	// GetDeck returns a deck with counts as of now. Not found when absent.
 	GetDeck(ctx context.Context, userID, deckID string, now time.Time) (contracts.Deck, error)
@@ -130,11 +135,13 @@ type DeckStore interface {
 	// ListDecks returns up to limit decks with ids greater than afterID
 	// (all when afterID is ""), ordered by id, with counts as of now.
 	ListDecks(ctx context.Context, userID, afterID string, limit int, now time.Time) ([]contracts.Deck, error)
-	// UpdateDeck stores name, description, settings and UpdatedAt. Not
-	// found when absent; conflict on a duplicate name.
+	// UpdateDeck stores name, description, settings (with the preset id)
+	// and UpdatedAt. Not found when the deck, or the preset it names, is
+	// absent (or another user's); conflict on a duplicate name.
 	UpdateDeck(ctx context.Context, userID string, d contracts.Deck) error
 	// DeleteDeck deletes a deck and everything in it (cards, reviews,
-	// sessions and their queues). Not found when absent.
+	// sessions and their queues), and its preset when no other deck uses
+	// it. Not found when absent.
 	DeleteDeck(ctx context.Context, userID, deckID string) (cardsDeleted int, err error)
 }
 
@@ -225,6 +232,10 @@ type CardStore interface {
 	// holds those due in [bounds[i], bounds[i+1]); bucket 0 also holds
 	// everything due before bounds[0]. len(result) == len(bounds)-1.
 	DueCounts(ctx context.Context, userID, deckID string, bounds []time.Time) ([]int, error)
+	// ScheduledStates returns the states of a deck's (every deck's when
+	// deckID is "") unsuspended cards that are not new, for the workload
+	// simulation, ordered by id.
+	ScheduledStates(ctx context.Context, userID, deckID string) ([]contracts.CardState, error)
 	// DueHistogram counts unsuspended non-new cards by due day: bucket i
 	// holds those due in [start+i days, start+i+1 days); bucket 0 also
 	// holds everything due before start. len(result) == days.
@@ -439,6 +450,25 @@ type ExposureStore interface {
 	GetExposure(ctx context.Context, userID string) (contracts.ExposureSettings, error)
 	// PutExposure replaces a user's settings.
 	PutExposure(ctx context.Context, userID string, s contracts.ExposureSettings) error
+}
+
+// PresetStore keeps presets: scheduling settings shared by decks.
+type PresetStore interface {
+	// CreatePreset inserts a preset (Decks is ignored). Conflict when the
+	// id is taken; not found when the user does not exist.
+	CreatePreset(ctx context.Context, userID string, p contracts.Preset) error
+	// GetPreset returns a preset with the number of decks using it. Not
+	// found when absent or another user's.
+	GetPreset(ctx context.Context, userID, presetID string) (contracts.Preset, error)
+	// ListPresets returns the user's presets by name, each with the number
+	// of decks using it.
+	ListPresets(ctx context.Context, userID string) ([]contracts.Preset, error)
+	// UpdatePreset stores a preset's name, settings and UpdatedAt. Not
+	// found when absent or another user's.
+	UpdatePreset(ctx context.Context, userID string, p contracts.Preset) error
+	// DeleteUnusedPreset deletes a preset no deck uses and reports whether
+	// it did; a preset in use, absent or another user's is left alone.
+	DeleteUnusedPreset(ctx context.Context, userID, presetID string) (bool, error)
 }
 
 // SettingsStore keeps per-account settings of the learner's day.

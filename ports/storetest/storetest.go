@@ -67,6 +67,7 @@ func TestStore(t *testing.T, open func(t *testing.T) ports.Database) {
 		{"WebSessions", testWebSessions},
 		{"Exposure", testExposure},
 		{"Settings", testSettings},
+		{"Presets", testPresets},
 		{"StudyCards", testStudyCards},
 		{"DueCounts", testDueCounts},
 		{"NextDueItem", testNextDueItem},
