@@ -81,6 +81,7 @@ var httpSet = wire.NewSet(
 	wire.Struct(new(rest.Services), "*"),
 	provideAPI,
 	provideUpload,
+	provideMediaServe,
 	providePinger,
 	wire.Struct(new(routeDeps), "*"),
 	newPublicHandler,
