@@ -33,9 +33,9 @@ var statementBudgets = map[string]budget{
 	contracts.ToolUpdateCards:        {10, 1},
 	contracts.ToolImportCards:        {8, 1},
 	contracts.ToolStartStudySession:  {18, 1}, // + settings, today's counts, the learning query
-	contracts.ToolSubmitReview:       {17, 1}, // + settings, today's counts (daily limits across sessions)
+	contracts.ToolSubmitReview:       {19, 1}, // + settings, today's counts (daily limits across sessions), the deck lock and the recount for concurrent sessions
 	contracts.ToolRenderStudySession: {18, 1}, // as start_study_session
-	contracts.ToolRequestMediaUpload: {4, 1},
+	contracts.ToolRequestMediaUpload: {7, 1},  // + the account's media lock, its usage (quota, open intents), their savepoint
 	contracts.ToolDeleteCards:        {5, 1},
 	contracts.ToolDeleteDeck:         {7, 1}, // + its preset, when no other deck uses it
 }

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"log/slog"
+	"net/http"
 
 	"github.com/takhtabush/takhtabush/adapters/ankipkg"
 	"github.com/takhtabush/takhtabush/adapters/blobfs"
@@ -13,7 +14,9 @@ import (
 	"github.com/takhtabush/takhtabush/adapters/mail"
 	"github.com/takhtabush/takhtabush/adapters/postgres"
 	"github.com/takhtabush/takhtabush/adapters/sqlite"
+	"github.com/takhtabush/takhtabush/adapters/sqlstore"
 	"github.com/takhtabush/takhtabush/apiserver/internal/auth"
+	"github.com/takhtabush/takhtabush/apiserver/internal/httperr"
 	"github.com/takhtabush/takhtabush/apiserver/internal/mcpbind"
 	"github.com/takhtabush/takhtabush/apiserver/internal/oauthhttp"
 	"github.com/takhtabush/takhtabush/apiserver/internal/obs"
@@ -71,8 +74,31 @@ func provideStore(ctx context.Context, cfg Config, log *slog.Logger) (ports.Data
 	}, nil
 }
 
-// provideBlobs opens the media blob store in the media directory.
-func provideBlobs(cfg Config) (ports.BlobStore, error) {
+// provideBlobs opens the media blob store: on Postgres the database
+// itself (every instance behind a load balancer reads what another
+// stored, with nothing more to run), on SQLite files next to the database
+// (one machine anyway); --media-store overrides.
+func provideBlobs(cfg Config, store ports.Database) (ports.BlobStore, error) {
+	kind, _, err := parseDatabaseURL(cfg.DatabaseURL)
+	if err != nil {
+		return nil, err
+	}
+	mode := cfg.MediaStore
+	if mode == "" {
+		mode = mediaStoreFS
+		if kind == dbPostgres {
+			mode = mediaStoreDB
+		}
+	}
+	if mode == mediaStoreDB {
+		db, ok := store.(interface{ Blobs() *sqlstore.BlobStore })
+		if !ok || kind != dbPostgres {
+			// On SQLite a blob commit inside a transaction would wait for
+			// the transaction's own write lock.
+			return nil, fmt.Errorf("the db media store needs a Postgres database; use --media-store fs")
+		}
+		return db.Blobs(), nil
+	}
 	s, err := blobfs.Open(cfg.MediaDir)
 	if err != nil {
 		return nil, err // not a nil *blobfs.Store in an interface
@@ -88,14 +114,17 @@ func provideClock(cfg Config) ports.Clock {
 	return domain.SystemClock{}
 }
 
-// provideDomainConfig derives the domain's settings.
+// provideDomainConfig derives the domain's settings. The keys of signed
+// media URLs and of export download links derive from the server key, so
+// every instance shares them and they differ from the CSRF and MRTR keys.
 func provideDomainConfig(cfg Config, key serverKey) domain.Config {
-	// Download links are signed with a key derived from the server key, so
-	// any instance verifies any link.
 	mac := hmac.New(sha256.New, key)
-	mac.Write([]byte("takhtabush download links"))
-	return domain.Config{BaseURL: cfg.BaseURL, KeyPepper: []byte(cfg.KeyPepper), URLKey: mac.Sum(nil),
-		PackageWriter: ankipkg.Writer{}}
+	mac.Write([]byte("takhtabush media urls"))
+	links := hmac.New(sha256.New, key)
+	links.Write([]byte("takhtabush download links"))
+	return domain.Config{BaseURL: cfg.BaseURL, KeyPepper: []byte(cfg.KeyPepper), MediaURLKey: mac.Sum(nil),
+		MediaQuotaBytes: cfg.MediaQuotaBytes, MaxOpenUploads: cfg.MaxOpenUploads, MaxAttachmentBytes: cfg.MaxAttachmentBytes,
+		URLKey: links.Sum(nil), PackageWriter: ankipkg.Writer{}}
 }
 
 // provideMCPServer builds the MCP engine over the binding.
@@ -123,6 +152,8 @@ func providePurge(log *slog.Logger, m *obs.Metrics, svc *domain.Services) *purge
 			return svc.Purge.Expired(ctx, what, limit)
 		}})
 	}
+	s.Register(purge.Job{Name: "unused_media", Run: svc.Media.CollectUnused})
+	s.Register(purge.Job{Name: "staged_blobs", Run: svc.Media.PurgeStagedBlobs})
 	return s
 }
 
@@ -176,9 +207,10 @@ func provideMailer(cfg Config, log *slog.Logger) (ports.Mailer, error) {
 }
 
 // provideSignIn builds the sign-in handlers.
-func provideSignIn(sessions ports.WebSessionService, a *auth.Authenticator, site *web.Site, mailer ports.Mailer, clock ports.Clock, cfg Config, log *slog.Logger) *web.SignIn {
+func provideSignIn(sessions ports.WebSessionService, settings ports.SettingsService, a *auth.Authenticator, site *web.Site, mailer ports.Mailer,
+	clock ports.Clock, cfg Config, log *slog.Logger) *web.SignIn {
 	return web.NewSignIn(sessions, a, site, web.SignInConfig{
-		BaseURL: cfg.BaseURL, Mailer: mailer, ShowLinks: cfg.DevMailer(), OpenSignup: cfg.OpenSignup, Now: clock.Now,
+		BaseURL: cfg.BaseURL, Mailer: mailer, ShowLinks: cfg.DevMailer(), OpenSignup: cfg.OpenSignup, Now: clock.Now, Settings: settings,
 	}, log)
 }
 
@@ -193,6 +225,11 @@ func provideUpload(media ports.MediaService, log *slog.Logger) uploadHandler {
 // provideExport serves export downloads.
 func provideExport(export ports.ExportService, log *slog.Logger) exportHandler {
 	return rest.NewExportHandler(export, log)
+}
+
+// provideMediaServe builds GET /media/{id}: signed URLs, or the web session.
+func provideMediaServe(media ports.MediaService, a *auth.Authenticator, log *slog.Logger) mediaHandler {
+	return rest.NewServeHandler(media, func(next http.Handler) http.Handler { return a.Middleware(log, httperr.JSON, next) }, log)
 }
 
 // provideSite builds the page layout and the session check every page uses.

@@ -84,6 +84,7 @@ var httpSet = wire.NewSet(
 	provideAPI,
 	provideUpload,
 	provideExport,
+	provideMediaServe,
 	providePinger,
 	wire.Struct(new(routeDeps), "*"),
 	newPublicHandler,

@@ -28,7 +28,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	blobStore, err := provideBlobs(cfg)
+	blobStore, err := provideBlobs(cfg, database)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
@@ -98,7 +98,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	signIn := provideSignIn(webSessionService, authenticator, site, mailer, clock, cfg, logger)
+	signIn := provideSignIn(webSessionService, settingsService, authenticator, site, mailer, clock, cfg, logger)
 	restServices := rest.Services{
 		Decks:    deckService,
 		Cards:    cardService,
@@ -114,6 +114,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	apiserverPinger := providePinger(database)
 	apiserverUploadHandler := provideUpload(mediaService, logger)
 	apiserverExportHandler := provideExport(exportService, logger)
+	apiserverMediaHandler := provideMediaServe(mediaService, authenticator, logger)
 	accountDataService := services.AccountData
 	accountServices := web.AccountServices{
 		Decks:    deckService,
@@ -130,6 +131,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		Decks:  deckService,
 		Cards:  cardService,
 		Study:  studyService,
+		Audit:  auditService,
 		Stats:  statsService,
 		Export: exportService,
 	}
@@ -150,6 +152,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		ping:    apiserverPinger,
 		upload:  apiserverUploadHandler,
 		export:  apiserverExportHandler,
+		media:   apiserverMediaHandler,
 		site:    site,
 		account: accountPages,
 		decks:   deckPages,
@@ -213,6 +216,7 @@ var httpSet = wire.NewSet(
 	provideSite, wire.Struct(new(web.AccountServices), "*"), provideAccountPages, wire.Struct(new(web.DeckServices), "*"), provideDeckPages, wire.Struct(new(rest.Services), "*"), provideAPI,
 	provideUpload,
 	provideExport,
+	provideMediaServe,
 	providePinger, wire.Struct(new(routeDeps), "*"), newPublicHandler,
 	newAdminHandler,
 )

@@ -92,7 +92,7 @@ var (
 	jobIDArg  = id("The job's id (from the tool that started it).")
 	cursorArg = str("The previous page's nextCursor; omit for the first page.")
 	cardsArg  = object(schema{
-		"front": with(str("Question side. Plain text or Markdown."), "minLength", 1, "maxLength", MaxCardSideLen),
+		"front": with(str("Question side, Markdown. Media (a request_media_upload id): ![alt](media:ID), [sound:ID]."), "minLength", 1, "maxLength", MaxCardSideLen),
 		"back":  with(str("Answer side."), "minLength", 1, "maxLength", MaxCardSideLen),
 		"tags":  with(array(with(str(""), "minLength", 1, "maxLength", MaxTagLen), "Tags, e.g. [\"chapter-1\"]."), "maxItems", MaxTagsPerCard),
 	}, "front", "back")
@@ -237,7 +237,7 @@ var catalog = []ToolDef{
 		InputSchema: raw(object(schema{
 			"updates": with(array(object(schema{
 				"id":        id("The card's id."),
-				"front":     with(str("New question side."), "minLength", 1, "maxLength", MaxCardSideLen),
+				"front":     with(str("New question side (as in add_cards)."), "minLength", 1, "maxLength", MaxCardSideLen),
 				"back":      with(str("New answer side."), "minLength", 1, "maxLength", MaxCardSideLen),
 				"tags":      with(array(with(str(""), "minLength", 1, "maxLength", MaxTagLen), "Replaces all tags."), "maxItems", MaxTagsPerCard),
 				"suspended": boolean("true hides the card from study."),
@@ -334,10 +334,10 @@ var catalog = []ToolDef{
 	},
 	{
 		Name: ToolRequestMediaUpload, Title: "Request media upload",
-		Description: "Get a short-lived URL to upload one image or audio file (PUT the bytes with the given headers). Returns mediaId to reference from cards.",
+		Description: "A short-lived URL to PUT one file to, with the given headers. Cards show images and audio (max 10 MiB) by mediaId; zip/text are for import_package.",
 		InputSchema: raw(object(schema{
-			"contentType": enum("The file's type.", AllowedMediaTypes...),
-			"bytes":       integer("The file's size in bytes.", 1, MaxMediaBytes),
+			"contentType": enum("The file's type.", UploadTypes()...),
+			"bytes":       integer("The file's size in bytes.", 1, MaxAttachmentBytes),
 			"filename":    with(str("The original file name, shown to people."), "maxLength", 200),
 		}, "contentType", "bytes")),
 		ResultSchema: raw(object(schema{

@@ -320,9 +320,9 @@ func (m *exportMedia) name(id string) string {
 	}
 	n := id + strings.ToLower(unsafeFileChars.ReplaceAllString(ext, ""))
 	m.names[id] = n
-	key := MediaBlobKey(id)
+	key := MediaBlobKey(row)
 	m.files = append(m.files, ports.AnkiMedia{Name: n, Open: func(ctx context.Context) (io.ReadCloser, error) {
-		return m.s.blobs.GetBlob(ctx, key)
+		return m.s.blobs.OpenBlob(ctx, key)
 	}})
 	return n
 }

@@ -100,6 +100,23 @@ func (s *StudyService) review(ctx context.Context, tx ports.Stores, uid string, 
 		return contracts.ReviewResult{}, err
 	}
 	cram := sess.Mode == modeCram
+	if !cram && (card.State.Phase == contracts.PhaseNew || card.State.Phase == contracts.PhaseReview) {
+		// The daily limits hold across sessions: two sessions may each
+		// have shown a card when one was left, so the limit is checked
+		// again here, one review of the deck at a time.
+		if err := tx.Decks().LockDeck(ctx, uid, deck.ID); err != nil {
+			return contracts.ReviewResult{}, fail(err)
+		}
+		l, err := dailyLeft(ctx, tx, uid, deck, acct, day, now)
+		if err != nil {
+			return contracts.ReviewResult{}, err
+		}
+		if (card.State.Phase == contracts.PhaseNew && l.New <= 0) || (card.State.Phase == contracts.PhaseReview && l.Review <= 0) {
+			return contracts.ReviewResult{}, contracts.Errorf(contracts.KindConflict,
+				"today's limit of %s cards for this deck was reached (another session studied them); nothing was recorded; come back tomorrow or raise the deck's limit",
+				map[bool]string{true: "new", false: "review"}[card.State.Phase == contracts.PhaseNew])
+		}
+	}
 	next := card.State // a cram rating changes no schedule
 	kind := ports.ReviewKindCram
 	if !cram {
@@ -117,7 +134,7 @@ func (s *StudyService) review(ctx context.Context, tx ports.Stores, uid string, 
 	log := ports.ReviewLog{
 		ID: s.ids.NewID(), UserID: uid, CardID: card.ID, DeckID: card.DeckID, SessionID: sess.ID,
 		Rating: args.Rating, PrevPhase: card.State.Phase, State: next, ReviewedAt: now, DurationMs: args.DurationMs,
-		Kind: kind, Day: dayNumber(day, now), PrevInterval: card.State.ScheduledDays,
+		Kind: kind, Day: dayNumber(day, now), PrevInterval: card.State.ScheduledDays, PrevState: &card.State,
 	}
 	if err := tx.Reviews().AppendReview(ctx, log); err != nil {
 		return contracts.ReviewResult{}, fail(err)

@@ -102,6 +102,19 @@ type StudyService interface {
 	// Not found for an unknown or expired session or a deleted card;
 	// conflict when the card is not waiting in the session.
 	PreviewRatings(ctx context.Context, sessionID, cardID string) ([]contracts.RatingPreview, error)
+	// Studied lists the ratings given in a session in the order given, each
+	// with the card's front and when it comes back; the last is marked
+	// undoable when UndoLastReview can take it back. Not found for an
+	// unknown or expired session.
+	Studied(ctx context.Context, sessionID string) ([]contracts.StudiedCard, error)
+	// UndoLastReview takes back the last rating given in a session, in one
+	// transaction: the card's schedule is restored as it was before the
+	// rating, the review log is deleted, the queue item is pending again
+	// and a learning step the rating re-queued is removed. Not found for
+	// an unknown or expired session or a deleted card; conflict when the
+	// session has no rating to undo, the rating predates undo, or the card
+	// changed since (rated elsewhere, rescheduled).
+	UndoLastReview(ctx context.Context, sessionID string) (contracts.UndoResult, error)
 	// RescheduleCards sets cards' due dates or resets them to new, with a
 	// manual review-log entry per card and a per-item outcome. Invalid for
 	// a bad date, range or combination of modes.
@@ -126,13 +139,38 @@ type StatsService interface {
 // MediaService issues upload intents and accepts the uploads.
 type MediaService interface {
 	// RequestUpload records an upload intent and returns where to upload.
-	// Invalid for a type or size outside the limits.
+	// Invalid for a type or size outside the limits; forbidden when the
+	// account's storage quota would be exceeded; rate limited when the
+	// account has too many open intents.
 	RequestUpload(ctx context.Context, args contracts.RequestMediaUploadArgs) (contracts.MediaUploadIntent, error)
 	// AcceptUpload stores the bytes of an intent. It needs no principal: the
-	// intent's token authenticates it. Unauthenticated for a wrong token;
-	// not found for an unknown or expired intent; conflict when already
-	// uploaded; invalid for a wrong content type or too many bytes.
+	// intent's token authenticates it, once. Unauthenticated for a wrong
+	// token; not found for an unknown or expired intent; conflict when the
+	// token was already used; forbidden when the credential that asked
+	// was revoked, the account switched agents to read-only, or the quota
+	// is full; invalid for a wrong content type or too many bytes.
 	AcceptUpload(ctx context.Context, mediaID, token, contentType string, body io.Reader) error
+	// OpenMedia opens one of the acting user's uploaded files for serving.
+	// Not found for another user's, an unfinished or an unknown one. The
+	// caller closes the file's Body.
+	OpenMedia(ctx context.Context, mediaID string) (MediaFile, error)
+	// OpenSignedMedia opens a file through a signed URL's parameters
+	// (expires and sig from its query). It needs no principal. Not found
+	// when the signature is wrong or expired, as for an unknown file.
+	OpenSignedMedia(ctx context.Context, mediaID, expires, sig string) (MediaFile, error)
+}
+
+// MediaFile is an uploaded file opened for serving.
+type MediaFile struct {
+	ID          string
+	ContentType string // the stored (declared and sniffed) type
+	Filename    string // "" when none was given
+	Size        int64
+	UploadedAt  time.Time
+	// Inline is true for the image and audio types pages may show; any
+	// other file is served as an attachment only.
+	Inline bool
+	Body   Blob
 }
 
 // AccountService manages accounts. These are operator and sign-in actions:

@@ -247,6 +247,17 @@ WHERE user_id = $1 AND id = $2 AND (CAST($7 AS TEXT) IS NULL OR EXISTS (SELECT 1
 	})
 }
 
+// LockDeck takes the deck's row lock (a no-op write) for the rest of the
+// transaction. Not found when absent.
+func (s deckStore) LockDeck(ctx context.Context, userID, deckID string) error {
+	res, err := s.exec(ctx, `UPDATE decks SET updated_at = updated_at WHERE user_id = $1 AND id = $2`, userID, deckID)
+	n, err := s.affected(ctx, res, err, "lock deck")
+	if err == nil && n == 0 {
+		return notFound("deck")
+	}
+	return err
+}
+
 // DeleteDeck deletes a deck and everything in it: its cards, their
 // reviews, its study sessions (by foreign key cascade), and its preset
 // when no other deck uses it. Not found when absent.
