@@ -27,15 +27,15 @@ var statementBudgets = map[string]budget{
 	contracts.ToolGetStudySnapshot:   {10, 1}, // + the account settings (learner's day)
 	contracts.ToolGetStats:           {6, 0},  // + the account settings
 	contracts.ToolGetStudyPlan:       {5, 0},  // + the account settings
-	contracts.ToolCreateDeck:         {4, 1},  // the audit row under a savepoint of the mutation's transaction (one commit)
+	contracts.ToolCreateDeck:         {5, 1},  // the audit row under a savepoint of the mutation's transaction (one commit); + the deck cap (issue 10 §2: decks and cards held, one statement)
 	contracts.ToolUpdateDeck:         {9, 1},
-	contracts.ToolAddCards:           {8, 1},
+	contracts.ToolAddCards:           {10, 1}, // + the daily write counter and card cap (one upsert, issue 10 §2), + the account's day on its first counted write in 5 minutes (cached per instance)
 	contracts.ToolUpdateCards:        {10, 1},
-	contracts.ToolImportCards:        {8, 1},
+	contracts.ToolImportCards:        {9, 1},  // + the card and deck caps (one statement; imports are not in the daily quota)
 	contracts.ToolStartStudySession:  {18, 1}, // + settings, today's counts, the learning query
-	contracts.ToolSubmitReview:       {17, 1}, // + settings, today's counts (daily limits across sessions)
+	contracts.ToolSubmitReview:       {18, 1}, // + settings, today's counts (daily limits across sessions), the daily write counter
 	contracts.ToolRenderStudySession: {18, 1}, // as start_study_session
-	contracts.ToolRequestMediaUpload: {4, 1},
+	contracts.ToolRequestMediaUpload: {5, 1},  // + the daily write counter
 	contracts.ToolDeleteCards:        {5, 1},
 	contracts.ToolDeleteDeck:         {6, 1},
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/takhtabush/takhtabush/adapters/postgres"
 	"github.com/takhtabush/takhtabush/adapters/sqlite"
 	"github.com/takhtabush/takhtabush/apiserver/internal/auth"
+	"github.com/takhtabush/takhtabush/apiserver/internal/limits"
 	"github.com/takhtabush/takhtabush/apiserver/internal/mcpbind"
 	"github.com/takhtabush/takhtabush/apiserver/internal/oauthhttp"
 	"github.com/takhtabush/takhtabush/apiserver/internal/obs"
@@ -88,8 +89,15 @@ func provideClock(cfg Config) ports.Clock {
 }
 
 // provideDomainConfig derives the domain's settings.
-func provideDomainConfig(cfg Config) domain.Config {
-	return domain.Config{BaseURL: cfg.BaseURL, KeyPepper: []byte(cfg.KeyPepper)}
+func provideDomainConfig(cfg Config, m *obs.Metrics) domain.Config {
+	return domain.Config{BaseURL: cfg.BaseURL, KeyPepper: []byte(cfg.KeyPepper), Limits: domain.Limits{
+		DailyWrites: cfg.Limits.DailyWrites, MaxCards: cfg.Limits.MaxCards, MaxDecks: cfg.Limits.MaxDecks, OnRefusal: m.Refused,
+	}}
+}
+
+// provideLimiter builds the per-credential rate and concurrency limits.
+func provideLimiter(cfg Config, m *obs.Metrics) *limits.Limiter {
+	return limits.New(limits.Config{Rate: cfg.Limits.RatePerSecond, Burst: cfg.Limits.Burst, Concurrent: cfg.Limits.Concurrent}, m)
 }
 
 // provideMCPServer builds the MCP engine over the binding.

@@ -36,7 +36,8 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	clock := provideClock(cfg)
 	idSource := _wireRandomIDsValue
 	scheduler := fsrs.New()
-	config := provideDomainConfig(cfg)
+	metrics := obs.NewMetrics()
+	config := provideDomainConfig(cfg, metrics)
 	services := domain.NewServices(database, blobStore, clock, idSource, scheduler, config)
 	accountService := services.Accounts
 	deckService := services.Decks
@@ -61,7 +62,6 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		Settings: settingsService,
 		Tx:       txRunner,
 	}
-	metrics := obs.NewMetrics()
 	binding := mcpbind.New(mcpbindServices, metrics)
 	apiserverServerKey, err := loadServerKey(cfg, logger)
 	if err != nil {
@@ -132,6 +132,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
+	limiter := provideLimiter(cfg, metrics)
 	apiserverRouteDeps := routeDeps{
 		cfg:     cfg,
 		log:     logger,
@@ -146,6 +147,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		account: accountPages,
 		decks:   deckPages,
 		oauth:   handler,
+		limiter: limiter,
 	}
 	apiserverPublicHandler, err := newPublicHandler(apiserverRouteDeps)
 	if err != nil {
@@ -200,7 +202,8 @@ var mcpSet = wire.NewSet(wire.Struct(new(mcpbind.Services), "*"), provideTxRunne
 var httpSet = wire.NewSet(
 	loadServerKey,
 	provideOAuth,
-	providePurge, wire.Bind(new(ports.OAuthService), new(*domain.OAuthService)), provideOAuthHTTP, wire.Struct(new(auth.Services), "*"), provideAuthConfig, auth.New, provideMailer,
+	providePurge,
+	provideLimiter, wire.Bind(new(ports.OAuthService), new(*domain.OAuthService)), provideOAuthHTTP, wire.Struct(new(auth.Services), "*"), provideAuthConfig, auth.New, provideMailer,
 	provideSignIn,
 	provideSite, wire.Struct(new(web.AccountServices), "*"), provideAccountPages, wire.Struct(new(web.DeckServices), "*"), provideDeckPages, wire.Struct(new(rest.Services), "*"), provideAPI,
 	provideUpload,

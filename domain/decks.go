@@ -48,6 +48,9 @@ func (s *DeckService) CreateDeck(ctx context.Context, args contracts.CreateDeckA
 	}
 	now := s.now()
 	d := contracts.Deck{ID: s.ids.NewID(), Name: name, Description: desc, Settings: set, CreatedAt: now, UpdatedAt: now}
+	if _, err := s.checkHoldings(ctx, s.store, uid, 1, 0); err != nil { // the deck cap, before the write
+		return contracts.Deck{}, err
+	}
 	if err := s.store.Decks().CreateDeck(ctx, uid, d); err != nil {
 		if contracts.IsKind(err, contracts.KindConflict) {
 			return contracts.Deck{}, nameTaken(ctx, s.store, uid, name)

@@ -53,6 +53,9 @@ func (s *MediaService) RequestUpload(ctx context.Context, args contracts.Request
 		ID: s.ids.NewID(), UserID: uid, ContentType: ct, Filename: name, MaxBytes: args.Bytes,
 		TokenHash: tokenHash(token), CreatedAt: now, ExpiresAt: now.Add(s.cfg.MediaIntentTTL),
 	}
+	if err := s.chargeWrites(ctx, s.store, uid, nil, 1, 0); err != nil { // the daily quota, before the write
+		return contracts.MediaUploadIntent{}, err
+	}
 	if err := s.store.Media().CreateMedia(ctx, row); err != nil {
 		return contracts.MediaUploadIntent{}, fail(err)
 	}

@@ -42,6 +42,8 @@ type Config struct {
 	// KeyTouchInterval is the least time between two last-used updates of
 	// one API key (default 1m).
 	KeyTouchInterval time.Duration
+	// Limits are the per-account daily write quota and caps.
+	Limits Limits
 }
 
 // Defaults.
@@ -69,6 +71,7 @@ func (c Config) withDefaults() Config {
 		c.KeyTouchInterval = DefaultKeyTouchInterval
 	}
 	c.KeyPepper = append([]byte(nil), c.KeyPepper...)
+	c.Limits = c.Limits.withDefaults()
 	return c
 }
 
@@ -80,6 +83,7 @@ type deps struct {
 	ids   ports.IDSource
 	sched ports.Scheduler
 	cfg   Config
+	days  *dayCache // the accounts' learner's days, for the daily quota
 }
 
 // now returns the clock's time in UTC at millisecond precision, the
@@ -107,7 +111,7 @@ type Services struct {
 // NewServices builds every service. blobs may be nil when media uploads
 // are not served (AcceptUpload then fails as unavailable).
 func NewServices(store ports.Database, blobs ports.BlobStore, clock ports.Clock, ids ports.IDSource, sched ports.Scheduler, cfg Config) *Services {
-	d := &deps{store: store, blobs: blobs, clock: clock, ids: ids, sched: sched, cfg: cfg.withDefaults()}
+	d := &deps{store: store, blobs: blobs, clock: clock, ids: ids, sched: sched, cfg: cfg.withDefaults(), days: &dayCache{}}
 	return &Services{
 		Decks:       &DeckService{d},
 		Cards:       &CardService{d},
