@@ -9,7 +9,7 @@ GO ?= go
 DB ?=
 ADDR ?=
 
-.PHONY: axe run build test generate check-generated lint tidy-check bench bench-quick loadtest loadtest-smoke loadtest-scale pgbouncer-suite replica-test fuzz-import fuzz-oauth fuzz-hostile conformance conformance-oauth ci help
+.PHONY: axe run build test generate widget check-widget check-generated lint tidy-check bench bench-quick loadtest loadtest-smoke loadtest-scale pgbouncer-suite replica-test fuzz-import fuzz-oauth fuzz-hostile conformance conformance-oauth ci help
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
@@ -33,8 +33,14 @@ test: ## run every module's tests (Postgres suites with TAKHTABUSH_TEST_POSTGRES
 axe: ## install axe-core (pinned by apiserver/testdata/axe/package-lock.json) for the browser tests' accessibility check
 	npm ci --prefix apiserver/testdata/axe --no-audit --no-fund
 
-generate: ## regenerate mocks, wire_gen.go and the MCP tool reference
+generate: widget ## regenerate mocks, wire_gen.go, the MCP tool reference and the study widget
 	$(GO) generate -skip 'go run -mod=mod' work
+
+widget: ## build the MCP Apps study widget into mcpcore/surface/widget.html (Vite, pinned by its package-lock.json; Node 22 from npm)
+	bash mcpcore/surface/widget/build.sh
+
+check-widget: ## rebuild the study widget and fail when the committed mcpcore/surface/widget.html differs
+	bash mcpcore/surface/widget/build.sh --check
 
 check-generated: generate ## fail when generated files are stale or missing
 	@git diff --exit-code || { echo "generated files are stale: run make generate and commit"; exit 1; }

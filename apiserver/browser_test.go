@@ -81,8 +81,9 @@ type browser struct {
 	problems []string // CSP violations and uncaught exceptions the page reported
 }
 
-// newBrowser starts a fresh chromium (its own user-data-dir) for the test.
-func newBrowser(t *testing.T, e *env) *browser {
+// newBrowser starts a fresh chromium (its own user-data-dir) for the test;
+// extra adds command-line options.
+func newBrowser(t *testing.T, e *env, extra ...chromedp.ExecAllocatorOption) *browser {
 	t.Helper()
 	path := chromium(t)
 	axe := axeScript(t)
@@ -101,6 +102,7 @@ func newBrowser(t *testing.T, e *env) *browser {
 		chromedp.UserDataDir(profile),
 		chromedp.WindowSize(1280, 900),
 	}
+	opts = append(opts, extra...)
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	b := &browser{t: t, e: e, axe: axe}
 	tctx, cancelTab := chromedp.NewContext(actx, chromedp.WithListener(b.onEvent))

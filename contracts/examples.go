@@ -55,7 +55,7 @@ var examples = map[string]Example{
 	ToolStartStudySession:  {json.RawMessage(`{"deckId":"d1","newLimit":5,"reviewLimit":50}`), StartStudySessionArgs{}, exSess},
 	ToolSubmitReview:       {json.RawMessage(`{"sessionId":"s1","cardId":"c1","position":0,"rating":"good","durationMs":5400}`), SubmitReviewArgs{}, ReviewResult{SessionID: "s1", CardID: "c1", Rating: RatingGood, State: exState, NextDue: exState.Due, IntervalHuman: "3d", Reviewed: 1, Remaining: 2, Next: exScard}},
 	ToolRequestMediaUpload: {json.RawMessage(`{"contentType":"image/png","bytes":2048,"filename":"map.png"}`), RequestMediaUploadArgs{}, MediaUploadIntent{MediaID: "m1", UploadURL: "https://x.test/media/m1", Method: "PUT", Headers: map[string]string{"Authorization": "Upload abc"}, ExpiresAt: exT0, MaxBytes: 2048, ContentType: "image/png", AllowedTypes: AllowedMediaTypes}},
-	ToolRenderStudySession: {json.RawMessage(`{"deckId":"d1"}`), RenderStudySessionArgs{}, exSess},
+	ToolRenderStudySession: {json.RawMessage(`{"deckId":"d1"}`), RenderStudySessionArgs{}, StudyView{StudySession: exSess, FrontHTML: "<p>hola</p>", BackHTML: "<p>hello</p>", Ratings: []RatingPreview{{Rating: RatingGood, NextDue: exT0.Add(72 * time.Hour), IntervalHuman: "3d"}}}},
 	ToolRescheduleCards:    {json.RawMessage(`{"cardIds":["c1","c2"],"days":[3,5]}`), RescheduleCardsArgs{}, BulkResult{Items: []ItemOutcome{{Index: 0, Status: OutcomeUpdated, ID: "c1"}, {Index: 1, Status: OutcomeNotFound, ID: "c2", Reason: "card c2 not found"}}, Counts: map[string]int{"updated": 1, "not_found": 1}}},
 	ToolGetSettings:        {json.RawMessage(`{}`), GetSettingsArgs{}, exSettings},
 	ToolUpdateSettings:     {json.RawMessage(`{"timezone":"America/New_York","rolloverHour":4}`), UpdateSettingsArgs{}, exSettings},

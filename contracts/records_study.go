@@ -56,6 +56,25 @@ type StudySession struct {
 	NextCardAt *time.Time `json:"nextCardAt,omitempty"`
 }
 
+// StudyView is render_study_session's result: the session (with its
+// absolute study link) and, for the MCP Apps study widget, its current card
+// rendered by the domain's content renderer (the web app's), sanitised and
+// safe to insert as HTML, with what each rating would schedule.
+type StudyView struct {
+	StudySession
+	// FrontHTML and BackHTML are the current card rendered; empty when no
+	// card waits (the session is done, or waits for a learning step).
+	FrontHTML string `json:"frontHtml,omitempty"`
+	BackHTML  string `json:"backHtml,omitempty"`
+	// Ratings are again, hard, good and easy in order with their next
+	// intervals; absent in a cram session, when no card waits, and when the
+	// preview failed (the card was rated elsewhere meanwhile).
+	Ratings []RatingPreview `json:"ratings,omitempty"`
+	// Lead is the sentence the tool's text content starts with, for the
+	// model and for hosts that show no widget: progress and the study link.
+	Lead string `json:"-"`
+}
+
 // MaxReviewAheadDays bounds start_study_session's reviewAheadDays.
 const MaxReviewAheadDays = 365
 

@@ -131,11 +131,20 @@ var (
 	studyCardOut = object(schema{
 		"cardId": strOut, "position": intOut, "front": strOut, "back": strOut, "tags": strListOut, "phase": phaseOut,
 	}, "cardId", "position", "front", "phase")
-	sessionOut = object(schema{
+	sessionOut = object(sessionProps(), sessionRequired...)
+	// studyViewOut is a session with the widget's rendered card.
+	studyViewOut = object(with(sessionProps(), "frontHtml", strOut, "backHtml", strOut, "ratings", anyListOut), sessionRequired...)
+)
+
+var sessionRequired = []string{"sessionId", "deckId", "startedAt", "expiresAt", "reviewed", "remaining", "done"}
+
+// sessionProps are a study session's properties, a fresh map each call.
+func sessionProps() schema {
+	return schema{
 		"sessionId": strOut, "deckId": strOut, "startedAt": tsOut, "expiresAt": tsOut, "reviewed": intOut,
 		"remaining": intOut, "done": boolOut, "current": studyCardOut, "studyUrl": strOut, "mode": strOut, "nextCardAt": tsOut,
-	}, "sessionId", "deckId", "startedAt", "expiresAt", "reviewed", "remaining", "done")
-)
+	}
+}
 
 // bulkOut is a bulk result (BulkResult) with the item fields and the
 // top-level fields the tool fills besides the common ones, so each tool's

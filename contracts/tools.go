@@ -349,11 +349,13 @@ var catalog = []ToolDef{
 			"sessionId": id("An existing session."),
 			"deckId":    id("Start a new session on this deck."),
 		})),
-		ResultSchema: raw(sessionOut),
+		ResultSchema: raw(studyViewOut),
 		Annotations:  additive, Scopes: []Scope{ScopeStudyRender},
 		MutatesWith: "deckId", WriteScopes: []Scope{ScopeStudyWrite}, WritesAs: ToolStartStudySession, AuditAction: "study.start",
 		ExactlyOneOf: []string{"sessionId", "deckId"},
-		Meta:         map[string]any{"ui": map[string]any{"resourceUri": StudyWidgetURI}, "ui/resourceUri": StudyWidgetURI},
+		// MCP Apps' link, its older flat key, and ChatGPT's alias: every
+		// Apps host finds the widget.
+		Meta: map[string]any{"ui": map[string]any{"resourceUri": StudyWidgetURI}, "ui/resourceUri": StudyWidgetURI, "openai/outputTemplate": StudyWidgetURI},
 	},
 	{
 		Name: ToolRescheduleCards, Title: "Reschedule cards",

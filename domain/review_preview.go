@@ -2,6 +2,7 @@ package domain
 
 import (
 	"context"
+	"time"
 
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/ports"
@@ -51,14 +52,23 @@ func (s *StudyService) PreviewRatings(ctx context.Context, sessionID, cardID str
 		if err != nil {
 			return err
 		}
-		for _, r := range contracts.Ratings {
-			next, err := s.sched.ReviewOn(card.State, deck.Settings, day, now, r)
-			if err != nil {
-				return err
-			}
-			out = append(out, contracts.RatingPreview{Rating: r, NextDue: next.Due, IntervalHuman: humanInterval(next, now)})
-		}
-		return nil
+		out, err = s.previews(card.Card, deck, day, now)
+		return err
 	})
 	return out, err
+}
+
+// previews is what each rating of card would schedule at now: the
+// scheduler call SubmitReview makes, with the card's deck settings and the
+// learner's day.
+func (s *StudyService) previews(card contracts.Card, deck contracts.Deck, day contracts.LearnerDay, now time.Time) ([]contracts.RatingPreview, error) {
+	out := make([]contracts.RatingPreview, 0, len(contracts.Ratings))
+	for _, r := range contracts.Ratings {
+		next, err := s.sched.ReviewOn(card.State, deck.Settings, day, now, r)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, contracts.RatingPreview{Rating: r, NextDue: next.Due, IntervalHuman: humanInterval(next, now)})
+	}
+	return out, nil
 }

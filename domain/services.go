@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/domain/content"
 	"github.com/takhtabush/takhtabush/ports"
 )
 
@@ -83,7 +84,9 @@ type deps struct {
 	ids   ports.IDSource
 	sched ports.Scheduler
 	cfg   Config
-	days  *dayCache // the accounts' learner's days, for the daily quota
+	// content renders card text for every place that shows it.
+	content *content.Renderer
+	days    *dayCache // the accounts' learner's days, for the daily quota
 }
 
 // now returns the clock's time in UTC at millisecond precision, the
@@ -111,7 +114,7 @@ type Services struct {
 // NewServices builds every service. blobs may be nil when media uploads
 // are not served (AcceptUpload then fails as unavailable).
 func NewServices(store ports.Database, blobs ports.BlobStore, clock ports.Clock, ids ports.IDSource, sched ports.Scheduler, cfg Config) *Services {
-	d := &deps{store: store, blobs: blobs, clock: clock, ids: ids, sched: sched, cfg: cfg.withDefaults(), days: &dayCache{}}
+	d := &deps{store: store, blobs: blobs, clock: clock, ids: ids, sched: sched, cfg: cfg.withDefaults(), content: content.New(), days: &dayCache{}}
 	return &Services{
 		Decks:       &DeckService{d},
 		Cards:       &CardService{d},

@@ -59,34 +59,45 @@ func (s *StudyService) StartSession(ctx context.Context, args contracts.StartStu
 	}
 	var out contracts.StudySession
 	err = s.store.InTx(ctx, func(tx ports.Stores) error {
-		now := s.now()
-		deck, err := loadDeck(ctx, tx, uid, args.DeckID)
+		row, k, err := s.start(ctx, tx, uid, args)
 		if err != nil {
 			return err
 		}
-		acct, day, err := accountSettings(ctx, tx, uid)
-		if err != nil {
-			return err
-		}
-		row := ports.StudySessionRow{ID: s.ids.Secret(sessionHandleBits), UserID: uid, DeckID: deck.ID, StartedAt: now,
-			ExpiresAt: now.Add(s.cfg.StudySessionTTL), Mode: modeNormal}
-		var queue []string
-		if args.Cram {
-			row.Mode = modeCram
-			queue, err = s.cramQueue(ctx, tx, row, deck, args, now)
-		} else {
-			queue, err = s.queue(ctx, tx, row, deck, acct, day, args, now)
-		}
-		if err != nil {
-			return err
-		}
-		if err := tx.Sessions().CreateSession(ctx, row, queue); err != nil {
-			return fail(err)
-		}
-		out, err = s.view(ctx, tx, row, &known{acct: &acct, day: day, deck: &deck})
+		out, err = s.view(ctx, tx, row, k)
 		return err
 	})
 	return out, err
+}
+
+// start builds and stores a session queue in tx (StartSession's
+// transaction, or RenderSession's) after StartSession checked args; it
+// returns the session row and what it loaded.
+func (s *StudyService) start(ctx context.Context, tx ports.Stores, uid string, args contracts.StartStudySessionArgs) (ports.StudySessionRow, *known, error) {
+	now := s.now()
+	deck, err := loadDeck(ctx, tx, uid, args.DeckID)
+	if err != nil {
+		return ports.StudySessionRow{}, nil, err
+	}
+	acct, day, err := accountSettings(ctx, tx, uid)
+	if err != nil {
+		return ports.StudySessionRow{}, nil, err
+	}
+	row := ports.StudySessionRow{ID: s.ids.Secret(sessionHandleBits), UserID: uid, DeckID: deck.ID, StartedAt: now,
+		ExpiresAt: now.Add(s.cfg.StudySessionTTL), Mode: modeNormal}
+	var queue []string
+	if args.Cram {
+		row.Mode = modeCram
+		queue, err = s.cramQueue(ctx, tx, row, deck, args, now)
+	} else {
+		queue, err = s.queue(ctx, tx, row, deck, acct, day, args, now)
+	}
+	if err != nil {
+		return ports.StudySessionRow{}, nil, err
+	}
+	if err := tx.Sessions().CreateSession(ctx, row, queue); err != nil {
+		return ports.StudySessionRow{}, nil, fail(err)
+	}
+	return row, &known{acct: &acct, day: day, deck: &deck}, nil
 }
 
 // known is what a caller already loaded, so rendering a session does not
@@ -95,6 +106,9 @@ type known struct {
 	acct *contracts.AccountSettings
 	day  contracts.LearnerDay
 	deck *contracts.Deck
+	// card is the current card as current loaded it (with its state),
+	// filled in for the caller; nil when no card is shown.
+	card *contracts.Card
 }
 
 // Session modes.
@@ -306,15 +320,19 @@ func (s *StudyService) view(ctx context.Context, st ports.Stores, row ports.Stud
 // returns nil and when the first comes due. Items whose card was deleted
 // or suspended, or that today's daily limits no longer allow (another
 // session, agent or the web app studied meanwhile), are completed as
-// skipped (they count as done); nil, nil when nothing is pending.
+// skipped (they count as done); nil, nil when nothing is pending. What it
+// loads it leaves in k when k is not nil.
 func (s *StudyService) current(ctx context.Context, st ports.Stores, row ports.StudySessionRow, k *known) (*contracts.StudyCard, *time.Time, error) {
 	now := s.now()
-	if k == nil || k.acct == nil {
+	if k == nil {
+		k = &known{}
+	}
+	if k.acct == nil {
 		acct, day, err := accountSettings(ctx, st, row.UserID)
 		if err != nil {
 			return nil, nil, err
 		}
-		k = &known{acct: &acct, day: day}
+		k.acct, k.day = &acct, day
 	}
 	acct, day := *k.acct, k.day
 	learnAhead := now.Add(time.Duration(acct.LearnAheadMinutes) * time.Minute)
@@ -359,6 +377,7 @@ func (s *StudyService) current(ctx context.Context, st ports.Stores, row ports.S
 		if show {
 			c := studyCard(cards[0].Card)
 			c.Position = item.Position
+			k.card = &cards[0].Card
 			return &c, nil, nil
 		}
 		err = st.Sessions().CompleteItem(ctx, row.UserID, row.ID, item.Position, now)

@@ -57,8 +57,10 @@ type McpServices interface {
 	// RequestMediaUpload returns an upload intent. Invalid outside the limits.
 	RequestMediaUpload(ctx context.Context, args contracts.RequestMediaUploadArgs) (contracts.MediaUploadIntent, error)
 	// RenderStudySession returns a session (starting one when given a deck
-	// id) with its absolute StudyURL set. Not found for an unknown session or deck.
-	RenderStudySession(ctx context.Context, args contracts.RenderStudySessionArgs) (contracts.StudySession, error)
+	// id) with its absolute StudyURL and its current card rendered for the
+	// study widget (StudyService.RenderSession). Not found for an unknown
+	// session or deck; invalid unless exactly one id is given.
+	RenderStudySession(ctx context.Context, args contracts.RenderStudySessionArgs) (contracts.StudyView, error)
 	// RescheduleCards sets due dates or resets cards, per item.
 	RescheduleCards(ctx context.Context, args contracts.RescheduleCardsArgs) (contracts.BulkResult, error)
 	// GetSettings returns the account's settings of the learner's day.

@@ -85,6 +85,13 @@ type StudyService interface {
 	// just reviewed by a concurrent call (never applied twice); invalid for
 	// a bad rating.
 	SubmitReview(ctx context.Context, args contracts.SubmitReviewArgs) (contracts.ReviewResult, error)
+	// RenderSession is render_study_session: exactly one of a session id
+	// (read) and a deck id (starts a session, as StartSession); the session
+	// with its study link, its current card rendered (sanitised HTML) with
+	// each rating's next interval, and the tool text's leading sentence.
+	// Invalid unless exactly one id is given; else GetSession's or
+	// StartSession's errors.
+	RenderSession(ctx context.Context, args contracts.RenderStudySessionArgs) (contracts.StudyView, error)
 	// PreviewRatings reports what each of the four ratings (again, hard,
 	// good, easy, in that order) of the card waiting in a session would
 	// schedule if given now, exactly as SubmitReview would; it changes

@@ -128,11 +128,11 @@ func (s cardStore) CountPhases(ctx context.Context, userID, deckID string) (cont
 // deck's when deckID is "").
 func (s cardStore) CountDue(ctx context.Context, userID, deckID string, t time.Time) (int, error) {
 	var a args
-	q := `SELECT COUNT(*) FROM cards c WHERE c.user_id = ` + a.add(userID)
+	q := `SELECT COALESCE(SUM(dd.n), 0) FROM deck_due dd WHERE dd.user_id = ` + a.add(userID)
 	if deckID != "" {
-		q += ` AND c.deck_id = ` + a.add(deckID)
+		q += ` AND dd.deck_id = ` + a.add(deckID)
 	}
-	q += ` AND ` + queued + ` AND c.due <= ` + a.add(ms(t))
+	q += ` AND dd.due <= ` + a.add(ms(t))
 	var n int
 	if err := s.q.QueryRowContext(ctx, q, a...).Scan(&n); err != nil {
 		return 0, s.s.wrap(ctx, err, "count due")
@@ -150,12 +150,12 @@ func (s cardStore) DueHistogram(ctx context.Context, userID, deckID string, star
 	out := make([]int, days)
 	var a args
 	user, from := a.add(userID), a.add(ms(start))
-	q := `SELECT CASE WHEN c.due < ` + from + ` THEN 0 ELSE (c.due - ` + from + `) / ` + itoa(dayMs) + ` END, COUNT(*)
-FROM cards c WHERE c.user_id = ` + user
+	q := `SELECT CASE WHEN dd.due < ` + from + ` THEN 0 ELSE (dd.due - ` + from + `) / ` + itoa(dayMs) + ` END, SUM(dd.n)
+FROM deck_due dd WHERE dd.user_id = ` + user
 	if deckID != "" {
-		q += ` AND c.deck_id = ` + a.add(deckID)
+		q += ` AND dd.deck_id = ` + a.add(deckID)
 	}
-	q += ` AND ` + queued + ` AND c.due < ` + a.add(ms(start)+int64(days)*dayMs) + ` GROUP BY 1`
+	q += ` AND dd.due < ` + a.add(ms(start)+int64(days)*dayMs) + ` GROUP BY 1`
 	rows, err := s.q.QueryContext(ctx, q, a...)
 	if err != nil {
 		return nil, s.s.wrap(ctx, err, "due histogram")

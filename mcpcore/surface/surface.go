@@ -4,9 +4,9 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"strings"
 	"time"
 
@@ -215,18 +215,20 @@ func (s *Tools) handler(def contracts.ToolDef) mcpcore.ToolHandler {
 	}
 }
 
-// result encodes a record as structuredContent and text; the study widget
-// tool also leads with a sentence and the study link for hosts that drop
-// widgets.
+// result encodes a record as structuredContent and text. A study view's
+// text leads with its sentence (progress and the study link, for hosts
+// that drop widgets), and a tool that links an MCP Apps resource names it
+// in its result's _meta too.
 func (s *Tools) result(def contracts.ToolDef, out any) (*mcpcore.CallToolResult, error) {
 	res, err := mcpcore.StructuredResult(out)
 	if err != nil {
 		return nil, err
 	}
-	if sess, ok := out.(contracts.StudySession); ok && def.Name == contracts.ToolRenderStudySession {
-		lead := fmt.Sprintf("Study session %s: %d card(s) to go. Study it here: %s", sess.ID, sess.Remaining, sess.StudyURL)
-		res.Content = append([]mcpcore.Content{mcpcore.TextContent(lead)}, res.Content...)
-		res.Meta = map[string]any{"ui": map[string]any{"resourceUri": contracts.StudyWidgetURI}}
+	if v, ok := out.(contracts.StudyView); ok && v.Lead != "" {
+		res.Content = append([]mcpcore.Content{mcpcore.TextContent(v.Lead)}, res.Content...)
+	}
+	if _, ok := def.Meta["ui"]; ok {
+		res.Meta = maps.Clone(def.Meta)
 	}
 	return res, nil
 }

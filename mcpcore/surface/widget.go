@@ -9,12 +9,17 @@ import (
 	"github.com/takhtabush/takhtabush/mcpcore"
 )
 
+// widgetHTML is the study widget: one self-contained HTML document (script
+// and styles inline) built from widget/ by `make widget` and committed;
+// `make check-widget` fails when a rebuild gives other bytes.
+//
 //go:embed widget.html
 var widgetHTML string
 
 // widget is the MCP Apps study widget resource (ui://), readable with
 // study:render. Hosts render it in their own sandbox; its CSP travels in
-// _meta.ui.csp and allows nothing but this service's origin.
+// _meta.ui.csp and allows nothing but this service's origin. The widget
+// talks only to its host (postMessage), never to the server.
 func (s *Tools) widget() mcpcore.Resource {
 	meta := map[string]any{"ui": map[string]any{"csp": s.csp(), "prefersBorder": true}}
 	return mcpcore.Resource{

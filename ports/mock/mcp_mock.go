@@ -626,10 +626,10 @@ func (c *MockMcpServicesListDecksCall) DoAndReturn(f func(context.Context, contr
 }
 
 // RenderStudySession mocks base method.
-func (m *MockMcpServices) RenderStudySession(ctx context.Context, args contracts.RenderStudySessionArgs) (contracts.StudySession, error) {
+func (m *MockMcpServices) RenderStudySession(ctx context.Context, args contracts.RenderStudySessionArgs) (contracts.StudyView, error) {
 	m.ctrl.T.Helper()
 	ret := m.ctrl.Call(m, "RenderStudySession", ctx, args)
-	ret0, _ := ret[0].(contracts.StudySession)
+	ret0, _ := ret[0].(contracts.StudyView)
 	ret1, _ := ret[1].(error)
 	return ret0, ret1
 }
@@ -647,19 +647,19 @@ type MockMcpServicesRenderStudySessionCall struct {
 }
 
 // Return rewrite *gomock.Call.Return
-func (c *MockMcpServicesRenderStudySessionCall) Return(arg0 contracts.StudySession, arg1 error) *MockMcpServicesRenderStudySessionCall {
+func (c *MockMcpServicesRenderStudySessionCall) Return(arg0 contracts.StudyView, arg1 error) *MockMcpServicesRenderStudySessionCall {
 	c.Call = c.Call.Return(arg0, arg1)
 	return c
 }
 
 // Do rewrite *gomock.Call.Do
-func (c *MockMcpServicesRenderStudySessionCall) Do(f func(context.Context, contracts.RenderStudySessionArgs) (contracts.StudySession, error)) *MockMcpServicesRenderStudySessionCall {
+func (c *MockMcpServicesRenderStudySessionCall) Do(f func(context.Context, contracts.RenderStudySessionArgs) (contracts.StudyView, error)) *MockMcpServicesRenderStudySessionCall {
 	c.Call = c.Call.Do(f)
 	return c
 }
 
 // DoAndReturn rewrite *gomock.Call.DoAndReturn
-func (c *MockMcpServicesRenderStudySessionCall) DoAndReturn(f func(context.Context, contracts.RenderStudySessionArgs) (contracts.StudySession, error)) *MockMcpServicesRenderStudySessionCall {
+func (c *MockMcpServicesRenderStudySessionCall) DoAndReturn(f func(context.Context, contracts.RenderStudySessionArgs) (contracts.StudyView, error)) *MockMcpServicesRenderStudySessionCall {
 	c.Call = c.Call.DoAndReturn(f)
 	return c
 }

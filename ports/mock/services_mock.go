@@ -636,6 +636,45 @@ func (c *MockStudyServicePreviewRatingsCall) DoAndReturn(f func(context.Context,
 	return c
 }
 
+// RenderSession mocks base method.
+func (m *MockStudyService) RenderSession(ctx context.Context, args contracts.RenderStudySessionArgs) (contracts.StudyView, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "RenderSession", ctx, args)
+	ret0, _ := ret[0].(contracts.StudyView)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// RenderSession indicates an expected call of RenderSession.
+func (mr *MockStudyServiceMockRecorder) RenderSession(ctx, args any) *MockStudyServiceRenderSessionCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "RenderSession", reflect.TypeOf((*MockStudyService)(nil).RenderSession), ctx, args)
+	return &MockStudyServiceRenderSessionCall{Call: call}
+}
+
+// MockStudyServiceRenderSessionCall wrap *gomock.Call
+type MockStudyServiceRenderSessionCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockStudyServiceRenderSessionCall) Return(arg0 contracts.StudyView, arg1 error) *MockStudyServiceRenderSessionCall {
+	c.Call = c.Call.Return(arg0, arg1)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockStudyServiceRenderSessionCall) Do(f func(context.Context, contracts.RenderStudySessionArgs) (contracts.StudyView, error)) *MockStudyServiceRenderSessionCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockStudyServiceRenderSessionCall) DoAndReturn(f func(context.Context, contracts.RenderStudySessionArgs) (contracts.StudyView, error)) *MockStudyServiceRenderSessionCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
 // RescheduleCards mocks base method.
 func (m *MockStudyService) RescheduleCards(ctx context.Context, args contracts.RescheduleCardsArgs) (contracts.BulkResult, error) {
 	m.ctrl.T.Helper()

@@ -1,7 +1,9 @@
 package storetest
 
 import (
+	"math/rand/v2"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -321,4 +323,137 @@ func testDeleteDeckCascades(t *testing.T, f *fixture) {
 	if len(res) != 0 {
 		t.Errorf("Search finds %d cards of a deleted deck", len(res))
 	}
+}
+
+// testDueCountsFollowChanges makes random changes (new, learning and
+// review cards with shared and distinct due times, reviews that move
+// them, suspensions, moves between decks, deletions of cards and of a
+// deck) and after each one compares every due count the store keeps
+// (GetDeck's and ListDecks' due now, CountDue, DueCounts, DueHistogram, for
+// one deck and for all) with a count over the cards themselves.
+func testDueCountsFollowChanges(t *testing.T, f *fixture) {
+	a := f.user()
+	decks := []string{f.deck(a, "One").ID, f.deck(a, "Two").ID}
+	r := rand.New(rand.NewPCG(12, 34))
+	var live []ports.CardRow
+	// A few shared due times (day starts) and exact instants.
+	dueAt := func() time.Time {
+		if r.IntN(3) == 0 {
+			return f.now.Add(time.Duration(r.IntN(48*60)-24*60) * time.Minute)
+		}
+		return f.now.Add(time.Duration(r.IntN(7)-3) * day).Truncate(day)
+	}
+	probes := []time.Time{f.now.Add(-2 * day), f.now.Add(-time.Minute), f.now, f.now.Add(time.Hour), f.now.Add(3 * day)}
+	check := func(step string) {
+		t.Helper()
+		cards, err := f.s.Cards().GetCards(f.ctx, a, ids(live))
+		must(t, err)
+		want := func(deckID string, t0 time.Time, inclusive bool) int {
+			n := 0
+			for _, c := range cards {
+				queued := !c.Suspended && c.State.Phase != contracts.PhaseNew
+				in := deckID == "" || c.DeckID == deckID
+				before := c.State.Due.Before(t0) || (inclusive && c.State.Due.Equal(t0))
+				if queued && in && before {
+					n++
+				}
+			}
+			return n
+		}
+		listed, err := f.s.Decks().ListDecks(f.ctx, a, "", 10, f.now)
+		must(t, err)
+		for _, d := range listed {
+			if w := want(d.ID, f.now, true); d.Counts.DueNow != w {
+				t.Fatalf("%s: ListDecks due now of %s = %d, want %d", step, d.Name, d.Counts.DueNow, w)
+			}
+		}
+		for _, deckID := range append([]string{""}, decks...) {
+			if deckID != "" {
+				if d, err := f.s.Decks().GetDeck(f.ctx, a, deckID, f.now); err == nil && d.Counts.DueNow != want(deckID, f.now, true) {
+					t.Fatalf("%s: GetDeck due now = %d, want %d", step, d.Counts.DueNow, want(deckID, f.now, true))
+				}
+			}
+			for _, p := range probes {
+				n, err := f.s.Cards().CountDue(f.ctx, a, deckID, p)
+				must(t, err)
+				if w := want(deckID, p, true); n != w {
+					t.Fatalf("%s: CountDue(%q, %s) = %d, want %d", step, deckID, p, n, w)
+				}
+			}
+			counts, err := f.s.Cards().DueCounts(f.ctx, a, deckID, probes)
+			must(t, err)
+			for i := range counts {
+				w := want(deckID, probes[i+1], false) - want(deckID, probes[i], false)
+				if i == 0 {
+					w = want(deckID, probes[1], false)
+				}
+				if counts[i] != w {
+					t.Fatalf("%s: DueCounts(%q) bucket %d = %d, want %d", step, deckID, i, counts[i], w)
+				}
+			}
+			start := f.now.Truncate(day)
+			hist, err := f.s.Cards().DueHistogram(f.ctx, a, deckID, start, 4)
+			must(t, err)
+			for i := range hist {
+				w := want(deckID, start.Add(time.Duration(i+1)*day), false) - want(deckID, start.Add(time.Duration(i)*day), false)
+				if i == 0 {
+					w = want(deckID, start.Add(day), false)
+				}
+				if hist[i] != w {
+					t.Fatalf("%s: DueHistogram(%q) day %d = %d, want %d", step, deckID, i, hist[i], w)
+				}
+			}
+		}
+	}
+	for i := range 60 {
+		switch op := r.IntN(10); {
+		case op < 4 || len(live) == 0: // a new card: new, learning or review
+			c := f.card(decks[r.IntN(2)], "card "+itoa(i), "x")
+			switch r.IntN(3) {
+			case 1:
+				c.State = contracts.CardState{Phase: contracts.PhaseLearning, Due: dueAt(), Stability: 1, Difficulty: 5, Reps: 1}
+			case 2:
+				c = f.reviewCard(c.DeckID, "card "+itoa(i), dueAt())
+			}
+			live = append(live, f.insert(a, c)...)
+			check("insert")
+		case op < 7: // a review: a new due time, maybe a new phase
+			k := r.IntN(len(live))
+			c := f.get(a, live[k].ID)
+			st := c.State
+			st.Due = dueAt()
+			st.Phase = []contracts.Phase{contracts.PhaseLearning, contracts.PhaseReview, contracts.PhaseRelearning}[r.IntN(3)]
+			must(t, f.s.Cards().UpdateState(f.ctx, a, c.ID, c.Version, st, f.now))
+			check("review")
+		case op < 9: // suspend or unsuspend, maybe moving decks
+			k := r.IntN(len(live))
+			c := f.get(a, live[k].ID)
+			c.Suspended = !c.Suspended
+			if r.IntN(2) == 0 {
+				c.DeckID = decks[r.IntN(2)]
+			}
+			must(t, f.s.Cards().UpdateCard(f.ctx, a, c))
+			check("suspend or move")
+		default: // delete a card
+			k := r.IntN(len(live))
+			_, err := f.s.Cards().DeleteCards(f.ctx, a, []string{live[k].ID})
+			must(t, err)
+			live = slices.Delete(live, k, k+1)
+			check("delete")
+		}
+	}
+	// Deleting a deck takes its cards' counts with it.
+	_, err := f.s.Decks().DeleteDeck(f.ctx, a, decks[1])
+	must(t, err)
+	live = slices.DeleteFunc(live, func(c ports.CardRow) bool { return f.getOrNone(a, c.ID) })
+	decks = decks[:1]
+	check("deck deleted")
+}
+
+// getOrNone reports whether a card is gone.
+func (f *fixture) getOrNone(userID, cardID string) bool {
+	f.t.Helper()
+	got, err := f.s.Cards().GetCards(f.ctx, userID, []string{cardID})
+	must(f.t, err)
+	return len(got) == 0
 }

@@ -41,6 +41,7 @@ func TestStore(t *testing.T, open func(t *testing.T) ports.Database) {
 		{"Decks", testDecks},
 		{"DeckCounts", testDeckCounts},
 		{"DeckCountsFollowChanges", testDeckCountsFollowChanges},
+		{"DueCountsFollowChanges", testDueCountsFollowChanges},
 		{"ListDecksPaging", testListDecksPaging},
 		{"DeleteDeckCascades", testDeleteDeckCascades},
 		{"InsertAndGetCards", testInsertAndGetCards},

@@ -173,11 +173,18 @@ func makeCard(r *rand.Rand, deckID string, i int) ports.CardRow {
 	case p < 30:
 		c.State = contracts.CardState{Phase: contracts.PhaseNew, Due: c.CreatedAt}
 	default:
+		// A review-phase card is due from the start of its due day (the
+		// learner's day; UTC here), as the scheduler stores it: overdue
+		// by up to 30 days or due within 60.
 		last := now.Add(-time.Duration(r.IntN(30*24)) * time.Hour)
-		c.State = contracts.CardState{Phase: contracts.PhaseReview, Due: now.Add(time.Duration(r.IntN(90*24)-30*24) * time.Hour),
+		c.State = contracts.CardState{Phase: contracts.PhaseReview, Due: now.Truncate(24*time.Hour).AddDate(0, 0, r.IntN(90)-30),
 			Stability: 1 + 30*r.Float64(), Difficulty: 1 + 9*r.Float64(), ScheduledDays: 1 + r.IntN(60), Reps: 1 + r.IntN(20), LastReview: &last}
-		if p < 36 {
+		if p < 31 {
+			// A learning step is an exact instant, within hours of its
+			// review; the daily new-card limit keeps such cards few
+			// (1% of the account).
 			c.State.Phase = contracts.PhaseLearning
+			c.State.Due = now.Add(time.Duration(r.IntN(24*60)-12*60) * time.Minute).Add(time.Duration(r.IntN(60000)) * time.Millisecond)
 		}
 		c.Suspended = p >= 95
 	}

@@ -139,24 +139,10 @@ func (b *Binding) RequestMediaUpload(ctx context.Context, args contracts.Request
 	return b.svc.Media.RequestUpload(ctx, args)
 }
 
-// RenderStudySession loads the session named by SessionID, or starts one
-// on DeckID; the study service gives it its absolute StudyURL.
-func (b *Binding) RenderStudySession(ctx context.Context, args contracts.RenderStudySessionArgs) (contracts.StudySession, error) {
-	var (
-		s   contracts.StudySession
-		err error
-	)
-	switch {
-	case args.SessionID != "" && args.DeckID != "":
-		return s, contracts.Errorf(contracts.KindInvalid, "pass either sessionId or deckId, not both")
-	case args.SessionID != "":
-		s, err = b.svc.Study.GetSession(ctx, args.SessionID)
-	case args.DeckID != "":
-		s, err = b.svc.Study.StartSession(ctx, contracts.StartStudySessionArgs{DeckID: args.DeckID})
-	default:
-		return s, contracts.Errorf(contracts.KindInvalid, "pass sessionId (an existing session) or deckId (to start one)")
-	}
-	return s, err
+// RenderStudySession implements ports.McpServices: the study service
+// holds its rules.
+func (b *Binding) RenderStudySession(ctx context.Context, args contracts.RenderStudySessionArgs) (contracts.StudyView, error) {
+	return b.svc.Study.RenderSession(ctx, args)
 }
 
 // RescheduleCards implements ports.McpServices.

@@ -171,7 +171,8 @@ func TestExposureReadOncePerRequest(t *testing.T) {
 }
 
 // render_study_session starts a session from a deck id, or loads one, and
-// links it absolutely.
+// links it absolutely; the current card comes rendered and sanitised by
+// the content renderer, with each rating's next interval.
 func TestRenderStudySessionLinks(t *testing.T) {
 	svc, store, ctx := stack(t)
 	b := mcpbind.New(services(svc, store), nil)
@@ -179,12 +180,21 @@ func TestRenderStudySessionLinks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.Cards.AddCards(ctx, contracts.AddCardsArgs{DeckID: deck.ID, Cards: []contracts.NewCard{{Front: "a", Back: "b"}}}); err != nil {
+	if _, err := svc.Cards.AddCards(ctx, contracts.AddCardsArgs{DeckID: deck.ID, Cards: []contracts.NewCard{{Front: "**a** <script>alert(1)</script>", Back: "b"}}}); err != nil {
 		t.Fatal(err)
 	}
 	started, err := b.RenderStudySession(ctx, contracts.RenderStudySessionArgs{DeckID: deck.ID})
 	if err != nil || started.ID == "" || started.StudyURL != base+"/study/"+started.ID {
 		t.Fatalf("render with a deck id: %+v %v", started, err)
+	}
+	if started.FrontHTML != "<p><strong>a</strong> </p>" || started.BackHTML != "<p>b</p>" {
+		t.Errorf("rendered card: front %q back %q", started.FrontHTML, started.BackHTML)
+	}
+	if len(started.Ratings) != 4 || started.Ratings[0].Rating != contracts.RatingAgain || started.Ratings[3].IntervalHuman == "" {
+		t.Errorf("rating previews: %+v", started.Ratings)
+	}
+	if !strings.Contains(started.Lead, started.StudyURL) {
+		t.Errorf("the lead sentence has no study link: %q", started.Lead)
 	}
 	loaded, err := b.RenderStudySession(ctx, contracts.RenderStudySessionArgs{SessionID: started.ID})
 	if err != nil || loaded.ID != started.ID || loaded.StudyURL != started.StudyURL {

@@ -1,0 +1,91 @@
+package domain
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/ports"
+)
+
+// RenderSession is render_study_session's rule, the one place it lives:
+// given exactly one of a session id (an existing session, read without
+// change) and a deck id (a session is started there, as StartSession
+// does), it returns the session with its absolute study link, its current
+// card rendered for the MCP Apps study widget by the content renderer the
+// web app uses, each rating's next interval, and the sentence the tool's
+// text leads with. Invalid unless exactly one id is given; otherwise the
+// errors of GetSession or StartSession.
+func (s *StudyService) RenderSession(ctx context.Context, args contracts.RenderStudySessionArgs) (contracts.StudyView, error) {
+	uid, err := userID(ctx)
+	if err != nil {
+		return contracts.StudyView{}, err
+	}
+	switch {
+	case args.SessionID != "" && args.DeckID != "":
+		return contracts.StudyView{}, contracts.Errorf(contracts.KindInvalid, "pass either sessionId or deckId, not both")
+	case args.SessionID == "" && args.DeckID == "":
+		return contracts.StudyView{}, contracts.Errorf(contracts.KindInvalid, "pass sessionId (an existing session) or deckId (to start one)")
+	}
+	var v contracts.StudyView
+	// One transaction, and what showing the session loaded (the card with
+	// its state, the deck, the learner's day) serves the previews too.
+	err = s.store.InTx(ctx, func(tx ports.Stores) error {
+		var (
+			row ports.StudySessionRow
+			k   = &known{}
+			err error
+		)
+		if args.SessionID != "" {
+			row, err = s.liveSession(ctx, tx, uid, args.SessionID)
+		} else {
+			row, k, err = s.start(ctx, tx, uid, contracts.StartStudySessionArgs{DeckID: args.DeckID})
+		}
+		if err != nil {
+			return err
+		}
+		if v.StudySession, err = s.view(ctx, tx, row, k); err != nil {
+			return err
+		}
+		c := v.Current
+		if c == nil || k.card == nil {
+			return nil
+		}
+		v.FrontHTML = s.content.Render(c.Front, s.widgetMedia).HTML
+		v.BackHTML = s.content.Render(c.Back, s.widgetMedia).HTML
+		if row.Mode == modeCram {
+			return nil // its ratings keep the schedule: nothing to preview
+		}
+		deck := k.deck
+		if deck == nil || deck.ID != k.card.DeckID {
+			d, err := loadDeck(ctx, tx, uid, k.card.DeckID)
+			if err != nil {
+				return err
+			}
+			deck = &d
+		}
+		v.Ratings, err = s.previews(*k.card, *deck, k.day, s.now())
+		return err
+	})
+	if err != nil {
+		return contracts.StudyView{}, err
+	}
+	v.Lead = studyLead(v.StudySession)
+	return v, nil
+}
+
+// widgetMedia resolves a media id for the study widget, which runs in a
+// host's sandboxed frame with no cookie: nothing yet, so a card's media
+// show as missing there (signed media URLs are the media work of issue 9).
+func (s *StudyService) widgetMedia(string) string { return "" }
+
+// studyLead is the sentence render_study_session's text starts with.
+func studyLead(sess contracts.StudySession) string {
+	switch {
+	case sess.StudyURL == "":
+		return fmt.Sprintf("Study session %s: %d card(s) to go.", sess.ID, sess.Remaining)
+	case sess.Done:
+		return fmt.Sprintf("Study session %s is done (%d reviewed). Its page: %s", sess.ID, sess.Reviewed, sess.StudyURL)
+	}
+	return fmt.Sprintf("Study session %s: %d card(s) to go. Study it here: %s", sess.ID, sess.Remaining, sess.StudyURL)
+}

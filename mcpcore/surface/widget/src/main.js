@@ -1,0 +1,340 @@
+// The Takhtabush study widget: an MCP App (ui://takhtabush/study-session)
+// that a host renders for render_study_session. It talks only to its host,
+// through the official SDK's App class over postMessage: the host hands it
+// the tool result (a study session with its current card rendered and
+// sanitised on the server), and every rating goes back through the host as
+// a tools/call of submit_review. It never reaches the server itself and
+// holds no credential. Card HTML comes only from the server's renderer
+// (structuredContent.frontHtml / backHtml); everything else is text.
+import {
+  App,
+  PostMessageTransport,
+  applyDocumentTheme,
+  applyHostFonts,
+  applyHostStyleVariables,
+} from "@modelcontextprotocol/ext-apps";
+
+const RATINGS = ["again", "hard", "good", "easy"];
+const LABELS = { again: "Again", hard: "Hard", good: "Good", easy: "Easy" };
+const MAX_DURATION_MS = 3600000;
+
+const $ = (id) => document.getElementById(id);
+const ui = {
+  root: document.documentElement,
+  app: $("app"),
+  progress: $("progress"),
+  meter: $("meter"),
+  card: $("card"),
+  front: $("front"),
+  answer: $("answer"),
+  back: $("back"),
+  actions: $("actions"),
+  reveal: $("reveal"),
+  ratings: $("ratings"),
+  status: $("status"),
+  done: $("done"),
+  doneTitle: $("done-title"),
+  doneText: $("done-text"),
+  tally: $("tally"),
+  recheck: $("recheck"),
+  link: $("link"),
+  expand: $("expand"),
+};
+
+/** The session as the last tool result showed it (render_study_session's structuredContent). */
+let view = null;
+/** Whether the answer of the current card is showing. */
+let revealed = false;
+/** When the current card was shown, for submit_review's durationMs. */
+let shownAt = 0;
+/** A call to the host is under way: keys and buttons wait. */
+let busy = false;
+/** What this widget rated, for the summary. */
+const tally = { again: 0, hard: 0, good: 0, easy: 0 };
+
+const app = new App({ name: "takhtabush-study", version: "1.0.0" }, {}, { autoResize: true });
+
+app.ontoolinput = () => {
+  setStatus("Opening the study session…");
+};
+
+app.ontoolresult = (result) => {
+  if (result.isError) {
+    refused(textOf(result) || "The study session could not be opened.");
+    return;
+  }
+  show(result.structuredContent);
+};
+
+app.ontoolcancelled = () => {
+  setStatus("The study session was not opened.");
+};
+
+app.onhostcontextchanged = (ctx) => applyHostContext(ctx);
+
+app.onteardown = async () => ({});
+
+// The host's theme, styles, fonts and display mode.
+function applyHostContext(ctx) {
+  if (!ctx) return;
+  if (ctx.theme === "light" || ctx.theme === "dark") applyDocumentTheme(ctx.theme);
+  if (ctx.styles?.variables) applyHostStyleVariables(ctx.styles.variables);
+  if (ctx.styles?.css?.fonts) applyHostFonts(ctx.styles.css.fonts);
+  if (ctx.displayMode) ui.root.dataset.display = ctx.displayMode;
+  const dims = ctx.containerDimensions;
+  const maxHeight = dims && ("height" in dims ? dims.height : dims.maxHeight);
+  if (typeof maxHeight === "number" && maxHeight > 0) {
+    ui.root.style.setProperty("--host-max-height", `${Math.floor(maxHeight)}px`);
+  }
+  if (Array.isArray(ctx.availableDisplayModes)) {
+    const mode = ui.root.dataset.display || "inline";
+    ui.expand.hidden = !ctx.availableDisplayModes.includes(mode === "fullscreen" ? "inline" : "fullscreen");
+    ui.expand.textContent = mode === "fullscreen" ? "Smaller" : "Expand";
+  }
+}
+
+// show renders a session: its progress, and its current card's front (the
+// server's sanitised HTML), or the end of the session.
+function show(session) {
+  if (!session || typeof session.sessionId !== "string") {
+    refused("The host sent no study session.");
+    return;
+  }
+  view = session;
+  revealed = false;
+  busy = false;
+  setStatus("");
+  setLink(session.studyUrl);
+  setProgress(session.reviewed, session.remaining);
+  if (session.current && typeof session.frontHtml === "string") {
+    ui.front.innerHTML = session.frontHtml;
+    ui.back.innerHTML = session.backHtml || "";
+    setIntervals(session.ratings || []);
+    ui.answer.hidden = true;
+    ui.card.hidden = false;
+    ui.done.hidden = true;
+    ui.actions.hidden = false;
+    ui.reveal.hidden = false;
+    ui.ratings.hidden = true;
+    setButtons(true);
+    shownAt = Date.now();
+    ui.app.dataset.state = "front";
+    ui.reveal.focus({ preventScroll: true });
+    return;
+  }
+  ui.card.hidden = true;
+  ui.actions.hidden = true;
+  ui.front.textContent = "";
+  ui.back.textContent = "";
+  showDone(session);
+}
+
+// showDone is the end of the session (or a pause until a learning step is
+// due), with what this widget rated.
+function showDone(session) {
+  const pending = !session.done && session.nextCardAt;
+  ui.doneTitle.textContent = pending ? "Waiting for a learning step" : "Session complete";
+  const reviewed = session.reviewed || 0;
+  if (pending) {
+    const at = new Date(session.nextCardAt);
+    ui.doneText.textContent = `${plural(reviewed, "card")} reviewed so far. The next card comes back at ${at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}.`;
+  } else {
+    ui.doneText.textContent = reviewed > 0 ? `${plural(reviewed, "card")} reviewed. Nothing else is due in this session.` : "Nothing is due in this session.";
+  }
+  ui.tally.replaceChildren();
+  for (const r of RATINGS) {
+    if (tally[r] === 0) continue;
+    const li = document.createElement("li");
+    li.className = r;
+    li.textContent = `${LABELS[r]}: ${tally[r]}`;
+    ui.tally.append(li);
+  }
+  ui.recheck.hidden = !pending;
+  ui.done.hidden = false;
+  ui.app.dataset.state = "done";
+  if (!pending && reviewed > 0) tellModel(session);
+}
+
+function reveal() {
+  if (!view?.current || revealed || busy) return;
+  revealed = true;
+  ui.answer.hidden = false;
+  ui.reveal.hidden = true;
+  ui.ratings.hidden = false;
+  ui.app.dataset.state = "back";
+  ui.ratings.querySelector(".good")?.focus({ preventScroll: true });
+}
+
+// rate sends one rating through the host (tools/call submit_review with the
+// card's position, so a retried call cannot rate a later showing), then
+// asks for the session again to show the next card rendered.
+async function rate(rating) {
+  if (!view?.current || !revealed || busy || !RATINGS.includes(rating)) return;
+  busy = true;
+  setButtons(false);
+  setStatus("Saving…");
+  const { sessionId } = view;
+  const { cardId, position } = view.current;
+  const durationMs = Math.max(0, Math.min(MAX_DURATION_MS, Date.now() - shownAt));
+  let res;
+  try {
+    res = await app.callServerTool({
+      name: "submit_review",
+      arguments: { sessionId, cardId, position, rating, durationMs },
+    });
+  } catch (err) {
+    refused("This chat app did not pass the rating on.", err);
+    return;
+  }
+  if (res.isError) {
+    // A conflict (rated elsewhere meanwhile) or an expired session: show
+    // the reason and where the session is now.
+    const reason = textOf(res) || "The rating was not saved.";
+    if (!(await refresh(sessionId, reason))) refused(reason);
+    return;
+  }
+  const out = res.structuredContent || {};
+  if (!out.replayed) tally[rating]++;
+  const note = out.interval ? `${LABELS[rating]}: next in ${out.interval}` : `${LABELS[rating]} saved`;
+  await refresh(sessionId, note);
+}
+
+// refresh asks the host for the session again (render_study_session with
+// the session id changes nothing) and shows it, with note as the status.
+async function refresh(sessionId, note) {
+  busy = true;
+  try {
+    const res = await app.callServerTool({ name: "render_study_session", arguments: { sessionId } });
+    if (res.isError) {
+      refused(textOf(res) || "The session could not be loaded.");
+      return false;
+    }
+    show(res.structuredContent);
+    setStatus(note || "");
+    return true;
+  } catch (err) {
+    refused(`${note ? note + ". " : ""}This chat app did not load the next card.`, err);
+    return false;
+  }
+}
+
+// refused is the fallback when the host will not (or cannot) make a call:
+// the reason and the session's absolute study link.
+function refused(message, err) {
+  busy = false;
+  if (err) console.warn("takhtabush widget:", err);
+  ui.app.dataset.state = "refused";
+  ui.actions.hidden = true;
+  const link = view?.studyUrl;
+  setStatus(link ? `${message} Continue in Takhtabush with the link below.` : message);
+  if (link) setLink(link);
+}
+
+// tellModel adds the session's outcome to the conversation's context, when
+// the host accepts that, so the assistant knows what was studied.
+function tellModel(session) {
+  if (!app.getHostCapabilities()?.updateModelContext) return;
+  const parts = RATINGS.filter((r) => tally[r] > 0).map((r) => `${LABELS[r].toLowerCase()} ${tally[r]}`);
+  const text = `The user finished study session ${session.sessionId} in the widget: ${plural(session.reviewed, "card")} reviewed${parts.length ? ` (${parts.join(", ")})` : ""}.`;
+  app.updateModelContext({ content: [{ type: "text", text }] }).catch(() => {});
+}
+
+function setIntervals(previews) {
+  const next = {};
+  for (const p of previews) if (p && RATINGS.includes(p.rating)) next[p.rating] = p.interval || "";
+  for (const btn of ui.ratings.querySelectorAll("button[data-rating]")) {
+    const r = btn.dataset.rating;
+    btn.querySelector(".next").textContent = next[r] || "";
+    btn.setAttribute("aria-label", next[r] ? `${LABELS[r]}, next in ${next[r]} (key ${RATINGS.indexOf(r) + 1})` : `${LABELS[r]} (key ${RATINGS.indexOf(r) + 1})`);
+  }
+}
+
+function setButtons(enabled) {
+  ui.reveal.disabled = !enabled;
+  for (const btn of ui.ratings.querySelectorAll("button")) btn.disabled = !enabled;
+}
+
+function setProgress(reviewed = 0, remaining = 0) {
+  const total = reviewed + remaining;
+  ui.progress.textContent = total > 0 ? `${reviewed} of ${total} reviewed` : "";
+  ui.meter.style.width = total > 0 ? `${Math.round((reviewed * 100) / total)}%` : "0";
+}
+
+function setStatus(text) {
+  ui.status.textContent = text;
+}
+
+function setLink(url) {
+  if (typeof url === "string" && /^https?:\/\//.test(url)) {
+    ui.link.href = url;
+    ui.link.hidden = false;
+  }
+}
+
+function textOf(result) {
+  return (result?.content || [])
+    .filter((c) => c && c.type === "text")
+    .map((c) => c.text)
+    .join(" ")
+    .trim();
+}
+
+function plural(n, word) {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+ui.reveal.addEventListener("click", reveal);
+ui.ratings.addEventListener("click", (e) => {
+  const btn = e.target.closest("button[data-rating]");
+  if (btn) rate(btn.dataset.rating);
+});
+ui.recheck.addEventListener("click", () => {
+  if (view && !busy) refresh(view.sessionId, "");
+});
+ui.expand.addEventListener("click", async () => {
+  const want = ui.root.dataset.display === "fullscreen" ? "inline" : "fullscreen";
+  try {
+    const { mode } = await app.requestDisplayMode({ mode: want });
+    applyHostContext({ displayMode: mode, availableDisplayModes: app.getHostContext()?.availableDisplayModes });
+  } catch (err) {
+    console.warn("takhtabush widget:", err);
+  }
+});
+// The study link opens through the host when it can (a sandboxed frame may
+// not open windows itself); otherwise the link works as a plain link.
+ui.link.addEventListener("click", (e) => {
+  if (!app.getHostCapabilities()?.openLinks || !ui.link.href) return;
+  e.preventDefault();
+  app.openLink({ url: ui.link.href }).catch(() => window.open(ui.link.href, "_blank", "noopener"));
+});
+
+document.addEventListener("keydown", (e) => {
+  if (e.altKey || e.ctrlKey || e.metaKey || e.repeat) return;
+  if (e.target instanceof HTMLElement && e.target.closest("a, audio, input, textarea, select")) return;
+  if (e.key === " " || e.key === "Enter") {
+    if (view?.current && !revealed) {
+      e.preventDefault();
+      reveal();
+    }
+    return;
+  }
+  const n = Number(e.key);
+  if (revealed && n >= 1 && n <= 4) {
+    e.preventDefault();
+    rate(RATINGS[n - 1]);
+  }
+});
+
+async function main() {
+  setStatus("Connecting…");
+  try {
+    await app.connect(new PostMessageTransport(window.parent, window.parent));
+  } catch (err) {
+    refused("This page is the Takhtabush study widget; it runs inside a chat app that supports MCP Apps.", err);
+    return;
+  }
+  applyHostContext(app.getHostContext());
+  if (!view) setStatus("Waiting for the study session…");
+}
+
+main();
