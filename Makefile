@@ -9,7 +9,7 @@ GO ?= go
 DB ?=
 ADDR ?=
 
-.PHONY: axe run build test generate widget check-widget check-generated lint tidy-check bench bench-quick loadtest loadtest-smoke loadtest-scale pgbouncer-suite replica-test fuzz-import fuzz-oauth fuzz-hostile conformance conformance-oauth ci help
+.PHONY: axe fsrs-harness run build test generate widget check-widget check-generated lint tidy-check bench bench-quick loadtest loadtest-smoke loadtest-scale pgbouncer-suite replica-test fuzz-import fuzz-oauth fuzz-hostile conformance conformance-oauth ci help
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
@@ -28,10 +28,15 @@ test: ## run every module's tests (Postgres suites with TAKHTABUSH_TEST_POSTGRES
 	  echo "NOTE: TAKHTABUSH_TEST_BROWSER is not set: the browser page tests are skipped (set it to a chromium binary)."; \
 	elif [ ! -f apiserver/testdata/axe/node_modules/axe-core/axe.min.js ]; then \
 	  echo "NOTE: axe-core is not installed: the browser page tests are skipped (run make axe)."; fi
+	@if [ ! -d domain/testdata/fsrs-harness/node_modules/ts-fsrs ]; then \
+	  echo "NOTE: the FSRS harness is not installed: the forecast and optimiser checks against ts-fsrs are skipped (run make fsrs-harness)."; fi
 	$(GO) test -count=1 -timeout 20m work
 
 axe: ## install axe-core (pinned by apiserver/testdata/axe/package-lock.json) for the browser tests' accessibility check
 	npm ci --prefix apiserver/testdata/axe --no-audit --no-fund
+
+fsrs-harness: ## install the FSRS test harness (ts-fsrs and the reference optimiser, pinned by domain/testdata/fsrs-harness/package-lock.json) for the forecast and optimiser tests
+	npm install --prefix domain/testdata/fsrs-harness --no-audit --no-fund
 
 generate: widget ## regenerate mocks, wire_gen.go, the MCP tool reference and the study widget
 	$(GO) generate -skip 'go run -mod=mod' work

@@ -86,7 +86,7 @@ func TestAuthMatrix(t *testing.T) {
 		{name: "rest write", method: http.MethodPost, path: "/api/decks", body: map[string]any{"name": "REST"}, write: true},
 		{name: "key minting", method: http.MethodPost, path: "/api/keys", body: map[string]any{"name": "k", "scopes": []string{"decks:read"}}, write: true},
 		{name: "exposure", method: http.MethodPut, path: "/api/exposure", body: map[string]any{"readOnly": false}, write: true},
-		{name: "upload", method: http.MethodPut, path: "/media/" + media.MediaID, body: "\x89PNG", write: true},
+		{name: "upload", method: http.MethodPut, path: "/media/" + media.MediaID, body: "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", write: true},
 	}
 	// want gives the status of a credential on a door.
 	want := func(c, d string) int {

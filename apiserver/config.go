@@ -62,9 +62,22 @@ type Config struct {
 	// KeyRecheck is how often stdio serving checks its API key again, so a
 	// revoked or expired key stops working (default 30 s).
 	KeyRecheck time.Duration
-	// MediaDir is where uploaded media files are kept (default: a "media"
-	// folder next to a SQLite database, ./data/media otherwise).
+	// MediaDir is where uploaded media files are kept with the "fs"
+	// media store (default: a "media" folder next to a SQLite database,
+	// ./data/media otherwise).
 	MediaDir string
+	// MediaStore picks where media bytes live: "fs" (files in MediaDir),
+	// "db" (the Postgres database, which every instance behind a load
+	// balancer shares), or "" for db on Postgres and fs on SQLite.
+	MediaStore string
+	// MediaQuotaBytes is each account's media storage (default 1 GiB).
+	MediaQuotaBytes int64
+	// MaxOpenUploads caps an account's open upload intents (default 20).
+	MaxOpenUploads int
+	// MaxAttachmentBytes bounds a zip or text upload (default and at most
+	// 512 MiB).
+	MaxAttachmentBytes int64
+
 	// Version is reported as the MCP serverInfo version.
 	Version string
 	// MaxBodyBytes bounds request bodies (default 8 MiB).
@@ -178,6 +191,11 @@ func (c Config) normalize() (Config, error) {
 			c.MediaDir = filepath.Join(filepath.Dir(target), "media")
 		}
 	}
+	switch c.MediaStore {
+	case "", mediaStoreFS, mediaStoreDB:
+	default:
+		return c, fmt.Errorf("media store %q must be fs or db", c.MediaStore)
+	}
 	if c.DevMode() && !loopbackListen(c.Addr) {
 		return c, fmt.Errorf("development mode (MCP_DEV_NO_AUTH=true) serves the owner account without a key, "+
 			"so it listens on loopback only: --addr %q is not a loopback address (use 127.0.0.1:PORT, or leave development mode)", c.Addr)
@@ -196,6 +214,12 @@ func (c Config) normalize() (Config, error) {
 	}
 	return c, nil
 }
+
+// The media stores.
+const (
+	mediaStoreFS = "fs"
+	mediaStoreDB = "db"
+)
 
 // loopbackListen reports whether the listen address addr binds loopback
 // only: a loopback IP or the name localhost, never every interface.

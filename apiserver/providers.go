@@ -6,13 +6,16 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"log/slog"
+	"net/http"
 
 	"github.com/takhtabush/takhtabush/adapters/blobfs"
 	"github.com/takhtabush/takhtabush/adapters/clientdoc"
 	"github.com/takhtabush/takhtabush/adapters/mail"
 	"github.com/takhtabush/takhtabush/adapters/postgres"
 	"github.com/takhtabush/takhtabush/adapters/sqlite"
+	"github.com/takhtabush/takhtabush/adapters/sqlstore"
 	"github.com/takhtabush/takhtabush/apiserver/internal/auth"
+	"github.com/takhtabush/takhtabush/apiserver/internal/httperr"
 	"github.com/takhtabush/takhtabush/apiserver/internal/limits"
 	"github.com/takhtabush/takhtabush/apiserver/internal/mcpbind"
 	"github.com/takhtabush/takhtabush/apiserver/internal/oauthhttp"
@@ -71,8 +74,31 @@ func provideStore(ctx context.Context, cfg Config, log *slog.Logger) (ports.Data
 	}, nil
 }
 
-// provideBlobs opens the media blob store in the media directory.
-func provideBlobs(cfg Config) (ports.BlobStore, error) {
+// provideBlobs opens the media blob store: on Postgres the database
+// itself (every instance behind a load balancer reads what another
+// stored, with nothing more to run), on SQLite files next to the database
+// (one machine anyway); --media-store overrides.
+func provideBlobs(cfg Config, store ports.Database) (ports.BlobStore, error) {
+	kind, _, err := parseDatabaseURL(cfg.DatabaseURL)
+	if err != nil {
+		return nil, err
+	}
+	mode := cfg.MediaStore
+	if mode == "" {
+		mode = mediaStoreFS
+		if kind == dbPostgres {
+			mode = mediaStoreDB
+		}
+	}
+	if mode == mediaStoreDB {
+		db, ok := store.(interface{ Blobs() *sqlstore.BlobStore })
+		if !ok || kind != dbPostgres {
+			// On SQLite a blob commit inside a transaction would wait for
+			// the transaction's own write lock.
+			return nil, fmt.Errorf("the db media store needs a Postgres database; use --media-store fs")
+		}
+		return db.Blobs(), nil
+	}
 	s, err := blobfs.Open(cfg.MediaDir)
 	if err != nil {
 		return nil, err // not a nil *blobfs.Store in an interface
@@ -88,11 +114,15 @@ func provideClock(cfg Config) ports.Clock {
 	return domain.SystemClock{}
 }
 
-// provideDomainConfig derives the domain's settings.
-func provideDomainConfig(cfg Config, m *obs.Metrics) domain.Config {
-	return domain.Config{BaseURL: cfg.BaseURL, KeyPepper: []byte(cfg.KeyPepper), Limits: domain.Limits{
-		DailyWrites: cfg.Limits.DailyWrites, MaxCards: cfg.Limits.MaxCards, MaxDecks: cfg.Limits.MaxDecks, OnRefusal: m.Refused,
-	}}
+// provideDomainConfig derives the domain's settings. The key of signed
+// media URLs derives from the server key, so every instance shares it and
+// it differs from the CSRF and MRTR keys.
+func provideDomainConfig(cfg Config, key serverKey, m *obs.Metrics) domain.Config {
+	mac := hmac.New(sha256.New, key)
+	mac.Write([]byte("takhtabush media urls"))
+	return domain.Config{BaseURL: cfg.BaseURL, KeyPepper: []byte(cfg.KeyPepper), MediaURLKey: mac.Sum(nil),
+		MediaQuotaBytes: cfg.MediaQuotaBytes, MaxOpenUploads: cfg.MaxOpenUploads, MaxAttachmentBytes: cfg.MaxAttachmentBytes,
+		Limits: domain.Limits{DailyWrites: cfg.Limits.DailyWrites, MaxCards: cfg.Limits.MaxCards, MaxDecks: cfg.Limits.MaxDecks, OnRefusal: m.Refused}}
 }
 
 // provideLimiter builds the per-credential rate and concurrency limits.
@@ -125,6 +155,8 @@ func providePurge(log *slog.Logger, m *obs.Metrics, svc *domain.Services) *purge
 			return svc.Purge.Expired(ctx, what, limit)
 		}})
 	}
+	s.Register(purge.Job{Name: "unused_media", Run: svc.Media.CollectUnused})
+	s.Register(purge.Job{Name: "staged_blobs", Run: svc.Media.PurgeStagedBlobs})
 	return s
 }
 
@@ -190,6 +222,11 @@ func provideAPI(s rest.Services, log *slog.Logger) apiHandler { return rest.NewH
 // provideUpload builds the media upload handler.
 func provideUpload(media ports.MediaService, log *slog.Logger) uploadHandler {
 	return rest.NewUploadHandler(media, log)
+}
+
+// provideMediaServe builds GET /media/{id}: signed URLs, or the web session.
+func provideMediaServe(media ports.MediaService, a *auth.Authenticator, log *slog.Logger) mediaHandler {
+	return rest.NewServeHandler(media, func(next http.Handler) http.Handler { return a.Middleware(log, httperr.JSON, next) }, log)
 }
 
 // provideSite builds the page layout and the session check every page uses.

@@ -37,6 +37,9 @@ type apiHandler http.Handler
 // intent's token.
 type uploadHandler http.Handler
 
+// mediaHandler serves GET /media/{id} to the web session and signed URLs.
+type mediaHandler http.Handler
+
 // routeDeps are what the routes are built from.
 type routeDeps struct {
 	cfg     Config
@@ -48,6 +51,7 @@ type routeDeps struct {
 	api     apiHandler
 	ping    pinger
 	upload  uploadHandler
+	media   mediaHandler
 	site    *web.Site
 	account *web.AccountPages
 	decks   *web.DeckPages
@@ -68,6 +72,7 @@ type routeDeps struct {
 //	GET  /login?token=…           "Sign in as …?"; its button POSTs /login, which spends the link
 //	POST /logout                  sign-out
 //	PUT  /media/{id}              a media upload, authenticated by its intent's token
+//	GET  /media/{id}              a media file, to its owner's web session or a signed URL
 //	GET  /healthz, /readyz, /.well-known/oauth-protected-resource[/mcp]
 //	GET  /metrics                 loopback clients only, unless an admin address is set
 func newPublicHandler(d routeDeps) (publicHandler, error) {
@@ -119,7 +124,8 @@ func newPublicHandler(d routeDeps) (publicHandler, error) {
 	mux.Handle("POST /signin", page(d.site.Public(d.signIn.Send)))
 	mux.Handle("GET /login", page(d.site.Public(d.signIn.Confirm)))
 	mux.Handle("POST /login", page(d.site.Public(d.signIn.Login)))
-	mux.Handle(rest.UploadPath, hosts(bounded(contracts.MaxMediaBytes+1, d.upload)))
+	mux.Handle(rest.UploadPath, hosts(bounded(contracts.MaxAttachmentBytes+1, d.upload)))
+	mux.Handle(rest.ServePath, hosts(deadline(d.cfg.RequestTimeout, d.media)))
 	mux.Handle("POST /logout", hosts(bounded(1<<10, d.auth.Middleware(d.log, httperr.JSON, http.HandlerFunc(d.signIn.Logout)))))
 	mux.HandleFunc("GET /healthz", web.Healthz)
 	mux.Handle("GET /readyz", web.Readyz(d.ping))

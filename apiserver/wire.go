@@ -82,6 +82,7 @@ var httpSet = wire.NewSet(
 	wire.Struct(new(rest.Services), "*"),
 	provideAPI,
 	provideUpload,
+	provideMediaServe,
 	providePinger,
 	wire.Struct(new(routeDeps), "*"),
 	newPublicHandler,

@@ -28,7 +28,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	blobStore, err := provideBlobs(cfg)
+	blobStore, err := provideBlobs(cfg, database)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
@@ -36,8 +36,13 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	clock := provideClock(cfg)
 	idSource := _wireRandomIDsValue
 	scheduler := fsrs.New()
+	apiserverServerKey, err := loadServerKey(cfg, logger)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
 	metrics := obs.NewMetrics()
-	config := provideDomainConfig(cfg, metrics)
+	config := provideDomainConfig(cfg, apiserverServerKey, metrics)
 	services := domain.NewServices(database, blobStore, clock, idSource, scheduler, config)
 	accountService := services.Accounts
 	deckService := services.Decks
@@ -63,11 +68,6 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		Tx:       txRunner,
 	}
 	binding := mcpbind.New(mcpbindServices, metrics)
-	apiserverServerKey, err := loadServerKey(cfg, logger)
-	if err != nil {
-		cleanup()
-		return nil, nil, err
-	}
 	server, err := provideMCPServer(binding, cfg, logger, metrics, apiserverServerKey)
 	if err != nil {
 		cleanup()
@@ -109,6 +109,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	apiserverApiHandler := provideAPI(restServices, logger)
 	apiserverPinger := providePinger(database)
 	apiserverUploadHandler := provideUpload(mediaService, logger)
+	apiserverMediaHandler := provideMediaServe(mediaService, authenticator, logger)
 	accountDataService := services.AccountData
 	accountServices := web.AccountServices{
 		Decks:    deckService,
@@ -125,6 +126,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		Decks: deckService,
 		Cards: cardService,
 		Study: studyService,
+		Stats: statsService,
 	}
 	deckPages := provideDeckPages(site, deckServices)
 	handler, err := provideOAuthHTTP(oAuthService, site, logger, cfg)
@@ -143,6 +145,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		api:     apiserverApiHandler,
 		ping:    apiserverPinger,
 		upload:  apiserverUploadHandler,
+		media:   apiserverMediaHandler,
 		site:    site,
 		account: accountPages,
 		decks:   deckPages,
@@ -207,6 +210,7 @@ var httpSet = wire.NewSet(
 	provideSignIn,
 	provideSite, wire.Struct(new(web.AccountServices), "*"), provideAccountPages, wire.Struct(new(web.DeckServices), "*"), provideDeckPages, wire.Struct(new(rest.Services), "*"), provideAPI,
 	provideUpload,
+	provideMediaServe,
 	providePinger, wire.Struct(new(routeDeps), "*"), newPublicHandler,
 	newAdminHandler,
 )

@@ -56,6 +56,7 @@ type CreateDeckArgs struct {
 // UpdateDeckArgs are update_deck's arguments; absent fields stay as they are.
 type UpdateDeckArgs struct {
 	DeckID              string    `json:"deckId"`
+	PresetID            string    `json:"presetId,omitempty"`
 	Name                *string   `json:"name,omitempty"`
 	Description         *string   `json:"description,omitempty"`
 	DesiredRetention    *float64  `json:"desiredRetention,omitempty"`

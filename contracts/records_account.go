@@ -106,9 +106,24 @@ type MediaUploadIntent struct {
 
 // Media limits.
 const (
-	MaxMediaBytes  = 10 << 20
-	MediaIntentTTL = 15 * time.Minute
+	// MaxMediaBytes bounds an image or audio file.
+	MaxMediaBytes = 10 << 20
+	// MaxAttachmentBytes bounds a package or text upload (AttachmentTypes)
+	// by default; a server may lower it.
+	MaxAttachmentBytes = 512 << 20
+	MediaIntentTTL     = 15 * time.Minute
 )
 
-// AllowedMediaTypes are the content types a media upload may have.
-var AllowedMediaTypes = []string{"image/png", "image/jpeg", "image/gif", "image/webp", "audio/mpeg", "audio/ogg", "audio/wav"}
+// AllowedMediaTypes are the image and audio types cards show; they are
+// the only types ever served inline.
+var AllowedMediaTypes = []string{"image/png", "image/jpeg", "image/gif", "image/webp", "audio/mpeg", "audio/ogg", "audio/wav", "audio/mp4"}
+
+// AttachmentTypes are the other types an upload may have: Anki packages
+// and text files for import_package. They are stored and served only as
+// attachments.
+var AttachmentTypes = []string{"application/zip", "text/plain", "text/csv", "text/tab-separated-values"}
+
+// UploadTypes are every type an upload may have.
+func UploadTypes() []string {
+	return append(append([]string{}, AllowedMediaTypes...), AttachmentTypes...)
+}

@@ -23,9 +23,13 @@ type Deck struct {
 	UpdatedAt   time.Time    `json:"updatedAt"`
 }
 
-// DeckSettings are the per-deck scheduling settings. Nil steps and weights
-// mean the defaults; reads fill them in (see WithDefaults).
+// DeckSettings are a deck's scheduling settings. Nil steps and weights
+// mean the defaults; reads fill them in (see WithDefaults). The steps,
+// the maximum interval, the desired retention and the weights belong to
+// the deck's preset (PresetID), shared by every deck that uses it: reads
+// fill them in from the preset, writes of a deck store the rest.
 type DeckSettings struct {
+	PresetID            string  `json:"presetId,omitempty"`  // the preset the deck uses; empty on a deck that has none yet
 	DesiredRetention    float64 `json:"desiredRetention"`    // target recall probability, 0.7–0.99
 	NewCardsPerDay      int     `json:"newCardsPerDay"`      // new cards introduced per learner day
 	ReviewsPerDay       int     `json:"reviewsPerDay"`       // reviews (and new cards) per learner day
@@ -38,6 +42,46 @@ type DeckSettings struct {
 	ReviewOrder string    `json:"reviewOrder,omitempty"` // due, retrievability, overdueness, random
 	NewOrder    string    `json:"newOrder,omitempty"`    // added, random
 }
+
+// Preset is a named set of scheduling settings shared by the decks that
+// use it.
+type Preset struct {
+	ID        string         `json:"id"`
+	Name      string         `json:"name"`
+	Settings  PresetSettings `json:"settings"`
+	Decks     int            `json:"decks"` // how many decks use it (reads only)
+	CreatedAt time.Time      `json:"createdAt"`
+	UpdatedAt time.Time      `json:"updatedAt"`
+}
+
+// PresetSettings are the fields of DeckSettings a preset holds.
+type PresetSettings struct {
+	DesiredRetention    float64   `json:"desiredRetention"`
+	MaximumIntervalDays int       `json:"maximumIntervalDays"`
+	LearningSteps       []float64 `json:"learningSteps,omitempty"`
+	RelearningSteps     []float64 `json:"relearningSteps,omitempty"`
+	Weights             []float64 `json:"weights,omitempty"`
+}
+
+// PresetOf returns the preset fields of a deck's settings.
+func (s DeckSettings) PresetOf() PresetSettings {
+	return PresetSettings{
+		DesiredRetention: s.DesiredRetention, MaximumIntervalDays: s.MaximumIntervalDays,
+		LearningSteps: s.LearningSteps, RelearningSteps: s.RelearningSteps, Weights: s.Weights,
+	}
+}
+
+// WithPreset returns the settings with the preset's id and fields.
+func (s DeckSettings) WithPreset(p Preset) DeckSettings {
+	s.PresetID = p.ID
+	s.DesiredRetention, s.MaximumIntervalDays = p.Settings.DesiredRetention, p.Settings.MaximumIntervalDays
+	s.LearningSteps, s.RelearningSteps, s.Weights = p.Settings.LearningSteps, p.Settings.RelearningSteps, p.Settings.Weights
+	return s
+}
+
+// PresetNew is the presetId update_deck takes to give a deck a copy of its
+// preset for itself alone.
+const PresetNew = "new"
 
 // Review and new-card orders.
 const (

@@ -69,3 +69,25 @@ type StudyPlan struct {
 	NewCardsPerDay         int      `json:"newCardsPerDay"` // recommended
 	NewCardsRemaining      int      `json:"newCardsRemaining"`
 }
+
+// RetentionWorkload is a deck's simulated workload at several desired
+// retentions, with the deck's new cards a day, over Days days.
+type RetentionWorkload struct {
+	DeckID           string           `json:"deckId"`
+	Days             int              `json:"days"`
+	NewCardsPerDay   int              `json:"newCardsPerDay"`
+	SecondsPerReview float64          `json:"secondsPerReview"`
+	Current          float64          `json:"current"` // the deck's desired retention
+	Points           []RetentionPoint `json:"points"`
+}
+
+// RetentionPoint is the simulated workload at one desired retention.
+type RetentionPoint struct {
+	DesiredRetention float64 `json:"desiredRetention"`
+	ReviewsPerDay    float64 `json:"reviewsPerDay"`
+	MinutesPerDay    float64 `json:"minutesPerDay"`
+	LapsesPerDay     float64 `json:"lapsesPerDay"` // reviews forgotten a day
+}
+
+// AdvisorRetentions are the desired retentions the advisor compares.
+var AdvisorRetentions = []float64{0.7, 0.75, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97}

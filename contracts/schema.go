@@ -98,7 +98,7 @@ var (
 	anyListOut  = schema{"type": "array"} // numbers; untyped items keep the schema cheap to check
 	phaseOut    = schema{"type": "string", "enum": []Phase{PhaseNew, PhaseLearning, PhaseReview, PhaseRelearning}}
 	settingsOut = object(schema{
-		"desiredRetention": numOut, "newCardsPerDay": intOut, "reviewsPerDay": intOut, "maximumIntervalDays": intOut,
+		"presetId": strOut, "desiredRetention": numOut, "newCardsPerDay": intOut, "reviewsPerDay": intOut, "maximumIntervalDays": intOut,
 		"learningSteps": anyListOut, "relearningSteps": anyListOut, "weights": anyListOut, "reviewOrder": strOut, "newOrder": strOut,
 	}, "desiredRetention", "newCardsPerDay", "reviewsPerDay", "maximumIntervalDays")
 	settingsRecordOut = object(schema{

@@ -88,7 +88,7 @@ var (
 	deckIDArg = id("The deck's id (from list_decks or create_deck).")
 	cursorArg = str("The previous page's nextCursor; omit for the first page.")
 	cardsArg  = object(schema{
-		"front": with(str("Question side. Plain text or Markdown."), "minLength", 1, "maxLength", MaxCardSideLen),
+		"front": with(str("Question side, Markdown. Media (a request_media_upload id): ![alt](media:ID), [sound:ID]."), "minLength", 1, "maxLength", MaxCardSideLen),
 		"back":  with(str("Answer side."), "minLength", 1, "maxLength", MaxCardSideLen),
 		"tags":  with(array(with(str(""), "minLength", 1, "maxLength", MaxTagLen), "Tags, e.g. [\"chapter-1\"]."), "maxItems", MaxTagsPerCard),
 	}, "front", "back")
@@ -98,13 +98,13 @@ var (
 	revPerDayArg = integer("Maximum reviews per day (default 200).", 0, 10000)
 	maxIvlArg    = integer("Longest interval in days (default 36500).", 1, 36500)
 	stepsArg     = func(what string) schema {
-		return with(array(number("", 1, MaxStepMinutes), what+" step delays in minutes, e.g. [1, 10]."), "minItems", 1, "maxItems", MaxSteps)
+		return with(array(number("", 1, MaxStepMinutes), what+" steps, minutes."), "minItems", 1, "maxItems", MaxSteps)
 	}
 	deckPresetArgs = schema{
 		"learningSteps":   stepsArg("New cards' learning"),
 		"relearningSteps": stepsArg("Forgotten cards' relearning"),
 		"weights":         with(array(schema{"type": "number"}, "The 21 FSRS-6 weights."), "minItems", 21, "maxItems", 21),
-		"reviewOrder":     enum("Due reviews: by due date, lowest recall first, most overdue for the interval first, or random.", ReviewOrders...),
+		"reviewOrder":     enum("Due reviews: due date, lowest recall, most overdue for the interval, or random.", ReviewOrders...),
 		"newOrder":        enum("New cards: as added, or random.", NewOrders...),
 	}
 )
@@ -196,9 +196,10 @@ var catalog = []ToolDef{
 	},
 	{
 		Name: ToolUpdateDeck, Title: "Update deck",
-		Description: "Rename a deck or change its description or scheduling settings. Only the fields given change.",
+		Description: "Rename a deck or change its settings (only those given). Steps, maximumIntervalDays, desiredRetention and weights are its preset's, shared by the decks using it.",
 		InputSchema: raw(object(schema{
 			"deckId":           deckIDArg,
+			"presetId":         with(str("Another deck's settings.presetId to share, or \"new\" for an own copy."), "maxLength", 64),
 			"name":             with(str("New name, unique per user."), "minLength", 1, "maxLength", MaxDeckNameLen),
 			"description":      with(str("New description."), "maxLength", MaxDescriptionLen),
 			"desiredRetention": retentionArg, "newCardsPerDay": newPerDayArg, "reviewsPerDay": revPerDayArg, "maximumIntervalDays": maxIvlArg,
@@ -232,7 +233,7 @@ var catalog = []ToolDef{
 		InputSchema: raw(object(schema{
 			"updates": with(array(object(schema{
 				"id":        id("The card's id."),
-				"front":     with(str("New question side."), "minLength", 1, "maxLength", MaxCardSideLen),
+				"front":     with(str("New question side (as in add_cards)."), "minLength", 1, "maxLength", MaxCardSideLen),
 				"back":      with(str("New answer side."), "minLength", 1, "maxLength", MaxCardSideLen),
 				"tags":      with(array(with(str(""), "minLength", 1, "maxLength", MaxTagLen), "Replaces all tags."), "maxItems", MaxTagsPerCard),
 				"suspended": boolean("true hides the card from study."),
@@ -329,10 +330,10 @@ var catalog = []ToolDef{
 	},
 	{
 		Name: ToolRequestMediaUpload, Title: "Request media upload",
-		Description: "Get a short-lived URL to upload one image or audio file (PUT the bytes with the given headers). Returns mediaId to reference from cards.",
+		Description: "A short-lived URL to PUT one file to, with the given headers. Cards show images and audio (max 10 MiB) by mediaId; zip/text are for import_package.",
 		InputSchema: raw(object(schema{
-			"contentType": enum("The file's type.", AllowedMediaTypes...),
-			"bytes":       integer("The file's size in bytes.", 1, MaxMediaBytes),
+			"contentType": enum("The file's type.", UploadTypes()...),
+			"bytes":       integer("The file's size in bytes.", 1, MaxAttachmentBytes),
 			"filename":    with(str("The original file name, shown to people."), "maxLength", 200),
 		}, "contentType", "bytes")),
 		ResultSchema: raw(object(schema{

@@ -155,14 +155,18 @@ func (s *AccountDataService) Export(ctx context.Context, w io.Writer) error {
 		})
 	})
 	var uploaded []ExportMedia
+	inZip := map[string]bool{} // equal files share one blob: archive it once
 	doc.array("media", func(emit func(any)) error {
 		return pages(func(after string) (string, int, error) {
 			ms, err := s.store.Media().ListMedia(ctx, uid, after, exportPage)
 			for _, m := range ms {
 				e := ExportMedia{ID: m.ID, ContentType: m.ContentType, Filename: m.Filename, Size: m.Size, CreatedAt: m.CreatedAt, UploadedAt: m.UploadedAt}
 				if m.UploadedAt != nil {
-					e.File = MediaBlobKey(m.ID)
-					uploaded = append(uploaded, e)
+					e.File = MediaBlobKey(m)
+					if !inZip[e.File] {
+						inZip[e.File] = true
+						uploaded = append(uploaded, e)
+					}
 				}
 				emit(e)
 			}
@@ -188,7 +192,7 @@ func (s *AccountDataService) copyBlob(ctx context.Context, zw *zip.Writer, m Exp
 	if s.blobs == nil {
 		return contracts.Errorf(contracts.KindUnavailable, "media files cannot be read on this server")
 	}
-	rc, err := s.blobs.GetBlob(ctx, m.File)
+	rc, err := s.blobs.OpenBlob(ctx, m.File)
 	if contracts.IsKind(err, contracts.KindNotFound) {
 		return nil // an upload whose file is gone: listed, not included
 	}
@@ -228,10 +232,14 @@ func (s *AccountDataService) DeleteAccount(ctx context.Context, confirmation str
 		return contracts.Errorf(contracts.KindInvalid, "type your email address (%s) exactly to confirm the deletion", user.Email)
 	}
 	var files []string
+	seen := map[string]bool{}
 	err = pages(func(after string) (string, int, error) {
 		ms, err := s.store.Media().ListMedia(ctx, user.ID, after, exportPage)
 		for _, m := range ms {
-			files = append(files, MediaBlobKey(m.ID))
+			if k := MediaBlobKey(m); !seen[k] {
+				seen[k] = true
+				files = append(files, k)
+			}
 		}
 		return lastID(ms, func(m ports.MediaRow) string { return m.ID }), len(ms), err
 	})

@@ -180,6 +180,19 @@ func (s *CardService) insert(ctx context.Context, tx ports.Stores, uid, deckID s
 			unique[d] = append(unique[d], hashes[i])
 		}
 	}
+	texts := make([][]string, len(items))
+	for i := range items {
+		if res.Items[i].Status == "" {
+			texts[i] = []string{cleaned[i].Front, cleaned[i].Back}
+		}
+	}
+	missing, err := s.missingMedia(ctx, tx, uid, texts)
+	if err != nil {
+		return res, err
+	}
+	for i, id := range missing {
+		res.Items[i].Status, res.Items[i].Reason = contracts.OutcomeInvalid, linePrefix(items[i].line)+missingMediaReason(id)
+	}
 	existing := map[string]map[string]string{} // deck → hash → card id
 	for d, hs := range unique {
 		m, err := tx.Cards().HashesInDeck(ctx, uid, d, hs)

@@ -126,6 +126,15 @@ func (s *CardService) applyPatch(ctx context.Context, tx ports.Stores, uid strin
 			return invalid("%s", err)
 		}
 	}
+	if p.Front != nil || p.Back != nil {
+		missing, err := s.missingMedia(ctx, tx, uid, [][]string{{next.Front, next.Back}})
+		if err != nil {
+			return contracts.ItemOutcome{}, err
+		}
+		if id, ok := missing[0]; ok {
+			return invalid("%s", missingMediaReason(id))
+		}
+	}
 	if p.Suspended != nil {
 		next.Suspended = *p.Suspended
 	}

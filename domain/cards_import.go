@@ -191,6 +191,9 @@ func (s *CardService) resolveDecks(ctx context.Context, tx ports.Stores, uid str
 				continue
 			}
 			d := contracts.Deck{ID: s.ids.NewID(), Name: name, Settings: contracts.DefaultDeckSettings(), CreatedAt: now, UpdatedAt: now}
+			if err := newPreset(ctx, tx, s.deps, uid, name, &d.Settings); err != nil {
+				return nil, err
+			}
 			if err := tx.Decks().CreateDeck(ctx, uid, d); err != nil {
 				return nil, fail(err)
 			}

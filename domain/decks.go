@@ -48,13 +48,19 @@ func (s *DeckService) CreateDeck(ctx context.Context, args contracts.CreateDeckA
 	}
 	now := s.now()
 	d := contracts.Deck{ID: s.ids.NewID(), Name: name, Description: desc, Settings: set, CreatedAt: now, UpdatedAt: now}
-	if _, err := s.checkHoldings(ctx, s.store, uid, 1, 0); err != nil { // the deck cap, before the write
-		return contracts.Deck{}, err
-	}
-	if err := s.store.Decks().CreateDeck(ctx, uid, d); err != nil {
-		if contracts.IsKind(err, contracts.KindConflict) {
-			return contracts.Deck{}, nameTaken(ctx, s.store, uid, name)
+	err = s.store.InTx(ctx, func(tx ports.Stores) error {
+		if _, err := s.checkHoldings(ctx, tx, uid, 1, 0); err != nil { // the deck cap, before the write
+			return err
 		}
+		if err := newPreset(ctx, tx, s.deps, uid, name, &d.Settings); err != nil {
+			return err
+		}
+		return tx.Decks().CreateDeck(ctx, uid, d)
+	})
+	if contracts.IsKind(err, contracts.KindConflict) {
+		return contracts.Deck{}, nameTaken(ctx, s.store, uid, name)
+	}
+	if err != nil {
 		return contracts.Deck{}, fail(err)
 	}
 	d.Settings = d.Settings.WithDefaults()
@@ -143,6 +149,10 @@ func (s *DeckService) UpdateDeck(ctx context.Context, args contracts.UpdateDeckA
 		if err != nil {
 			return err
 		}
+		was := d.Settings.PresetID
+		if err := choosePreset(ctx, tx, uid, args.PresetID, &d.Settings); err != nil {
+			return err
+		}
 		if args.Name != nil {
 			if d.Name, err = cleanDeckName(*args.Name); err != nil {
 				return err
@@ -159,12 +169,18 @@ func (s *DeckService) UpdateDeck(ctx context.Context, args contracts.UpdateDeckA
 		if err := applyPreset(&d.Settings, args); err != nil {
 			return err
 		}
+		if err := storePreset(ctx, tx, s.deps, uid, args, &d); err != nil {
+			return err
+		}
 		d.UpdatedAt = now
 		if err := tx.Decks().UpdateDeck(ctx, uid, d); err != nil {
 			if contracts.IsKind(err, contracts.KindConflict) {
 				return nameTaken(ctx, tx, uid, d.Name)
 			}
 			return fail(err)
+		}
+		if err := dropUnusedPreset(ctx, tx, uid, was, d.Settings.PresetID); err != nil {
+			return err
 		}
 		out = d
 		out.Settings = out.Settings.WithDefaults()
@@ -217,7 +233,7 @@ func (s *DeckService) DeleteDeck(ctx context.Context, deckID string) (contracts.
 	if !plausibleID(deckID) {
 		return contracts.DeleteResult{}, deckNotFound(deckID)
 	}
-	n, err := s.store.Decks().DeleteDeck(ctx, uid, deckID)
+	n, err := s.store.Decks().DeleteDeck(ctx, uid, deckID) // and its preset, when no other deck uses it
 	if contracts.IsKind(err, contracts.KindNotFound) {
 		return contracts.DeleteResult{}, deckNotFound(deckID)
 	}

@@ -2,6 +2,7 @@ package domain
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -156,6 +157,14 @@ func (s *NoteService) addNotes(ctx context.Context, tx ports.Stores, uid string,
 			res.Items[i].Status, res.Items[i].Reason = contracts.OutcomeInvalid, err.Error()
 			continue
 		}
+		missing, err := s.missingMedia(ctx, tx, uid, [][]string{p.row.Fields})
+		if err != nil {
+			return res, err
+		}
+		if id, ok := missing[0]; ok {
+			res.Items[i].Status, res.Items[i].Reason = contracts.OutcomeInvalid, missingMediaReason(id)
+			continue
+		}
 		preps[i] = p
 		for _, c := range p.cards {
 			hashes = append(hashes, c.hash)
@@ -303,6 +312,13 @@ func (s *NoteService) updateNote(ctx context.Context, tx ports.Stores, uid strin
 		if next.Tags, err = cardtext.NormalizeTags(*u.Tags); err != nil {
 			return invalid(err)
 		}
+	}
+	missing, err := s.missingMedia(ctx, tx, uid, [][]string{next.Fields})
+	if err != nil {
+		return row, err
+	}
+	if id, ok := missing[0]; ok {
+		return invalid(errors.New(missingMediaReason(id)))
 	}
 	cards, err := tx.Notes().CardsOfNotes(ctx, uid, []string{row.ID})
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/domain/fsrs"
 	"github.com/takhtabush/takhtabush/ports"
 )
 
@@ -90,40 +91,35 @@ func TestFormatInterval(t *testing.T) {
 	}
 }
 
-func TestMakePlan(t *testing.T) {
-	today := time.Date(2026, 5, 10, 0, 0, 0, 0, time.UTC)
-	// 4 days: 40 due today (with overdue), then 20, 20, 0 → average 20.
-	p := makePlan([]int{40, 20, 20, 0}, today, 20, 0, 0, 500)
-	if p.SecondsPerReview != contracts.DefaultSecondsPerReview || p.SecondsPerReviewSource != "default" {
-		t.Errorf("seconds per review: %v %s", p.SecondsPerReview, p.SecondsPerReviewSource)
+// The plan's recommendation fits the budget every day of the simulation
+// and never exceeds what the deck allows.
+func TestRecommendNew(t *testing.T) {
+	set := contracts.DefaultDeckSettings().WithDefaults()
+	set.NewCardsPerDay = 10
+	in := SimInput{NewCards: 1000, Settings: set, Now: time.Date(2026, 5, 10, 9, 0, 0, 0, time.UTC), Days: 7, NewPerDay: 10, Mix: DefaultRatingMix, Seed: 3}
+	sched := fsrs.New()
+	if n, err := recommendNew(in, 10000, sched); err != nil || n != 10 {
+		t.Errorf("a large budget: %d new cards a day, %v; want the deck's 10", n, err)
 	}
-	// capacity = 20*60/10 = 120; (120-20)/5 = 20.
-	if p.CapacityPerDay != 120 || p.AverageDuePerDay != 20 || p.NewCardsPerDay != 20 {
-		t.Errorf("plan = capacity %d, average %v, new %d; want 120, 20, 20", p.CapacityPerDay, p.AverageDuePerDay, p.NewCardsPerDay)
+	if n, err := recommendNew(in, 0, sched); err != nil || n != 0 {
+		t.Errorf("no budget: %d, %v; want 0", n, err)
 	}
-	if len(p.Forecast) != 4 || p.Forecast[0] != (contracts.DueDay{Date: "2026-05-10", Due: 40}) || p.Forecast[3].Date != "2026-05-13" {
-		t.Errorf("forecast = %+v", p.Forecast)
+	in.Settings.NewCardsPerDay, in.NewPerDay = 200, 200
+	n, err := recommendNew(in, 40, sched)
+	if err != nil || n <= 0 || n >= 40 {
+		t.Fatalf("40 reviews a day: %d new cards a day, %v; want some, fewer than 40", n, err)
 	}
-	// Measured: 20 timed reviews of 6 s each: capacity 200; (200-20)/5 = 36.
-	p = makePlan([]int{40, 20, 20, 0}, today, 20, 6000, 20, 500)
-	if p.SecondsPerReview != 6 || p.SecondsPerReviewSource != "measured" || p.CapacityPerDay != 200 || p.NewCardsPerDay != 36 {
-		t.Errorf("measured plan = %+v", p)
+	in.Days, in.NewPerDay = planHorizon, n
+	sim, err := simulate(in, sched)
+	if err != nil {
+		t.Fatal(err)
 	}
-	// Fewer than 20 timed reviews keep the default.
-	if p := makePlan([]int{0}, today, 20, 6000, 19, 500); p.SecondsPerReviewSource != "default" {
-		t.Errorf("19 timed reviews used the measurement")
+	for i, d := range sim {
+		if d.Reviews > 40 {
+			t.Errorf("%d new cards a day simulate to %.1f reviews on day %d, over the 40 that fit", n, d.Reviews, i)
+		}
 	}
-	// Clamped to the new cards remaining, and never below zero.
-	if p := makePlan([]int{0}, today, 20, 0, 0, 7); p.NewCardsPerDay != 7 {
-		t.Errorf("clamp to remaining: %d", p.NewCardsPerDay)
-	}
-	if p := makePlan([]int{500}, today, 20, 0, 0, 100); p.NewCardsPerDay != 0 {
-		t.Errorf("overloaded: %d new cards per day, want 0", p.NewCardsPerDay)
-	}
-	// Floor: capacity 120, average 1 → 119/5 = 23.8 → 23.
-	if p := makePlan([]int{1}, today, 20, 0, 0, 100); p.NewCardsPerDay != 23 {
-		t.Errorf("floor: %d, want 23", p.NewCardsPerDay)
-	}
+	t.Logf("40 reviews a day fit %d new cards a day", n)
 }
 
 func TestStreakAndFillDays(t *testing.T) {

@@ -103,6 +103,23 @@ func (s *StudyService) review(ctx context.Context, tx ports.Stores, uid string, 
 		return contracts.ReviewResult{}, err
 	}
 	cram := sess.Mode == modeCram
+	if !cram && (card.State.Phase == contracts.PhaseNew || card.State.Phase == contracts.PhaseReview) {
+		// The daily limits hold across sessions: two sessions may each
+		// have shown a card when one was left, so the limit is checked
+		// again here, one review of the deck at a time.
+		if err := tx.Decks().LockDeck(ctx, uid, deck.ID); err != nil {
+			return contracts.ReviewResult{}, fail(err)
+		}
+		l, err := dailyLeft(ctx, tx, uid, deck, acct, day, now)
+		if err != nil {
+			return contracts.ReviewResult{}, err
+		}
+		if (card.State.Phase == contracts.PhaseNew && l.New <= 0) || (card.State.Phase == contracts.PhaseReview && l.Review <= 0) {
+			return contracts.ReviewResult{}, contracts.Errorf(contracts.KindConflict,
+				"today's limit of %s cards for this deck was reached (another session studied them); nothing was recorded; come back tomorrow or raise the deck's limit",
+				map[bool]string{true: "new", false: "review"}[card.State.Phase == contracts.PhaseNew])
+		}
+	}
 	next := card.State // a cram rating changes no schedule
 	kind := ports.ReviewKindCram
 	if !cram {

@@ -11,6 +11,7 @@
 package domain
 
 import (
+	"crypto/rand"
 	"strings"
 	"time"
 
@@ -43,6 +44,25 @@ type Config struct {
 	// KeyTouchInterval is the least time between two last-used updates of
 	// one API key (default 1m).
 	KeyTouchInterval time.Duration
+	// MediaURLKey signs media URLs for places without the web session
+	// (the MCP Apps widget). Every instance needs the same key; the
+	// apiserver derives it from the server secret. Without it (tests)
+	// a random key of this process is used.
+	MediaURLKey []byte
+	// SignedMediaTTL is how long a signed media URL works (default
+	// DefaultSignedMediaTTL).
+	SignedMediaTTL time.Duration
+	// MediaQuotaBytes is each account's media storage (default 1 GiB):
+	// its distinct uploaded files plus its open intents.
+	MediaQuotaBytes int64
+	// MaxOpenUploads caps an account's open upload intents (default 20).
+	MaxOpenUploads int
+	// MaxAttachmentBytes bounds a zip or text upload (default and at most
+	// contracts.MaxAttachmentBytes).
+	MaxAttachmentBytes int64
+	// MediaGrace is how long an upload no card uses, and an expired
+	// intent, stay before the collector deletes them (default 24h).
+	MediaGrace time.Duration
 	// Limits are the per-account daily write quota and caps.
 	Limits Limits
 }
@@ -52,6 +72,10 @@ const (
 	DefaultLoginLinkTTL     = 15 * time.Minute
 	DefaultWebSessionTTL    = 30 * 24 * time.Hour
 	DefaultKeyTouchInterval = time.Minute
+	DefaultSignedMediaTTL   = 15 * time.Minute
+	DefaultMediaQuotaBytes  = 1 << 30
+	DefaultMaxOpenUploads   = 20
+	DefaultMediaGrace       = 24 * time.Hour
 )
 
 func (c Config) withDefaults() Config {
@@ -72,6 +96,27 @@ func (c Config) withDefaults() Config {
 		c.KeyTouchInterval = DefaultKeyTouchInterval
 	}
 	c.KeyPepper = append([]byte(nil), c.KeyPepper...)
+	if len(c.MediaURLKey) == 0 {
+		c.MediaURLKey = make([]byte, 32)
+		_, _ = rand.Read(c.MediaURLKey)
+	} else {
+		c.MediaURLKey = append([]byte(nil), c.MediaURLKey...)
+	}
+	if c.SignedMediaTTL <= 0 {
+		c.SignedMediaTTL = DefaultSignedMediaTTL
+	}
+	if c.MediaQuotaBytes <= 0 {
+		c.MediaQuotaBytes = DefaultMediaQuotaBytes
+	}
+	if c.MaxOpenUploads <= 0 {
+		c.MaxOpenUploads = DefaultMaxOpenUploads
+	}
+	if c.MaxAttachmentBytes <= 0 || c.MaxAttachmentBytes > contracts.MaxAttachmentBytes {
+		c.MaxAttachmentBytes = contracts.MaxAttachmentBytes
+	}
+	if c.MediaGrace <= 0 {
+		c.MediaGrace = DefaultMediaGrace
+	}
 	c.Limits = c.Limits.withDefaults()
 	return c
 }

@@ -11,11 +11,6 @@ import (
 
 // Plan constants.
 const (
-	// ReviewsPerNewCard is roughly how many reviews one new card costs in
-	// its first month (learning steps plus the first few intervals). A
-	// daily budget that has room for N spare reviews therefore fits about
-	// N / ReviewsPerNewCard new cards a day.
-	ReviewsPerNewCard = 5
 	// DefaultMinutesPerDay is the study budget a plan assumes when none is given.
 	DefaultMinutesPerDay = 20.0
 	// maxMinutesPerDay bounds the study budget (a whole day).
@@ -153,8 +148,11 @@ func streak(history []ports.ReviewDay, today time.Time) int {
 	return n
 }
 
-// Plan forecasts the cards due per day and the new cards per day that fit
-// a daily time budget.
+// Plan forecasts the reviews per day from a simulation of the deck's
+// cards (every deck's, under the default preset, without a deck) and
+// recommends the most new cards per day whose simulated workload fits the
+// daily time budget, never more than the deck (and the account-wide cap)
+// allows.
 func (s *StatsService) Plan(ctx context.Context, args contracts.GetStudyPlanArgs) (contracts.StudyPlan, error) {
 	uid, err := userID(ctx)
 	if err != nil {
@@ -172,72 +170,168 @@ func (s *StatsService) Plan(ctx context.Context, args contracts.GetStudyPlanArgs
 		return contracts.StudyPlan{}, contracts.Errorf(contracts.KindInvalid, "minutesPerDay must be above 0 and at most %v, got %v", maxMinutesPerDay, args.MinutesPerDay)
 	}
 	now := s.now()
-	// The plan never advises more new cards a day than the deck (or the
-	// account-wide cap) allows.
-	newCap := math.MaxInt
-	if args.DeckID != "" {
-		d, err := loadDeck(ctx, s.store, uid, args.DeckID)
-		if err != nil {
-			return contracts.StudyPlan{}, err
-		}
-		newCap = d.Settings.NewCardsPerDay
-	}
-	acct, day, err := accountSettings(ctx, s.store, uid)
+	in, err := s.simInput(ctx, uid, args.DeckID, now)
 	if err != nil {
 		return contracts.StudyPlan{}, err
 	}
-	today := day.Date(now)
-	bounds := make([]time.Time, days+1)
-	for i := range bounds {
-		bounds[i] = day.StartOfDate(today.AddDate(0, 0, i))
-	}
-	hist, err := s.store.Cards().DueCounts(ctx, uid, args.DeckID, bounds)
-	if err != nil {
-		return contracts.StudyPlan{}, fail(err)
-	}
+	in.Days = days
 	meanMs, n, err := s.store.Reviews().AverageDuration(ctx, uid, now.AddDate(0, 0, -30))
 	if err != nil {
 		return contracts.StudyPlan{}, fail(err)
 	}
-	states, err := s.store.Cards().CountPhases(ctx, uid, args.DeckID)
+	p := contracts.StudyPlan{
+		DeckID: args.DeckID, Days: days, MinutesPerDay: minutes, NewCardsRemaining: in.NewCards,
+		SecondsPerReview: contracts.DefaultSecondsPerReview, SecondsPerReviewSource: "default",
+	}
+	if n >= MinMeasuredReviews && meanMs > 0 {
+		p.SecondsPerReview, p.SecondsPerReviewSource = meanMs/1000, "measured"
+	}
+	p.CapacityPerDay = int(math.Floor(minutes * 60 / p.SecondsPerReview))
+	if p.NewCardsPerDay, err = recommendNew(in, p.CapacityPerDay, s.sched); err != nil {
+		return contracts.StudyPlan{}, err
+	}
+	in.NewPerDay = p.NewCardsPerDay
+	sim, err := simulate(in, s.sched)
 	if err != nil {
-		return contracts.StudyPlan{}, fail(err)
+		return contracts.StudyPlan{}, err
+	}
+	today := in.Day.Date(now)
+	p.Forecast = make([]contracts.DueDay, days)
+	sum := 0.0
+	for i, d := range sim {
+		p.Forecast[i] = contracts.DueDay{Date: today.AddDate(0, 0, i).Format(dateLayout), Due: int(math.Round(d.Reviews))}
+		sum += d.Reviews
+	}
+	p.AverageDuePerDay = round(sum/float64(days), 2)
+	p.SecondsPerReview = round(p.SecondsPerReview, 2)
+	return p, nil
+}
+
+// simInput gathers what a workload simulation of a deck (every deck when
+// deckID is "") needs, with NewPerDay at the most the deck and the
+// account-wide cap allow.
+func (s *StatsService) simInput(ctx context.Context, uid, deckID string, now time.Time) (SimInput, error) {
+	set := contracts.DefaultDeckSettings()
+	newCap := MaxNewCardsPerDay
+	if deckID != "" {
+		d, err := loadDeck(ctx, s.store, uid, deckID)
+		if err != nil {
+			return SimInput{}, err
+		}
+		set, newCap = d.Settings, d.Settings.NewCardsPerDay
+	}
+	acct, day, err := accountSettings(ctx, s.store, uid)
+	if err != nil {
+		return SimInput{}, err
 	}
 	if acct.NewCardsPerDay > 0 {
 		newCap = min(newCap, acct.NewCardsPerDay)
 	}
-	p := makePlan(hist, today, minutes, meanMs, n, states.New)
-	p.NewCardsPerDay = min(p.NewCardsPerDay, newCap)
-	p.SecondsPerReview = round(p.SecondsPerReview, 2)
-	p.AverageDuePerDay = round(p.AverageDuePerDay, 2)
-	p.DeckID = args.DeckID
-	return p, nil
+	if deckID == "" {
+		set.NewCardsPerDay, set.ReviewsPerDay = newCap, acct.ReviewsPerDay
+	}
+	states, err := s.store.Cards().ScheduledStates(ctx, uid, deckID)
+	if err != nil {
+		return SimInput{}, fail(err)
+	}
+	phases, err := s.store.Cards().CountPhases(ctx, uid, deckID)
+	if err != nil {
+		return SimInput{}, fail(err)
+	}
+	today := day.Date(now)
+	return SimInput{
+		Cards: states, NewCards: phases.New, Settings: set.WithDefaults(), Day: day, Now: now,
+		NewPerDay: min(newCap, phases.New), Mix: DefaultRatingMix,
+		Seed: uint64(today.Unix()) ^ uint64(len(states))<<32 ^ uint64(phases.New),
+	}, nil
 }
 
-// makePlan is the plan arithmetic: the forecast, seconds per review
-// (measured when at least MinMeasuredReviews timed reviews exist), the
-// reviews that fit the budget, and the new cards per day that fit beside
-// the average due load.
-func makePlan(hist []int, today time.Time, minutes, meanMs float64, timed, newRemaining int) contracts.StudyPlan {
-	p := contracts.StudyPlan{
-		Days: len(hist), Forecast: make([]contracts.DueDay, len(hist)), MinutesPerDay: minutes,
-		SecondsPerReview: contracts.DefaultSecondsPerReview, SecondsPerReviewSource: "default",
-		NewCardsRemaining: newRemaining,
+// planHorizon is the least number of days the recommendation simulates:
+// new cards' reviews pile up over weeks.
+const planHorizon = 30
+
+// recommendNew returns the most new cards per day, up to in.NewPerDay,
+// whose simulated reviews fit capacity on every day of the plan (at least
+// planHorizon days). The workload grows about linearly with the new cards
+// a day: it simulates none and the most, interpolates, and steps down
+// until the simulation fits.
+func recommendNew(in SimInput, capacity int, sched ports.Scheduler) (int, error) {
+	in.Days = max(in.Days, planHorizon)
+	in.Budget = simBudget / 4
+	peak := func(n int) (float64, error) {
+		in.NewPerDay = n
+		sim, err := simulate(in, sched)
+		top := 0.0
+		for _, d := range sim {
+			top = max(top, d.Reviews)
+		}
+		return top, err
 	}
-	if timed >= MinMeasuredReviews && meanMs > 0 {
-		p.SecondsPerReview, p.SecondsPerReviewSource = meanMs/1000, "measured"
+	most := min(in.NewPerDay, capacity)
+	if most <= 0 {
+		return 0, nil
 	}
-	sum := 0
-	for i, n := range hist {
-		p.Forecast[i] = contracts.DueDay{Date: today.AddDate(0, 0, i).Format(dateLayout), Due: n}
-		sum += n
+	hi, err := peak(most)
+	if err != nil || hi <= float64(capacity) {
+		return most, err
 	}
-	if len(hist) > 0 {
-		p.AverageDuePerDay = float64(sum) / float64(len(hist))
+	lo, err := peak(0)
+	if err != nil || lo >= float64(capacity) {
+		return 0, err
 	}
-	p.CapacityPerDay = int(math.Floor(minutes * 60 / p.SecondsPerReview))
-	spare := float64(p.CapacityPerDay) - p.AverageDuePerDay
-	rec := int(math.Floor(spare / ReviewsPerNewCard))
-	p.NewCardsPerDay = max(0, min(rec, newRemaining))
-	return p
+	n := int(float64(most) * (float64(capacity) - lo) / (hi - lo))
+	for tries := 0; n > 0 && tries < 4; tries++ {
+		l, err := peak(n)
+		if err != nil || l <= float64(capacity) {
+			return n, err
+		}
+		n = int(float64(n) * (float64(capacity) - lo) / (l - lo))
+	}
+	return max(n, 0), nil
+}
+
+// advisorDays is how far ahead the desired-retention advisor simulates.
+const advisorDays = 90
+
+// RetentionWorkload simulates the deck's next advisorDays days at each of
+// contracts.AdvisorRetentions, with the deck's new cards a day.
+func (s *StatsService) RetentionWorkload(ctx context.Context, deckID string) (contracts.RetentionWorkload, error) {
+	uid, err := userID(ctx)
+	if err != nil {
+		return contracts.RetentionWorkload{}, err
+	}
+	if deckID == "" {
+		return contracts.RetentionWorkload{}, contracts.Errorf(contracts.KindInvalid, "deckId is required")
+	}
+	now := s.now()
+	in, err := s.simInput(ctx, uid, deckID, now)
+	if err != nil {
+		return contracts.RetentionWorkload{}, err
+	}
+	sec := contracts.DefaultSecondsPerReview
+	if meanMs, n, err := s.store.Reviews().AverageDuration(ctx, uid, now.AddDate(0, 0, -30)); err != nil {
+		return contracts.RetentionWorkload{}, fail(err)
+	} else if n >= MinMeasuredReviews && meanMs > 0 {
+		sec = meanMs / 1000
+	}
+	in.Days, in.Budget = advisorDays, simBudget/len(contracts.AdvisorRetentions)
+	out := contracts.RetentionWorkload{DeckID: deckID, Days: advisorDays, NewCardsPerDay: in.NewPerDay,
+		SecondsPerReview: round(sec, 2), Current: in.Settings.DesiredRetention}
+	for _, r := range contracts.AdvisorRetentions {
+		in.Settings.DesiredRetention = r
+		sim, err := simulate(in, s.sched)
+		if err != nil {
+			return contracts.RetentionWorkload{}, err
+		}
+		var reviews, lapses float64
+		for _, d := range sim {
+			reviews += d.Reviews
+			lapses += d.Lapses
+		}
+		n := float64(len(sim))
+		out.Points = append(out.Points, contracts.RetentionPoint{
+			DesiredRetention: r, ReviewsPerDay: round(reviews/n, 1), MinutesPerDay: round(reviews/n*sec/60, 1), LapsesPerDay: round(lapses/n, 1),
+		})
+	}
+	return out, nil
 }

@@ -51,8 +51,14 @@ func (s *StudyService) RenderSession(ctx context.Context, args contracts.RenderS
 		if c == nil || k.card == nil {
 			return nil
 		}
-		v.FrontHTML = s.content.Render(c.Front, s.widgetMedia).HTML
-		v.BackHTML = s.content.Render(c.Back, s.widgetMedia).HTML
+		// The widget runs in a host's sandboxed frame with no cookie: its
+		// media are short-lived signed URLs (the media origin is in the
+		// widget resource's _meta.ui.csp.resourceDomains).
+		r, err := s.renderSigned(ctx, tx, uid, c.Front, c.Back)
+		if err != nil {
+			return err
+		}
+		v.FrontHTML, v.BackHTML = r.HTML[0], r.HTML[1]
 		if row.Mode == modeCram {
 			return nil // its ratings keep the schedule: nothing to preview
 		}
@@ -73,11 +79,6 @@ func (s *StudyService) RenderSession(ctx context.Context, args contracts.RenderS
 	v.Lead = studyLead(v.StudySession)
 	return v, nil
 }
-
-// widgetMedia resolves a media id for the study widget, which runs in a
-// host's sandboxed frame with no cookie: nothing yet, so a card's media
-// show as missing there (signed media URLs are the media work of issue 9).
-func (s *StudyService) widgetMedia(string) string { return "" }
 
 // studyLead is the sentence render_study_session's text starts with.
 func studyLead(sess contracts.StudySession) string {

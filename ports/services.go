@@ -27,6 +27,9 @@ type DeckService interface {
 	UpdateDeck(ctx context.Context, args contracts.UpdateDeckArgs) (contracts.Deck, error)
 	// DeleteDeck deletes a deck with its cards, reviews and sessions. Not found when absent.
 	DeleteDeck(ctx context.Context, deckID string) (contracts.DeleteResult, error)
+	// ListPresets returns the user's presets (scheduling settings shared
+	// by decks), each with the number of decks using it.
+	ListPresets(ctx context.Context) ([]contracts.Preset, error)
 }
 
 // CardService manages the acting user's cards. Bulk methods report one
@@ -115,18 +118,46 @@ type StatsService interface {
 	// Plan forecasts due cards and fits new cards to a time budget. Not
 	// found for an unknown deck; invalid for bad days or minutes.
 	Plan(ctx context.Context, args contracts.GetStudyPlanArgs) (contracts.StudyPlan, error)
+	// RetentionWorkload simulates a deck's workload at several desired
+	// retentions (the desired-retention advisor). Not found for an unknown deck.
+	RetentionWorkload(ctx context.Context, deckID string) (contracts.RetentionWorkload, error)
 }
 
 // MediaService issues upload intents and accepts the uploads.
 type MediaService interface {
 	// RequestUpload records an upload intent and returns where to upload.
-	// Invalid for a type or size outside the limits.
+	// Invalid for a type or size outside the limits; forbidden when the
+	// account's storage quota would be exceeded; rate limited when the
+	// account has too many open intents.
 	RequestUpload(ctx context.Context, args contracts.RequestMediaUploadArgs) (contracts.MediaUploadIntent, error)
 	// AcceptUpload stores the bytes of an intent. It needs no principal: the
-	// intent's token authenticates it. Unauthenticated for a wrong token;
-	// not found for an unknown or expired intent; conflict when already
-	// uploaded; invalid for a wrong content type or too many bytes.
+	// intent's token authenticates it, once. Unauthenticated for a wrong
+	// token; not found for an unknown or expired intent; conflict when the
+	// token was already used; forbidden when the credential that asked
+	// was revoked, the account switched agents to read-only, or the quota
+	// is full; invalid for a wrong content type or too many bytes.
 	AcceptUpload(ctx context.Context, mediaID, token, contentType string, body io.Reader) error
+	// OpenMedia opens one of the acting user's uploaded files for serving.
+	// Not found for another user's, an unfinished or an unknown one. The
+	// caller closes the file's Body.
+	OpenMedia(ctx context.Context, mediaID string) (MediaFile, error)
+	// OpenSignedMedia opens a file through a signed URL's parameters
+	// (expires and sig from its query). It needs no principal. Not found
+	// when the signature is wrong or expired, as for an unknown file.
+	OpenSignedMedia(ctx context.Context, mediaID, expires, sig string) (MediaFile, error)
+}
+
+// MediaFile is an uploaded file opened for serving.
+type MediaFile struct {
+	ID          string
+	ContentType string // the stored (declared and sniffed) type
+	Filename    string // "" when none was given
+	Size        int64
+	UploadedAt  time.Time
+	// Inline is true for the image and audio types pages may show; any
+	// other file is served as an attachment only.
+	Inline bool
+	Body   Blob
 }
 
 // AccountService manages accounts. These are operator and sign-in actions:

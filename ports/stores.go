@@ -80,6 +80,7 @@ type TxRunner interface {
 type Stores interface {
 	Users() UserStore
 	Decks() DeckStore
+	Presets() PresetStore
 	Cards() CardStore
 	Notes() NoteStore
 	Reviews() ReviewStore
@@ -114,10 +115,14 @@ type UserStore interface {
 	CountDeletions(ctx context.Context) (int, error)
 }
 
-// DeckStore keeps decks. Counts are computed at the given time.
+// DeckStore keeps decks. Counts are computed at the given time. A deck's
+// Settings.PresetID names the preset it uses (empty: none); reads fill the
+// preset's fields into Settings (contracts.DeckSettings.WithPreset), and
+// writes keep them in the preset only.
 type DeckStore interface {
 	// CreateDeck inserts a deck (its Counts are ignored). Conflict when the
-	// user has a deck with the same name.
+	// user has a deck with the same name; not found when the preset it
+	// names is absent (or another user's).
 	CreateDeck(ctx context.Context, userID string, d contracts.Deck) error
 	// GetDeck returns a deck with counts as of now. Not found when absent.
 	GetDeck(ctx context.Context, userID, deckID string, now time.Time) (contracts.Deck, error)
@@ -131,11 +136,17 @@ type DeckStore interface {
 	// ListDecks returns up to limit decks with ids greater than afterID
 	// (all when afterID is ""), ordered by id, with counts as of now.
 	ListDecks(ctx context.Context, userID, afterID string, limit int, now time.Time) ([]contracts.Deck, error)
-	// UpdateDeck stores name, description, settings and UpdatedAt. Not
-	// found when absent; conflict on a duplicate name.
+	// UpdateDeck stores name, description, settings (with the preset id)
+	// and UpdatedAt. Not found when the deck, or the preset it names, is
+	// absent (or another user's); conflict on a duplicate name.
 	UpdateDeck(ctx context.Context, userID string, d contracts.Deck) error
+	// LockDeck holds a write lock on the deck until the transaction ends,
+	// so reviews of one deck that check its daily limits run one after
+	// the other. Not found when absent.
+	LockDeck(ctx context.Context, userID, deckID string) error
 	// DeleteDeck deletes a deck and everything in it (cards, reviews,
-	// sessions and their queues). Not found when absent.
+	// sessions and their queues), and its preset when no other deck uses
+	// it. Not found when absent.
 	DeleteDeck(ctx context.Context, userID, deckID string) (cardsDeleted int, err error)
 }
 
@@ -226,6 +237,10 @@ type CardStore interface {
 	// holds those due in [bounds[i], bounds[i+1]); bucket 0 also holds
 	// everything due before bounds[0]. len(result) == len(bounds)-1.
 	DueCounts(ctx context.Context, userID, deckID string, bounds []time.Time) ([]int, error)
+	// ScheduledStates returns the states of a deck's (every deck's when
+	// deckID is "") unsuspended cards that are not new, for the workload
+	// simulation, ordered by id.
+	ScheduledStates(ctx context.Context, userID, deckID string) ([]contracts.CardState, error)
 	// DueHistogram counts unsuspended non-new cards by due day: bucket i
 	// holds those due in [start+i days, start+i+1 days); bucket 0 also
 	// holds everything due before start. len(result) == days.
@@ -442,6 +457,25 @@ type ExposureStore interface {
 	PutExposure(ctx context.Context, userID string, s contracts.ExposureSettings) error
 }
 
+// PresetStore keeps presets: scheduling settings shared by decks.
+type PresetStore interface {
+	// CreatePreset inserts a preset (Decks is ignored). Conflict when the
+	// id is taken; not found when the user does not exist.
+	CreatePreset(ctx context.Context, userID string, p contracts.Preset) error
+	// GetPreset returns a preset with the number of decks using it. Not
+	// found when absent or another user's.
+	GetPreset(ctx context.Context, userID, presetID string) (contracts.Preset, error)
+	// ListPresets returns the user's presets by name, each with the number
+	// of decks using it.
+	ListPresets(ctx context.Context, userID string) ([]contracts.Preset, error)
+	// UpdatePreset stores a preset's name, settings and UpdatedAt. Not
+	// found when absent or another user's.
+	UpdatePreset(ctx context.Context, userID string, p contracts.Preset) error
+	// DeleteUnusedPreset deletes a preset no deck uses and reports whether
+	// it did; a preset in use, absent or another user's is left alone.
+	DeleteUnusedPreset(ctx context.Context, userID, presetID string) (bool, error)
+}
+
 // SettingsStore keeps per-account settings of the learner's day.
 type SettingsStore interface {
 	// GetSettings returns a user's stored settings (Today, DayStartsAt and
@@ -486,33 +520,121 @@ type MediaRow struct {
 	TokenHash   []byte
 	CreatedAt   time.Time
 	ExpiresAt   time.Time
-	UploadedAt  *time.Time
-	Size        int64
+	// ClaimedAt is when an upload began with the intent's token: the token
+	// is spent from then on, whether the upload succeeds or not.
+	ClaimedAt  *time.Time
+	UploadedAt *time.Time
+	Size       int64
+	// SHA256 is the hex SHA-256 of the uploaded bytes ("" before): the
+	// file's blob is shared by every media row of the user with this sum.
+	SHA256 string
+	// CredentialKind and CredentialID name the credential that requested
+	// the intent (never a secret), so an upload after its revocation is
+	// refused.
+	CredentialKind contracts.CredentialKind
+	CredentialID   string
+}
+
+// MediaUsage is what a user's media take up.
+type MediaUsage struct {
+	// StoredBytes is the size of the user's distinct uploaded files (equal
+	// files count once).
+	StoredBytes int64
+	// ReservedBytes is the announced size of the user's open intents: not
+	// uploaded and not expired.
+	ReservedBytes int64
+	// OpenIntents counts those intents.
+	OpenIntents int
 }
 
 // MediaStore keeps media intents and files' metadata.
 type MediaStore interface {
-	// CreateMedia inserts an intent.
+	// CreateMedia inserts an intent. Conflict on a duplicate id; not found
+	// when the user does not exist.
 	CreateMedia(ctx context.Context, m MediaRow) error
-	// MediaByID returns any user's media row, for the upload endpoint. Not found when absent.
+	// MediaByID returns any user's media row, for the upload endpoint and
+	// signed URLs (callers check the owner). Not found when absent.
 	MediaByID(ctx context.Context, id string) (MediaRow, error)
-	// MarkUploaded records the upload. Conflict when already uploaded.
-	MarkUploaded(ctx context.Context, id string, size int64, at time.Time) error
+	// ClaimUpload spends an intent's token: it sets ClaimedAt when the row
+	// was neither claimed nor uploaded. Conflict when it was (of two
+	// concurrent claims exactly one succeeds); not found when absent.
+	ClaimUpload(ctx context.Context, id string, at time.Time) error
+	// MarkUploaded records the upload's size and SHA-256. Conflict when
+	// already uploaded; not found when absent.
+	MarkUploaded(ctx context.Context, id string, size int64, sha256 string, at time.Time) error
 	// ListMedia returns up to limit of a user's media rows (intents and
 	// uploads) with ids greater than afterID (all when ""), ordered by id.
 	ListMedia(ctx context.Context, userID, afterID string, limit int) ([]MediaRow, error)
+	// LockMedia, inside a transaction, makes every other transaction that
+	// locks the same user's media wait until this one ends (uploads,
+	// collection and card writes that reference media use it). Not found
+	// when the user does not exist.
+	LockMedia(ctx context.Context, userID string) error
+	// MediaUsage sums a user's stored files and open intents at now.
+	MediaUsage(ctx context.Context, userID string, now time.Time) (MediaUsage, error)
+	// UploadedMedia returns which of ids are media of the user whose
+	// upload finished, in no particular order; other users' ids are
+	// absent.
+	UploadedMedia(ctx context.Context, userID string, ids []string) ([]string, error)
+	// UnusedMedia returns up to limit uploaded media rows of any user,
+	// uploaded before before, with ids greater than afterID, that no card
+	// or note of their user references (as "media:ID" or "[sound:ID]"),
+	// trashed ones included; ordered by id.
+	UnusedMedia(ctx context.Context, before time.Time, afterID string, limit int) ([]MediaRow, error)
+	// MediaInUse reports whether a card or note of the user references
+	// the media id, trashed ones included.
+	MediaInUse(ctx context.Context, userID, id string) (bool, error)
+	// BlobInUse reports whether any media row of the user has this SHA-256.
+	BlobInUse(ctx context.Context, userID, sha256 string) (bool, error)
+	// DeleteMedia deletes a user's media row. Not found when absent.
+	DeleteMedia(ctx context.Context, userID, id string) error
 }
 
-// BlobStore keeps media bytes.
+// BlobStore keeps files' bytes (media, uploaded packages) under keys the
+// domain makes ("media/<user>/<sha256>"). Bytes stream in and out: no
+// method holds a whole file in memory, so files of hundreds of megabytes
+// are fine. A reader sees a blob whole or not at all.
 type BlobStore interface {
-	// PutBlob stores at most maxBytes bytes under key. Invalid when the
-	// reader has more.
-	PutBlob(ctx context.Context, key string, r io.Reader, maxBytes int64) (int64, error)
-	// GetBlob opens a blob. Not found when absent.
-	GetBlob(ctx context.Context, key string) (io.ReadCloser, error)
+	// CreateBlob begins a blob: write its bytes to the writer, then Commit
+	// it under a key, or Abort it. A blob neither committed nor aborted
+	// (a crash) is removed by PurgeStaged. Unavailable when the storage
+	// cannot be written.
+	CreateBlob(ctx context.Context) (BlobWriter, error)
+	// OpenBlob opens a blob for reading. Not found when absent; invalid
+	// for a malformed key.
+	OpenBlob(ctx context.Context, key string) (Blob, error)
 	// DeleteBlob removes a blob; removing an absent blob is not an error.
-	// Unavailable when the storage cannot be written.
+	// Invalid for a malformed key; unavailable when the storage cannot be
+	// written.
 	DeleteBlob(ctx context.Context, key string) error
+	// PurgeStaged removes blobs begun before before and never committed,
+	// and says how many it removed. Unavailable when the storage cannot be
+	// written.
+	PurgeStaged(ctx context.Context, before time.Time) (int, error)
+}
+
+// BlobWriter receives a new blob's bytes.
+type BlobWriter interface {
+	// Write appends bytes. Unavailable when the storage cannot be written.
+	io.Writer
+	// Commit files the bytes under key, replacing any blob there at once
+	// (readers see the old bytes or the new, whole). Invalid for a
+	// malformed key (a key is slash-separated segments of letters, digits,
+	// '-', '_' and '.', none empty or starting with '.'); unavailable when the storage
+	// cannot be written. The writer is done afterwards.
+	Commit(ctx context.Context, key string) error
+	// Abort discards the bytes; after Commit it does nothing. It is safe
+	// to defer.
+	Abort() error
+}
+
+// Blob is an open blob: read it in order or at offsets (a zip reader
+// needs io.ReaderAt and the size).
+type Blob interface {
+	io.ReadSeekCloser
+	io.ReaderAt
+	// Size is the blob's length in bytes.
+	Size() int64
 }
 
 // Mailer sends mail.

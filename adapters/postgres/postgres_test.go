@@ -11,6 +11,7 @@ import (
 
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/ports"
+	"github.com/takhtabush/takhtabush/ports/blobtest"
 	"github.com/takhtabush/takhtabush/ports/storetest"
 )
 
@@ -106,6 +107,12 @@ func withoutLock() Option { return func(o *options) { o.noLock = true } }
 func TestStore(t *testing.T) {
 	db := freshDatabase(t)
 	storetest.TestStore(t, func(t *testing.T) ports.Database { return open(t, freshSchema(t, db), withoutLock()) })
+}
+
+// The blob store Postgres deployments use passes its contract.
+func TestBlobStore(t *testing.T) {
+	db := freshDatabase(t)
+	blobtest.TestBlobStore(t, func(t *testing.T) ports.BlobStore { return open(t, freshSchema(t, db), withoutLock()).Blobs() })
 }
 
 func TestStatementCacheParam(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/takhtabush/takhtabush/ports"
+	"github.com/takhtabush/takhtabush/ports/blobtest"
 	"github.com/takhtabush/takhtabush/ports/storetest"
 )
 
@@ -22,4 +23,10 @@ func openTemp(t testing.TB) *Store {
 
 func TestStore(t *testing.T) {
 	storetest.TestStore(t, func(t *testing.T) ports.Database { return openTemp(t) })
+}
+
+// The database blob store passes its contract on SQLite too (deployments
+// on SQLite use blobfs; this keeps the shared SQL honest).
+func TestBlobStore(t *testing.T) {
+	blobtest.TestBlobStore(t, func(t *testing.T) ports.BlobStore { return openTemp(t).Blobs() })
 }

@@ -83,32 +83,3 @@ FROM review_logs WHERE user_id = $1 AND id > $2 ORDER BY id LIMIT $3`, userID, a
 	}
 	return out, nil
 }
-
-// ListMedia returns up to limit of a user's media rows with ids greater
-// than afterID, ordered by id.
-func (s mediaStore) ListMedia(ctx context.Context, userID, afterID string, limit int) ([]ports.MediaRow, error) {
-	if limit <= 0 {
-		return []ports.MediaRow{}, nil
-	}
-	rows, err := s.q.QueryContext(ctx, `SELECT id, content_type, filename, max_bytes, token_hash, created_at, expires_at, uploaded_at, size
-FROM media WHERE user_id = $1 AND id > $2 ORDER BY id LIMIT $3`, userID, afterID, limit)
-	if err != nil {
-		return nil, s.s.wrap(ctx, err, "list media")
-	}
-	defer rows.Close()
-	out := []ports.MediaRow{}
-	for rows.Next() {
-		m := ports.MediaRow{UserID: userID}
-		var created, expires int64
-		var uploaded sql.NullInt64
-		if err := rows.Scan(&m.ID, &m.ContentType, &m.Filename, &m.MaxBytes, &m.TokenHash, &created, &expires, &uploaded, &m.Size); err != nil {
-			return nil, s.s.wrap(ctx, err, "list media")
-		}
-		m.CreatedAt, m.ExpiresAt, m.UploadedAt = fromMs(created), fromMs(expires), fromNullMs(uploaded)
-		out = append(out, m)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, s.s.wrap(ctx, err, "list media")
-	}
-	return out, nil
-}

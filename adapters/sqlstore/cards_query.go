@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
 	"time"
 
 	"github.com/takhtabush/takhtabush/contracts"
@@ -81,6 +82,38 @@ func (s cardStore) NewCards(ctx context.Context, userID, deckID string, limit in
 	return s.scanCards(ctx, "new cards", `SELECT `+cardCols+` FROM cards c
 WHERE c.user_id = $1 AND c.deck_id = $2 AND c.suspended = FALSE AND c.phase = 'new' ORDER BY c.created_at, c.id LIMIT $3`,
 		userID, deckID, limit)
+}
+
+// ScheduledStates returns the states of the unsuspended, not new cards of
+// a deck (every deck when deckID is ""), ordered by id.
+func (s cardStore) ScheduledStates(ctx context.Context, userID, deckID string) ([]contracts.CardState, error) {
+	var a args
+	q := `SELECT c.phase, c.due, c.stability, c.difficulty, c.scheduled_days, c.reps, c.lapses, c.step, c.last_review
+FROM cards c WHERE c.user_id = ` + a.add(userID) + ` AND c.suspended = FALSE AND c.phase <> 'new'`
+	if deckID != "" {
+		q += ` AND c.deck_id = ` + a.add(deckID)
+	}
+	rows, err := s.q.QueryContext(ctx, q+` ORDER BY c.id`, a...)
+	if err != nil {
+		return nil, s.s.wrap(ctx, err, "scheduled states")
+	}
+	defer rows.Close()
+	out := []contracts.CardState{}
+	for rows.Next() {
+		var st contracts.CardState
+		var phase string
+		var due int64
+		var last sql.NullInt64
+		if err := rows.Scan(&phase, &due, &st.Stability, &st.Difficulty, &st.ScheduledDays, &st.Reps, &st.Lapses, &st.Step, &last); err != nil {
+			return nil, s.s.wrap(ctx, err, "scheduled states")
+		}
+		st.Phase, st.Due, st.LastReview = contracts.Phase(phase), fromMs(due), fromNullMs(last)
+		out = append(out, st)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.s.wrap(ctx, err, "scheduled states")
+	}
+	return out, nil
 }
 
 // CountPhases counts a deck's cards (every deck's when deckID is "") by

@@ -10,18 +10,74 @@ import (
 	"github.com/takhtabush/takhtabush/contracts"
 )
 
-const deckCols = `id, name, description, settings, created_at, updated_at`
+// deckCols reads a deck with its preset's settings (FROM deckFrom).
+const deckCols = `d.id, d.name, d.description, d.settings, d.created_at, d.updated_at, d.preset_id, p.settings`
+
+// deckFrom joins a deck to its preset.
+const deckFrom = ` FROM decks d LEFT JOIN presets p ON p.id = d.preset_id AND p.user_id = d.user_id `
+
+// scanDeck reads one row of deckCols into d: the deck's own settings with
+// its preset's fields over them.
+func scanDeck(row interface{ Scan(...any) error }, d *contracts.Deck) error {
+	var settings string
+	var presetID, preset sql.NullString
+	var created, updated int64
+	if err := row.Scan(&d.ID, &d.Name, &d.Description, &settings, &created, &updated, &presetID, &preset); err != nil {
+		return err
+	}
+	if err := json.Unmarshal([]byte(settings), &d.Settings); err != nil {
+		return err
+	}
+	if presetID.Valid && preset.Valid {
+		var p contracts.Preset
+		if err := json.Unmarshal([]byte(preset.String), &p.Settings); err != nil {
+			return err
+		}
+		p.ID = presetID.String
+		d.Settings = d.Settings.WithPreset(p)
+	}
+	d.CreatedAt, d.UpdatedAt = fromMs(created), fromMs(updated)
+	return nil
+}
+
+// deckSettingsText is the JSON a deck row keeps: with a preset, its
+// settings without the preset's fields (the preset holds them).
+func deckSettingsText(set contracts.DeckSettings) (string, error) {
+	if set.PresetID != "" {
+		keep := set
+		set = contracts.DeckSettings{NewCardsPerDay: keep.NewCardsPerDay, ReviewsPerDay: keep.ReviewsPerDay,
+			ReviewOrder: keep.ReviewOrder, NewOrder: keep.NewOrder}
+	}
+	set.PresetID = ""
+	return jsonText(set)
+}
+
+// checkPreset fails not found unless presetID is "" or a preset of the user.
+func (h *handle) checkPreset(ctx context.Context, userID, presetID string) error {
+	if presetID == "" {
+		return nil
+	}
+	var one int
+	err := h.q.QueryRowContext(ctx, `SELECT 1 FROM presets WHERE user_id = $1 AND id = $2`, userID, presetID).Scan(&one)
+	if errNoRows(err) {
+		return notFound("preset")
+	}
+	return h.s.wrap(ctx, err, "check preset")
+}
 
 // CreateDeck inserts a deck. Conflict when the user has a deck with the
 // same name (or the id is taken); not found when the user does not exist.
 func (s deckStore) CreateDeck(ctx context.Context, userID string, d contracts.Deck) error {
-	settings, err := jsonText(d.Settings)
+	settings, err := deckSettingsText(d.Settings)
 	if err != nil {
 		return contracts.Internal(err)
 	}
-	res, err := s.exec(ctx, `INSERT INTO decks (id, user_id, name, description, settings, created_at, updated_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
-		d.ID, userID, d.Name, d.Description, settings, ms(d.CreatedAt), ms(d.UpdatedAt))
+	// The preset must be the user's; checked in the same statement, and
+	// only when nothing was inserted is the reason looked up.
+	res, err := s.exec(ctx, `INSERT INTO decks (id, user_id, name, description, settings, created_at, updated_at, preset_id)
+SELECT $1, $2, $3, $4, $5, $6, $7, $8 WHERE CAST($8 AS TEXT) IS NULL OR EXISTS (SELECT 1 FROM presets WHERE user_id = $2 AND id = $8)
+ON CONFLICT DO NOTHING`,
+		d.ID, userID, d.Name, d.Description, settings, ms(d.CreatedAt), ms(d.UpdatedAt), nullString(d.Settings.PresetID))
 	if err != nil {
 		return s.fail(ctx, err, "create deck", failMsgs{fk: "user not found"})
 	}
@@ -30,6 +86,9 @@ VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
 		return err
 	}
 	if n == 0 {
+		if err := s.checkPreset(ctx, userID, d.Settings.PresetID); err != nil {
+			return err
+		}
 		return contracts.Errorf(contracts.KindConflict, "a deck named %q already exists", d.Name)
 	}
 	return nil
@@ -37,7 +96,7 @@ VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
 
 // GetDeck returns a deck with its counts as of now. Not found when absent.
 func (s deckStore) GetDeck(ctx context.Context, userID, deckID string, now time.Time) (contracts.Deck, error) {
-	rows, err := s.q.QueryContext(ctx, `SELECT `+deckCols+` FROM decks WHERE user_id = $1 AND id = $2`, userID, deckID)
+	rows, err := s.q.QueryContext(ctx, `SELECT `+deckCols+deckFrom+`WHERE d.user_id = $1 AND d.id = $2`, userID, deckID)
 	if err != nil {
 		return contracts.Deck{}, s.s.wrap(ctx, err, "get deck")
 	}
@@ -56,20 +115,13 @@ func (s deckStore) GetDeck(ctx context.Context, userID, deckID string, now time.
 // settings (the domain's optional fast path). Not found when absent.
 func (s deckStore) DeckWithoutCounts(ctx context.Context, userID, deckID string) (contracts.Deck, error) {
 	var d contracts.Deck
-	var settings string
-	var created, updated int64
-	err := s.q.QueryRowContext(ctx, `SELECT `+deckCols+` FROM decks WHERE user_id = $1 AND id = $2`, userID, deckID).
-		Scan(&d.ID, &d.Name, &d.Description, &settings, &created, &updated)
+	err := scanDeck(s.q.QueryRowContext(ctx, `SELECT `+deckCols+deckFrom+`WHERE d.user_id = $1 AND d.id = $2`, userID, deckID), &d)
 	if errNoRows(err) {
 		return contracts.Deck{}, notFound("deck")
-	}
-	if err == nil {
-		err = json.Unmarshal([]byte(settings), &d.Settings)
 	}
 	if err != nil {
 		return contracts.Deck{}, s.s.wrap(ctx, err, "get deck")
 	}
-	d.CreatedAt, d.UpdatedAt = fromMs(created), fromMs(updated)
 	return d, nil
 }
 
@@ -93,7 +145,7 @@ func (s deckStore) ListDecks(ctx context.Context, userID, afterID string, limit 
 	if limit <= 0 {
 		return []contracts.Deck{}, nil
 	}
-	rows, err := s.q.QueryContext(ctx, `SELECT `+deckCols+` FROM decks WHERE user_id = $1 AND id > $2 ORDER BY id LIMIT $3`,
+	rows, err := s.q.QueryContext(ctx, `SELECT `+deckCols+deckFrom+`WHERE d.user_id = $1 AND d.id > $2 ORDER BY d.id LIMIT $3`,
 		userID, afterID, limit)
 	if err != nil {
 		return nil, s.s.wrap(ctx, err, "list decks")
@@ -108,15 +160,9 @@ func (s deckStore) scanDecks(ctx context.Context, rows *sql.Rows, userID string,
 		defer rows.Close()
 		for rows.Next() {
 			var d contracts.Deck
-			var settings string
-			var created, updated int64
-			if err := rows.Scan(&d.ID, &d.Name, &d.Description, &settings, &created, &updated); err != nil {
+			if err := scanDeck(rows, &d); err != nil {
 				return err
 			}
-			if err := json.Unmarshal([]byte(settings), &d.Settings); err != nil {
-				return err
-			}
-			d.CreatedAt, d.UpdatedAt = fromMs(created), fromMs(updated)
 			decks = append(decks, d)
 		}
 		return rows.Err()
@@ -172,16 +218,18 @@ WHERE d.user_id = ` + user + ` AND dc.deck_id IN (` + list(&a, deckIDs) + `)`
 	return out, nil
 }
 
-// UpdateDeck stores name, description, settings and UpdatedAt. Not found
-// when absent; conflict on a duplicate name.
+// UpdateDeck stores name, description, settings, the preset id and
+// UpdatedAt. Not found when absent (or the preset is); conflict on a
+// duplicate name.
 func (s deckStore) UpdateDeck(ctx context.Context, userID string, d contracts.Deck) error {
-	settings, err := jsonText(d.Settings)
+	settings, err := deckSettingsText(d.Settings)
 	if err != nil {
 		return contracts.Internal(err)
 	}
 	return s.atomic(ctx, func(h *handle) error {
-		res, err := h.exec(ctx, `UPDATE decks SET name = $3, description = $4, settings = $5, updated_at = $6 WHERE user_id = $1 AND id = $2`,
-			userID, d.ID, d.Name, d.Description, settings, ms(d.UpdatedAt))
+		res, err := h.exec(ctx, `UPDATE decks SET name = $3, description = $4, settings = $5, updated_at = $6, preset_id = $7
+WHERE user_id = $1 AND id = $2 AND (CAST($7 AS TEXT) IS NULL OR EXISTS (SELECT 1 FROM presets WHERE user_id = $1 AND id = $7))`,
+			userID, d.ID, d.Name, d.Description, settings, ms(d.UpdatedAt), nullString(d.Settings.PresetID))
 		if err != nil {
 			return h.fail(ctx, err, "update deck", failMsgs{unique: "a deck named \"" + d.Name + "\" already exists"})
 		}
@@ -190,18 +238,35 @@ func (s deckStore) UpdateDeck(ctx context.Context, userID string, d contracts.De
 			return err
 		}
 		if n == 0 {
+			if err := h.checkPreset(ctx, userID, d.Settings.PresetID); err != nil {
+				return err
+			}
 			return notFound("deck")
 		}
 		return nil
 	})
 }
 
+// LockDeck takes the deck's row lock (a no-op write) for the rest of the
+// transaction. Not found when absent.
+func (s deckStore) LockDeck(ctx context.Context, userID, deckID string) error {
+	res, err := s.exec(ctx, `UPDATE decks SET updated_at = updated_at WHERE user_id = $1 AND id = $2`, userID, deckID)
+	n, err := s.affected(ctx, res, err, "lock deck")
+	if err == nil && n == 0 {
+		return notFound("deck")
+	}
+	return err
+}
+
 // DeleteDeck deletes a deck and everything in it: its cards, their
-// reviews, its study sessions (by foreign key cascade). Not found when absent.
+// reviews, its study sessions (by foreign key cascade), and its preset
+// when no other deck uses it. Not found when absent.
 func (s deckStore) DeleteDeck(ctx context.Context, userID, deckID string) (int, error) {
 	var cards int
 	err := s.atomic(ctx, func(h *handle) error {
-		if err := h.q.QueryRowContext(ctx, `SELECT COUNT(*) FROM cards WHERE user_id = $1 AND deck_id = $2`, userID, deckID).Scan(&cards); err != nil {
+		var preset sql.NullString
+		if err := h.q.QueryRowContext(ctx, `SELECT (SELECT COUNT(*) FROM cards WHERE user_id = $1 AND deck_id = $2),
+  (SELECT preset_id FROM decks WHERE user_id = $1 AND id = $2)`, userID, deckID).Scan(&cards, &preset); err != nil {
 			return h.s.wrap(ctx, err, "count deck cards")
 		}
 		res, err := h.exec(ctx, `DELETE FROM decks WHERE user_id = $1 AND id = $2`, userID, deckID)
@@ -211,6 +276,10 @@ func (s deckStore) DeleteDeck(ctx context.Context, userID, deckID string) (int, 
 		}
 		if n == 0 {
 			return notFound("deck")
+		}
+		if preset.Valid {
+			_, err := presetStore{h}.DeleteUnusedPreset(ctx, userID, preset.String)
+			return err
 		}
 		return nil
 	})

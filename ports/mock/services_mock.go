@@ -198,6 +198,45 @@ func (c *MockDeckServiceListDecksCall) DoAndReturn(f func(context.Context, contr
 	return c
 }
 
+// ListPresets mocks base method.
+func (m *MockDeckService) ListPresets(ctx context.Context) ([]contracts.Preset, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "ListPresets", ctx)
+	ret0, _ := ret[0].([]contracts.Preset)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// ListPresets indicates an expected call of ListPresets.
+func (mr *MockDeckServiceMockRecorder) ListPresets(ctx any) *MockDeckServiceListPresetsCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "ListPresets", reflect.TypeOf((*MockDeckService)(nil).ListPresets), ctx)
+	return &MockDeckServiceListPresetsCall{Call: call}
+}
+
+// MockDeckServiceListPresetsCall wrap *gomock.Call
+type MockDeckServiceListPresetsCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockDeckServiceListPresetsCall) Return(arg0 []contracts.Preset, arg1 error) *MockDeckServiceListPresetsCall {
+	c.Call = c.Call.Return(arg0, arg1)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockDeckServiceListPresetsCall) Do(f func(context.Context) ([]contracts.Preset, error)) *MockDeckServiceListPresetsCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockDeckServiceListPresetsCall) DoAndReturn(f func(context.Context) ([]contracts.Preset, error)) *MockDeckServiceListPresetsCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
 // UpdateDeck mocks base method.
 func (m *MockDeckService) UpdateDeck(ctx context.Context, args contracts.UpdateDeckArgs) (contracts.Deck, error) {
 	m.ctrl.T.Helper()
@@ -890,6 +929,45 @@ func (c *MockStatsServicePlanCall) Do(f func(context.Context, contracts.GetStudy
 
 // DoAndReturn rewrite *gomock.Call.DoAndReturn
 func (c *MockStatsServicePlanCall) DoAndReturn(f func(context.Context, contracts.GetStudyPlanArgs) (contracts.StudyPlan, error)) *MockStatsServicePlanCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
+// RetentionWorkload mocks base method.
+func (m *MockStatsService) RetentionWorkload(ctx context.Context, deckID string) (contracts.RetentionWorkload, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "RetentionWorkload", ctx, deckID)
+	ret0, _ := ret[0].(contracts.RetentionWorkload)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// RetentionWorkload indicates an expected call of RetentionWorkload.
+func (mr *MockStatsServiceMockRecorder) RetentionWorkload(ctx, deckID any) *MockStatsServiceRetentionWorkloadCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "RetentionWorkload", reflect.TypeOf((*MockStatsService)(nil).RetentionWorkload), ctx, deckID)
+	return &MockStatsServiceRetentionWorkloadCall{Call: call}
+}
+
+// MockStatsServiceRetentionWorkloadCall wrap *gomock.Call
+type MockStatsServiceRetentionWorkloadCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockStatsServiceRetentionWorkloadCall) Return(arg0 contracts.RetentionWorkload, arg1 error) *MockStatsServiceRetentionWorkloadCall {
+	c.Call = c.Call.Return(arg0, arg1)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockStatsServiceRetentionWorkloadCall) Do(f func(context.Context, string) (contracts.RetentionWorkload, error)) *MockStatsServiceRetentionWorkloadCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockStatsServiceRetentionWorkloadCall) DoAndReturn(f func(context.Context, string) (contracts.RetentionWorkload, error)) *MockStatsServiceRetentionWorkloadCall {
 	c.Call = c.Call.DoAndReturn(f)
 	return c
 }

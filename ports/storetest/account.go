@@ -208,18 +208,18 @@ func testMedia(t *testing.T, f *fixture) {
 	wantKind(t, err, contracts.KindNotFound, "MediaByID of missing media")
 
 	at := f.now.Add(time.Minute)
-	must(t, md.MarkUploaded(f.ctx, m.ID, 4242, at))
+	must(t, md.MarkUploaded(f.ctx, m.ID, 4242, "aa11", at))
 	got, err = md.MediaByID(f.ctx, m.ID)
 	must(t, err)
-	if got.UploadedAt == nil || !got.UploadedAt.Equal(at) || got.Size != 4242 {
+	if got.UploadedAt == nil || !got.UploadedAt.Equal(at) || got.Size != 4242 || got.SHA256 != "aa11" {
 		t.Errorf("after MarkUploaded: uploaded %v size %d, want %v 4242", got.UploadedAt, got.Size, at)
 	}
-	wantKind(t, md.MarkUploaded(f.ctx, m.ID, 1, at.Add(time.Minute)), contracts.KindConflict, "MarkUploaded twice")
+	wantKind(t, md.MarkUploaded(f.ctx, m.ID, 1, "bb", at.Add(time.Minute)), contracts.KindConflict, "MarkUploaded twice")
 	got, _ = md.MediaByID(f.ctx, m.ID)
 	if got.Size != 4242 || !got.UploadedAt.Equal(at) {
 		t.Errorf("a second MarkUploaded changed the row: %+v", got)
 	}
-	wantKind(t, md.MarkUploaded(f.ctx, "med-missing", 1, at), contracts.KindNotFound, "MarkUploaded of missing media")
+	wantKind(t, md.MarkUploaded(f.ctx, "med-missing", 1, "bb", at), contracts.KindNotFound, "MarkUploaded of missing media")
 }
 
 func testIdempotency(t *testing.T, f *fixture) {

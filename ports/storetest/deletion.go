@@ -56,7 +56,7 @@ func testListReviewsAndMedia(t *testing.T, f *fixture) {
 	for _, m := range []ports.MediaRow{m1, m2, mb} {
 		must(t, md.CreateMedia(f.ctx, m))
 	}
-	must(t, md.MarkUploaded(f.ctx, m2.ID, 7, f.now))
+	must(t, md.MarkUploaded(f.ctx, m2.ID, 7, "cc", f.now))
 	list, err := md.ListMedia(f.ctx, a, "", 10)
 	must(t, err)
 	if len(list) != 2 || list[0].ID != m1.ID || list[1].ID != m2.ID || list[1].Size != 7 || list[1].UploadedAt == nil || list[0].Filename != "one.png" {

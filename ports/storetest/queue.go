@@ -108,6 +108,29 @@ func testCountPhasesAndDue(t *testing.T, f *fixture) {
 	if got, err := f.s.Cards().CountPhases(f.ctx, b, d.ID); err != nil || got != (contracts.PhaseCounts{}) {
 		t.Errorf("CountPhases of another user's deck = %+v, %v; want zero", got, err)
 	}
+	// ScheduledStates: the unsuspended cards that are not new, with their states.
+	states := func(deckID string) map[contracts.Phase]int {
+		t.Helper()
+		got, err := f.s.Cards().ScheduledStates(f.ctx, a, deckID)
+		must(t, err)
+		out := map[contracts.Phase]int{}
+		for _, st := range got {
+			out[st.Phase]++
+			if st.Phase == contracts.PhaseReview && (st.LastReview == nil || st.Stability == 0 || st.Due.IsZero()) {
+				t.Errorf("ScheduledStates(%q) gave a review card without its state: %+v", deckID, st)
+			}
+		}
+		return out
+	}
+	if got := states(d.ID); len(got) != 2 || got[contracts.PhaseLearning] != 1 || got[contracts.PhaseReview] != 1 {
+		t.Errorf("ScheduledStates(D) phases = %v; want 1 learning, 1 review", got)
+	}
+	if got := states(""); got[contracts.PhaseReview] != 3 || got[contracts.PhaseRelearning] != 1 || got[contracts.PhaseLearning] != 1 || got[contracts.PhaseNew] != 0 {
+		t.Errorf("ScheduledStates(all) phases = %v", got)
+	}
+	if got, err := f.s.Cards().ScheduledStates(f.ctx, b, d.ID); err != nil || len(got) != 0 {
+		t.Errorf("ScheduledStates of another user's deck = %+v, %v; want none", got, err)
+	}
 
 	due := func(deckID string, at time.Time, want int) {
 		t.Helper()

@@ -23,6 +23,10 @@ func serveCmd(ctx context.Context, args []string, io stdio, getenv func(string) 
 	smtpUser := c.str("smtp-user", "TAKHTABUSH_SMTP_USER", "", "mail server user (the password comes from TAKHTABUSH_SMTP_PASSWORD only)")
 	smtpFrom := c.str("smtp-from", "TAKHTABUSH_SMTP_FROM", "", `sender of sign-in mail, e.g. "Takhtabush <login@takhtabush.example>"`)
 	smtpTLS := c.str("smtp-tls", "TAKHTABUSH_SMTP_TLS", "starttls", "mail server TLS: starttls, tls (implicit) or none")
+	mediaStore := c.str("media-store", "TAKHTABUSH_MEDIA_STORE", "", "where media bytes live: fs (--media-dir) or db (Postgres, shared by every instance); default db on Postgres, fs on SQLite")
+	quotaMiB := c.str("media-quota-mib", "TAKHTABUSH_MEDIA_QUOTA_MIB", "1024", "each account's media storage in MiB")
+	openUploads := c.str("max-open-uploads", "TAKHTABUSH_MAX_OPEN_UPLOADS", "20", "open upload intents per account")
+	attachMiB := c.str("attachment-limit-mib", "TAKHTABUSH_ATTACHMENT_LIMIT_MIB", "512", "largest zip or text upload in MiB (at most 512)")
 	var replicas []string
 	if v := getenv("TAKHTABUSH_DATABASE_REPLICAS"); v != "" {
 		replicas = strings.Split(v, ",")
@@ -54,6 +58,23 @@ func serveCmd(ctx context.Context, args []string, io stdio, getenv func(string) 
 	if cfg.Limits, err = lim.limits(); err != nil {
 		fmt.Fprintf(io.err, "takhtabush serve: %v\n", err)
 		return 2
+	}
+	cfg.MediaStore = *mediaStore
+	for _, n := range []struct {
+		flag, value string
+		max         int64
+		set         func(int64)
+	}{
+		{"media-quota-mib", *quotaMiB, 1 << 24, func(v int64) { cfg.MediaQuotaBytes = v << 20 }},
+		{"max-open-uploads", *openUploads, 10000, func(v int64) { cfg.MaxOpenUploads = int(v) }},
+		{"attachment-limit-mib", *attachMiB, 512, func(v int64) { cfg.MaxAttachmentBytes = v << 20 }},
+	} {
+		v, err := strconv.ParseInt(n.value, 10, 64)
+		if err != nil || v < 1 || v > n.max {
+			fmt.Fprintf(io.err, "takhtabush serve: --%s %q must be a whole number from 1 to %d\n", n.flag, n.value, n.max)
+			return 2
+		}
+		n.set(v)
 	}
 	cfg.SMTP = apiserver.SMTPConfig{Host: *smtpHost, Username: *smtpUser, Password: getenv("TAKHTABUSH_SMTP_PASSWORD"), From: *smtpFrom, TLS: *smtpTLS}
 	if *smtpPort != "" {

@@ -29,12 +29,12 @@ func (e *env) fillAccount(ctx context.Context, deckName string) (contracts.Deck,
 		AffectedIDs: []string{d.ID}, Outcome: contracts.AuditOK, At: t0}); err != nil {
 		e.t.Fatal(err)
 	}
-	in, err := e.svc.Media.RequestUpload(ctx, contracts.RequestMediaUploadArgs{ContentType: "image/png", Bytes: 4, Filename: "cat.png"})
+	in, err := e.svc.Media.RequestUpload(ctx, contracts.RequestMediaUploadArgs{ContentType: "image/png", Bytes: int64(len(tinyPNG)), Filename: "cat.png"})
 	if err != nil {
 		e.t.Fatal(err)
 	}
 	token, _ := strings.CutPrefix(in.Headers["Authorization"], "Upload ")
-	if err := e.svc.Media.AcceptUpload(context.Background(), in.MediaID, token, "image/png", strings.NewReader("\x89PNG")); err != nil {
+	if err := e.svc.Media.AcceptUpload(context.Background(), in.MediaID, token, "image/png", strings.NewReader(tinyPNG)); err != nil {
 		e.t.Fatal(err)
 	}
 	return d, in.MediaID
@@ -103,7 +103,7 @@ func testExportAccount(t *testing.T, store string) {
 	if len(doc.APIKeys) != 1 || doc.APIKeys[0]["name"] != "laptop" {
 		t.Errorf("apiKeys = %v", doc.APIKeys)
 	}
-	if got := string(files[doc.Media[0].File]); got != "\x89PNG" {
+	if got := string(files[doc.Media[0].File]); got != tinyPNG {
 		t.Errorf("media file %q in the archive holds %q", doc.Media[0].File, got)
 	}
 	for _, secret := range []string{"Bob's secret deck", "bob@example.com", "\"secret\"", "tokenHash", "hash"} {
@@ -125,6 +125,11 @@ func testDeleteAccount(t *testing.T, store string) {
 	other := e.user("bob@example.com")
 	_, mediaID := e.fillAccount(ctx, "French")
 	_, otherMedia := e.fillAccount(other, "German")
+	row, err := e.store.Media().MediaByID(context.Background(), mediaID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mediaKey := domain.MediaBlobKey(row)
 	key, err := e.svc.Keys.CreateKey(ctx, "laptop", []contracts.Scope{contracts.ScopeDecksRead}, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -145,7 +150,7 @@ func testDeleteAccount(t *testing.T, store string) {
 	wantKind(t, err, contracts.KindNotFound)
 	_, err = e.svc.Keys.Authenticate(context.Background(), key.Secret)
 	wantKind(t, err, contracts.KindUnauthenticated)
-	if _, err := e.blobs.GetBlob(context.Background(), domain.MediaBlobKey(mediaID)); !contracts.IsKind(err, contracts.KindNotFound) {
+	if _, err := e.blobKey(mediaKey); !contracts.IsKind(err, contracts.KindNotFound) {
 		t.Errorf("the deleted account's media file is still there: %v", err)
 	}
 	n, err := e.store.Users().CountDeletions(context.Background())
@@ -158,7 +163,7 @@ func testDeleteAccount(t *testing.T, store string) {
 	if err != nil || len(decks.Items) != 1 {
 		t.Fatalf("the other account's decks: %+v, %v", decks, err)
 	}
-	if _, err := e.blobs.GetBlob(context.Background(), domain.MediaBlobKey(otherMedia)); err != nil {
+	if _, err := e.blob(otherMedia); err != nil {
 		t.Errorf("the other account's media file: %v", err)
 	}
 }

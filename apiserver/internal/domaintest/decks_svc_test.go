@@ -21,8 +21,8 @@ func testDecks(t *testing.T, store string) {
 		t.Fatal(err)
 	}
 	want := contracts.DefaultDeckSettings().WithDefaults()
-	want.NewCardsPerDay = 5
-	if d.Name != "German verbs" || d.Description != "irregular" || !reflect.DeepEqual(d.Settings, want) || d.ID == "" || !d.CreatedAt.Equal(t0) {
+	want.NewCardsPerDay, want.PresetID = 5, d.Settings.PresetID // a preset of its own
+	if d.Settings.PresetID == "" || d.Name != "German verbs" || d.Description != "irregular" || !reflect.DeepEqual(d.Settings, want) || d.ID == "" || !d.CreatedAt.Equal(t0) {
 		t.Errorf("created deck = %+v", d)
 	}
 

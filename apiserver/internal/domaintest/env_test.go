@@ -1,20 +1,17 @@
 package domain_test
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
-	"errors"
 	"io"
-	"io/fs"
 	"net/url"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/takhtabush/takhtabush/adapters/blobfs"
 	"github.com/takhtabush/takhtabush/adapters/postgres"
 	"github.com/takhtabush/takhtabush/adapters/sqlite"
 	"github.com/takhtabush/takhtabush/contracts"
@@ -38,38 +35,28 @@ func (c *clock) Set(t time.Time) { c.mu.Lock(); c.t = t; c.mu.Unlock() }
 
 func (c *clock) Advance(d time.Duration) { c.mu.Lock(); c.t = c.t.Add(d); c.mu.Unlock() }
 
-// dirBlobs is a ports.BlobStore over a directory.
-type dirBlobs struct{ dir string }
+// tinyPNG is a whole 1×1 PNG: uploads are sniffed, so test files must
+// look like what they claim to be.
+const tinyPNG = "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89" +
+	"\x00\x00\x00\rIDATx\x9cc\xf8\xcf\xc0\xf0\x1f\x00\x05\x00\x01\xff\x89\x99=\x1d\x00\x00\x00\x00IEND\xaeB`\x82"
 
-func (b dirBlobs) PutBlob(_ context.Context, key string, r io.Reader, maxBytes int64) (int64, error) {
-	data, err := io.ReadAll(io.LimitReader(r, maxBytes+1))
+// blob reads the stored bytes of a media file.
+func (e *env) blob(mediaID string) ([]byte, error) {
+	row, err := e.store.Media().MediaByID(context.Background(), mediaID)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	if int64(len(data)) > maxBytes {
-		return 0, contracts.Errorf(contracts.KindInvalid, "too large")
-	}
-	p := filepath.Join(b.dir, filepath.FromSlash(key))
-	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-		return 0, err
-	}
-	return int64(len(data)), os.WriteFile(p, data, 0o600)
+	return e.blobKey(domain.MediaBlobKey(row))
 }
 
-func (b dirBlobs) GetBlob(_ context.Context, key string) (io.ReadCloser, error) {
-	data, err := os.ReadFile(filepath.Join(b.dir, filepath.FromSlash(key)))
+// blobKey reads the blob under key.
+func (e *env) blobKey(key string) ([]byte, error) {
+	b, err := e.blobs.OpenBlob(context.Background(), key)
 	if err != nil {
-		return nil, contracts.Errorf(contracts.KindNotFound, "blob not found")
+		return nil, err
 	}
-	return io.NopCloser(bytes.NewReader(data)), nil
-}
-
-func (b dirBlobs) DeleteBlob(_ context.Context, key string) error {
-	err := os.Remove(filepath.Join(b.dir, filepath.FromSlash(key)))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	return err
+	defer b.Close()
+	return io.ReadAll(b)
 }
 
 // t0 is the tests' starting time: a Tuesday, mid-morning UTC.
@@ -82,7 +69,7 @@ type env struct {
 	store ports.Database
 	clock *clock
 	svc   *domain.Services
-	blobs dirBlobs
+	blobs *blobfs.Store
 }
 
 // The stores the service tests run on. Postgres runs when
@@ -148,7 +135,10 @@ func newEnv(t testing.TB, kind string) *env {
 	t.Helper()
 	store := openStore(t, kind)
 	c := &clock{t: t0}
-	blobs := dirBlobs{dir: t.TempDir()}
+	blobs, err := blobfs.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
 	svc := domain.NewServices(store, blobs, c, domain.RandomIDs{}, fsrs.New(), domain.Config{BaseURL: baseURL + "/"})
 	return &env{t: t, store: store, clock: c, svc: svc, blobs: blobs}
 }

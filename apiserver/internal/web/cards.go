@@ -10,8 +10,14 @@ import (
 )
 
 type settingsForm struct {
-	Deck contracts.Deck
+	Deck    contracts.Deck
+	Presets []contracts.Preset
+	Preset  contracts.Preset // the deck's
 }
+
+// Steps and Weights show the preset's lists as the form edits them.
+func (settingsForm) Steps(v []float64) string   { return numbers(v) }
+func (settingsForm) Weights(v []float64) string { return numbers(v) }
 
 func (p *DeckPages) settings(w http.ResponseWriter, r *http.Request, v View) {
 	d, err := p.svc.Decks.GetDeck(r.Context(), r.PathValue("id"))
@@ -19,8 +25,64 @@ func (p *DeckPages) settings(w http.ResponseWriter, r *http.Request, v View) {
 		p.site.Fail(w, r, v, err)
 		return
 	}
-	v.Title, v.Nav, v.Flash, v.Data = "Settings of "+d.Name, "decks", deckFlash(r), settingsForm{Deck: d}
+	presets, err := p.svc.Decks.ListPresets(r.Context())
+	if err != nil {
+		p.site.Fail(w, r, v, err)
+		return
+	}
+	form := settingsForm{Deck: d, Presets: presets}
+	for _, ps := range presets {
+		if ps.ID == d.Settings.PresetID {
+			form.Preset = ps
+		}
+	}
+	v.Title, v.Nav, v.Flash, v.Data = "Settings of "+d.Name, "decks", deckFlash(r), form
 	p.site.Render(w, r, "deck-settings", v)
+}
+
+// numbers writes a list of numbers separated by spaces.
+func numbers(v []float64) string {
+	out := make([]string, len(v))
+	for i, f := range v {
+		out[i] = strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	return strings.Join(out, " ")
+}
+
+// formNumbers reads an optional list of numbers separated by spaces or
+// commas.
+func formNumbers(r *http.Request, name string) ([]float64, error) {
+	fields := strings.FieldsFunc(r.PostFormValue(name), func(c rune) bool { return c == ',' || c == ' ' || c == '\n' || c == '\t' || c == '\r' })
+	if len(fields) == 0 {
+		return nil, nil
+	}
+	out := make([]float64, len(fields))
+	for i, f := range fields {
+		v, err := strconv.ParseFloat(f, 64)
+		if err != nil {
+			return nil, contracts.Errorf(contracts.KindInvalid, "%s must be numbers separated by spaces; %q is not a number", name, f)
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// presetFields reads the preset's fields of the settings form.
+func presetFields(r *http.Request, args *contracts.UpdateDeckArgs) (err error) {
+	if args.DesiredRetention, err = formFloat(r, "desiredRetention"); err != nil {
+		return err
+	}
+	if args.MaximumIntervalDays, err = formInt(r, "maximumIntervalDays"); err != nil {
+		return err
+	}
+	if args.LearningSteps, err = formNumbers(r, "learningSteps"); err != nil {
+		return err
+	}
+	if args.RelearningSteps, err = formNumbers(r, "relearningSteps"); err != nil {
+		return err
+	}
+	args.Weights, err = formNumbers(r, "weights")
+	return err
 }
 
 func (p *DeckPages) saveSettings(w http.ResponseWriter, r *http.Request, v View) {
@@ -29,12 +91,15 @@ func (p *DeckPages) saveSettings(w http.ResponseWriter, r *http.Request, v View)
 	name, desc := r.PostFormValue("name"), r.PostFormValue("description")
 	args.Name, args.Description = &name, &desc
 	var err error
-	if args.DesiredRetention, err = formFloat(r, "desiredRetention"); err == nil {
-		if args.NewCardsPerDay, err = formInt(r, "newCardsPerDay"); err == nil {
-			if args.ReviewsPerDay, err = formInt(r, "reviewsPerDay"); err == nil {
-				args.MaximumIntervalDays, err = formInt(r, "maximumIntervalDays")
-			}
-		}
+	if args.NewCardsPerDay, err = formInt(r, "newCardsPerDay"); err == nil {
+		args.ReviewsPerDay, err = formInt(r, "reviewsPerDay")
+	}
+	// Choosing another preset takes its fields as they are; the fields
+	// shown on the form are the old preset's and are not sent.
+	if chosen := r.PostFormValue("presetId"); chosen != "" && chosen != r.PostFormValue("currentPresetId") {
+		args.PresetID = chosen
+	} else if err == nil {
+		err = presetFields(r, &args)
 	}
 	if err == nil {
 		_, err = p.svc.Decks.UpdateDeck(r.Context(), args)

@@ -19,6 +19,7 @@ type DeckServices struct {
 	Decks ports.DeckService
 	Cards ports.CardService
 	Study ports.StudyService
+	Stats ports.StatsService
 }
 
 // DeckPages serve the decks, a deck's cards, pasting cards and studying.
@@ -43,6 +44,7 @@ func NewDeckPages(site *Site, svc DeckServices) *DeckPages {
 //	POST /decks/{id}/cards                   add one card
 //	GET  /decks/{id}/paste, POST …           paste many: preview, then add
 //	GET  /decks/{id}/settings, POST …        rename, limits, retention
+//	GET  /decks/{id}/retention               workload at several desired retentions
 //	GET  /decks/{id}/delete, POST …          delete, after a confirmation
 //	POST /decks/{id}/study                   start a session → /study/{sessionId}
 //	GET  /cards/{id}/edit, POST /cards/{id}  edit, move
@@ -59,6 +61,7 @@ func (p *DeckPages) Register(mux *http.ServeMux) {
 	mux.Handle("POST /decks/{id}/paste", s.Page(p.pastePost))
 	mux.Handle("GET /decks/{id}/settings", s.Page(p.settings))
 	mux.Handle("POST /decks/{id}/settings", s.Page(p.saveSettings))
+	mux.Handle("GET /decks/{id}/retention", s.Page(p.retention))
 	mux.Handle("GET /decks/{id}/delete", s.Page(p.confirmDelete))
 	mux.Handle("POST /decks/{id}/delete", s.Page(p.deleteDeck))
 	mux.Handle("POST /decks/{id}/study", s.Page(p.startStudy))

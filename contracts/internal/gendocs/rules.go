@@ -54,7 +54,11 @@ func rules() string {
 	p("### Media\n\n")
 	p("`request_media_upload` returns an upload intent: `PUT` the bytes to `uploadUrl` with the given `headers` ")
 	p("within %s, at most `maxBytes` (up to %s bytes) of one of the allowed types (%s). ", human(contracts.MediaIntentTTL), num64(contracts.MaxMediaBytes), "`"+strings.Join(contracts.AllowedMediaTypes, "`, `")+"`")
-	p("Then use the `mediaId` in card text: `![alt](media:ID)` for an image, `[sound:ID]` for audio.\n\n")
+	p("Then use the `mediaId` in card text: `![alt](media:ID)` for an image, `[sound:ID]` for audio; `add_cards`, ")
+	p("`update_cards` and the note tools refuse an item that names media the account has not uploaded. ")
+	p("Packages and text files for `import_package` (%s, up to %s bytes) are stored as attachments, never shown inline. ", "`"+strings.Join(contracts.AttachmentTypes, "`, `")+"`", num64(contracts.MaxAttachmentBytes))
+	p("The token works once; the bytes must match the declared type; each account has a storage quota (1 GiB by default). ")
+	p("`GET /media/{id}` serves a file to its owner's web session, and to the short-lived signed URLs the study widget carries.\n\n")
 	return b.String()
 }
 

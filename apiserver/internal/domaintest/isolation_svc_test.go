@@ -1,67 +1,11 @@
 package domain_test
 
 import (
-	"context"
-	"io"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/takhtabush/takhtabush/contracts"
-	"github.com/takhtabush/takhtabush/domain"
 )
-
-func TestMediaUpload(t *testing.T) { eachStore(t, testMediaUpload) }
-
-func testMediaUpload(t *testing.T, store string) {
-	e := newEnv(t, store)
-	ctx := e.user("ada@example.com")
-	in, err := e.svc.Media.RequestUpload(ctx, contracts.RequestMediaUploadArgs{ContentType: "image/PNG", Bytes: 5, Filename: `C:\pics\cat.png`})
-	if err != nil {
-		t.Fatal(err)
-	}
-	token, ok := strings.CutPrefix(in.Headers["Authorization"], "Upload ")
-	if !ok || len(token) < 22 || in.UploadURL != baseURL+"/media/"+in.MediaID || in.Method != "PUT" || in.ContentType != "image/png" ||
-		in.Headers["Content-Type"] != "image/png" || in.MaxBytes != 5 || !in.ExpiresAt.Equal(t0.Add(contracts.MediaIntentTTL)) || len(in.AllowedTypes) == 0 {
-		t.Fatalf("intent = %+v", in)
-	}
-	bg := context.Background()
-	body := func(s string) io.Reader { return strings.NewReader(s) }
-
-	wantKind(t, e.svc.Media.AcceptUpload(bg, in.MediaID, "wrong-token", "image/png", body("hello")), contracts.KindUnauthenticated)
-	wantKind(t, e.svc.Media.AcceptUpload(bg, "unknown", token, "image/png", body("hello")), contracts.KindNotFound)
-	wantKind(t, e.svc.Media.AcceptUpload(bg, in.MediaID, token, "image/gif", body("hello")), contracts.KindInvalid)
-	wantKind(t, e.svc.Media.AcceptUpload(bg, in.MediaID, token, "image/png", body("hello!")), contracts.KindInvalid)
-	if err := e.svc.Media.AcceptUpload(bg, in.MediaID, token, "image/png; charset=binary", body("hello")); err != nil {
-		t.Fatalf("upload: %v", err)
-	}
-	rc, err := e.blobs.GetBlob(bg, domain.MediaBlobKey(in.MediaID))
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, _ := io.ReadAll(rc)
-	if string(data) != "hello" {
-		t.Errorf("stored %q", data)
-	}
-	wantKind(t, e.svc.Media.AcceptUpload(bg, in.MediaID, token, "image/png", body("hello")), contracts.KindConflict)
-
-	late, _ := e.svc.Media.RequestUpload(ctx, contracts.RequestMediaUploadArgs{ContentType: "audio/mpeg", Bytes: 10})
-	lateToken := strings.TrimPrefix(late.Headers["Authorization"], "Upload ")
-	e.clock.Advance(contracts.MediaIntentTTL)
-	wantKind(t, e.svc.Media.AcceptUpload(bg, late.MediaID, lateToken, "audio/mpeg", body("x")), contracts.KindNotFound)
-
-	for _, bad := range []contracts.RequestMediaUploadArgs{
-		{ContentType: "application/pdf", Bytes: 10},
-		{ContentType: "image/png", Bytes: 0},
-		{ContentType: "image/png", Bytes: contracts.MaxMediaBytes + 1},
-		{ContentType: "image/png", Bytes: 1, Filename: "bad\x00name"},
-	} {
-		_, err := e.svc.Media.RequestUpload(ctx, bad)
-		wantKind(t, err, contracts.KindInvalid)
-	}
-	_, err = e.svc.Media.RequestUpload(bg, contracts.RequestMediaUploadArgs{ContentType: "image/png", Bytes: 1})
-	wantKind(t, err, contracts.KindUnauthenticated)
-}
 
 // TestUserIsolation: user B can neither see nor touch user A's deck, cards,
 // session or keys; everything of A's is simply not found for B.

@@ -1,0 +1,27 @@
+-- Presets: scheduling settings (learning and relearning steps, maximum
+-- interval, desired retention, FSRS weights) shared by the decks that use
+-- them. settings is JSON (contracts.PresetSettings). decks.preset_id names
+-- a deck's preset; NULL means none yet (its own settings hold the fields).
+-- Every existing deck gets a preset of its own, named after it, holding
+-- its current values ('p' followed by the deck id).
+
+-- +goose Up
+CREATE TABLE presets (
+    id         TEXT COLLATE "C" PRIMARY KEY,
+    user_id    TEXT COLLATE "C" NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    name       TEXT NOT NULL,
+    settings   TEXT NOT NULL,
+    created_at BIGINT NOT NULL,
+    updated_at BIGINT NOT NULL
+);
+CREATE INDEX presets_by_user ON presets (user_id, name);
+ALTER TABLE decks ADD COLUMN preset_id TEXT COLLATE "C" REFERENCES presets (id) ON DELETE SET NULL;
+CREATE INDEX decks_by_preset ON decks (preset_id);
+INSERT INTO presets (id, user_id, name, settings, created_at, updated_at)
+SELECT 'p' || id, user_id, name, settings, created_at, updated_at FROM decks;
+UPDATE decks SET preset_id = 'p' || id;
+
+-- +goose Down
+DROP INDEX decks_by_preset;
+ALTER TABLE decks DROP COLUMN preset_id;
+DROP TABLE presets;

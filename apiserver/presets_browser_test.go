@@ -1,0 +1,85 @@
+package apiserver_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/takhtabush/takhtabush/contracts"
+)
+
+// TestDeckPresetsInABrowser: the deck settings page shows the preset's
+// fields; a deck joins another deck's preset; a change then shows in
+// both decks; bad weights are refused with a reason.
+func TestDeckPresetsInABrowser(t *testing.T) {
+	e := newEnv(t, sqliteURL(t), nil)
+	b := newBrowser(t, e)
+	b.signIn(testUser)
+	u, err := e.app.Services().Accounts.UserByEmail(context.Background(), testUser)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := contracts.WithPrincipal(context.Background(), contracts.Principal{UserID: u.ID, CredentialKind: contracts.CredentialSession, Scopes: contracts.AllScopes})
+	decks := e.app.Services().Decks
+	es, err := decks.CreateDeck(ctx, contracts.CreateDeckArgs{Name: "Spanish"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fr, err := decks.CreateDeck(ctx, contracts.CreateDeckArgs{Name: "French"})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// French joins Spanish's preset.
+	b.open("/decks/" + fr.ID + "/settings")
+	if v := evalJS[string](b, `document.querySelector("#learningSteps").value`); v != "1 10" {
+		t.Errorf("learning steps field shows %q; want the defaults 1 10", v)
+	}
+	b.do("choose Spanish's preset", chromedpSetSelect("#presetId", es.Settings.PresetID))
+	b.submit(`form[action="/decks/` + fr.ID + `/settings"] button[type="submit"]`)
+	if !strings.Contains(b.text(), "Saved") {
+		t.Fatalf("after joining, the page says:\n%s", b.text())
+	}
+	if got, _ := decks.GetDeck(ctx, fr.ID); got.Settings.PresetID != es.Settings.PresetID {
+		t.Fatalf("French uses preset %q; want Spanish's %q", got.Settings.PresetID, es.Settings.PresetID)
+	}
+
+	// Spanish's page says the preset is shared; a change applies to French too.
+	b.open("/decks/" + es.ID + "/settings")
+	if !strings.Contains(b.text(), "Shared by 2 decks") {
+		t.Errorf("the settings page does not say the preset is shared:\n%s", b.text())
+	}
+	b.look("deck-settings")
+	b.fill("#desiredRetention", "0.85")
+	b.fill("#learningSteps", "2, 20")
+	b.fill("#relearningSteps", "5")
+	b.fill("#maximumIntervalDays", "365")
+	b.submit(`form[action="/decks/` + es.ID + `/settings"] button[type="submit"]`)
+	got, err := decks.GetDeck(ctx, fr.ID)
+	if err != nil || got.Settings.DesiredRetention != 0.85 || got.Settings.MaximumIntervalDays != 365 ||
+		len(got.Settings.LearningSteps) != 2 || got.Settings.LearningSteps[1] != 20 || got.Settings.RelearningSteps[0] != 5 {
+		t.Errorf("French after Spanish's page changed the preset: %+v, %v", got.Settings, err)
+	}
+
+	// The desired-retention advisor simulates the deck at each retention.
+	if _, err := e.app.Services().Cards.AddCards(ctx, contracts.AddCardsArgs{DeckID: es.ID, Cards: []contracts.NewCard{
+		{Front: "hola", Back: "hello"}, {Front: "adiós", Back: "goodbye"}, {Front: "gracias", Back: "thank you"}}}); err != nil {
+		t.Fatal(err)
+	}
+	b.open("/decks/" + es.ID + "/retention")
+	if txt := b.text(); !strings.Contains(txt, "85% (current)") || !strings.Contains(txt, "97%") || !strings.Contains(txt, "Forgotten") {
+		t.Errorf("the advisor page says:\n%s", txt)
+	}
+	b.look("retention")
+	b.open("/decks/" + es.ID + "/settings")
+
+	// Twenty weights are refused with a reason, and nothing changes.
+	b.fill("#weights", strings.Repeat("1 ", 20))
+	b.submit(`form[action="/decks/` + es.ID + `/settings"] button[type="submit"]`)
+	if txt := b.text(); !strings.Contains(txt, "weights must be 21 numbers") {
+		t.Errorf("20 weights: the page says\n%s", txt)
+	}
+	if got, _ := decks.GetDeck(ctx, es.ID); got.Settings.Weights[0] != contracts.DefaultWeights[0] {
+		t.Errorf("a refused save changed the weights: %v", got.Settings.Weights)
+	}
+}
