@@ -30,7 +30,7 @@ test: ## run every module's tests (Postgres suites with TAKHTABUSH_TEST_POSTGRES
 	  echo "NOTE: axe-core is not installed: the browser page tests are skipped (run make axe)."; fi
 	@if [ ! -d domain/testdata/fsrs-harness/node_modules/ts-fsrs ]; then \
 	  echo "NOTE: the FSRS harness is not installed: the forecast and optimiser checks against ts-fsrs are skipped (run make fsrs-harness)."; fi
-	$(GO) test -count=1 -timeout 20m work
+	$(GO) test -count=1 -timeout 30m work
 
 axe: ## install axe-core (pinned by apiserver/testdata/axe/package-lock.json) for the browser tests' accessibility check
 	npm ci --prefix apiserver/testdata/axe --no-audit --no-fund
@@ -86,7 +86,7 @@ pgbouncer-suite: ## the Postgres store contract suite through pgbouncer in trans
 
 PGBIN ?= $(shell pg_config --bindir 2>/dev/null || echo /usr/lib/postgresql/15/bin)
 replica-test: ## read replicas against a real streaming replica: a private primary (initdb) and replica (pg_basebackup) on free ports (PGBIN=folder of initdb, pg_ctl, pg_basebackup)
-	TAKHTABUSH_TEST_PGBIN=$(PGBIN) $(GO) test -count=1 -timeout 10m -run 'TestReadReplica' -v ./adapters/postgres/
+	TAKHTABUSH_TEST_PGBIN=$(PGBIN) $(GO) test -count=1 -timeout 10m -run 'TestReadReplica' -v ./adapters/postgres/ ./apiserver/
 
 fuzz-import: ## fuzz the text import, the Anki HTML conversion and the note template renderer (10 s each)
 	bash scripts/fuzz.sh ./domain/cardtext FuzzParse 10s
