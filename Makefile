@@ -86,7 +86,7 @@ pgbouncer-suite: ## the Postgres store contract suite through pgbouncer in trans
 
 PGBIN ?= $(shell pg_config --bindir 2>/dev/null || echo /usr/lib/postgresql/15/bin)
 replica-test: ## read replicas against a real streaming replica: a private primary (initdb) and replica (pg_basebackup) on free ports (PGBIN=folder of initdb, pg_ctl, pg_basebackup)
-	TAKHTABUSH_TEST_PGBIN=$(PGBIN) $(GO) test -count=1 -timeout 10m -run 'TestReadReplica' -v ./adapters/postgres/
+	TAKHTABUSH_TEST_PGBIN=$(PGBIN) $(GO) test -count=1 -timeout 10m -run 'TestReadReplica' -v ./adapters/postgres/ ./apiserver/
 
 fuzz-import: ## fuzz the text import, the Anki HTML conversion and the note template renderer (10 s each)
 	bash scripts/fuzz.sh ./domain/cardtext FuzzParse 10s

@@ -17,7 +17,8 @@ import (
 // Read replicas. Routed sends the reads that tolerate a little lag
 // (deck lists, card search, card counts and due forecasts, review
 // statistics and review lists: what stats, plans, search and list pages
-// read) outside transactions to a streaming replica, and everything else
+// read) outside transactions (InTx and call transactions alike) to a
+// streaming replica, and everything else
 // (every write, every transaction, every other read) to the primary.
 //
 // Read-your-writes across stateless instances: a principal that wrote
@@ -226,6 +227,9 @@ func (r *Routed) noteWrite(ctx context.Context, userID string) {
 // a healthy replica, unless the principal wrote within the window (here
 // or, by its audit trail, on another instance) or no replica is healthy.
 func (r *Routed) reader(ctx context.Context) *Store {
+	if r.InCall(ctx) {
+		return r.Store // the read belongs to a call transaction on the primary
+	}
 	var rep *replica
 	for range r.reps {
 		c := r.reps[r.next.Add(1)%uint64(len(r.reps))]
@@ -303,6 +307,14 @@ func read[T any](r *Routed, ctx context.Context, f func(s *Store) (T, error)) (T
 // InTx runs fn on the primary and remembers the principal wrote.
 func (r *Routed) InTx(ctx context.Context, fn func(tx ports.Stores) error) error {
 	err := r.Store.InTx(ctx, fn)
+	r.noteWrite(ctx, "")
+	return err
+}
+
+// InCallTx runs fn in a call transaction on the primary and remembers the
+// principal wrote.
+func (r *Routed) InCallTx(ctx context.Context, fn func(ctx context.Context) error) error {
+	err := r.Store.InCallTx(ctx, fn)
 	r.noteWrite(ctx, "")
 	return err
 }

@@ -3,110 +3,39 @@ package postgres
 import (
 	"context"
 	"fmt"
-	"net"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/takhtabush/takhtabush/adapters/pgcluster"
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/ports"
 )
 
 // replicaEnv names the folder of the PostgreSQL server binaries (initdb,
-// pg_ctl, pg_basebackup) the read-replica test runs a private primary and
+// pg_ctl, pg_basebackup) the read-replica tests run a private primary and
 // streaming replica with (make replica-test sets it).
 const replicaEnv = "TAKHTABUSH_TEST_PGBIN"
 
-// cluster is a private PostgreSQL server in a temporary folder.
-type cluster struct {
-	bin, dir string
-	port     int
-	asUser   []string // runuser prefix when the test runs as root
-}
-
-func (c *cluster) url() string {
-	return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable&connect_timeout=2&io_timeout=2s", c.port)
-}
-
-func (c *cluster) run(t *testing.T, name string, args ...string) {
-	t.Helper()
-	argv := append(append(append([]string{}, c.asUser...), filepath.Join(c.bin, name)), args...)
-	out, err := exec.Command(argv[0], argv[1:]...).CombinedOutput()
-	if err != nil {
-		t.Fatalf("%s: %v\n%s", name, err, out)
-	}
-}
-
-func (c *cluster) pgctl(t *testing.T, args ...string) {
-	t.Helper()
-	c.run(t, "pg_ctl", append([]string{"-D", c.dir, "-l", c.dir + ".log", "-w", "-t", "60"}, args...)...)
-}
-
-// streamingPair starts a private primary (initdb) and a streaming replica
-// of it (pg_basebackup -R) on free loopback ports, both stopped when the
-// test ends. The machine's own server is not used: its pg_hba.conf need
-// not allow replication connections.
-func streamingPair(t *testing.T) (primary, standby *cluster) {
+// streamingPair starts a private primary and a streaming replica of it,
+// both stopped when the test ends.
+func streamingPair(t *testing.T) (primary, standby *pgcluster.Cluster) {
 	t.Helper()
 	bin := os.Getenv(replicaEnv)
 	if bin == "" {
 		t.Skip(replicaEnv + " is not set (make replica-test sets it)")
 	}
-	root, err := os.MkdirTemp("", "takhtabush-replica-")
+	p, err := pgcluster.StartPair(bin)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { os.RemoveAll(root) })
-	var asUser []string
-	if os.Geteuid() == 0 { // initdb and postgres refuse to run as root
-		asUser = []string{"runuser", "-u", "postgres", "--"}
-		if err := exec.Command("chown", "postgres", root).Run(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	primary = &cluster{bin: bin, dir: filepath.Join(root, "primary"), port: freeTCPPort(t), asUser: asUser}
-	standby = &cluster{bin: bin, dir: filepath.Join(root, "standby"), port: freeTCPPort(t), asUser: asUser}
-	primary.run(t, "initdb", "-D", primary.dir, "-U", "postgres", "--auth=trust", "--no-sync")
-	conf := fmt.Sprintf("port = %d\nlisten_addresses = '127.0.0.1'\nunix_socket_directories = '%s'\nwal_level = replica\nmax_wal_senders = 4\nfsync = off\nsynchronous_commit = off\nshared_buffers = 16MB\n", primary.port, root)
-	appendFile(t, filepath.Join(primary.dir, "postgresql.conf"), conf)
-	primary.pgctl(t, "start")
-	t.Cleanup(func() { primary.pgctl(t, "stop", "-m", "immediate") })
-	primary.run(t, "pg_basebackup", "-h", "127.0.0.1", "-p", fmt.Sprint(primary.port), "-U", "postgres", "-D", standby.dir, "-R", "-X", "stream", "--no-sync")
-	appendFile(t, filepath.Join(standby.dir, "postgresql.auto.conf"), fmt.Sprintf("port = %d\n", standby.port))
-	standby.pgctl(t, "start")
 	t.Cleanup(func() {
-		if _, err := os.Stat(filepath.Join(standby.dir, "postmaster.pid")); err == nil {
-			standby.pgctl(t, "stop", "-m", "immediate")
+		if err := p.Close(); err != nil {
+			t.Log(err)
 		}
 	})
-	return primary, standby
-}
-
-func appendFile(t *testing.T, path, text string) {
-	t.Helper()
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := f.WriteString(text); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func freeTCPPort(t *testing.T) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
+	return p.Primary, p.Standby
 }
 
 // Lag-tolerant reads go to a real streaming replica; a principal that
@@ -117,12 +46,12 @@ func freeTCPPort(t *testing.T) int {
 func TestReadReplica(t *testing.T) {
 	primary, standby := streamingPair(t)
 	ctx := context.Background()
-	a, err := OpenRouted(ctx, primary.url(), []string{standby.url()}, nil)
+	a, err := OpenRouted(ctx, primary.URL(), []string{standby.URL()}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer a.Close()
-	b, err := OpenRouted(ctx, primary.url(), []string{standby.url()}, nil) // a second instance
+	b, err := OpenRouted(ctx, primary.URL(), []string{standby.URL()}, nil) // a second instance
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +100,9 @@ func TestReadReplica(t *testing.T) {
 	}
 
 	// The replica goes away: reads fall back to the primary and keep working.
-	standby.pgctl(t, "stop", "-m", "immediate")
+	if err := standby.Stop(); err != nil {
+		t.Fatal(err)
+	}
 	start := time.Now()
 	if _, err := b.Decks().ListDecks(as(reader), reader.ID, "", 10, time.Now()); err != nil {
 		t.Fatalf("a read with the replica gone: %v", err)
@@ -190,7 +121,9 @@ func TestReadReplica(t *testing.T) {
 	}
 
 	// It comes back: after the monitor's next measurement it serves again.
-	standby.pgctl(t, "start")
+	if err := standby.Start(); err != nil {
+		t.Fatal(err)
+	}
 	deadline := time.Now().Add(20 * time.Second)
 	for !b.reps[0].healthy.Load() {
 		if time.Now().After(deadline) {
@@ -201,6 +134,23 @@ func TestReadReplica(t *testing.T) {
 	before = b.ReplicaReads()
 	if _, err := b.Decks().ListDecks(as(reader), reader.ID, "", 10, time.Now()); err != nil || b.ReplicaReads() != before+1 {
 		t.Errorf("after the replica came back: err %v, replica reads %d → %d", err, before, b.ReplicaReads())
+	}
+
+	// Reads inside a call transaction (a mutation and what it reads back)
+	// run in that transaction on the primary: they see its own writes.
+	inCall := contracts.Deck{ID: fmt.Sprintf("d-%d", time.Now().UnixNano()), Name: "In the call", CreatedAt: time.Now(), UpdatedAt: time.Now()}
+	err = b.InCallTx(as(reader), func(ctx context.Context) error {
+		if err := b.Decks().CreateDeck(ctx, reader.ID, inCall); err != nil {
+			return err
+		}
+		decks, err := b.Decks().ListDecks(ctx, reader.ID, "", 10, time.Now())
+		if err != nil || len(decks) != 1 || decks[0].ID != inCall.ID {
+			t.Errorf("list_decks inside the call transaction = %v, %v; want its new deck", decks, err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -117,43 +117,28 @@ FROM cards c WHERE c.user_id = ` + a.add(userID) + ` AND c.suspended = FALSE AND
 }
 
 // CountPhases counts a deck's cards (every deck's when deckID is "") by
-// phase; suspended cards count only as suspended.
+// phase; suspended cards count only as suspended. The counts are kept per
+// deck by triggers (deck_counts), which count learning and relearning
+// together: the relearning cards, few, are counted per deck through the
+// cards_deck_state index.
 func (s cardStore) CountPhases(ctx context.Context, userID, deckID string) (contracts.PhaseCounts, error) {
 	var a args
-	q := `SELECT c.phase, c.suspended, COUNT(*) FROM cards c WHERE c.user_id = ` + a.add(userID)
+	user := a.add(userID)
+	q := `SELECT COALESCE(SUM(x.fresh), 0), COALESCE(SUM(x.learning), 0), COALESCE(SUM(x.review), 0), COALESCE(SUM(x.suspended), 0),
+  COALESCE(SUM(x.relearning), 0)
+FROM (SELECT dc.fresh, dc.learning, dc.review, dc.suspended,
+    (SELECT COUNT(*) FROM cards c WHERE c.user_id = ` + user + ` AND c.deck_id = dc.deck_id AND c.suspended = FALSE AND c.phase = 'relearning') AS relearning
+  FROM deck_counts dc JOIN decks d ON d.id = dc.deck_id WHERE d.user_id = ` + user
 	if deckID != "" {
-		q += ` AND c.deck_id = ` + a.add(deckID)
+		q += ` AND d.id = ` + a.add(deckID)
 	}
-	q += ` GROUP BY c.phase, c.suspended`
-	rows, err := s.q.QueryContext(ctx, q, a...)
-	if err != nil {
-		return contracts.PhaseCounts{}, s.s.wrap(ctx, err, "count phases")
-	}
-	defer rows.Close()
+	q += `) x`
 	var pc contracts.PhaseCounts
-	for rows.Next() {
-		var phase string
-		var suspended bool
-		var n int
-		if err := rows.Scan(&phase, &suspended, &n); err != nil {
-			return contracts.PhaseCounts{}, s.s.wrap(ctx, err, "count phases")
-		}
-		switch {
-		case suspended:
-			pc.Suspended += n
-		case phase == string(contracts.PhaseNew):
-			pc.New += n
-		case phase == string(contracts.PhaseLearning):
-			pc.Learning += n
-		case phase == string(contracts.PhaseReview):
-			pc.Review += n
-		case phase == string(contracts.PhaseRelearning):
-			pc.Relearning += n
-		}
-	}
-	if err := rows.Err(); err != nil {
+	var learning int
+	if err := s.q.QueryRowContext(ctx, q, a...).Scan(&pc.New, &learning, &pc.Review, &pc.Suspended, &pc.Relearning); err != nil {
 		return contracts.PhaseCounts{}, s.s.wrap(ctx, err, "count phases")
 	}
+	pc.Learning = learning - pc.Relearning
 	return pc, nil
 }
 

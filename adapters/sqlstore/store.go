@@ -169,6 +169,10 @@ func (s *Store) InCallTx(ctx context.Context, fn func(ctx context.Context) error
 	})
 }
 
+// InCall reports whether ctx carries a call transaction of s (see
+// InCallTx), which the store calls made with ctx join.
+func (s *Store) InCall(ctx context.Context) bool { return s.joined(ctx) != nil }
+
 // callTxKey is the context key of the call transaction (a *callTx).
 type callTxKey struct{}
 

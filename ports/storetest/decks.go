@@ -328,9 +328,9 @@ func testDeleteDeckCascades(t *testing.T, f *fixture) {
 // testDueCountsFollowChanges makes random changes (new, learning and
 // review cards with shared and distinct due times, reviews that move
 // them, suspensions, moves between decks, deletions of cards and of a
-// deck) and after each one compares every due count the store keeps
-// (GetDeck's and ListDecks' due now, CountDue, DueCounts, DueHistogram, for
-// one deck and for all) with a count over the cards themselves.
+// deck) and after each one compares every count the store keeps
+// (GetDeck's and ListDecks' due now, CountDue, DueCounts, DueHistogram,
+// CountPhases, for one deck and for all) with a count over the cards.
 func testDueCountsFollowChanges(t *testing.T, f *fixture) {
 	a := f.user()
 	decks := []string{f.deck(a, "One").ID, f.deck(a, "Two").ID}
@@ -379,6 +379,25 @@ func testDueCountsFollowChanges(t *testing.T, f *fixture) {
 				if w := want(deckID, p, true); n != w {
 					t.Fatalf("%s: CountDue(%q, %s) = %d, want %d", step, deckID, p, n, w)
 				}
+			}
+			var wantPhases contracts.PhaseCounts
+			for _, c := range cards {
+				switch {
+				case deckID != "" && c.DeckID != deckID:
+				case c.Suspended:
+					wantPhases.Suspended++
+				case c.State.Phase == contracts.PhaseNew:
+					wantPhases.New++
+				case c.State.Phase == contracts.PhaseLearning:
+					wantPhases.Learning++
+				case c.State.Phase == contracts.PhaseReview:
+					wantPhases.Review++
+				case c.State.Phase == contracts.PhaseRelearning:
+					wantPhases.Relearning++
+				}
+			}
+			if pc, err := f.s.Cards().CountPhases(f.ctx, a, deckID); err != nil || pc != wantPhases {
+				t.Fatalf("%s: CountPhases(%q) = %+v %v, want %+v", step, deckID, pc, err, wantPhases)
 			}
 			counts, err := f.s.Cards().DueCounts(f.ctx, a, deckID, probes)
 			must(t, err)
