@@ -30,7 +30,7 @@ test: ## run every module's tests (Postgres suites with TAKHTABUSH_TEST_POSTGRES
 	  echo "NOTE: axe-core is not installed: the browser page tests are skipped (run make axe)."; fi
 	@if [ ! -d domain/testdata/fsrs-harness/node_modules/ts-fsrs ]; then \
 	  echo "NOTE: the FSRS harness is not installed: the forecast and optimiser checks against ts-fsrs are skipped (run make fsrs-harness)."; fi
-	$(GO) test -count=1 -timeout 20m work
+	$(GO) test -count=1 -timeout 30m work
 
 axe: ## install axe-core (pinned by apiserver/testdata/axe/package-lock.json) for the browser tests' accessibility check
 	npm ci --prefix apiserver/testdata/axe --no-audit --no-fund

@@ -256,8 +256,9 @@ func TestYourDayInABrowser(t *testing.T) {
 	}
 	b.signIn(testUser)
 	b.open("/settings/day")
-	if v := evalJS[string](b, `document.querySelector("#timezone").value`); v != "UTC" {
-		t.Errorf("a new account's timezone field shows %q", v)
+	// A new account took the browser's timezone when it signed in.
+	if v := evalJS[string](b, `document.querySelector("#timezone").value`); v != "Asia/Tokyo" {
+		t.Errorf("a new account signed in from Tokyo: its timezone field shows %q", v)
 	}
 	b.look("day")
 	b.click("button[data-browser-tz]")

@@ -203,9 +203,10 @@ func provideMailer(cfg Config, log *slog.Logger) (ports.Mailer, error) {
 }
 
 // provideSignIn builds the sign-in handlers.
-func provideSignIn(sessions ports.WebSessionService, a *auth.Authenticator, site *web.Site, mailer ports.Mailer, clock ports.Clock, cfg Config, log *slog.Logger) *web.SignIn {
+func provideSignIn(sessions ports.WebSessionService, settings ports.SettingsService, a *auth.Authenticator, site *web.Site, mailer ports.Mailer,
+	clock ports.Clock, cfg Config, log *slog.Logger) *web.SignIn {
 	return web.NewSignIn(sessions, a, site, web.SignInConfig{
-		BaseURL: cfg.BaseURL, Mailer: mailer, ShowLinks: cfg.DevMailer(), OpenSignup: cfg.OpenSignup, Now: clock.Now,
+		BaseURL: cfg.BaseURL, Mailer: mailer, ShowLinks: cfg.DevMailer(), OpenSignup: cfg.OpenSignup, Now: clock.Now, Settings: settings,
 	}, log)
 }
 

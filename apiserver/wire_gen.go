@@ -94,7 +94,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	signIn := provideSignIn(webSessionService, authenticator, site, mailer, clock, cfg, logger)
+	signIn := provideSignIn(webSessionService, settingsService, authenticator, site, mailer, clock, cfg, logger)
 	restServices := rest.Services{
 		Decks:    deckService,
 		Cards:    cardService,
@@ -126,6 +126,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		Decks: deckService,
 		Cards: cardService,
 		Study: studyService,
+		Audit: auditService,
 		Stats: statsService,
 	}
 	deckPages := provideDeckPages(site, deckServices)

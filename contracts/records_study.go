@@ -115,3 +115,28 @@ type RatingPreview struct {
 	NextDue       time.Time `json:"nextDue"`
 	IntervalHuman string    `json:"interval"` // e.g. "10m", "3d"
 }
+
+// StudiedCard is one rating given in a study session: the card, the rating
+// and when the card comes back.
+type StudiedCard struct {
+	CardID   string `json:"cardId"`
+	Position int    `json:"position"` // the queue item the rating completed
+	Front    string `json:"front"`    // empty when the card was deleted since
+	Rating   Rating `json:"rating"`
+	// ReviewedAt is when the rating was given; NextDue when the card comes
+	// back, IntervalHuman the wait from the rating, e.g. "10m", "3d".
+	ReviewedAt    time.Time `json:"reviewedAt"`
+	NextDue       time.Time `json:"nextDue"`
+	IntervalHuman string    `json:"interval"`
+	// Undoable is set on the session's last rating when it can be undone.
+	Undoable bool `json:"undoable,omitempty"`
+}
+
+// UndoResult is what undoing a session's last rating did: the card and
+// rating taken back, and the session now (showing that card again when
+// nothing more urgent is due).
+type UndoResult struct {
+	CardID  string       `json:"cardId"`
+	Rating  Rating       `json:"rating"`
+	Session StudySession `json:"session"`
+}

@@ -83,6 +83,10 @@ func (s *AccountDataService) Export(ctx context.Context, w io.Writer) error {
 	if err != nil {
 		return fail(err)
 	}
+	// Recorded before the archive is written, so the export carries it.
+	if err := recordEvent(ctx, s.store, s.ids, s.now(), p, contracts.AuditExportAccount, map[string]any{"format": ExportFormat, "version": ExportVersion}); err != nil {
+		return err
+	}
 	zw := zip.NewWriter(w)
 	jw, err := zw.CreateHeader(&zip.FileHeader{Name: ExportJSONName, Method: zip.Deflate, Modified: s.now()})
 	if err != nil {

@@ -3,6 +3,8 @@ package domain
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"time"
 	"unicode/utf8"
 
 	"github.com/takhtabush/takhtabush/contracts"
@@ -43,6 +45,37 @@ func (s *AuditService) Record(ctx context.Context, e contracts.AuditEvent) error
 	}
 	e.InputSummary = boundSummary(e.InputSummary, contracts.MaxAuditSummaryBytes)
 	return fail(s.store.Audit().AppendAudit(ctx, e))
+}
+
+// recordEvent appends an audit event the domain writes itself (a security
+// event, or a web action that is no tool call) for p's user, through st:
+// called inside the action's transaction, the event and the action commit
+// together or not at all, so no security action goes unrecorded. An
+// operator's command-line actions (CredentialLocal: `takhtabush keys
+// create`, `make run`'s owner key) are the operator's, not the account's,
+// and are not recorded in the account's trail.
+func recordEvent(ctx context.Context, st ports.Stores, ids ports.IDSource, at time.Time, p contracts.Principal,
+	name string, input any, affected ...string) error {
+	if p.CredentialKind == contracts.CredentialLocal {
+		return nil
+	}
+	info, ok := contracts.AuditEventByName(name)
+	if !ok {
+		return fail(fmt.Errorf("unknown audit event %q", name))
+	}
+	raw, err := json.Marshal(input)
+	if err != nil {
+		return fail(err)
+	}
+	if affected == nil {
+		affected = []string{}
+	}
+	e := contracts.AuditEvent{
+		ID: ids.NewID(), UserID: p.UserID, CredentialKind: p.CredentialKind, CredentialID: p.CredentialID,
+		Tool: name, Action: info.Action, InputSummary: boundSummary(raw, contracts.MaxAuditSummaryBytes),
+		AffectedIDs: affected, Outcome: contracts.AuditOK, At: at,
+	}
+	return fail(st.Audit().AppendAudit(ctx, e))
 }
 
 // boundSummary returns raw when it is valid JSON of at most max bytes, and

@@ -53,8 +53,15 @@ func (s *ExposureService) SetExposure(ctx context.Context, e contracts.ExposureS
 			out.DisabledTools = append(out.DisabledTools, t.Name)
 		}
 	}
-	if err := s.store.Exposure().PutExposure(ctx, p.UserID, out); err != nil {
-		return contracts.ExposureSettings{}, fail(err)
+	err = s.store.InTx(ctx, func(tx ports.Stores) error {
+		if err := tx.Exposure().PutExposure(ctx, p.UserID, out); err != nil {
+			return fail(err)
+		}
+		return recordEvent(ctx, tx, s.ids, out.UpdatedAt, p, contracts.AuditSetExposure,
+			map[string]any{"readOnly": out.ReadOnly, "disabledTools": out.DisabledTools})
+	})
+	if err != nil {
+		return contracts.ExposureSettings{}, err
 	}
 	return out, nil
 }

@@ -87,8 +87,15 @@ func (s *KeyService) CreateKey(ctx context.Context, name string, scopes []contra
 		exp := now.Add(expiresIn)
 		view.ExpiresAt = &exp
 	}
-	if err := s.store.Keys().CreateKey(ctx, ports.APIKeyRow{APIKeyView: view, UserID: p.UserID, Hash: s.keyHash(secret)}); err != nil {
-		return contracts.NewAPIKey{}, fail(err)
+	err = s.store.InTx(ctx, func(tx ports.Stores) error {
+		if err := tx.Keys().CreateKey(ctx, ports.APIKeyRow{APIKeyView: view, UserID: p.UserID, Hash: s.keyHash(secret)}); err != nil {
+			return fail(err)
+		}
+		return recordEvent(ctx, tx, s.ids, now, p, contracts.AuditCreateKey,
+			map[string]any{"name": name, "scopes": sc, "hint": view.Hint, "expiresAt": view.ExpiresAt}, id)
+	})
+	if err != nil {
+		return contracts.NewAPIKey{}, err
 	}
 	return contracts.NewAPIKey{Key: view, Secret: full}, nil
 }
@@ -126,11 +133,17 @@ func (s *KeyService) RevokeKey(ctx context.Context, keyID string) error {
 	if !plausibleID(keyID) {
 		return notFound("API key", keyID)
 	}
-	err = s.store.Keys().RevokeKey(ctx, p.UserID, keyID, s.now())
-	if contracts.IsKind(err, contracts.KindNotFound) {
-		return notFound("API key", keyID)
-	}
-	return fail(err)
+	return s.store.InTx(ctx, func(tx ports.Stores) error {
+		now := s.now()
+		err := tx.Keys().RevokeKey(ctx, p.UserID, keyID, now)
+		if contracts.IsKind(err, contracts.KindNotFound) {
+			return notFound("API key", keyID)
+		}
+		if err != nil {
+			return fail(err)
+		}
+		return recordEvent(ctx, tx, s.ids, now, p, contracts.AuditRevokeKey, map[string]any{"keyId": keyID}, keyID)
+	})
 }
 
 // Authenticate checks a presented key and returns its principal. Every

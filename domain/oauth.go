@@ -259,8 +259,15 @@ func (s *OAuthService) Decide(ctx context.Context, req contracts.OAuthAuthorizeR
 		ClientKind: consent.Client.Kind, RedirectURI: consent.RedirectURI, Challenge: consent.Challenge,
 		Resource: consent.Resource, Scopes: granted, CreatedAt: now, ExpiresAt: now.Add(s.cfg.CodeTTL),
 	}
-	if err := s.store.OAuth().CreateCode(ctx, row); err != nil {
-		return "", fail(err)
+	err = s.store.InTx(ctx, func(tx ports.Stores) error {
+		if err := tx.OAuth().CreateCode(ctx, row); err != nil {
+			return fail(err)
+		}
+		return recordEvent(ctx, tx, s.ids, now, p, contracts.AuditApproveGrant, map[string]any{
+			"client": row.ClientName, "clientId": row.ClientID, "scopes": granted, "resource": row.Resource})
+	})
+	if err != nil {
+		return "", err
 	}
 	return s.redirect(consent, url.Values{"code": {code}}), nil
 }
@@ -558,11 +565,17 @@ func (s *OAuthService) RevokeGrant(ctx context.Context, grantID string) error {
 	if !plausibleID(grantID) {
 		return notFound("connected app", grantID)
 	}
-	err = s.store.OAuth().RevokeGrant(ctx, p.UserID, grantID, s.now())
-	if contracts.IsKind(err, contracts.KindNotFound) {
-		return notFound("connected app", grantID)
-	}
-	return fail(err)
+	return s.store.InTx(ctx, func(tx ports.Stores) error {
+		now := s.now()
+		err := tx.OAuth().RevokeGrant(ctx, p.UserID, grantID, now)
+		if contracts.IsKind(err, contracts.KindNotFound) {
+			return notFound("connected app", grantID)
+		}
+		if err != nil {
+			return fail(err)
+		}
+		return recordEvent(ctx, tx, s.ids, now, p, contracts.AuditRevokeGrant, map[string]any{"grantId": grantID}, grantID)
+	})
 }
 
 // oauthPurgeGrace keeps expired codes and tokens a day before they are

@@ -134,7 +134,7 @@ func (s *StudyService) review(ctx context.Context, tx ports.Stores, uid string, 
 	log := ports.ReviewLog{
 		ID: s.ids.NewID(), UserID: uid, CardID: card.ID, DeckID: card.DeckID, SessionID: sess.ID,
 		Rating: args.Rating, PrevPhase: card.State.Phase, State: next, ReviewedAt: now, DurationMs: args.DurationMs,
-		Kind: kind, Day: dayNumber(day, now), PrevInterval: card.State.ScheduledDays,
+		Kind: kind, Day: dayNumber(day, now), PrevInterval: card.State.ScheduledDays, PrevState: &card.State,
 	}
 	if err := tx.Reviews().AppendReview(ctx, log); err != nil {
 		return contracts.ReviewResult{}, fail(err)

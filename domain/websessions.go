@@ -82,7 +82,11 @@ func (s *WebSessionService) ConsumeLoginLink(ctx context.Context, token string) 
 		}
 		session = s.ids.Secret(webTokenBits)
 		row := ports.WebSessionRow{Hash: tokenHash(session), UserID: user.ID, Kind: kindWebSession, CreatedAt: now, ExpiresAt: now.Add(s.cfg.WebSessionTTL)}
-		return fail(tx.WebSessions().CreateWebSession(ctx, row))
+		if err := tx.WebSessions().CreateWebSession(ctx, row); err != nil {
+			return fail(err)
+		}
+		p := contracts.Principal{UserID: user.ID, CredentialKind: contracts.CredentialSession, CredentialID: WebSessionID(session)}
+		return recordEvent(ctx, tx, s.ids, now, p, contracts.AuditSignIn, map[string]any{"method": "sign-in link"})
 	})
 	if err != nil {
 		return "", contracts.User{}, err

@@ -102,6 +102,19 @@ type StudyService interface {
 	// Not found for an unknown or expired session or a deleted card;
 	// conflict when the card is not waiting in the session.
 	PreviewRatings(ctx context.Context, sessionID, cardID string) ([]contracts.RatingPreview, error)
+	// Studied lists the ratings given in a session in the order given, each
+	// with the card's front and when it comes back; the last is marked
+	// undoable when UndoLastReview can take it back. Not found for an
+	// unknown or expired session.
+	Studied(ctx context.Context, sessionID string) ([]contracts.StudiedCard, error)
+	// UndoLastReview takes back the last rating given in a session, in one
+	// transaction: the card's schedule is restored as it was before the
+	// rating, the review log is deleted, the queue item is pending again
+	// and a learning step the rating re-queued is removed. Not found for
+	// an unknown or expired session or a deleted card; conflict when the
+	// session has no rating to undo, the rating predates undo, or the card
+	// changed since (rated elsewhere, rescheduled).
+	UndoLastReview(ctx context.Context, sessionID string) (contracts.UndoResult, error)
 	// RescheduleCards sets cards' due dates or resets them to new, with a
 	// manual review-log entry per card and a per-item outcome. Invalid for
 	// a bad date, range or combination of modes.

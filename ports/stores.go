@@ -287,6 +287,17 @@ type ReviewLog struct {
 	Day int
 	// PrevInterval is the card's interval in days before the review.
 	PrevInterval int
+	// PrevState is the card's whole schedule before the review, kept so a
+	// rating in a study session can be undone; nil when not recorded
+	// (older logs, manual entries).
+	PrevState *contracts.CardState
+}
+
+// SessionReview is one rating given in a study session: the queue item it
+// completed and its review log.
+type SessionReview struct {
+	Position int
+	Log      ReviewLog
 }
 
 // StudiedCounts count the normal reviews of a period by the card's phase
@@ -340,6 +351,9 @@ type ReviewStore interface {
 	// ListReviews returns up to limit of a user's review logs with ids
 	// greater than afterID (all when ""), ordered by id.
 	ListReviews(ctx context.Context, userID, afterID string, limit int) ([]ReviewLog, error)
+	// DeleteReview deletes one of the user's review logs (undoing a
+	// rating). Not found when absent or another user's.
+	DeleteReview(ctx context.Context, userID, reviewID string) error
 }
 
 // StudySessionRow is a stored study session.
@@ -399,6 +413,18 @@ type StudySessionStore interface {
 	// Not found when the item is absent or pending, or the session is
 	// missing or another user's.
 	ItemReview(ctx context.Context, userID, sessionID string, position int) (ReviewLog, error)
+	// SessionReviews returns the ratings given in a session, each with the
+	// item it completed and its review log (PrevState included), in the
+	// order they were given (completion time, then position). Items
+	// completed without a review (skipped) are left out. Not found for a
+	// missing or another user's session.
+	SessionReviews(ctx context.Context, userID, sessionID string) ([]SessionReview, error)
+	// ReopenItem makes a reviewed item pending again and removes the
+	// pending items of the same card queued after it (the learning step a
+	// rating re-queued), undoing CompleteItem and AppendItem together.
+	// Not found when the item is absent or the session another user's;
+	// conflict when the item is pending.
+	ReopenItem(ctx context.Context, userID, sessionID string, position int) error
 }
 
 // APIKeyRow is a stored API key: its view plus the owner and the hash of

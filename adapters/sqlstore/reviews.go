@@ -30,14 +30,18 @@ func (s reviewStore) AppendReview(ctx context.Context, r ports.ReviewLog) error 
 	if kind == "" {
 		kind = ports.ReviewKindReview
 	}
+	prevState, err := stateJSON(r.PrevState)
+	if err != nil {
+		return s.s.wrap(ctx, err, "append review")
+	}
 	st := r.State
-	_, err := s.exec(ctx, `INSERT INTO review_logs (id, user_id, card_id, deck_id, session_id, rating, prev_phase,
+	_, err = s.exec(ctx, `INSERT INTO review_logs (id, user_id, card_id, deck_id, session_id, rating, prev_phase,
 phase, due, stability, difficulty, scheduled_days, reps, lapses, step, last_review, reviewed_at, duration_ms,
-kind, day, prev_interval)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)`,
+kind, day, prev_interval, prev_state)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)`,
 		r.ID, r.UserID, r.CardID, r.DeckID, session, string(r.Rating), string(r.PrevPhase),
 		string(st.Phase), ms(st.Due), st.Stability, st.Difficulty, st.ScheduledDays, st.Reps, st.Lapses, st.Step,
-		msPtr(st.LastReview), ms(r.ReviewedAt), duration, kind, day, r.PrevInterval)
+		msPtr(st.LastReview), ms(r.ReviewedAt), duration, kind, day, r.PrevInterval, prevState)
 	return s.fail(ctx, err, "append review", failMsgs{unique: "a review with this id already exists", fk: "card not found"})
 }
 

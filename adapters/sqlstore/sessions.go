@@ -135,7 +135,14 @@ WHERE user_id = $1 AND session_id = $2 AND position = $3 AND reviewed_at IS NULL
 	if n > 0 {
 		return nil
 	}
-	ok, err := s.exists(ctx, "find item", `SELECT 1 FROM study_session_items WHERE user_id = $1 AND session_id = $2 AND position = $3`,
+	return s.unchangedItem(ctx, userID, sessionID, position, "this card was already reviewed in the session")
+}
+
+// unchangedItem explains why an item update changed no row: not found when
+// the item is absent, else conflict with msg (it was not in the state the
+// update needs).
+func (h *handle) unchangedItem(ctx context.Context, userID, sessionID string, position int, msg string) error {
+	ok, err := h.exists(ctx, "find item", `SELECT 1 FROM study_session_items WHERE user_id = $1 AND session_id = $2 AND position = $3`,
 		userID, sessionID, position)
 	if err != nil {
 		return err
@@ -143,7 +150,7 @@ WHERE user_id = $1 AND session_id = $2 AND position = $3 AND reviewed_at IS NULL
 	if !ok {
 		return contracts.Errorf(contracts.KindNotFound, "study session item not found")
 	}
-	return contracts.Errorf(contracts.KindConflict, "this card was already reviewed in the session")
+	return contracts.Errorf(contracts.KindConflict, "%s", msg)
 }
 
 // AppendItem adds a card at the end of the queue. Not found when the

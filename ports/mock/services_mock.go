@@ -831,6 +831,45 @@ func (c *MockStudyServiceStartSessionCall) DoAndReturn(f func(context.Context, c
 	return c
 }
 
+// Studied mocks base method.
+func (m *MockStudyService) Studied(ctx context.Context, sessionID string) ([]contracts.StudiedCard, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "Studied", ctx, sessionID)
+	ret0, _ := ret[0].([]contracts.StudiedCard)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// Studied indicates an expected call of Studied.
+func (mr *MockStudyServiceMockRecorder) Studied(ctx, sessionID any) *MockStudyServiceStudiedCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Studied", reflect.TypeOf((*MockStudyService)(nil).Studied), ctx, sessionID)
+	return &MockStudyServiceStudiedCall{Call: call}
+}
+
+// MockStudyServiceStudiedCall wrap *gomock.Call
+type MockStudyServiceStudiedCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockStudyServiceStudiedCall) Return(arg0 []contracts.StudiedCard, arg1 error) *MockStudyServiceStudiedCall {
+	c.Call = c.Call.Return(arg0, arg1)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockStudyServiceStudiedCall) Do(f func(context.Context, string) ([]contracts.StudiedCard, error)) *MockStudyServiceStudiedCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockStudyServiceStudiedCall) DoAndReturn(f func(context.Context, string) ([]contracts.StudiedCard, error)) *MockStudyServiceStudiedCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
 // SubmitReview mocks base method.
 func (m *MockStudyService) SubmitReview(ctx context.Context, args contracts.SubmitReviewArgs) (contracts.ReviewResult, error) {
 	m.ctrl.T.Helper()
@@ -866,6 +905,45 @@ func (c *MockStudyServiceSubmitReviewCall) Do(f func(context.Context, contracts.
 
 // DoAndReturn rewrite *gomock.Call.DoAndReturn
 func (c *MockStudyServiceSubmitReviewCall) DoAndReturn(f func(context.Context, contracts.SubmitReviewArgs) (contracts.ReviewResult, error)) *MockStudyServiceSubmitReviewCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
+// UndoLastReview mocks base method.
+func (m *MockStudyService) UndoLastReview(ctx context.Context, sessionID string) (contracts.UndoResult, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "UndoLastReview", ctx, sessionID)
+	ret0, _ := ret[0].(contracts.UndoResult)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// UndoLastReview indicates an expected call of UndoLastReview.
+func (mr *MockStudyServiceMockRecorder) UndoLastReview(ctx, sessionID any) *MockStudyServiceUndoLastReviewCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "UndoLastReview", reflect.TypeOf((*MockStudyService)(nil).UndoLastReview), ctx, sessionID)
+	return &MockStudyServiceUndoLastReviewCall{Call: call}
+}
+
+// MockStudyServiceUndoLastReviewCall wrap *gomock.Call
+type MockStudyServiceUndoLastReviewCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockStudyServiceUndoLastReviewCall) Return(arg0 contracts.UndoResult, arg1 error) *MockStudyServiceUndoLastReviewCall {
+	c.Call = c.Call.Return(arg0, arg1)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockStudyServiceUndoLastReviewCall) Do(f func(context.Context, string) (contracts.UndoResult, error)) *MockStudyServiceUndoLastReviewCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockStudyServiceUndoLastReviewCall) DoAndReturn(f func(context.Context, string) (contracts.UndoResult, error)) *MockStudyServiceUndoLastReviewCall {
 	c.Call = c.Call.DoAndReturn(f)
 	return c
 }

@@ -63,6 +63,7 @@ func TestStore(t *testing.T, open func(t *testing.T) ports.Database) {
 		{"ReviewIsolation", testReviewIsolation},
 		{"Sessions", testSessions},
 		{"SessionIsolation", testSessionIsolation},
+		{"SessionReviewsAndUndo", testSessionReviewsAndUndo},
 		{"APIKeys", testAPIKeys},
 		{"WebSessions", testWebSessions},
 		{"Exposure", testExposure},

@@ -93,7 +93,8 @@ func testExportAccount(t *testing.T, store string) {
 		t.Errorf("header: %q v%d account %+v", doc.Format, doc.Version, doc.Account)
 	}
 	if len(doc.Decks) != 1 || doc.Decks[0].ID != d.ID || len(doc.Cards) != 2 || len(doc.Reviews) != 1 || doc.Reviews[0].Rating != contracts.RatingGood ||
-		doc.Reviews[0].DurationMs != 4000 || len(doc.Audit) != 1 || len(doc.Media) != 1 || doc.Media[0].ID != mediaID || doc.Exposure == nil {
+		doc.Reviews[0].DurationMs != 4000 || len(doc.Audit) != 3 || doc.Audit[0].Tool != contracts.AuditExportAccount ||
+		doc.Audit[1].Tool != contracts.AuditCreateKey || len(doc.Media) != 1 || doc.Media[0].ID != mediaID || doc.Exposure == nil {
 		t.Errorf("export contents: %d decks, %d cards, %d reviews, %d audit, %d media, exposure %v",
 			len(doc.Decks), len(doc.Cards), len(doc.Reviews), len(doc.Audit), len(doc.Media), doc.Exposure)
 	}

@@ -26,6 +26,7 @@ type auditRow struct {
 	Credential string // the key's name and hint, or what signed in
 	Summary    string // the input summary, indented
 	Links      []auditLink
+	Security   bool // an account-security event (sign-in, keys, apps, exposure, export)
 }
 
 // option is one choice of a select.
@@ -94,9 +95,19 @@ func (p *AccountPages) auditTrail(w http.ResponseWriter, r *http.Request, v View
 			ap.Tools = append(ap.Tools, option{Value: t.Name, Label: t.Title, Selected: t.Name == f.Tool})
 		}
 	}
+	// Security events and web actions that are no tool call.
+	for _, ev := range contracts.AuditEvents() {
+		titles[ev.Name] = ev.Title
+		label := ev.Title
+		if ev.Security {
+			label += " (security)"
+		}
+		ap.Tools = append(ap.Tools, option{Value: ev.Name, Label: label, Selected: ev.Name == f.Tool})
+	}
 	for _, e := range events.Items {
+		ev, _ := contracts.AuditEventByName(e.Tool)
 		ap.Rows = append(ap.Rows, auditRow{AuditEvent: e, ToolTitle: titles[e.Tool], Credential: credentialLabel(e, keyNames),
-			Summary: prettyJSON(e.InputSummary), Links: affectedLinks(e)})
+			Summary: prettyJSON(e.InputSummary), Links: affectedLinks(e), Security: ev.Security})
 	}
 	if events.NextCursor != "" {
 		next := url.Values{}
@@ -176,6 +187,8 @@ func affectedLinks(e contracts.AuditEvent) []auditLink {
 			l.Href = "/cards/" + url.PathEscape(id) + "/edit"
 		case "study session":
 			l.Href = domain.StudyPath(id)
+		case "API key":
+			l.Href = "/settings/keys"
 		}
 		links = append(links, l)
 	}
@@ -190,6 +203,10 @@ func affectedLinks(e contracts.AuditEvent) []auditLink {
 			add(firstOr(i, "study session", "card"), id)
 		case e.Tool == contracts.ToolRequestMediaUpload:
 			add("media", id)
+		case e.Tool == contracts.AuditCreateKey || e.Tool == contracts.AuditRevokeKey:
+			add("API key", id)
+		case e.Tool == contracts.AuditApproveGrant || e.Tool == contracts.AuditRevokeGrant:
+			add("connected app", id)
 		default:
 			add("card", id)
 		}

@@ -108,6 +108,7 @@ func (p *DeckPages) saveSettings(w http.ResponseWriter, r *http.Request, v View)
 		p.site.Fail(w, r, v, err)
 		return
 	}
+	p.audited(r, contracts.ToolUpdateDeck, args, id)
 	SeeOther(w, r, "/decks/"+id+"/settings?flash=saved")
 }
 
@@ -122,19 +123,24 @@ func (p *DeckPages) confirmDelete(w http.ResponseWriter, r *http.Request, v View
 }
 
 func (p *DeckPages) deleteDeck(w http.ResponseWriter, r *http.Request, v View) {
-	if _, err := p.svc.Decks.DeleteDeck(r.Context(), r.PathValue("id")); err != nil {
-		p.site.Fail(w, r, v, err)
-		return
-	}
-	SeeOther(w, r, "/decks?flash=deleted")
-}
-
-func (p *DeckPages) startStudy(w http.ResponseWriter, r *http.Request, v View) {
-	s, err := p.svc.Study.StartSession(r.Context(), contracts.StartStudySessionArgs{DeckID: r.PathValue("id")})
+	id := r.PathValue("id")
+	res, err := p.svc.Decks.DeleteDeck(r.Context(), id)
 	if err != nil {
 		p.site.Fail(w, r, v, err)
 		return
 	}
+	p.audited(r, contracts.ToolDeleteDeck, map[string]any{"deckId": id, "cardsDeleted": res.CardsDeleted}, id)
+	SeeOther(w, r, "/decks?flash=deleted")
+}
+
+func (p *DeckPages) startStudy(w http.ResponseWriter, r *http.Request, v View) {
+	args := contracts.StartStudySessionArgs{DeckID: r.PathValue("id")}
+	s, err := p.svc.Study.StartSession(r.Context(), args)
+	if err != nil {
+		p.site.Fail(w, r, v, err)
+		return
+	}
+	p.audited(r, contracts.ToolStartStudySession, args, s.ID, s.DeckID)
 	SeeOther(w, r, domain.StudyPath(s.ID))
 }
 
@@ -187,6 +193,7 @@ func (p *DeckPages) patch(w http.ResponseWriter, r *http.Request, v View, patch 
 		p.site.Fail(w, r, v, err)
 		return
 	}
+	p.audited(r, contracts.ToolUpdateCards, map[string]any{"updates": []contracts.CardPatch{patch}}, patch.ID)
 	c, err := p.svc.Cards.GetCard(r.Context(), patch.ID)
 	if err != nil {
 		p.site.Fail(w, r, v, err)
@@ -204,6 +211,7 @@ func (p *DeckPages) deleteCard(w http.ResponseWriter, r *http.Request, v View) {
 		p.site.Fail(w, r, v, err)
 		return
 	}
+	p.audited(r, contracts.ToolDeleteCards, contracts.DeleteCardsArgs{CardIDs: []string{c.ID}}, c.ID)
 	SeeOther(w, r, "/decks/"+c.DeckID+"?flash=deleted")
 }
 

@@ -72,5 +72,6 @@ func (p *AccountPages) saveDay(w http.ResponseWriter, r *http.Request, v View) {
 		p.site.Fail(w, r, v, err)
 		return
 	}
+	p.site.Audited(r, p.svc.Audit, contracts.ToolUpdateSettings, map[string]any{"timezone": tz, "rolloverHour": hour})
 	SeeOther(w, r, "/settings/day?done=saved-day")
 }

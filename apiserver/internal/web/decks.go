@@ -19,6 +19,8 @@ type DeckServices struct {
 	Decks ports.DeckService
 	Cards ports.CardService
 	Study ports.StudyService
+	// Audit records the pages' changes in the audit trail.
+	Audit ports.AuditService
 	Stats ports.StatsService
 }
 
@@ -51,6 +53,7 @@ func NewDeckPages(site *Site, svc DeckServices) *DeckPages {
 //	POST /cards/{id}/suspend, …/delete       suspend or unsuspend; delete
 //	GET  /study/{id}                         study: front, reveal, rate
 //	POST /study/{id}/review                  rate the current card
+//	POST /study/{id}/undo                    take back the session's last rating
 func (p *DeckPages) Register(mux *http.ServeMux) {
 	s := p.site
 	mux.Handle("GET /decks", s.Page(p.decks))
@@ -71,6 +74,23 @@ func (p *DeckPages) Register(mux *http.ServeMux) {
 	mux.Handle("POST /cards/{id}/delete", s.Page(p.deleteCard))
 	mux.Handle("GET /study/{id}", s.Page(p.study))
 	mux.Handle("POST /study/{id}/review", s.Page(p.review))
+	mux.Handle("POST /study/{id}/undo", s.Page(p.undo))
+}
+
+// audited records a page change in the audit trail (see Site.Audited).
+func (p *DeckPages) audited(r *http.Request, tool string, input any, affected ...string) {
+	p.site.Audited(r, p.svc.Audit, tool, input, affected...)
+}
+
+// createdIDs are the ids of a bulk result's created items.
+func createdIDs(res contracts.BulkResult) []string {
+	out := []string{}
+	for _, it := range res.Items {
+		if it.Status == contracts.OutcomeCreated {
+			out = append(out, it.ID)
+		}
+	}
+	return out
 }
 
 // mediaURL resolves a media id for a page (the web session reads it).
@@ -93,11 +113,13 @@ func (p *DeckPages) decks(w http.ResponseWriter, r *http.Request, v View) {
 }
 
 func (p *DeckPages) createDeck(w http.ResponseWriter, r *http.Request, v View) {
-	d, err := p.svc.Decks.CreateDeck(r.Context(), contracts.CreateDeckArgs{Name: r.PostFormValue("name"), Description: r.PostFormValue("description")})
+	args := contracts.CreateDeckArgs{Name: r.PostFormValue("name"), Description: r.PostFormValue("description")}
+	d, err := p.svc.Decks.CreateDeck(r.Context(), args)
 	if err != nil {
 		p.formError(w, r, v, err, "/decks")
 		return
 	}
+	p.audited(r, contracts.ToolCreateDeck, args, d.ID)
 	SeeOther(w, r, "/decks/"+d.ID+"?flash=created")
 }
 
@@ -179,6 +201,9 @@ func (p *DeckPages) addCard(w http.ResponseWriter, r *http.Request, v View) {
 		return
 	}
 	it := res.Items[0]
+	if it.Status == contracts.OutcomeCreated {
+		p.audited(r, contracts.ToolAddCards, map[string]any{"deckId": id, "cards": 1}, it.ID)
+	}
 	switch it.Status {
 	case contracts.OutcomeInvalid:
 		p.site.Fail(w, r, v, contracts.Errorf(contracts.KindInvalid, "The card was not added: %s", it.Reason))
@@ -243,6 +268,8 @@ func (p *DeckPages) pastePost(w http.ResponseWriter, r *http.Request, v View) {
 		args.IdempotencyKey = r.PostFormValue("key")
 		res, err := p.svc.Cards.ImportCards(ctx, args)
 		if err == nil {
+			p.audited(r, contracts.ToolImportCards, map[string]any{"deckId": d.ID, "format": args.Format, "bytes": len(args.Text),
+				"counts": res.Counts}, createdIDs(res)...)
 			SeeOther(w, r, "/decks/"+d.ID+"?flash=imported&created="+strconv.Itoa(res.Counts[string(contracts.OutcomeCreated)]))
 			return
 		}

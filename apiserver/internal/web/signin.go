@@ -46,6 +46,9 @@ type SignInConfig struct {
 	OpenSignup bool
 	// Now is the clock of the rate limits (time.Now when nil).
 	Now func() time.Time
+	// Settings, when set, lets a sign-in adopt the browser's timezone for
+	// an account that never chose one.
+	Settings ports.SettingsService
 }
 
 // SignIn serves the sign-in form (/signin), the link's confirmation page
@@ -225,6 +228,7 @@ func (s *SignIn) Login(w http.ResponseWriter, r *http.Request, v View) {
 		return
 	}
 	obs.RequestFrom(r.Context()).SetPrincipal(contracts.Principal{UserID: user.ID, CredentialKind: contracts.CredentialSession})
+	s.adoptTimezone(r, user.ID, r.PostFormValue("timezone"))
 	secure := s.auth.SecureCookies()
 	http.SetCookie(w, &http.Cookie{
 		Name: s.auth.SessionCookieName(), Value: sessionToken, Path: "/",
@@ -235,6 +239,20 @@ func (s *SignIn) Login(w http.ResponseWriter, r *http.Request, v View) {
 		MaxAge: int(SessionCookieMaxAge.Seconds()), Secure: secure, SameSite: http.SameSiteLaxMode,
 	})
 	SeeOther(w, r, SafeNext(r.PostFormValue("next")))
+}
+
+// adoptTimezone gives an account that never chose a timezone the one the
+// browser reported at sign-in (an IANA name the confirmation page's script
+// fills in; empty without JavaScript, when the account keeps UTC). A name
+// the server does not know is ignored: signing in never fails over it.
+func (s *SignIn) adoptTimezone(r *http.Request, userID, tz string) {
+	if s.cfg.Settings == nil || tz == "" || len(tz) > 64 {
+		return
+	}
+	ctx := contracts.WithPrincipal(r.Context(), contracts.Principal{UserID: userID, CredentialKind: contracts.CredentialSession})
+	if _, err := s.cfg.Settings.AdoptTimezone(ctx, tz); err != nil && !contracts.IsKind(err, contracts.KindInvalid) {
+		s.log.WarnContext(r.Context(), "sign-in: adopting the browser's timezone failed", "err", err)
+	}
 }
 
 func (s *SignIn) linkError(w http.ResponseWriter, r *http.Request, v View, err error) {

@@ -32,6 +32,18 @@ type studyData struct {
 	Percent int
 	Total   int
 	Last    string // what the last rating did, e.g. "Good: next in 3d"
+	// Studied lists the ratings given in the session (shown at its end);
+	// Undo is the last of them when it can be undone.
+	Studied []studiedRow
+	Cards   int // distinct cards among Studied
+	Undo    *studiedRow
+}
+
+// studiedRow is one rating of the session as the page lists it.
+type studiedRow struct {
+	contracts.StudiedCard
+	Label string // the rating's button label
+	Text  string // the front as short plain text
 }
 
 func (p *DeckPages) study(w http.ResponseWriter, r *http.Request, v View) {
@@ -60,6 +72,25 @@ func (p *DeckPages) study(w http.ResponseWriter, r *http.Request, v View) {
 		data.Front, data.Back = p.html(s.Current.Front), p.html(s.Current.Back)
 		data.Buttons = p.buttons(r, s)
 	}
+	studied, err := p.svc.Study.Studied(ctx, s.ID)
+	if err != nil {
+		p.site.Fail(w, r, v, err)
+		return
+	}
+	seen := map[string]bool{}
+	for _, st := range studied {
+		if !seen[st.CardID] {
+			seen[st.CardID] = true
+			data.Cards++
+		}
+		data.Studied = append(data.Studied, studiedRow{StudiedCard: st, Label: ratingLabel(st.Rating), Text: p.content.Plain(st.Front, 120)})
+	}
+	if n := len(data.Studied); n > 0 && data.Studied[n-1].Undoable {
+		data.Undo = &data.Studied[n-1]
+	}
+	if r.URL.Query().Get("undone") == "1" {
+		data.Last, v.Flash = "", "Rating undone: the card is waiting again."
+	}
 	v.Title, v.Nav, v.Data = "Study "+d.Name, "decks", data
 	if s.Done {
 		v.Title = "Done: " + d.Name
@@ -80,6 +111,9 @@ func (p *DeckPages) review(w http.ResponseWriter, r *http.Request, v View) {
 		SessionID: id, CardID: r.PostFormValue("cardId"), Position: &pos,
 		Rating: contracts.Rating(r.PostFormValue("rating")), DurationMs: max(ms, 0),
 	})
+	if err == nil && !res.Replayed {
+		p.audited(r, contracts.ToolSubmitReview, map[string]any{"sessionId": id, "cardId": res.CardID, "position": pos, "rating": res.Rating}, id, res.CardID)
+	}
 	if err != nil {
 		if contracts.IsKind(err, contracts.KindConflict) {
 			// Already rated (a double submit, or the agent was faster): show
@@ -91,6 +125,26 @@ func (p *DeckPages) review(w http.ResponseWriter, r *http.Request, v View) {
 		return
 	}
 	SeeOther(w, r, domain.StudyPath(id)+"?rated="+string(res.Rating)+"&ivl="+res.IntervalHuman)
+}
+
+// undo takes back the session's last rating and shows the card again.
+func (p *DeckPages) undo(w http.ResponseWriter, r *http.Request, v View) {
+	id := r.PathValue("id")
+	if _, err := p.svc.Study.UndoLastReview(r.Context(), id); err != nil {
+		p.site.Fail(w, r, v, err)
+		return
+	}
+	SeeOther(w, r, domain.StudyPath(id)+"?undone=1")
+}
+
+// ratingLabel is a rating's button label ("Again" for again).
+func ratingLabel(r contracts.Rating) string {
+	for _, b := range ratingButtons {
+		if b.Rating == r {
+			return b.Label
+		}
+	}
+	return string(r)
 }
 
 // buttons are the rating buttons for the session's current card, each

@@ -7,16 +7,18 @@ document.addEventListener("DOMContentLoaded", function () {
   initCopyButtons();
 });
 
-// Study: space or Enter reveals the answer, keys 1-4 rate it. The reveal
-// link works without JavaScript (it reloads with the answer shown).
+// Study: space or Enter reveals the answer, keys 1-4 rate it, U or
+// Ctrl+Z (Cmd+Z) undoes the last rating. The reveal link and the undo
+// button work without JavaScript (plain link and form).
 function initStudy() {
+  var undo = document.querySelector("[data-undo]");
   var study = document.querySelector("[data-study]");
-  if (!study) return;
-  var reveal = study.querySelector("[data-reveal]");
-  var back = study.querySelector("[data-back]");
-  var ratings = study.querySelector("[data-ratings]");
+  if (!study && !undo) return;
+  var reveal = study && study.querySelector("[data-reveal]");
+  var back = study && study.querySelector("[data-back]");
+  var ratings = study && study.querySelector("[data-ratings]");
   var started = Date.now();
-  var duration = study.querySelectorAll("input[name=durationMs]");
+  var duration = study ? study.querySelectorAll("input[name=durationMs]") : [];
 
   function shown() { return !ratings || !ratings.hidden; }
   function show() {
@@ -31,14 +33,27 @@ function initStudy() {
     ratings.hidden = true;
     reveal.addEventListener("click", function (e) { e.preventDefault(); show(); });
   }
-  study.addEventListener("submit", function () {
-    var ms = String(Math.min(Date.now() - started, 3600000));
-    for (var i = 0; i < duration.length; i++) duration[i].value = ms;
-  });
+  if (study) {
+    study.addEventListener("submit", function () {
+      var ms = String(Math.min(Date.now() - started, 3600000));
+      for (var i = 0; i < duration.length; i++) duration[i].value = ms;
+    });
+  }
   document.addEventListener("keydown", function (e) {
-    if (e.altKey || e.ctrlKey || e.metaKey) return;
     var t = e.target;
     if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT")) return;
+    var key = e.key.toLowerCase();
+    if (e.altKey) return;
+    if (e.ctrlKey || e.metaKey) {
+      if (key === "z" && undo && !e.shiftKey) { e.preventDefault(); undo.click(); }
+      return;
+    }
+    if (key === "u" && undo) {
+      e.preventDefault();
+      undo.click();
+      return;
+    }
+    if (!study) return;
     if (e.key === " " || e.key === "Enter") {
       if (!shown()) { e.preventDefault(); show(); }
       return;
@@ -46,10 +61,6 @@ function initStudy() {
     if (/^[1-4]$/.test(e.key) && shown()) {
       var b = study.querySelector("button[data-rating='" + e.key + "']");
       if (b) { e.preventDefault(); b.click(); }
-    }
-    if ((e.key === "u" || e.key === "z") && study.querySelector("[data-undo]")) {
-      e.preventDefault();
-      study.querySelector("[data-undo]").click();
     }
   });
 }
@@ -84,4 +95,12 @@ document.addEventListener("DOMContentLoaded", function () {
     var input = document.querySelector(b.getAttribute("data-browser-tz"));
     if (input) { input.value = tz; input.focus(); }
   });
+});
+
+// Sign-in: the confirmation form reports the browser's timezone, which a
+// new account adopts (without JavaScript the field stays empty: UTC).
+document.addEventListener("DOMContentLoaded", function () {
+  var f = document.querySelector("input[data-browser-tz-field]");
+  var tz = window.Intl && Intl.DateTimeFormat().resolvedOptions().timeZone;
+  if (f && tz) f.value = tz;
 });
