@@ -16,6 +16,7 @@ import (
 	"github.com/takhtabush/takhtabush/adapters/sqlstore"
 	"github.com/takhtabush/takhtabush/apiserver/internal/auth"
 	"github.com/takhtabush/takhtabush/apiserver/internal/httperr"
+	"github.com/takhtabush/takhtabush/apiserver/internal/limits"
 	"github.com/takhtabush/takhtabush/apiserver/internal/mcpbind"
 	"github.com/takhtabush/takhtabush/apiserver/internal/oauthhttp"
 	"github.com/takhtabush/takhtabush/apiserver/internal/obs"
@@ -116,11 +117,17 @@ func provideClock(cfg Config) ports.Clock {
 // provideDomainConfig derives the domain's settings. The key of signed
 // media URLs derives from the server key, so every instance shares it and
 // it differs from the CSRF and MRTR keys.
-func provideDomainConfig(cfg Config, key serverKey) domain.Config {
+func provideDomainConfig(cfg Config, key serverKey, m *obs.Metrics) domain.Config {
 	mac := hmac.New(sha256.New, key)
 	mac.Write([]byte("takhtabush media urls"))
 	return domain.Config{BaseURL: cfg.BaseURL, KeyPepper: []byte(cfg.KeyPepper), MediaURLKey: mac.Sum(nil),
-		MediaQuotaBytes: cfg.MediaQuotaBytes, MaxOpenUploads: cfg.MaxOpenUploads, MaxAttachmentBytes: cfg.MaxAttachmentBytes}
+		MediaQuotaBytes: cfg.MediaQuotaBytes, MaxOpenUploads: cfg.MaxOpenUploads, MaxAttachmentBytes: cfg.MaxAttachmentBytes,
+		Limits: domain.Limits{DailyWrites: cfg.Limits.DailyWrites, MaxCards: cfg.Limits.MaxCards, MaxDecks: cfg.Limits.MaxDecks, OnRefusal: m.Refused}}
+}
+
+// provideLimiter builds the per-credential rate and concurrency limits.
+func provideLimiter(cfg Config, m *obs.Metrics) *limits.Limiter {
+	return limits.New(limits.Config{Rate: cfg.Limits.RatePerSecond, Burst: cfg.Limits.Burst, Concurrent: cfg.Limits.Concurrent}, m)
 }
 
 // provideMCPServer builds the MCP engine over the binding.

@@ -94,6 +94,7 @@ type Stores interface {
 	Media() MediaStore
 	OAuth() OAuthStore
 	Expiry() ExpiryStore
+	Usage() UsageStore
 }
 
 // UserStore keeps accounts.
