@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/netip"
 	"net/url"
 	"path/filepath"
 	"strings"
@@ -109,6 +110,54 @@ type Config struct {
 	JobConcurrency int
 	// JobTimeout bounds one run of a long job (default 30 m).
 	JobTimeout time.Duration
+	// Limits bound what one credential or one account may do (zero fields:
+	// the defaults).
+	Limits Limits
+	// TrustedProxies are the proxy networks whose X-Forwarded-For is
+	// believed: a request whose peer is in one of them comes from the
+	// first address, reading that header from the right, outside them.
+	// Without any, the client is the connection's peer.
+	TrustedProxies []netip.Prefix
+}
+
+// Default per-credential limits (the per-account ones are the domain's:
+// domain.DefaultDailyWrites, DefaultMaxCards, DefaultMaxDecks).
+const (
+	DefaultRatePerSecond = 200
+	DefaultBurst         = 400
+	DefaultConcurrent    = 64
+)
+
+// Limits are the limits every request meets before any work is done for
+// it. A zero field takes its default; a negative one means no limit.
+type Limits struct {
+	// RatePerSecond and Burst are each credential's token bucket: requests
+	// a second on /mcp and /api/, with bursts of Burst (per instance).
+	RatePerSecond float64
+	Burst         int
+	// Concurrent bounds each credential's requests in flight (per instance).
+	Concurrent int
+	// DailyWrites bounds each account's cards added, reviews and uploads in
+	// its learner's day (shared by every instance, in the database).
+	DailyWrites int
+	// MaxCards and MaxDecks cap what one account holds (imports count
+	// against MaxCards, not DailyWrites).
+	MaxCards int
+	MaxDecks int
+}
+
+// normalize fills the defaults; negative values stay (no limit).
+func (l Limits) normalize() Limits {
+	if l.RatePerSecond == 0 {
+		l.RatePerSecond = DefaultRatePerSecond
+	}
+	if l.Burst == 0 {
+		l.Burst = DefaultBurst
+	}
+	if l.Concurrent == 0 {
+		l.Concurrent = DefaultConcurrent
+	}
+	return l
 }
 
 // DevMode reports whether requests without a credential act as the
@@ -138,6 +187,7 @@ func (c Config) normalize() (Config, error) {
 	if c.Version == "" {
 		c.Version = "dev"
 	}
+	c.Limits = c.Limits.normalize()
 	if c.KeyRecheck <= 0 {
 		c.KeyRecheck = 30 * time.Second
 	}

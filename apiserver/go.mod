@@ -26,6 +26,7 @@ require (
 	github.com/takhtabush/takhtabush/ports v0.0.0-00010101000000-000000000000
 	go.uber.org/mock v0.6.0
 	golang.org/x/oauth2 v0.37.0
+	golang.org/x/time v0.15.0
 	modernc.org/sqlite v1.62.0
 )
 
@@ -68,7 +69,6 @@ require (
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/text v0.43.0 // indirect
-	golang.org/x/time v0.15.0 // indirect
 	golang.org/x/tools v0.52.0 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect
 	modernc.org/libc v1.80.1 // indirect

@@ -17,6 +17,7 @@ import (
 	"github.com/takhtabush/takhtabush/adapters/sqlstore"
 	"github.com/takhtabush/takhtabush/apiserver/internal/auth"
 	"github.com/takhtabush/takhtabush/apiserver/internal/httperr"
+	"github.com/takhtabush/takhtabush/apiserver/internal/limits"
 	"github.com/takhtabush/takhtabush/apiserver/internal/mcpbind"
 	"github.com/takhtabush/takhtabush/apiserver/internal/oauthhttp"
 	"github.com/takhtabush/takhtabush/apiserver/internal/obs"
@@ -117,14 +118,20 @@ func provideClock(cfg Config) ports.Clock {
 // provideDomainConfig derives the domain's settings. The keys of signed
 // media URLs and of export download links derive from the server key, so
 // every instance shares them and they differ from the CSRF and MRTR keys.
-func provideDomainConfig(cfg Config, key serverKey) domain.Config {
+func provideDomainConfig(cfg Config, key serverKey, m *obs.Metrics) domain.Config {
 	mac := hmac.New(sha256.New, key)
 	mac.Write([]byte("takhtabush media urls"))
 	links := hmac.New(sha256.New, key)
 	links.Write([]byte("takhtabush download links"))
 	return domain.Config{BaseURL: cfg.BaseURL, KeyPepper: []byte(cfg.KeyPepper), MediaURLKey: mac.Sum(nil),
 		MediaQuotaBytes: cfg.MediaQuotaBytes, MaxOpenUploads: cfg.MaxOpenUploads, MaxAttachmentBytes: cfg.MaxAttachmentBytes,
-		URLKey: links.Sum(nil), PackageWriter: ankipkg.Writer{}}
+		URLKey: links.Sum(nil), PackageWriter: ankipkg.Writer{},
+		Limits: domain.Limits{DailyWrites: cfg.Limits.DailyWrites, MaxCards: cfg.Limits.MaxCards, MaxDecks: cfg.Limits.MaxDecks, OnRefusal: m.Refused}}
+}
+
+// provideLimiter builds the per-credential rate and concurrency limits.
+func provideLimiter(cfg Config, m *obs.Metrics) *limits.Limiter {
+	return limits.New(limits.Config{Rate: cfg.Limits.RatePerSecond, Burst: cfg.Limits.Burst, Concurrent: cfg.Limits.Concurrent}, m)
 }
 
 // provideMCPServer builds the MCP engine over the binding.

@@ -9,7 +9,9 @@ import (
 	"time"
 
 	"github.com/takhtabush/takhtabush/apiserver/internal/auth"
+	"github.com/takhtabush/takhtabush/apiserver/internal/clientip"
 	"github.com/takhtabush/takhtabush/apiserver/internal/httperr"
+	"github.com/takhtabush/takhtabush/apiserver/internal/limits"
 	"github.com/takhtabush/takhtabush/apiserver/internal/oauthhttp"
 	"github.com/takhtabush/takhtabush/apiserver/internal/obs"
 	"github.com/takhtabush/takhtabush/apiserver/internal/rest"
@@ -59,6 +61,7 @@ type routeDeps struct {
 	account *web.AccountPages
 	decks   *web.DeckPages
 	oauth   *oauthhttp.Handler
+	limiter *limits.Limiter
 }
 
 // newPublicHandler builds the main routes:
@@ -95,7 +98,7 @@ func newPublicHandler(d routeDeps) (publicHandler, error) {
 			BrowserHandler:      connect,
 		})
 		mcp := browserOr(connect, guard(d.log, httperr.JSONRPC, d.cfg.allowedHosts(), d.cfg.allowedOrigins(),
-			auth.ForResource(res.Resource, d.auth.Middleware(d.log, httperr.JSONRPC, mcpHTTP))))
+			auth.ForResource(res.Resource, d.auth.Middleware(d.log, httperr.JSONRPC, d.limiter.Middleware(d.log, httperr.JSONRPC, mcpHTTP)))))
 		pattern := res.Host + res.Path
 		if res.Path == "/" || res.Path == "/mcp/" {
 			pattern += "{$}"
@@ -120,7 +123,8 @@ func newPublicHandler(d routeDeps) (publicHandler, error) {
 	mux.Handle(oauthhttp.ConnectedAppsPath, hosts(d.oauth.ConnectedApps(d.cfg.MCPURL())))
 	mux.Handle("GET /connect", connect)
 	mux.Handle("GET "+web.StaticPrefix, web.Static())
-	mux.Handle("/api/", hosts(bounded(d.cfg.MaxBodyBytes, deadline(d.cfg.RequestTimeout, d.auth.Middleware(d.log, httperr.JSON, d.api)))))
+	mux.Handle("/api/", hosts(bounded(d.cfg.MaxBodyBytes, deadline(d.cfg.RequestTimeout,
+		d.auth.Middleware(d.log, httperr.JSON, d.limiter.Middleware(d.log, httperr.JSON, d.api))))))
 	page := func(h http.Handler) http.Handler { return hosts(deadline(d.cfg.RequestTimeout, h)) }
 	mux.Handle("GET /signin", page(d.site.Public(d.signIn.Form)))
 	mux.Handle("POST /signin", page(d.site.Public(d.signIn.Send)))
@@ -137,7 +141,7 @@ func newPublicHandler(d routeDeps) (publicHandler, error) {
 	}
 	d.account.Register(mux) // /, /stats, /audit, /settings/…
 	d.decks.Register(mux)   // /decks…, /cards/…, /study/{id}
-	return obs.Middleware(d.log, d.metrics, mux), nil
+	return clientip.Middleware(clientip.Trusted(d.cfg.TrustedProxies), obs.Middleware(d.log, d.metrics, mux)), nil
 }
 
 // newAdminHandler builds the admin listener's routes: metrics and probes.

@@ -24,6 +24,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/takhtabush/takhtabush/apiserver"
 	"github.com/takhtabush/takhtabush/contracts"
 )
 
@@ -366,4 +367,53 @@ func TestWidgetDarkNarrow(t *testing.T) {
 		t.Errorf("after the host switched to light the widget's theme is %q", th)
 	}
 	b.checkClean("widget dark narrow")
+}
+
+// TestWidgetShowsMedia: a card's picture and sound reach the widget as
+// short-lived signed URLs on the service's origin (the one origin its
+// _meta.ui.csp lists), with no credential in structuredContent; the
+// picture loads under that CSP inside the sandboxed frame.
+func TestWidgetShowsMedia(t *testing.T) {
+	e := newEnv(t, sqliteURL(t), func(c *apiserver.Config) { c.MediaDir = t.TempDir() })
+	key, _ := e.key(t, contracts.AllScopes...)
+	cs := connect(t, e.addr+"/mcp", bearer(key), "")
+	pic := picture(t)
+	img := intent(t, cs, "image/png", len(pic), "harbour.png")
+	if code, body := e.put(t, img, string(pic), nil); code != 204 {
+		t.Fatalf("upload: %d %s", code, body)
+	}
+	snd := intent(t, cs, "audio/wav", len(tinyWAV), "lisboa.wav")
+	if code, body := e.put(t, snd, tinyWAV, nil); code != 204 {
+		t.Fatalf("upload: %d %s", code, body)
+	}
+	var deck contracts.Deck
+	call(t, cs, "create_deck", map[string]any{"name": "Harbours"}, &deck)
+	call(t, cs, "add_cards", map[string]any{"deckId": deck.ID, "cards": []map[string]any{
+		{"front": "Which harbour?\n\n![A harbour under a yellow sun](media:" + img.MediaID + ")", "back": "**Lisbon** [sound:" + snd.MediaID + "]"},
+	}}, nil)
+	h, first := newWidgetHost(t, e, cs, map[string]any{"deckId": deck.ID})
+	raw, _ := json.Marshal(first.StructuredContent)
+	if strings.Contains(string(raw), key) || !strings.Contains(string(raw), e.base+"/media/"+img.MediaID+"?") {
+		t.Fatalf("structuredContent: %s", raw)
+	}
+	b := widgetBrowser(t, e)
+	b.openHost(h, "", "Which harbour?")
+	var w int64
+	for end := time.Now().Add(20 * time.Second); time.Now().Before(end); time.Sleep(200 * time.Millisecond) {
+		w, _ = inWidget(b, func(o chromedp.QueryOption) chromedp.Action[int64] {
+			return chromedp.JavascriptAttribute[int64](chromedp.CSS("#front img"), "naturalWidth", o)
+		})
+		if w == 320 {
+			break
+		}
+	}
+	if w != 320 {
+		t.Fatalf("the picture did not load in the widget (naturalWidth %d)", w)
+	}
+	b.clickWidget("#reveal")
+	b.waitWidget("#back", "Lisbon")
+	if src := b.widgetAttr("#back audio", "src"); !strings.HasPrefix(src, e.base+"/media/"+snd.MediaID+"?") {
+		t.Errorf("the sound's src is %q", src)
+	}
+	b.look("widget-media")
 }

@@ -68,6 +68,7 @@ var httpSet = wire.NewSet(
 	loadServerKey,
 	provideOAuth,
 	providePurge,
+	provideLimiter,
 	wire.Bind(new(ports.OAuthService), new(*domain.OAuthService)),
 	provideOAuthHTTP,
 	wire.Struct(new(auth.Services), "*"),

@@ -41,7 +41,8 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	config := provideDomainConfig(cfg, apiserverServerKey)
+	metrics := obs.NewMetrics()
+	config := provideDomainConfig(cfg, apiserverServerKey, metrics)
 	services := domain.NewServices(database, blobStore, clock, idSource, scheduler, config)
 	accountService := services.Accounts
 	deckService := services.Decks
@@ -70,7 +71,6 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		Export:   exportService,
 		Tx:       txRunner,
 	}
-	metrics := obs.NewMetrics()
 	binding := mcpbind.New(mcpbindServices, metrics)
 	server, err := provideMCPServer(binding, cfg, logger, metrics, apiserverServerKey)
 	if err != nil {
@@ -141,6 +141,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
+	limiter := provideLimiter(cfg, metrics)
 	apiserverRouteDeps := routeDeps{
 		cfg:     cfg,
 		log:     logger,
@@ -157,6 +158,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		account: accountPages,
 		decks:   deckPages,
 		oauth:   handler,
+		limiter: limiter,
 	}
 	apiserverPublicHandler, err := newPublicHandler(apiserverRouteDeps)
 	if err != nil {
@@ -211,7 +213,8 @@ var mcpSet = wire.NewSet(wire.Struct(new(mcpbind.Services), "*"), provideTxRunne
 var httpSet = wire.NewSet(
 	loadServerKey,
 	provideOAuth,
-	providePurge, wire.Bind(new(ports.OAuthService), new(*domain.OAuthService)), provideOAuthHTTP, wire.Struct(new(auth.Services), "*"), provideAuthConfig, auth.New, provideMailer,
+	providePurge,
+	provideLimiter, wire.Bind(new(ports.OAuthService), new(*domain.OAuthService)), provideOAuthHTTP, wire.Struct(new(auth.Services), "*"), provideAuthConfig, auth.New, provideMailer,
 	provideSignIn,
 	provideSite, wire.Struct(new(web.AccountServices), "*"), provideAccountPages, wire.Struct(new(web.DeckServices), "*"), provideDeckPages, wire.Struct(new(rest.Services), "*"), provideAPI,
 	provideUpload,

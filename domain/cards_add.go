@@ -77,9 +77,25 @@ func (s *CardService) addWith(ctx context.Context, uid, deckID string, items []a
 			return err
 		}
 		return idempotent(ctx, tx, uid, scope, key, fp, now, &res, func() error {
+			// Limits before the write: an import counts against the card
+			// and deck caps; added cards also against the daily quota.
+			held := 0
+			if scope == idemScopeImport {
+				held, err = s.checkHoldings(ctx, tx, uid, 0, len(items))
+			} else {
+				err = s.chargeWrites(ctx, tx, uid, nil, len(items), len(items))
+			}
+			if err != nil {
+				return err
+			}
 			created, err := s.resolveDecks(ctx, tx, uid, target, items, now)
 			if err != nil {
 				return err
+			}
+			if scope == idemScopeImport {
+				if err := s.checkDecks(held, len(created)); err != nil {
+					return err
+				}
 			}
 			if res, err = s.insert(ctx, tx, uid, deckID, items, now); err != nil {
 				return err

@@ -49,6 +49,9 @@ func (s *DeckService) CreateDeck(ctx context.Context, args contracts.CreateDeckA
 	now := s.now()
 	d := contracts.Deck{ID: s.ids.NewID(), Name: name, Description: desc, Settings: set, CreatedAt: now, UpdatedAt: now}
 	err = s.store.InTx(ctx, func(tx ports.Stores) error {
+		if _, err := s.checkHoldings(ctx, tx, uid, 1, 0); err != nil { // the deck cap, before the write
+			return err
+		}
 		if err := newPreset(ctx, tx, s.deps, uid, name, &d.Settings); err != nil {
 			return err
 		}

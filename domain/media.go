@@ -83,6 +83,9 @@ func (s *MediaService) RequestUpload(ctx context.Context, args contracts.Request
 		CredentialKind: p.CredentialKind, CredentialID: p.CredentialID,
 	}
 	err = s.store.InTx(ctx, func(tx ports.Stores) error {
+		if err := s.chargeWrites(ctx, tx, p.UserID, nil, 1, 0); err != nil { // the daily quota, before the write
+			return err
+		}
 		if err := tx.Media().LockMedia(ctx, p.UserID); err != nil {
 			return fail(err)
 		}

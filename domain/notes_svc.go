@@ -212,6 +212,13 @@ func (s *NoteService) addNotes(ctx context.Context, tx ports.Stores, uid string,
 			cardRows = append(cardRows, row)
 		}
 	}
+	if len(cardRows) > 0 {
+		// Limits before the write: the cards count against the daily
+		// quota and the card cap.
+		if err := s.chargeWrites(ctx, tx, uid, nil, len(cardRows), len(cardRows)); err != nil {
+			return res, err
+		}
+	}
 	if err := tx.Notes().InsertNotes(ctx, uid, noteRows); err != nil {
 		return res, fail(err)
 	}

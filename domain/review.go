@@ -99,6 +99,9 @@ func (s *StudyService) review(ctx context.Context, tx ports.Stores, uid string, 
 	if err != nil {
 		return contracts.ReviewResult{}, err
 	}
+	if err := s.chargeWrites(ctx, tx, uid, &day, 1, 0); err != nil { // the daily quota, before the write
+		return contracts.ReviewResult{}, err
+	}
 	cram := sess.Mode == modeCram
 	if !cram && (card.State.Phase == contracts.PhaseNew || card.State.Phase == contracts.PhaseReview) {
 		// The daily limits hold across sessions: two sessions may each

@@ -68,6 +68,8 @@ type Config struct {
 	// MediaGrace is how long an upload no card uses, and an expired
 	// intent, stay before the collector deletes them (default 24h).
 	MediaGrace time.Duration
+	// Limits are the per-account daily write quota and caps.
+	Limits Limits
 }
 
 // Defaults.
@@ -121,6 +123,7 @@ func (c Config) withDefaults() Config {
 	if c.MediaGrace <= 0 {
 		c.MediaGrace = DefaultMediaGrace
 	}
+	c.Limits = c.Limits.withDefaults()
 	return c
 }
 
@@ -134,6 +137,7 @@ type deps struct {
 	cfg   Config
 	// content renders card text for every place that shows it.
 	content *content.Renderer
+	days    *dayCache // the accounts' learner's days, for the daily quota
 }
 
 // now returns the clock's time in UTC at millisecond precision, the
@@ -163,7 +167,7 @@ type Services struct {
 // NewServices builds every service. blobs may be nil when media uploads
 // are not served (AcceptUpload then fails as unavailable).
 func NewServices(store ports.Database, blobs ports.BlobStore, clock ports.Clock, ids ports.IDSource, sched ports.Scheduler, cfg Config) *Services {
-	d := &deps{store: store, blobs: blobs, clock: clock, ids: ids, sched: sched, cfg: cfg.withDefaults(), content: content.New()}
+	d := &deps{store: store, blobs: blobs, clock: clock, ids: ids, sched: sched, cfg: cfg.withDefaults(), content: content.New(), days: &dayCache{}}
 	return &Services{
 		Decks:       &DeckService{d},
 		Cards:       &CardService{d},

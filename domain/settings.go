@@ -63,6 +63,7 @@ func (s *SettingsService) UpdateSettings(ctx context.Context, args contracts.Upd
 		if err := tx.Settings().PutSettings(ctx, uid, a); err != nil {
 			return fail(err)
 		}
+		s.days.forget(uid) // the daily quota follows the new day at once
 		out = withToday(a, a.UpdatedAt)
 		return nil
 	})
@@ -91,6 +92,7 @@ func (s *SettingsService) AdoptTimezone(ctx context.Context, timezone string) (b
 		if err := tx.Settings().PutSettings(ctx, uid, a); err != nil {
 			return fail(err)
 		}
+		s.days.forget(uid)
 		adopted = true
 		return nil
 	})

@@ -95,6 +95,7 @@ type Stores interface {
 	OAuth() OAuthStore
 	Jobs() JobStore
 	Expiry() ExpiryStore
+	Usage() UsageStore
 }
 
 // UserStore keeps accounts.

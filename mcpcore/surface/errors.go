@@ -33,7 +33,7 @@ func (s *Tools) errorResult(ctx context.Context, tool string, err error) *mcpcor
 	case contracts.KindUnauthenticated:
 		text = "Not authenticated: " + contracts.MessageOf(err)
 	case contracts.KindRateLimited:
-		text = "Rate limited: slow down and retry in a minute."
+		text = "Limit reached: " + contracts.MessageOf(err)
 	default:
 		ref := mcpcore.NewRef()
 		s.log.LogAttrs(ctx, slog.LevelError, "tool call failed",

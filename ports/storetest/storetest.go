@@ -87,6 +87,7 @@ func TestStore(t *testing.T, open func(t *testing.T) ports.Database) {
 		{"OAuthGrantsAndTokens", testOAuthGrantsAndTokens},
 		{"ListReviewsAndMedia", testListReviewsAndMedia},
 		{"Expiry", testExpiry},
+		{"Usage", testUsage},
 		{"DeleteUser", testDeleteUser},
 		{"TxCommit", testTxCommit},
 		{"TxRollbackOnError", testTxRollbackOnError},

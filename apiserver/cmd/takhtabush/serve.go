@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/takhtabush/takhtabush/apiserver"
+	"github.com/takhtabush/takhtabush/apiserver/internal/clientip"
 )
 
 // serveCmd runs the HTTP service until SIGINT or SIGTERM, then shuts down
@@ -38,6 +39,8 @@ func serveCmd(ctx context.Context, args []string, io stdio, getenv func(string) 
 		return nil
 	})
 	openSignup := c.fs.Bool("open-signup", getenv("TAKHTABUSH_OPEN_SIGNUP") == "true", "let anyone create an account by asking for a sign-in link (env TAKHTABUSH_OPEN_SIGNUP=true)")
+	trusted := c.str("trusted-proxies", "TAKHTABUSH_TRUSTED_PROXIES", "", "comma-separated proxy networks (CIDR) whose X-Forwarded-For names the client")
+	lim := limitFlags(c)
 	if code, ok := c.parse(args); !ok {
 		return code
 	}
@@ -46,6 +49,16 @@ func serveCmd(ctx context.Context, args []string, io stdio, getenv func(string) 
 	cfg.DatabaseReplicas = replicas
 	cfg.AdminAddr = *adminAddr
 	cfg.OpenSignup = *openSignup
+	trustedNets, err := clientip.ParseTrusted(*trusted)
+	if err != nil {
+		fmt.Fprintf(io.err, "takhtabush serve: --trusted-proxies: %v\n", err)
+		return 2
+	}
+	cfg.TrustedProxies = trustedNets
+	if cfg.Limits, err = lim.limits(); err != nil {
+		fmt.Fprintf(io.err, "takhtabush serve: %v\n", err)
+		return 2
+	}
 	cfg.MediaStore = *mediaStore
 	for _, n := range []struct {
 		flag, value string

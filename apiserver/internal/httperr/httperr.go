@@ -14,7 +14,9 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/mcpcore"
@@ -98,7 +100,34 @@ func Status(kind contracts.ErrorKind) int {
 // "internal error (ref …)"; its cause is logged under that reference.
 func Write(ctx context.Context, log *slog.Logger, w http.ResponseWriter, door Door, err error) {
 	kind, message := public(ctx, log, err)
-	write(w, door, byKind[kind], kind, message)
+	data := map[string]any{"kind": string(kind)}
+	if r, ok := contracts.RefusalOf(err); ok && kind == contracts.KindRateLimited {
+		data["limit"] = r.Limit
+		if r.RetryAfter > 0 {
+			data["retryAfterSeconds"] = retrySeconds(r.RetryAfter)
+		}
+	}
+	setRetryAfter(w, kind, err)
+	write(w, door, byKind[kind], data, message)
+}
+
+// setRetryAfter sets the Retry-After header of err: the wait a refusal
+// names (none for a cap, where waiting does not help), else its kind's.
+func setRetryAfter(w http.ResponseWriter, kind contracts.ErrorKind, err error) {
+	if r, ok := contracts.RefusalOf(err); ok && kind == contracts.KindRateLimited {
+		if r.RetryAfter > 0 {
+			w.Header().Set("Retry-After", strconv.Itoa(retrySeconds(r.RetryAfter)))
+		}
+		return
+	}
+	if after, ok := retryAfter[kind]; ok {
+		w.Header().Set("Retry-After", after)
+	}
+}
+
+// retrySeconds is a wait in whole seconds, rounded up, at least one.
+func retrySeconds(d time.Duration) int {
+	return max(1, int((d+time.Second-1)/time.Second))
 }
 
 // Page is the page door: it sets what every door sets for err (Retry-After)
@@ -107,9 +136,7 @@ func Write(ctx context.Context, log *slog.Logger, w http.ResponseWriter, door Do
 // shows them.
 func Page(ctx context.Context, log *slog.Logger, w http.ResponseWriter, err error) (status int, kind contracts.ErrorKind, message string) {
 	kind, message = public(ctx, log, err)
-	if after, ok := retryAfter[kind]; ok {
-		w.Header().Set("Retry-After", after)
-	}
+	setRetryAfter(w, kind, err)
 	return byKind[kind].status, kind, message
 }
 
@@ -137,18 +164,19 @@ func Refuse(w http.ResponseWriter, door Door, x Exception, message string) {
 	ex := exceptions[x]
 	c := byKind[ex.kind]
 	c.status = ex.status
-	write(w, door, c, ex.kind, message)
+	setRetryAfter(w, ex.kind, nil)
+	write(w, door, c, map[string]any{"kind": string(ex.kind)}, message)
 }
 
-func write(w http.ResponseWriter, door Door, c codes, kind contracts.ErrorKind, message string) {
-	if after, ok := retryAfter[kind]; ok {
-		w.Header().Set("Retry-After", after)
-	}
+// write writes the error body of door: a JSON-RPC error whose data is data
+// on /mcp, {"error":{"kind","message"}} elsewhere.
+func write(w http.ResponseWriter, door Door, c codes, data map[string]any, message string) {
 	if door == JSONRPC {
-		mcpcore.WriteHTTPError(w, c.status, mcpcore.NewError(c.rpc, message, map[string]string{"kind": string(kind)}))
+		mcpcore.WriteHTTPError(w, c.status, mcpcore.NewError(c.rpc, message, data))
 		return
 	}
-	body, _ := json.Marshal(Body{Error: Detail{Kind: kind, Message: message}}) // cannot fail: two strings
+	kind, _ := data["kind"].(string)
+	body, _ := json.Marshal(Body{Error: Detail{Kind: contracts.ErrorKind(kind), Message: message}}) // cannot fail: two strings
 	WriteJSON(w, c.status, body)
 }
 

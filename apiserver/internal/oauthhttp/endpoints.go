@@ -4,11 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
-	"net"
 	"net/http"
 	"strconv"
 	"time"
 
+	"github.com/takhtabush/takhtabush/apiserver/internal/clientip"
 	"github.com/takhtabush/takhtabush/apiserver/internal/web"
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/ports"
@@ -153,7 +153,7 @@ func (h *Handler) Register(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, contracts.OAuthErrorf(contracts.KindInvalid, contracts.OAuthInvalidRequest, "use POST"))
 		return
 	}
-	if !h.register.allow(remoteIP(r), time.Now()) {
+	if !h.register.allow(clientip.From(r), time.Now()) {
 		w.Header().Set("Retry-After", "60")
 		writeOAuthError(w, http.StatusTooManyRequests, contracts.OAuthInvalidRequest, "too many registrations from this address; retry in a minute")
 		return
@@ -184,14 +184,4 @@ func (h *Handler) Register(w http.ResponseWriter, r *http.Request) {
 	hd.Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusCreated)
 	_ = json.NewEncoder(w).Encode(resp)
-}
-
-// remoteIP is the client's address as the connection shows it (forwarded
-// headers can be forged, so they are not trusted here).
-func remoteIP(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
 }

@@ -2,9 +2,10 @@ package obs
 
 import (
 	"log/slog"
-	"net"
 	"net/http"
 	"time"
+
+	"github.com/takhtabush/takhtabush/apiserver/internal/clientip"
 )
 
 // UnmatchedRoute is the route label of a request no pattern matched.
@@ -50,7 +51,7 @@ func Middleware(log *slog.Logger, m *Metrics, next http.Handler) http.Handler {
 			attrs := []slog.Attr{
 				slog.String("method", r.Method), slog.String("route", route), slog.String("path", r.URL.Path),
 				slog.Int("status", status), slog.Float64("duration_ms", float64(d.Microseconds())/1000),
-				slog.String("remote", remoteIP(r.RemoteAddr)),
+				slog.String("remote", clientip.From(r)),
 			}
 			if userID != "" {
 				attrs = append(attrs, slog.String("user_id", userID), slog.String("credential", string(kind)))
@@ -65,13 +66,6 @@ func Middleware(log *slog.Logger, m *Metrics, next http.Handler) http.Handler {
 		}()
 		next.ServeHTTP(sw, r)
 	})
-}
-
-func remoteIP(addr string) string {
-	if h, _, err := net.SplitHostPort(addr); err == nil {
-		return h
-	}
-	return addr
 }
 
 // statusWriter records the status code; Unwrap keeps Flush (SSE) and the

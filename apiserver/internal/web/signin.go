@@ -5,13 +5,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
 
 	"github.com/takhtabush/takhtabush/apiserver/internal/auth"
+	"github.com/takhtabush/takhtabush/apiserver/internal/clientip"
 	"github.com/takhtabush/takhtabush/apiserver/internal/httperr"
 	"github.com/takhtabush/takhtabush/apiserver/internal/obs"
 	"github.com/takhtabush/takhtabush/contracts"
@@ -123,7 +123,7 @@ func (s *SignIn) Send(w http.ResponseWriter, r *http.Request, v View) {
 		return
 	}
 	emailKey := sha256.Sum256([]byte(strings.ToLower(email)))
-	if !s.perClient.allow(clientAddr(r)) || !s.perEmail.allow(hex.EncodeToString(emailKey[:])) {
+	if !s.perClient.allow(clientip.From(r)) || !s.perEmail.allow(hex.EncodeToString(emailKey[:])) {
 		w.Header().Set("Retry-After", "900")
 		v.Error = "Too many sign-in requests. Wait a few minutes, then ask for a new link."
 		s.render(w, r, httperr.Status(contracts.KindRateLimited), v, d)
@@ -171,15 +171,6 @@ func (s *SignIn) mail(ctx context.Context, to, link string, exp time.Time) {
 	if err := s.cfg.Mailer.Send(ctx, to, "Your Takhtabush sign-in link", body); err != nil {
 		s.log.LogAttrs(ctx, slog.LevelError, "sending a sign-in link failed", slog.String("kind", string(contracts.KindOf(err))), slog.Any("err", err))
 	}
-}
-
-// clientAddr is the client's IP address (the proxy's, behind one).
-func clientAddr(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
 }
 
 // confirmData is the confirmation page's data.

@@ -35,6 +35,7 @@ func Serve(ctx context.Context, dbURL, mediaDir string, stdout io.Writer, stdin 
 	app, err := apiserver.New(ctx, apiserver.Config{
 		DatabaseURL: dbURL, Addr: ln.Addr().String(), Secret: secret, MediaDir: mediaDir,
 		Logger: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+		Limits: limits,
 	})
 	if err != nil {
 		ln.Close()

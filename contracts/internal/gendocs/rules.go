@@ -69,7 +69,7 @@ var kindHelp = map[contracts.ErrorKind][2]string{
 	contracts.KindConflict:        {"a duplicate, or the state changed underneath", "read the current state, then decide"},
 	contracts.KindForbidden:       {"not allowed for this account or credential", "ask the user; do not retry"},
 	contracts.KindUnauthenticated: {"no valid credential", "the user must reconnect"},
-	contracts.KindRateLimited:     {"too many calls", "wait a minute, then retry"},
+	contracts.KindRateLimited:     {"a rate limit, the daily write quota or a card/deck cap", "the message says which: wait as long as it says, or delete what is no longer needed"},
 	contracts.KindUnavailable:     {"the service is briefly away", "retry after a few seconds"},
 	contracts.KindInternal:        {"a fault on the server", "report the ref; the input was not the cause"},
 }
