@@ -91,7 +91,6 @@ func settings(section string, page any) settingsData {
 		{Path: "/settings/connected-apps", Label: "Connected apps"},
 		{Path: "/settings/day", Label: "Your day"},
 		{Path: "/settings/data", Label: "Your data"},
-		{Path: "/settings/connected-apps", Label: "Connected apps"},
 	}
 	for i := range tabs {
 		tabs[i].Current = tabs[i].Path == "/settings/"+section
