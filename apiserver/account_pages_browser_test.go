@@ -70,7 +70,7 @@ func TestHomeStatsAndAuditInABrowser(t *testing.T) {
 
 	b.open("/stats")
 	txt = b.text()
-	for _, want := range []string{"Reviews per day", "Due in the next", "True retention", "Streak", "Time spent", "18 s", "1 day"} {
+	for _, want := range []string{"Reviews per day", "Reviews expected in the next 30 days", "True retention", "Streak", "Time spent", "18 s", "1 day"} {
 		if !strings.Contains(txt, want) {
 			t.Errorf("stats page lacks %q:\n%s", want, txt)
 		}
