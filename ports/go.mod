@@ -10,9 +10,12 @@ require (
 )
 
 require (
-	golang.org/x/mod v0.27.0 // indirect
-	golang.org/x/sync v0.16.0 // indirect
-	golang.org/x/tools v0.36.0 // indirect
+	github.com/google/go-cmp v0.7.0 // indirect
+	github.com/stretchr/testify v1.12.1 // indirect
+	golang.org/x/mod v0.42.0 // indirect
+	golang.org/x/sync v0.24.0 // indirect
+	golang.org/x/text v0.43.0 // indirect
+	golang.org/x/tools v0.52.0 // indirect
 )
 
 tool go.uber.org/mock/mockgen

@@ -97,3 +97,18 @@ type PackageWriter interface {
 	// unavailable when a media file cannot be read.
 	WritePackage(ctx context.Context, w io.Writer, p AnkiPackage) error
 }
+
+// PackageReader reads Anki packages and collection backups.
+type PackageReader interface {
+	// ReadPackage reads the .apkg or .colpkg of size bytes at r: the legacy
+	// collection.anki2 / collection.anki21 and the current
+	// collection.anki21b (zstd, protobuf media map). Media are not read
+	// here: each AnkiMedia's Open reads its bytes from r when called, so
+	// memory stays bounded by the largest media file. A package reports
+	// its Anki-side content faithfully (fields as Anki HTML, templates in
+	// Anki syntax); the domain converts. Invalid (with a reason a person
+	// can act on) when r is not a zip, holds no collection, or breaks a
+	// limit (entry count, uncompressed size, field size, path traversal
+	// in a media name); canceled when ctx ends.
+	ReadPackage(ctx context.Context, r io.ReaderAt, size int64) (AnkiPackage, error)
+}
