@@ -150,8 +150,8 @@ func provideOAuth(store ports.Database, clock ports.Clock, ids ports.IDSource, c
 }
 
 // providePurge builds the scheduler of the purge of what has expired and
-// registers its jobs: one per kind of expiring row. Other purges (the
-// trash, unused media) register here too.
+// registers its jobs: one per kind of expiring row, the trash (decks and
+// cards deleted contracts.TrashDays ago) and unused media.
 func providePurge(log *slog.Logger, m *obs.Metrics, svc *domain.Services) *purge.Scheduler {
 	s := purge.New(log, m, purge.Options{})
 	for _, what := range ports.ExpiringKinds {
@@ -159,6 +159,7 @@ func providePurge(log *slog.Logger, m *obs.Metrics, svc *domain.Services) *purge
 			return svc.Purge.Expired(ctx, what, limit)
 		}})
 	}
+	s.Register(purge.Job{Name: "trash", Run: svc.Trash.PurgeExpired})
 	s.Register(purge.Job{Name: "unused_media", Run: svc.Media.CollectUnused})
 	s.Register(purge.Job{Name: "staged_blobs", Run: svc.Media.PurgeStagedBlobs})
 	return s

@@ -72,4 +72,12 @@ var examples = map[string]Example{
 	ToolGetNote: {json.RawMessage(`{"noteId":"n1"}`), GetNoteArgs{}, Note{ID: "n1", NoteType: NoteTypeBasicReversed, FieldNames: []string{"Front", "Back"},
 		Fields: map[string]string{"Front": "der Hund", "Back": "the dog"}, Tags: []string{"de"}, CreatedAt: exT0, UpdatedAt: exT0,
 		Cards: []NoteCard{{ID: "c1", Ord: 0, DeckID: "d1", Front: "der Hund", Phase: PhaseNew}, {ID: "c2", Ord: 1, DeckID: "d1", Front: "the dog", Phase: PhaseNew}}}},
+	ToolListTrash: {json.RawMessage(`{"limit":20}`), ListTrashArgs{}, TrashPage{Items: []TrashItem{
+		{Kind: TrashKindDeck, ID: "d2", Name: "Old deck", Cards: 40, DeletedAt: exT0, ExpiresAt: exT0.Add(TrashTTL)},
+		{Kind: TrashKindCard, ID: "c9", Name: "Geography", Front: exFront, DeckID: "d1", DeletedAt: exT0, ExpiresAt: exT0.Add(TrashTTL)}}}},
+	ToolRestoreItems: {json.RawMessage(`{"deckIds":["d2"],"cardIds":["c9","c8"]}`), RestoreItemsArgs{}, RestoreResult{
+		Decks: []ItemOutcome{{Index: 0, Status: OutcomeRestored, ID: "d2"}},
+		Cards: []ItemOutcome{{Index: 0, Status: OutcomeRestored, ID: "c9"}, {Index: 1, Status: OutcomeDuplicate, ID: "c8", ExistingID: "c1",
+			Reason: "card c1 in its deck has the same front and back (added since); c8 stays in the trash"}},
+		Counts: map[string]int{"restored": 2, "duplicate": 1}}},
 }

@@ -181,6 +181,16 @@ func bulkOut(itemFields []string, fields ...string) schema {
 	return object(props, "items", "counts")
 }
 
+// restoreOut is restore_items' result schema.
+var restoreOut = func() schema {
+	item := object(schema{"index": intOut, "status": schema{"type": "string", "enum": []OutcomeStatus{
+		OutcomeRestored, OutcomeDuplicate, OutcomeNotFound, OutcomeConflict}},
+		"id": strOut, "existingId": strOut, "reason": strOut}, "index", "status")
+	list := schema{"type": "array", "items": item}
+	return object(schema{"decks": list, "cards": list, "counts": schema{"type": "object", "additionalProperties": intOut}},
+		"decks", "cards", "counts")
+}()
+
 func pageOut(item schema) schema {
 	return object(schema{"items": schema{"type": "array", "items": item}, "nextCursor": strOut}, "items")
 }

@@ -33,6 +33,8 @@ const (
 	ToolGetJob             = "get_job"
 	ToolCancelJob          = "cancel_job"
 	ToolExportDeck         = "export_deck"
+	ToolListTrash          = "list_trash"
+	ToolRestoreItems       = "restore_items"
 )
 
 // StudyWidgetURI is the MCP Apps resource that renders a study session.
@@ -215,7 +217,7 @@ var catalog = []ToolDef{
 	},
 	{
 		Name: ToolDeleteDeck, Title: "Delete deck",
-		Description:  "Permanently delete a deck with all its cards and review history. Confirm with the user first.",
+		Description:  "Delete a deck with its cards: they go to the trash for 30 days (with review history) and restore_items brings them back. Confirm with the user first.",
 		InputSchema:  raw(object(schema{"deckId": deckIDArg}, "deckId")),
 		ResultSchema: raw(object(schema{"id": strOut, "deleted": boolOut, "cardsDeleted": intOut}, "id", "deleted", "cardsDeleted")),
 		Annotations:  destructive, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "deck.delete",
@@ -249,7 +251,7 @@ var catalog = []ToolDef{
 	},
 	{
 		Name: ToolDeleteCards, Title: "Delete cards",
-		Description: "Permanently delete cards by id, with their review history. Per-item outcome: deleted, not_found, or duplicate (the id appeared earlier in cardIds).",
+		Description: "Delete cards by id: they go to the trash for 30 days (with review history) and restore_items brings them back. Per-item outcome: deleted, not_found, or duplicate (the id appeared earlier in cardIds).",
 		InputSchema: raw(object(schema{
 			"cardIds": with(array(id(""), "Ids of the cards to delete."), "minItems", 1, "maxItems", MaxBulkItems),
 		}, "cardIds")),
@@ -420,6 +422,25 @@ var catalog = []ToolDef{
 		InputSchema:  raw(object(schema{"jobId": jobIDArg}, "jobId")),
 		ResultSchema: raw(jobOut),
 		Annotations:  idempotent, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "job.cancel",
+	},
+	{
+		Name: ToolListTrash, Title: "List trash",
+		Description: "Decks and cards deleted in the last 30 days, newest first, with when each is purged. A deck's cards are in its item.",
+		InputSchema: raw(object(schema{"cursor": cursorArg, "limit": integer("Page size, default 50.", 1, 200)})),
+		ResultSchema: raw(pageOut(object(schema{"kind": schema{"type": "string", "enum": []string{TrashKindDeck, TrashKindCard}},
+			"id": strOut, "name": strOut, "front": strOut, "deckId": strOut, "deckInTrash": boolOut, "cards": intOut,
+			"deletedAt": tsOut, "expiresAt": tsOut}, "kind", "id", "deletedAt", "expiresAt"))),
+		Annotations: readOnly, Scopes: []Scope{ScopeDecksRead},
+	},
+	{
+		Name: ToolRestoreItems, Title: "Restore items",
+		Description: "Bring decks and cards back from the trash (list_trash) with their review history; a deck brings its cards. Per-item outcome: restored, not_found, duplicate (existingId) or conflict, with reason.",
+		InputSchema: raw(object(schema{
+			"deckIds": with(array(id(""), "Trashed decks."), "maxItems", MaxBulkItems),
+			"cardIds": with(array(id(""), "Trashed cards."), "maxItems", MaxBulkItems),
+		})),
+		ResultSchema: raw(restoreOut),
+		Annotations:  idempotent, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "trash.restore",
 	},
 }
 

@@ -193,8 +193,8 @@ func deckExists(ctx context.Context, tx ports.Stores, uid, deckID string, cache 
 	return cache[deckID], nil
 }
 
-// DeleteCards deletes up to contracts.MaxBulkItems cards with one outcome
-// per item: deleted or not_found.
+// DeleteCards moves up to contracts.MaxBulkItems cards to the trash with
+// one outcome per item: deleted or not_found.
 func (s *CardService) DeleteCards(ctx context.Context, args contracts.DeleteCardsArgs) (contracts.BulkResult, error) {
 	uid, err := userID(ctx)
 	if err != nil {
@@ -211,7 +211,7 @@ func (s *CardService) DeleteCards(ctx context.Context, args contracts.DeleteCard
 	}
 	deleted := map[string]bool{}
 	if len(want) > 0 {
-		ids, err := s.store.Cards().DeleteCards(ctx, uid, want)
+		ids, err := s.store.Cards().TrashCards(ctx, uid, want, s.now())
 		if err != nil {
 			return contracts.BulkResult{}, fail(err)
 		}

@@ -224,7 +224,8 @@ func applyPreset(set *contracts.DeckSettings, args contracts.UpdateDeckArgs) err
 	return nil
 }
 
-// DeleteDeck deletes a deck with its cards, reviews and sessions.
+// DeleteDeck moves a deck with its cards and reviews to the trash (its
+// sessions end).
 func (s *DeckService) DeleteDeck(ctx context.Context, deckID string) (contracts.DeleteResult, error) {
 	uid, err := userID(ctx)
 	if err != nil {
@@ -233,7 +234,7 @@ func (s *DeckService) DeleteDeck(ctx context.Context, deckID string) (contracts.
 	if !plausibleID(deckID) {
 		return contracts.DeleteResult{}, deckNotFound(deckID)
 	}
-	n, err := s.store.Decks().DeleteDeck(ctx, uid, deckID) // and its preset, when no other deck uses it
+	n, err := s.store.Decks().TrashDeck(ctx, uid, deckID, s.now()) // and deletes its preset, when no other deck uses it
 	if contracts.IsKind(err, contracts.KindNotFound) {
 		return contracts.DeleteResult{}, deckNotFound(deckID)
 	}

@@ -162,6 +162,7 @@ type Services struct {
 	Jobs        *JobService
 	Export      *ExportService
 	Purge       *PurgeService
+	Trash       *TrashService
 }
 
 // NewServices builds every service. blobs may be nil when media uploads
@@ -185,5 +186,6 @@ func NewServices(store ports.Database, blobs ports.BlobStore, clock ports.Clock,
 		Jobs:        newJobService(d),
 		Export:      &ExportService{deps: d, writer: d.cfg.PackageWriter, render: content.New()},
 		Purge:       &PurgeService{d},
+		Trash:       &TrashService{d},
 	}
 }

@@ -32,8 +32,12 @@ type McpServices interface {
 	CreateDeck(ctx context.Context, args contracts.CreateDeckArgs) (contracts.Deck, error)
 	// UpdateDeck changes a deck. Not found, or conflict on a duplicate name.
 	UpdateDeck(ctx context.Context, args contracts.UpdateDeckArgs) (contracts.Deck, error)
-	// DeleteDeck deletes a deck and its cards. Not found when absent.
+	// DeleteDeck moves a deck and its cards to the trash. Not found when absent.
 	DeleteDeck(ctx context.Context, args contracts.DeleteDeckArgs) (contracts.DeleteResult, error)
+	// ListTrash returns a page of the trash. Invalid for a bad cursor.
+	ListTrash(ctx context.Context, args contracts.ListTrashArgs) (contracts.TrashPage, error)
+	// RestoreItems brings trashed decks and cards back, with per-item outcomes.
+	RestoreItems(ctx context.Context, args contracts.RestoreItemsArgs) (contracts.RestoreResult, error)
 	// AddCards adds cards with per-item outcomes. Not found for an unknown deck.
 	AddCards(ctx context.Context, args contracts.AddCardsArgs) (contracts.BulkResult, error)
 	// AddNotes adds notes with per-note outcomes. Not found for an unknown deck.
@@ -44,7 +48,7 @@ type McpServices interface {
 	GetNote(ctx context.Context, args contracts.GetNoteArgs) (contracts.Note, error)
 	// UpdateCards edits cards with per-item outcomes.
 	UpdateCards(ctx context.Context, args contracts.UpdateCardsArgs) (contracts.BulkResult, error)
-	// DeleteCards deletes cards with per-item outcomes.
+	// DeleteCards moves cards to the trash, with per-item outcomes.
 	DeleteCards(ctx context.Context, args contracts.DeleteCardsArgs) (contracts.BulkResult, error)
 	// ImportCards imports pasted text with per-item outcomes. Not found for
 	// an unknown deck; invalid for unparseable text.

@@ -25,11 +25,24 @@ type DeckService interface {
 	// UpdateDeck changes the fields given. Not found, invalid, or conflict on
 	// a duplicate name.
 	UpdateDeck(ctx context.Context, args contracts.UpdateDeckArgs) (contracts.Deck, error)
-	// DeleteDeck deletes a deck with its cards, reviews and sessions. Not found when absent.
+	// DeleteDeck moves a deck with its cards and reviews to the trash for
+	// contracts.TrashDays (its sessions end). Not found when absent.
 	DeleteDeck(ctx context.Context, deckID string) (contracts.DeleteResult, error)
 	// ListPresets returns the user's presets (scheduling settings shared
 	// by decks), each with the number of decks using it.
 	ListPresets(ctx context.Context) ([]contracts.Preset, error)
+}
+
+// TrashService shows and restores the acting user's deleted decks and
+// cards, kept contracts.TrashDays in the trash.
+type TrashService interface {
+	// ListTrash returns a page of the trash, newest first. Invalid for a
+	// bad cursor or limit.
+	ListTrash(ctx context.Context, args contracts.ListTrashArgs) (contracts.TrashPage, error)
+	// RestoreItems brings decks, then cards, back with their reviews, one
+	// outcome per item (restored, not_found, duplicate, conflict, each with
+	// a reason when not restored). Invalid for too many ids.
+	RestoreItems(ctx context.Context, args contracts.RestoreItemsArgs) (contracts.RestoreResult, error)
 }
 
 // CardService manages the acting user's cards. Bulk methods report one
@@ -47,7 +60,8 @@ type CardService interface {
 	PreviewImport(ctx context.Context, args contracts.ImportCardsArgs) (contracts.BulkResult, error)
 	// UpdateCards edits, suspends or moves cards.
 	UpdateCards(ctx context.Context, args contracts.UpdateCardsArgs) (contracts.BulkResult, error)
-	// DeleteCards deletes cards.
+	// DeleteCards moves cards with their reviews to the trash for
+	// contracts.TrashDays.
 	DeleteCards(ctx context.Context, args contracts.DeleteCardsArgs) (contracts.BulkResult, error)
 	// GetCard returns one card. Not found when absent.
 	GetCard(ctx context.Context, cardID string) (contracts.Card, error)

@@ -96,6 +96,7 @@ type Stores interface {
 	Jobs() JobStore
 	Expiry() ExpiryStore
 	Usage() UsageStore
+	Trash() TrashStore
 }
 
 // UserStore keeps accounts.
@@ -145,10 +146,13 @@ type DeckStore interface {
 	// so reviews of one deck that check its daily limits run one after
 	// the other. Not found when absent.
 	LockDeck(ctx context.Context, userID, deckID string) error
-	// DeleteDeck deletes a deck and everything in it (cards, reviews,
-	// sessions and their queues), and its preset when no other deck uses
-	// it. Not found when absent.
-	DeleteDeck(ctx context.Context, userID, deckID string) (cardsDeleted int, err error)
+	// TrashDeck moves a deck with its cards and their reviews to the trash
+	// (TrashStore), deleted at at, and deletes them and its sessions with
+	// their queues, in one transaction; no read but the TrashStore's sees
+	// them after. Its preset is deleted when no other deck uses it (the
+	// trashed deck keeps the preset's settings). Returns how many cards went
+	// with it. Not found when absent.
+	TrashDeck(ctx context.Context, userID, deckID string, at time.Time) (cards int, err error)
 }
 
 // CardRow is a card as stored: the record plus its content hash (unique
@@ -208,9 +212,11 @@ type CardStore interface {
 	// version, and bumps it. Not found when absent; conflict when the
 	// version moved (a concurrent review won).
 	UpdateState(ctx context.Context, userID, cardID string, version int64, state contracts.CardState, updatedAt time.Time) error
-	// DeleteCards deletes cards with their reviews and their study-session
-	// queue entries, and returns the ids deleted.
-	DeleteCards(ctx context.Context, userID string, ids []string) ([]string, error)
+	// TrashCards moves the user's cards with these ids, with their
+	// reviews, to the trash (TrashStore), deleted at at, and deletes them
+	// and their study-session queue entries, in one transaction; returns
+	// the ids moved. Ids that are absent or another user's are skipped.
+	TrashCards(ctx context.Context, userID string, ids []string, at time.Time) ([]string, error)
 	// Search returns up to limit cards matching f with ids greater than
 	// afterID, ordered by id. f.Query is matched as full text (every word
 	// must appear in front, back or tags; prefix matching on the last word).

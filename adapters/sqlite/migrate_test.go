@@ -130,9 +130,9 @@ func TestSearchIndexIntegrity(t *testing.T) {
 	c := cards[0]
 	c.Version, c.Front = 1, "changed"
 	must(t, s.Cards().UpdateCard(ctx, "u1", c))
-	_, err := s.Cards().DeleteCards(ctx, "u1", []string{"c2", "c4"})
+	_, err := s.Cards().TrashCards(ctx, "u1", []string{"c2", "c4"}, now)
 	must(t, err)
-	_, err = s.Decks().DeleteDeck(ctx, "u1", "d2")
+	_, err = s.Decks().TrashDeck(ctx, "u1", "d2", now)
 	must(t, err)
 	if _, err := s.DB().Exec("INSERT INTO cards_fts (cards_fts, rank) VALUES ('integrity-check', 1)"); err != nil {
 		t.Fatalf("FTS5 index out of step with the cards: %v", err)

@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"slices"
 	"strings"
 	"time"
 
@@ -310,16 +311,20 @@ WHERE user_id = $1 AND id = $2 AND version = $13`,
 	return nil
 }
 
-// DeleteCards deletes the user's cards with the given ids, with their
-// reviews and queue entries, and returns the ids deleted in input order.
-func (s cardStore) DeleteCards(ctx context.Context, userID string, ids []string) ([]string, error) {
+// TrashCards moves the user's cards with the given ids, with their
+// reviews, to the trash and deletes them and their queue entries, and
+// returns the ids moved in input order.
+func (s cardStore) TrashCards(ctx context.Context, userID string, ids []string, at time.Time) ([]string, error) {
 	ids = dedupe(ids)
 	deleted := map[string]bool{}
 	err := s.atomic(ctx, func(h *handle) error {
 		for _, chunk := range chunks(ids, inChunk) {
 			var a args
-			q := `DELETE FROM cards WHERE user_id = ` + a.add(userID) + ` AND id IN (` + list(&a, chunk) + `) RETURNING id`
-			rows, err := h.q.QueryContext(ctx, q, a...)
+			where := `user_id = ` + a.add(userID) + ` AND id IN (` + list(&a, chunk) + `)`
+			if err := h.trashCardsWhere(ctx, where, slices.Clone(a), "", at); err != nil {
+				return err
+			}
+			rows, err := h.q.QueryContext(ctx, `DELETE FROM cards WHERE `+where+` RETURNING id`, a...)
 			if err != nil {
 				return h.s.wrap(ctx, err, "delete cards")
 			}

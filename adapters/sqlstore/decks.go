@@ -258,16 +258,22 @@ func (s deckStore) LockDeck(ctx context.Context, userID, deckID string) error {
 	return err
 }
 
-// DeleteDeck deletes a deck and everything in it: its cards, their
-// reviews, its study sessions (by foreign key cascade), and its preset
-// when no other deck uses it. Not found when absent.
-func (s deckStore) DeleteDeck(ctx context.Context, userID, deckID string) (int, error) {
+// TrashDeck moves a deck with its cards and their reviews to the trash
+// and deletes them; its study sessions go by foreign key cascade, and its
+// preset when no other deck uses it. Not found when absent.
+func (s deckStore) TrashDeck(ctx context.Context, userID, deckID string, at time.Time) (int, error) {
 	var cards int
 	err := s.atomic(ctx, func(h *handle) error {
 		var preset sql.NullString
 		if err := h.q.QueryRowContext(ctx, `SELECT (SELECT COUNT(*) FROM cards WHERE user_id = $1 AND deck_id = $2),
   (SELECT preset_id FROM decks WHERE user_id = $1 AND id = $2)`, userID, deckID).Scan(&cards, &preset); err != nil {
 			return h.s.wrap(ctx, err, "count deck cards")
+		}
+		if err := h.trashDeckRow(ctx, userID, deckID, at); err != nil {
+			return err
+		}
+		if err := h.trashCardsWhere(ctx, `user_id = $1 AND deck_id = $2`, args{userID, deckID}, deckID, at); err != nil {
+			return err
 		}
 		res, err := h.exec(ctx, `DELETE FROM decks WHERE user_id = $1 AND id = $2`, userID, deckID)
 		n, err := h.affected(ctx, res, err, "delete deck")

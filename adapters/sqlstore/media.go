@@ -180,9 +180,12 @@ func (s mediaStore) UploadedMedia(ctx context.Context, userID string, ids []stri
 }
 
 // mediaUsed is the condition that a card or note of m's user references
-// the media m (as ![…](media:ID) or [sound:ID]); cards in the trash are
-// rows of cards too.
+// the media m (as ![…](media:ID) or [sound:ID]); cards in the trash
+// (trash_cards) count, so a restored card never shows a missing file.
 const mediaUsed = `EXISTS (SELECT 1 FROM cards c WHERE c.user_id = m.user_id AND
+    (c.front LIKE '%media:' || m.id || '%' OR c.back LIKE '%media:' || m.id || '%'
+     OR c.front LIKE '%[sound:' || m.id || ']%' OR c.back LIKE '%[sound:' || m.id || ']%'))
+  OR EXISTS (SELECT 1 FROM trash_cards c WHERE c.user_id = m.user_id AND
     (c.front LIKE '%media:' || m.id || '%' OR c.back LIKE '%media:' || m.id || '%'
      OR c.front LIKE '%[sound:' || m.id || ']%' OR c.back LIKE '%[sound:' || m.id || ']%'))
   OR EXISTS (SELECT 1 FROM notes n WHERE n.user_id = m.user_id AND

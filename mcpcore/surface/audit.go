@@ -84,6 +84,12 @@ func affectedIDs(result any, args json.RawMessage) []string {
 				add(it.ID)
 			}
 		}
+	case contracts.RestoreResult:
+		for _, it := range append(append([]contracts.ItemOutcome{}, r.Decks...), r.Cards...) {
+			if it.Status == contracts.OutcomeRestored {
+				add(it.ID)
+			}
+		}
 	case contracts.StudySession:
 		add(r.ID)
 		add(r.DeckID)

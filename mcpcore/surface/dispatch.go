@@ -45,6 +45,8 @@ var dispatch = map[string]call{
 	contracts.ToolCreateDeck:         bind(ports.McpServices.CreateDeck),
 	contracts.ToolUpdateDeck:         bind(ports.McpServices.UpdateDeck),
 	contracts.ToolDeleteDeck:         bind(ports.McpServices.DeleteDeck),
+	contracts.ToolListTrash:          bind(ports.McpServices.ListTrash),
+	contracts.ToolRestoreItems:       bind(ports.McpServices.RestoreItems),
 	contracts.ToolAddCards:           bind(ports.McpServices.AddCards),
 	contracts.ToolUpdateCards:        bind(ports.McpServices.UpdateCards),
 	contracts.ToolDeleteCards:        bind(ports.McpServices.DeleteCards),

@@ -742,6 +742,45 @@ func (c *MockMcpServicesListDecksCall) DoAndReturn(f func(context.Context, contr
 	return c
 }
 
+// ListTrash mocks base method.
+func (m *MockMcpServices) ListTrash(ctx context.Context, args contracts.ListTrashArgs) (contracts.TrashPage, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "ListTrash", ctx, args)
+	ret0, _ := ret[0].(contracts.TrashPage)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// ListTrash indicates an expected call of ListTrash.
+func (mr *MockMcpServicesMockRecorder) ListTrash(ctx, args any) *MockMcpServicesListTrashCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "ListTrash", reflect.TypeOf((*MockMcpServices)(nil).ListTrash), ctx, args)
+	return &MockMcpServicesListTrashCall{Call: call}
+}
+
+// MockMcpServicesListTrashCall wrap *gomock.Call
+type MockMcpServicesListTrashCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockMcpServicesListTrashCall) Return(arg0 contracts.TrashPage, arg1 error) *MockMcpServicesListTrashCall {
+	c.Call = c.Call.Return(arg0, arg1)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockMcpServicesListTrashCall) Do(f func(context.Context, contracts.ListTrashArgs) (contracts.TrashPage, error)) *MockMcpServicesListTrashCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockMcpServicesListTrashCall) DoAndReturn(f func(context.Context, contracts.ListTrashArgs) (contracts.TrashPage, error)) *MockMcpServicesListTrashCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
 // RenderStudySession mocks base method.
 func (m *MockMcpServices) RenderStudySession(ctx context.Context, args contracts.RenderStudySessionArgs) (contracts.StudyView, error) {
 	m.ctrl.T.Helper()
@@ -855,6 +894,45 @@ func (c *MockMcpServicesRescheduleCardsCall) Do(f func(context.Context, contract
 
 // DoAndReturn rewrite *gomock.Call.DoAndReturn
 func (c *MockMcpServicesRescheduleCardsCall) DoAndReturn(f func(context.Context, contracts.RescheduleCardsArgs) (contracts.BulkResult, error)) *MockMcpServicesRescheduleCardsCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
+// RestoreItems mocks base method.
+func (m *MockMcpServices) RestoreItems(ctx context.Context, args contracts.RestoreItemsArgs) (contracts.RestoreResult, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "RestoreItems", ctx, args)
+	ret0, _ := ret[0].(contracts.RestoreResult)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// RestoreItems indicates an expected call of RestoreItems.
+func (mr *MockMcpServicesMockRecorder) RestoreItems(ctx, args any) *MockMcpServicesRestoreItemsCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "RestoreItems", reflect.TypeOf((*MockMcpServices)(nil).RestoreItems), ctx, args)
+	return &MockMcpServicesRestoreItemsCall{Call: call}
+}
+
+// MockMcpServicesRestoreItemsCall wrap *gomock.Call
+type MockMcpServicesRestoreItemsCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockMcpServicesRestoreItemsCall) Return(arg0 contracts.RestoreResult, arg1 error) *MockMcpServicesRestoreItemsCall {
+	c.Call = c.Call.Return(arg0, arg1)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockMcpServicesRestoreItemsCall) Do(f func(context.Context, contracts.RestoreItemsArgs) (contracts.RestoreResult, error)) *MockMcpServicesRestoreItemsCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockMcpServicesRestoreItemsCall) DoAndReturn(f func(context.Context, contracts.RestoreItemsArgs) (contracts.RestoreResult, error)) *MockMcpServicesRestoreItemsCall {
 	c.Call = c.Call.DoAndReturn(f)
 	return c
 }

@@ -220,12 +220,12 @@ func testDeleteCards(t *testing.T, f *fixture) {
 	f.review(a, cs[0], "", contracts.RatingGood, f.now, 0)
 	f.review(a, cs[1], "", contracts.RatingGood, f.now, 0)
 
-	got, err := f.s.Cards().DeleteCards(f.ctx, b, ids(cs))
+	got, err := f.s.Cards().TrashCards(f.ctx, b, ids(cs), f.now)
 	must(t, err)
 	if len(got) != 0 {
 		t.Errorf("another user's DeleteCards deleted %v", got)
 	}
-	got, err = f.s.Cards().DeleteCards(f.ctx, a, []string{cs[0].ID, "crd-missing", cs[2].ID})
+	got, err = f.s.Cards().TrashCards(f.ctx, a, []string{cs[0].ID, "crd-missing", cs[2].ID}, f.now)
 	must(t, err)
 	sameSet(t, got, []string{cs[0].ID, cs[2].ID}, "DeleteCards returns the ids it deleted")
 	left, err := f.s.Cards().GetCards(f.ctx, a, ids(cs))
@@ -241,7 +241,7 @@ func testDeleteCards(t *testing.T, f *fixture) {
 	if remaining != 1 {
 		t.Errorf("session has %d pending items after two of its three cards were deleted, want 1", remaining)
 	}
-	got, err = f.s.Cards().DeleteCards(f.ctx, a, []string{cs[0].ID})
+	got, err = f.s.Cards().TrashCards(f.ctx, a, []string{cs[0].ID}, f.now)
 	must(t, err)
 	if len(got) != 0 {
 		t.Errorf("deleting a deleted card reported %v", got)

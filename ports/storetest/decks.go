@@ -78,7 +78,7 @@ func testDecks(t *testing.T, f *fixture) {
 	got, err = decks.DeckWithoutCounts(f.ctx, a, d.ID)
 	must(t, err)
 	sameDeck(t, got, want, "DeckWithoutCounts (zero counts)")
-	_, err = f.s.Cards().DeleteCards(f.ctx, a, []string{c.ID})
+	_, err = f.s.Cards().TrashCards(f.ctx, a, []string{c.ID}, f.now)
 	must(t, err)
 	_, err = decks.DeckWithoutCounts(f.ctx, b, d.ID)
 	wantKind(t, err, contracts.KindNotFound, "DeckWithoutCounts of another user's deck")
@@ -122,19 +122,19 @@ func testDecks(t *testing.T, f *fixture) {
 	}
 
 	// Delete.
-	_, err = decks.DeleteDeck(f.ctx, b, d.ID)
+	_, err = decks.TrashDeck(f.ctx, b, d.ID, f.now)
 	wantKind(t, err, contracts.KindNotFound, "DeleteDeck of another user's deck")
 	if _, err := decks.GetDeck(f.ctx, a, d.ID, f.now); err != nil {
 		t.Errorf("another user's DeleteDeck removed the deck: %v", err)
 	}
-	n, err := decks.DeleteDeck(f.ctx, a, other.ID)
+	n, err := decks.TrashDeck(f.ctx, a, other.ID, f.now)
 	must(t, err)
 	if n != 0 {
 		t.Errorf("DeleteDeck of an empty deck reported %d cards deleted", n)
 	}
 	_, err = decks.GetDeck(f.ctx, a, other.ID, f.now)
 	wantKind(t, err, contracts.KindNotFound, "GetDeck after DeleteDeck")
-	_, err = decks.DeleteDeck(f.ctx, a, other.ID)
+	_, err = decks.TrashDeck(f.ctx, a, other.ID, f.now)
 	wantKind(t, err, contracts.KindNotFound, "DeleteDeck twice")
 }
 
@@ -244,10 +244,10 @@ func testDeckCountsFollowChanges(t *testing.T, f *fixture) {
 	check("after a review", contracts.DeckCounts{Total: 4, New: 1, Learning: 1, Review: 1, Suspended: 1, DueNow: 1},
 		contracts.DeckCounts{Total: 1, New: 1})
 	// Deleting cards, then a deck with its cards.
-	_, err := f.s.Cards().DeleteCards(f.ctx, a, []string{cs[3].ID, cs[4].ID})
+	_, err := f.s.Cards().TrashCards(f.ctx, a, []string{cs[3].ID, cs[4].ID}, f.now)
 	must(t, err)
 	check("after delete", contracts.DeckCounts{Total: 2, Learning: 1, Suspended: 1}, contracts.DeckCounts{Total: 1, New: 1})
-	_, err = f.s.Decks().DeleteDeck(f.ctx, a, e.ID)
+	_, err = f.s.Decks().TrashDeck(f.ctx, a, e.ID, f.now)
 	must(t, err)
 	again := f.deck(a, "To")
 	f.insert(a, f.card(again.ID, "six", "x"))
@@ -303,7 +303,7 @@ func testDeleteDeckCascades(t *testing.T, f *fixture) {
 	f.review(a, cards[0], "", contracts.RatingGood, f.now, 1000)
 	f.review(a, kept[0], "", contracts.RatingGood, f.now, 1000)
 
-	n, err := f.s.Decks().DeleteDeck(f.ctx, a, d.ID)
+	n, err := f.s.Decks().TrashDeck(f.ctx, a, d.ID, f.now)
 	must(t, err)
 	if n != 3 {
 		t.Errorf("DeleteDeck reported %d cards deleted, want 3", n)
@@ -455,14 +455,14 @@ func testDueCountsFollowChanges(t *testing.T, f *fixture) {
 			check("suspend or move")
 		default: // delete a card
 			k := r.IntN(len(live))
-			_, err := f.s.Cards().DeleteCards(f.ctx, a, []string{live[k].ID})
+			_, err := f.s.Cards().TrashCards(f.ctx, a, []string{live[k].ID}, f.now)
 			must(t, err)
 			live = slices.Delete(live, k, k+1)
 			check("delete")
 		}
 	}
 	// Deleting a deck takes its cards' counts with it.
-	_, err := f.s.Decks().DeleteDeck(f.ctx, a, decks[1])
+	_, err := f.s.Decks().TrashDeck(f.ctx, a, decks[1], f.now)
 	must(t, err)
 	live = slices.DeleteFunc(live, func(c ports.CardRow) bool { return f.getOrNone(a, c.ID) })
 	decks = decks[:1]

@@ -101,7 +101,7 @@ func testPresets(t *testing.T, f *fixture) {
 		t.Errorf("DeleteUnusedPreset of a preset in use = %v, %v; want false, nil", del, err)
 	}
 	// Deleting the last deck of a preset deletes the preset.
-	must(t, func() error { _, err := f.s.Decks().DeleteDeck(f.ctx, a, d1.ID); return err }())
+	must(t, func() error { _, err := f.s.Decks().TrashDeck(f.ctx, a, d1.ID, f.now); return err }())
 	spare := contracts.Preset{ID: f.id("pst"), Name: "Spare", CreatedAt: f.now, UpdatedAt: f.now}
 	must(t, ps.CreatePreset(f.ctx, a, spare))
 	if del, err := ps.DeleteUnusedPreset(f.ctx, a, spare.ID); err != nil || !del {

@@ -68,7 +68,7 @@ func testSearch(t *testing.T, f *fixture) {
 	// A schedule change does not disturb the index.
 	must(t, f.s.Cards().UpdateState(f.ctx, a, fox.ID, 2, contracts.CardState{Phase: contracts.PhaseLearning, Due: f.now}, f.now))
 	sameIDs(t, f.search(a, contracts.CardFilter{Query: "wolf"}), []string{fox.ID}, "Search after UpdateState")
-	_, err := f.s.Cards().DeleteCards(f.ctx, a, []string{fox.ID})
+	_, err := f.s.Cards().TrashCards(f.ctx, a, []string{fox.ID}, f.now)
 	must(t, err)
 	sameIDs(t, f.search(a, contracts.CardFilter{Query: "wolf"}), nil, "Search for a deleted card")
 	sameIDs(t, f.search(a, contracts.CardFilter{Query: "animals"}), []string{zorro.ID}, "Search after a deletion")

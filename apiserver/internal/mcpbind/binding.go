@@ -21,6 +21,7 @@ type Services struct {
 	Settings ports.SettingsService
 	Jobs     ports.JobService
 	Export   ports.ExportService
+	Trash    ports.TrashService
 	// Tx runs a mutation and its audit row in one transaction; nil runs
 	// them one after the other.
 	Tx ports.TxRunner
@@ -89,6 +90,16 @@ func (b *Binding) UpdateDeck(ctx context.Context, args contracts.UpdateDeckArgs)
 // DeleteDeck implements ports.McpServices.
 func (b *Binding) DeleteDeck(ctx context.Context, args contracts.DeleteDeckArgs) (contracts.DeleteResult, error) {
 	return b.svc.Decks.DeleteDeck(ctx, args.DeckID)
+}
+
+// ListTrash implements ports.McpServices.
+func (b *Binding) ListTrash(ctx context.Context, args contracts.ListTrashArgs) (contracts.TrashPage, error) {
+	return b.svc.Trash.ListTrash(ctx, args)
+}
+
+// RestoreItems implements ports.McpServices.
+func (b *Binding) RestoreItems(ctx context.Context, args contracts.RestoreItemsArgs) (contracts.RestoreResult, error) {
+	return b.svc.Trash.RestoreItems(ctx, args)
 }
 
 // AddCards implements ports.McpServices.
