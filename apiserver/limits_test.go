@@ -162,7 +162,8 @@ func TestDailyWriteQuota(t *testing.T) {
 
 // TestCardAndDeckCaps: the caps on what an account holds refuse adds,
 // imports and new decks past them, through MCP (isError) and the REST
-// API (429 JSON), and allow them again once something is deleted.
+// API (429 JSON), and allow them again once something is deleted (the
+// trash is not counted); a restore past a cap is refused item by item.
 func TestCardAndDeckCaps(t *testing.T) {
 	forEachDB(t, func(t *testing.T, db string) {
 		e := newEnv(t, db, func(c *apiserver.Config) { c.Limits.MaxCards, c.Limits.MaxDecks = 4, 2 })
@@ -195,6 +196,13 @@ func TestCardAndDeckCaps(t *testing.T) {
 		}
 		if refusalsOf(t, e, contracts.LimitCards) != 2 || refusalsOf(t, e, contracts.LimitDecks) != 2 {
 			t.Errorf("cap refusals counted: cards %d decks %d, want 2 and 2", refusalsOf(t, e, contracts.LimitCards), refusalsOf(t, e, contracts.LimitDecks))
+		}
+		// The trash is not held (card 5 came in after card 1 went to it), so
+		// restoring card 1 now would pass the cap: it stays in the trash.
+		var res contracts.RestoreResult
+		call(t, cs, contracts.ToolRestoreItems, map[string]any{"cardIds": []string{added.Items[0].ID}}, &res)
+		if res.Cards[0].Status != contracts.OutcomeConflict || !strings.Contains(res.Cards[0].Reason, "card limit") {
+			t.Errorf("restore past the card cap = %+v", res.Cards)
 		}
 	})
 }

@@ -74,7 +74,7 @@ func trashItem(r ports.TrashItem) contracts.TrashItem {
 	it := contracts.TrashItem{Kind: string(r.Kind), ID: r.ID, Name: r.Name, Cards: r.Cards,
 		DeletedAt: r.DeletedAt, ExpiresAt: r.DeletedAt.Add(contracts.TrashTTL)}
 	if r.Kind == ports.TrashCard {
-		it.Front, it.DeckID, it.DeckInTrash = cut(r.Front, contracts.MaxTrashFrontLen), r.DeckID, r.WithDeck != ""
+		it.Front, it.DeckID, it.DeckInTrash = cut(r.Front, contracts.MaxTrashFrontLen), r.DeckID, r.DeckTrashed
 	}
 	return it
 }
@@ -223,7 +223,7 @@ func (r *restorer) card(ctx context.Context, it ports.TrashItem, out *contracts.
 		switch {
 		case it.WithDeck != "":
 			out.Reason = fmt.Sprintf("it went to the trash with its deck %s; restore that deck (deckIds) and the card comes back with it", quoteID(it.DeckID))
-		case it.Name != "":
+		case it.DeckTrashed:
 			out.Reason = fmt.Sprintf("its deck %s is in the trash; restore the deck (deckIds) first, then the card", quoteID(it.DeckID))
 		default:
 			out.Reason = fmt.Sprintf("its deck %s no longer exists, so the card cannot come back", quoteID(it.DeckID))

@@ -30,6 +30,8 @@ type TrashItem struct {
 	// WithDeck is, for a card that went to the trash with its deck, that
 	// deck's id; empty for a card deleted on its own and for a deck.
 	WithDeck string
+	// DeckTrashed says a card's deck is in the trash (not live).
+	DeckTrashed bool
 	// Cards counts a deck's cards that went to the trash with it.
 	Cards int
 	// DeletedAt is when it was deleted.

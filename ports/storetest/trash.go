@@ -100,7 +100,7 @@ func testTrashDeckAndRestore(t *testing.T, f *fixture) {
 		if it := items[0]; it.Kind != ports.TrashDeck || it.Name != "Doomed" || it.Cards != 2 || !it.DeletedAt.Equal(f.now.Add(time.Hour)) {
 			t.Errorf("trashed deck item = %+v", it)
 		}
-		if it := items[1]; it.Kind != ports.TrashCard || it.Front != "lone" || it.DeckID != d.ID || it.Name != "Doomed" || it.WithDeck != "" || !it.DeletedAt.Equal(f.now) {
+		if it := items[1]; it.Kind != ports.TrashCard || it.Front != "lone" || it.DeckID != d.ID || it.Name != "Doomed" || it.WithDeck != "" || !it.DeckTrashed || !it.DeletedAt.Equal(f.now) {
 			t.Errorf("trashed card item = %+v", it)
 		}
 	}
