@@ -36,8 +36,10 @@ var statementBudgets = map[string]budget{
 	contracts.ToolSubmitReview:       {20, 1}, // + settings, today's counts (daily limits across sessions), the deck lock and the recount for concurrent sessions, the daily write counter (issue 10 §2)
 	contracts.ToolRenderStudySession: {18, 1}, // as start_study_session
 	contracts.ToolRequestMediaUpload: {8, 1},  // + the account's media lock, its usage (quota, open intents), their savepoint, the daily write counter (issue 10 §2)
-	contracts.ToolDeleteCards:        {5, 1},
-	contracts.ToolDeleteDeck:         {7, 1}, // + its preset, when no other deck uses it
+	contracts.ToolDeleteCards:        {7, 1},  // + the copies of the cards and their reviews into the trash (issue 10 §3)
+	contracts.ToolDeleteDeck:         {10, 1}, // + its preset, when no other deck uses it, + the copies of the deck, its cards and their reviews into the trash
+	contracts.ToolListTrash:          {2, 0},
+	contracts.ToolRestoreItems:       {16, 1}, // one card: holdings, the trashed items, its deck, a duplicate, the copies back under a savepoint
 }
 
 // TestStatementBudgets calls every tool once through /mcp with an API key
@@ -103,6 +105,8 @@ func TestStatementBudgets(t *testing.T) {
 		run(contracts.ToolRenderStudySession, map[string]any{"deckId": deck.ID}, nil)
 		run(contracts.ToolRequestMediaUpload, map[string]any{"contentType": "image/png", "bytes": 2048, "filename": "a.png"}, nil)
 		run(contracts.ToolDeleteCards, map[string]any{"cardIds": []string{added.Items[1].ID}}, nil)
+		run(contracts.ToolListTrash, map[string]any{}, nil)
+		run(contracts.ToolRestoreItems, map[string]any{"cardIds": []string{added.Items[1].ID}}, nil)
 		run(contracts.ToolDeleteDeck, map[string]any{"deckId": deck.ID}, nil)
 
 		var report strings.Builder

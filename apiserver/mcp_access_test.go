@@ -75,7 +75,7 @@ func TestScopesAndNarrowing(t *testing.T) {
 		readKey, _ := e.key(t, contracts.ScopeDecksRead)
 		fullKey, _ := e.key(t, contracts.AllScopes...)
 		readOnly := toolsNeeding(contracts.ScopeDecksRead)
-		if len(readOnly) != 8 { // list_decks, get_deck, search_cards, get_study_snapshot, get_settings, get_note, export_deck, get_job
+		if len(readOnly) != 9 { // list_decks, get_deck, search_cards, get_study_snapshot, get_settings, get_note, export_deck, get_job, list_trash
 			t.Fatalf("decks:read tools = %v", readOnly)
 		}
 

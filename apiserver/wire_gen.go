@@ -127,6 +127,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		Audit:    auditService,
 		Data:     accountDataService,
 		Settings: settingsService,
+		Trash:    trashService,
 	}
 	accountPages := provideAccountPages(site, authenticator, accountServices, cfg)
 	deckServices := web.DeckServices{

@@ -321,7 +321,7 @@ func (s cardStore) TrashCards(ctx context.Context, userID string, ids []string, 
 		for _, chunk := range chunks(ids, inChunk) {
 			var a args
 			where := `user_id = ` + a.add(userID) + ` AND id IN (` + list(&a, chunk) + `)`
-			if err := h.trashCardsWhere(ctx, where, slices.Clone(a), "", at); err != nil {
+			if _, err := h.trashCardsWhere(ctx, where, slices.Clone(a), "", at); err != nil {
 				return err
 			}
 			rows, err := h.q.QueryContext(ctx, `DELETE FROM cards WHERE `+where+` RETURNING id`, a...)

@@ -264,27 +264,19 @@ func (s deckStore) LockDeck(ctx context.Context, userID, deckID string) error {
 func (s deckStore) TrashDeck(ctx context.Context, userID, deckID string, at time.Time) (int, error) {
 	var cards int
 	err := s.atomic(ctx, func(h *handle) error {
-		var preset sql.NullString
-		if err := h.q.QueryRowContext(ctx, `SELECT (SELECT COUNT(*) FROM cards WHERE user_id = $1 AND deck_id = $2),
-  (SELECT preset_id FROM decks WHERE user_id = $1 AND id = $2)`, userID, deckID).Scan(&cards, &preset); err != nil {
-			return h.s.wrap(ctx, err, "count deck cards")
-		}
-		if err := h.trashDeckRow(ctx, userID, deckID, at); err != nil {
-			return err
-		}
-		if err := h.trashCardsWhere(ctx, `user_id = $1 AND deck_id = $2`, args{userID, deckID}, deckID, at); err != nil {
-			return err
-		}
-		res, err := h.exec(ctx, `DELETE FROM decks WHERE user_id = $1 AND id = $2`, userID, deckID)
-		n, err := h.affected(ctx, res, err, "delete deck")
+		preset, err := h.trashDeckRow(ctx, userID, deckID, at)
 		if err != nil {
 			return err
 		}
-		if n == 0 {
-			return notFound("deck")
+		if cards, err = h.trashCardsWhere(ctx, `user_id = $1 AND deck_id = $2`, args{userID, deckID}, deckID, at); err != nil {
+			return err
 		}
-		if preset.Valid {
-			_, err := presetStore{h}.DeleteUnusedPreset(ctx, userID, preset.String)
+		res, err := h.exec(ctx, `DELETE FROM decks WHERE user_id = $1 AND id = $2`, userID, deckID)
+		if _, err := h.affected(ctx, res, err, "delete deck"); err != nil {
+			return err
+		}
+		if preset != "" {
+			_, err := presetStore{h}.DeleteUnusedPreset(ctx, userID, preset)
 			return err
 		}
 		return nil

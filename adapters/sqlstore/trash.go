@@ -30,42 +30,42 @@ func (h *handle) Trash() ports.TrashStore { return trashStore{h} }
 func (s *Store) Trash() ports.TrashStore { return s.root.Trash() }
 
 // trashCardsWhere copies the cards matching where (over cards, with its
-// arguments in a) and their review logs into the trash, deleted at at;
-// withDeck names the deck they go with ("" for none).
-func (h *handle) trashCardsWhere(ctx context.Context, where string, a args, withDeck string, at time.Time) error {
+// arguments in a) and their review logs into the trash, deleted at at,
+// and returns how many cards it copied; withDeck names the deck they go
+// with ("" for none).
+func (h *handle) trashCardsWhere(ctx context.Context, where string, a args, withDeck string, at time.Time) (int, error) {
 	if _, err := h.exec(ctx, `INSERT INTO trash_review_logs (`+trashReviewCols+`) SELECT `+trashReviewCols+
 		` FROM review_logs WHERE card_id IN (SELECT id FROM cards WHERE `+where+`)`, a...); err != nil {
-		return h.s.wrap(ctx, err, "trash review logs")
+		return 0, h.s.wrap(ctx, err, "trash review logs")
 	}
 	deck := a.add(nullString(withDeck))
 	when := a.add(ms(at))
-	if _, err := h.exec(ctx, `INSERT INTO trash_cards (`+trashCardCols+`, trash_deck_id, deleted_at) SELECT `+trashCardCols+
-		`, `+deck+`, `+when+` FROM cards WHERE `+where, a...); err != nil {
-		return h.s.wrap(ctx, err, "trash cards")
-	}
-	return nil
+	res, err := h.exec(ctx, `INSERT INTO trash_cards (`+trashCardCols+`, trash_deck_id, deleted_at) SELECT `+trashCardCols+
+		`, `+deck+`, `+when+` FROM cards WHERE `+where, a...)
+	n, err := h.affected(ctx, res, err, "trash cards")
+	return int(n), err
 }
 
 // trashDeckRow copies the user's deck into the trash, deleted at at, with
 // its preset's settings as its own (the preset may be gone by the time it
-// is restored); not found when absent.
-func (h *handle) trashDeckRow(ctx context.Context, userID, deckID string, at time.Time) error {
+// is restored), and returns its preset's id; not found when absent.
+func (h *handle) trashDeckRow(ctx context.Context, userID, deckID string, at time.Time) (preset string, err error) {
 	var d contracts.Deck
-	err := scanDeck(h.q.QueryRowContext(ctx, `SELECT `+deckCols+deckFrom+`WHERE d.user_id = $1 AND d.id = $2`, userID, deckID), &d)
+	err = scanDeck(h.q.QueryRowContext(ctx, `SELECT `+deckCols+deckFrom+`WHERE d.user_id = $1 AND d.id = $2`, userID, deckID), &d)
 	if errNoRows(err) {
-		return notFound("deck")
+		return "", notFound("deck")
 	}
 	if err != nil {
-		return h.s.wrap(ctx, err, "read deck")
+		return "", h.s.wrap(ctx, err, "read deck")
 	}
 	settings, err := jsonText(d.Settings)
 	if err != nil {
-		return contracts.Internal(err)
+		return "", contracts.Internal(err)
 	}
 	_, err = h.exec(ctx, `INSERT INTO trash_decks (id, user_id, name, description, settings, created_at, updated_at, preset_id, deleted_at)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, d.ID, userID, d.Name, d.Description, settings, ms(d.CreatedAt), ms(d.UpdatedAt),
 		nullString(d.Settings.PresetID), ms(at))
-	return h.s.wrap(ctx, err, "trash deck")
+	return d.Settings.PresetID, h.s.wrap(ctx, err, "trash deck")
 }
 
 // scanTrashItem reads a ports.TrashItem.

@@ -26,7 +26,7 @@ func project(ctx context.Context, def contracts.ToolDef, req *mcpcore.CallReques
 		Tool:         def.Name,
 		Action:       def.AuditAction,
 		InputSummary: Summarize(req.Arguments, contracts.MaxAuditSummaryBytes),
-		AffectedIDs:  affectedIDs(result, req.Arguments),
+		AffectedIDs:  AffectedIDs(result, req.Arguments),
 		Outcome:      contracts.AuditOK,
 		RequestID:    string(req.ID()),
 	}
@@ -63,9 +63,10 @@ func (s *Tools) auditFailed(ctx context.Context, e contracts.AuditEvent, err err
 	res.Meta[MetaAuditFailed] = true
 }
 
-// affectedIDs takes the ids a call touched from its result, or, when the
-// call failed, from the ids named in its arguments.
-func affectedIDs(result any, args json.RawMessage) []string {
+// AffectedIDs takes the ids a call touched from its result, or, when the
+// call failed, from the ids named in its arguments (also the REST API's
+// audit rows, which are the matching tool's).
+func AffectedIDs(result any, args json.RawMessage) []string {
 	ids := []string{}
 	add := func(id string) {
 		if id != "" {

@@ -42,29 +42,32 @@ type route struct {
 }
 
 // routes is the route table: every use case with its method, path, access
-// policy, endpoint and decoder. Every route but /api/me is for the web app
+// policy, endpoint and decoder. A mutation that does what an MCP tool does
+// writes that tool's audit row (audited). Every route but /api/me is for the web app
 // alone: an agent's key works on /mcp, where its scopes, the account's
 // exposure settings and the audit trail apply, never around them here.
-func routes(s Services) []route {
+func routes(s Services, log *slog.Logger) []route {
+	// a is a mutation that does what the tool does, and writes its audit row.
+	a := func(tool string, e endpoint.Endpoint) endpoint.Endpoint { return audited(s.Audit, log, tool, nil, e) }
 	return []route{
 		{"GET", "me", anyPrincipal, makeMeEndpoint(s.Accounts), decodeNothing},
 
 		{"GET", "decks", webSession, makeListDecksEndpoint(s.Decks), decodeListDecksRequest},
-		{"POST", "decks", webSession, makeCreateDeckEndpoint(s.Decks), decodeCreateDeckRequest},
+		{"POST", "decks", webSession, a(contracts.ToolCreateDeck, makeCreateDeckEndpoint(s.Decks)), decodeCreateDeckRequest},
 		{"GET", "decks/{id}", webSession, makeGetDeckEndpoint(s.Decks), decodeIDRequest},
-		{"PATCH", "decks/{id}", webSession, makeUpdateDeckEndpoint(s.Decks), decodeUpdateDeckRequest},
-		{"DELETE", "decks/{id}", webSession, makeDeleteDeckEndpoint(s.Decks), decodeIDRequest},
+		{"PATCH", "decks/{id}", webSession, a(contracts.ToolUpdateDeck, makeUpdateDeckEndpoint(s.Decks)), decodeUpdateDeckRequest},
+		{"DELETE", "decks/{id}", webSession, audited(s.Audit, log, contracts.ToolDeleteDeck, deckIDArgs, makeDeleteDeckEndpoint(s.Decks)), decodeIDRequest},
 
 		{"GET", "cards", webSession, makeSearchCardsEndpoint(s.Cards), decodeSearchCardsRequest},
 		{"GET", "cards/{id}", webSession, makeGetCardEndpoint(s.Cards), decodeIDRequest},
-		{"POST", "decks/{id}/cards", webSession, makeAddCardsEndpoint(s.Cards), decodeAddCardsRequest},
-		{"POST", "decks/{id}/import", webSession, makeImportCardsEndpoint(s.Cards), decodeImportCardsRequest},
-		{"PATCH", "cards", webSession, makeUpdateCardsEndpoint(s.Cards), decodeUpdateCardsRequest},
-		{"POST", "cards/delete", webSession, makeDeleteCardsEndpoint(s.Cards), decodeDeleteCardsRequest},
+		{"POST", "decks/{id}/cards", webSession, a(contracts.ToolAddCards, makeAddCardsEndpoint(s.Cards)), decodeAddCardsRequest},
+		{"POST", "decks/{id}/import", webSession, a(contracts.ToolImportCards, makeImportCardsEndpoint(s.Cards)), decodeImportCardsRequest},
+		{"PATCH", "cards", webSession, a(contracts.ToolUpdateCards, makeUpdateCardsEndpoint(s.Cards)), decodeUpdateCardsRequest},
+		{"POST", "cards/delete", webSession, a(contracts.ToolDeleteCards, makeDeleteCardsEndpoint(s.Cards)), decodeDeleteCardsRequest},
 
-		{"POST", "decks/{id}/study-sessions", webSession, makeStartSessionEndpoint(s.Study), decodeStartSessionRequest},
+		{"POST", "decks/{id}/study-sessions", webSession, a(contracts.ToolStartStudySession, makeStartSessionEndpoint(s.Study)), decodeStartSessionRequest},
 		{"GET", "study-sessions/{id}", webSession, makeGetSessionEndpoint(s.Study), decodeIDRequest},
-		{"POST", "study-sessions/{id}/reviews", webSession, makeSubmitReviewEndpoint(s.Study), decodeSubmitReviewRequest},
+		{"POST", "study-sessions/{id}/reviews", webSession, a(contracts.ToolSubmitReview, makeSubmitReviewEndpoint(s.Study)), decodeSubmitReviewRequest},
 		{"GET", "decks/{id}/snapshot", webSession, makeSnapshotEndpoint(s.Study), decodeIDRequest},
 
 		{"GET", "stats", webSession, makeStatsEndpoint(s.Stats), decodeStatsRequest},
@@ -78,7 +81,7 @@ func routes(s Services) []route {
 		{"PUT", "exposure", webSession, makeSetExposureEndpoint(s.Exposure), decodeSetExposureRequest},
 
 		{"GET", "settings", webSession, makeGetSettingsEndpoint(s.Settings), decodeNothing},
-		{"PATCH", "settings", webSession, makeUpdateSettingsEndpoint(s.Settings), decodeUpdateSettingsRequest},
+		{"PATCH", "settings", webSession, a(contracts.ToolUpdateSettings, makeUpdateSettingsEndpoint(s.Settings)), decodeUpdateSettingsRequest},
 
 		{"GET", "audit", webSession, makeListAuditEndpoint(s.Audit), decodeListAuditRequest},
 	}
@@ -93,7 +96,7 @@ func NewHandler(s Services, logger *slog.Logger) http.Handler {
 	}
 	errorEncoder := encodeError(logger)
 	mux := http.NewServeMux()
-	for _, rt := range routes(s) {
+	for _, rt := range routes(s, logger) {
 		mux.Handle(rt.method+" "+PathPrefix+rt.path, kithttp.NewServer(
 			rt.endpoint,
 			admit(rt.access, rt.decode),

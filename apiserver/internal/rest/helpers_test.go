@@ -36,6 +36,8 @@ type mocked struct {
 	exposure *mock.MockExposureService
 	audit    *mock.MockAuditService
 	accounts *mock.MockAccountService
+	// audited are the audit rows the handler wrote (AuditService.Record).
+	audited *[]contracts.AuditEvent
 }
 
 func newMocked(t *testing.T) *mocked {
@@ -50,7 +52,12 @@ func newMocked(t *testing.T) *mocked {
 		exposure: mock.NewMockExposureService(ctrl),
 		audit:    mock.NewMockAuditService(ctrl),
 		accounts: mock.NewMockAccountService(ctrl),
+		audited:  &[]contracts.AuditEvent{},
 	}
+	m.audit.EXPECT().Record(gomock.Any(), gomock.Any()).DoAndReturn(func(_ context.Context, e contracts.AuditEvent) error {
+		*m.audited = append(*m.audited, e)
+		return nil
+	}).AnyTimes()
 	m.h = rest.NewHandler(rest.Services{
 		Decks: m.decks, Cards: m.cards, Study: m.study, Stats: m.stats,
 		Keys: m.keys, Exposure: m.exposure, Audit: m.audit, Accounts: m.accounts,

@@ -18,6 +18,7 @@ type AccountServices struct {
 	Audit    ports.AuditService
 	Data     ports.AccountDataService
 	Settings ports.SettingsService
+	Trash    ports.TrashService
 }
 
 // AccountPages serve `/`, /stats, /audit and /settings/…: every handler
@@ -50,6 +51,8 @@ func NewAccountPages(site *Site, a *auth.Authenticator, svc AccountServices, mcp
 //	GET  /settings/data                 download everything, delete the account
 //	GET  /settings/data/export          the zip archive
 //	POST /settings/data/delete          delete the account (typed confirmation)
+//	GET  /settings/trash                deleted decks and cards, kept 30 days
+//	POST /settings/trash/restore        bring one back (as restore_items)
 func (p *AccountPages) Register(mux *http.ServeMux) {
 	s := p.site
 	mux.Handle("GET /{$}", s.Public(p.home))
@@ -68,6 +71,8 @@ func (p *AccountPages) Register(mux *http.ServeMux) {
 	mux.Handle("GET /settings/data", s.Page(p.data))
 	mux.Handle("GET /settings/data/export", s.Page(p.export))
 	mux.Handle("POST /settings/data/delete", s.Page(p.deleteAccount))
+	mux.Handle("GET /settings/trash", s.Page(p.trash))
+	mux.Handle("POST /settings/trash/restore", s.Page(p.restoreTrashed))
 }
 
 // settingsTab is one entry of the settings navigation.
@@ -78,7 +83,7 @@ type settingsTab struct {
 
 // settingsData is what every settings section renders with.
 type settingsData struct {
-	Section string // keys, agents, data, day
+	Section string // keys, agents, data, day, trash
 	Tabs    []settingsTab
 	Page    any // the section's own data
 }
@@ -91,6 +96,7 @@ func settings(section string, page any) settingsData {
 		{Path: "/settings/connected-apps", Label: "Connected apps"},
 		{Path: "/settings/day", Label: "Your day"},
 		{Path: "/settings/data", Label: "Your data"},
+		{Path: "/settings/trash", Label: "Trash"},
 	}
 	for i := range tabs {
 		tabs[i].Current = tabs[i].Path == "/settings/"+section
@@ -107,6 +113,10 @@ func flash(r *http.Request) string {
 		return "Saved. Agents see the change on their next call."
 	case "saved-day":
 		return "Saved. Your day now starts at the new time."
+	case "restored-deck":
+		return "Restored: the deck is back with its cards and their review history."
+	case "restored-card":
+		return "Restored: the card is back in its deck with its review history."
 	}
 	return ""
 }
