@@ -7,14 +7,27 @@ import (
 )
 
 // Evaluate scores weights (21 numbers within contracts.WeightBounds)
-// against histories, as the reference's evaluation does: log loss and
-// RMSE over bins (see Metrics). Histories without a scored review are
-// invalid input.
+// against every scored review of histories: log loss and RMSE over bins
+// (see Metrics), with the reference's recency weights in time order.
+// Histories without a scored review are invalid input.
 func Evaluate(weights []float64, histories []History) (Metrics, error) {
+	return evaluate(weights, histories, false)
+}
+
+// EvaluateReference scores weights exactly as the reference's evaluation
+// (fsrs-rs as the npm binding serves it) does: it first drops the cards
+// its outlier filter drops (which, on a small set such as a held-out
+// fifth of a deck, can be most of them) and weighs the first long-term
+// review of each card as the oldest (see order).
+func EvaluateReference(weights []float64, histories []History) (Metrics, error) {
+	return evaluate(weights, histories, true)
+}
+
+func evaluate(weights []float64, histories []History, reference bool) (Metrics, error) {
 	if err := contracts.CheckWeights(weights); err != nil {
 		return Metrics{}, err
 	}
-	ds, err := prepare(histories)
+	ds, err := prepare(histories, reference)
 	if err != nil {
 		return Metrics{}, err
 	}
@@ -57,7 +70,7 @@ func score(w *[NumWeights]float64, ds *dataset) Metrics {
 	bins := map[binKey]*bin{}
 	for i := range ds.seqs {
 		q := &ds.seqs[i]
-		if len(q.rating) < 2 {
+		if len(q.rating) < 2 || q.dropped {
 			continue
 		}
 		st.initial(w, q.rating[0])

@@ -62,13 +62,19 @@ var paramsStddev = [NumWeights]float64{6.43, 9.66, 17.58, 27.85, 0.57, 0.28, 0.6
 // Fit fits the FSRS-6 weights to histories. Fewer than MinReviews scored
 // reviews is invalid input. It stops with ctx's error when ctx ends.
 func Fit(ctx context.Context, histories []History, opt Options) (Result, error) {
-	ds, err := prepare(histories)
+	all, err := prepare(histories, false)
 	if err != nil {
 		return Result{}, err
 	}
-	if ds.scored < MinReviews {
+	if all.scored < MinReviews {
 		return Result{}, contracts.Errorf(contracts.KindInvalid,
-			"optimising FSRS weights needs at least %d reviews made a day or more after the card's previous review; this history has %d", MinReviews, ds.scored)
+			"optimising FSRS weights needs at least %d reviews made a day or more after the card's previous review; this history has %d", MinReviews, all.scored)
+	}
+	// As the reference: without its outliers and in its order, unless
+	// the outlier filter leaves too little to fit.
+	ds, _ := prepare(histories, true)
+	if ds.scored < MinReviews {
+		ds = all
 	}
 	if opt.MaxIterations <= 0 {
 		opt.MaxIterations = 500

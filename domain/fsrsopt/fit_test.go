@@ -33,7 +33,7 @@ func TestFitBeatsDefaultsOnOwnScheduler(t *testing.T) {
 	t.Logf("held out (%d reviews): defaults %.4f/%.4f, fit %.4f/%.4f, truth %.4f/%.4f (log loss/RMSE bins)",
 		fit.Reviews, def.LogLoss, def.RMSEBins, fit.LogLoss, fit.RMSEBins, tru.LogLoss, tru.RMSEBins)
 	t.Logf("weights %.4f", res.Weights)
-	ds, _ := prepare(train)
+	ds, _ := prepare(train, true)
 	var tw [NumWeights]float64
 	copy(tw[:], trueWeights)
 	t.Logf("train: fit %+v truth %+v", res.Train, score(&tw, ds))

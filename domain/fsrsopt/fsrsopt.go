@@ -14,14 +14,14 @@
 // "long-term review"): the label is pass (hard, good, easy) or fail
 // (again). Same-day reviews move the memory state but are not predicted.
 //
-// Fit follows the reference: initial stabilities w0-w3 are pretrained
-// from the first long-term review of each card, grouped by the card's
-// first rating; then all 21 weights are fitted by maximum likelihood
-// (binary cross-entropy of the predicted recall against pass/fail,
-// recency-weighted and with the reference's L2 pull towards the
-// pretrained start), with the reference's parameter clamps. Unlike the
-// reference's five epochs of mini-batches, the fit takes full-batch Adam
-// steps with exact gradients until the objective stops improving.
+// Fit follows the reference (fsrs-rs): it drops the reference's outlier
+// cards, pretrains the initial stabilities w0-w3 from the first long-term
+// review of each card, grouped by the card's first rating, then fits all
+// 21 weights by maximum likelihood (binary cross-entropy of the predicted
+// recall against pass/fail, recency-weighted, with the reference's L2 pull
+// towards the pretrained start) within the reference's parameter clamps.
+// Unlike the reference's five epochs of mini-batches, it takes full-batch
+// Adam steps with exact gradients until the objective stops improving.
 package fsrsopt
 
 import (
@@ -67,9 +67,9 @@ type History struct {
 
 // Metrics scores weights against histories.
 type Metrics struct {
-	// LogLoss is the recency-weighted binary cross-entropy of the
-	// predicted recall against pass/fail over the scored reviews, as the
-	// reference's evaluation defines it.
+	// LogLoss is the recency-weighted mean binary cross-entropy of the
+	// predicted recall against pass/fail over the scored reviews (the
+	// reference's definition).
 	LogLoss float64 `json:"logLoss"`
 	// RMSEBins is the reference's calibration error: the scored reviews
 	// are binned by elapsed days, number of long-term reviews and lapses
@@ -104,6 +104,9 @@ type seq struct {
 	rating []int8    // 1 again - 4 easy
 	delta  []int32   // days since the previous review (0 for the first)
 	weight []float64 // recency weight of a scored review, 0 otherwise
+	// dropped is set on an outlier card (see outliers): it is neither
+	// scored nor used for pretraining.
+	dropped bool
 }
 
 // dataset is the histories prepared for the model.
@@ -118,17 +121,13 @@ var ratingNum = map[contracts.Rating]int8{
 	contracts.RatingAgain: 1, contracts.RatingHard: 2, contracts.RatingGood: 3, contracts.RatingEasy: 4,
 }
 
-// prepare checks the histories and computes delta days and the
-// reference's recency weights: the k-th of n scored reviews in time order
-// weighs 0.25 + 0.75·(k/(n-1))³.
-func prepare(histories []History) (*dataset, error) {
-	type ref struct {
-		card, pos int
-		at        time.Time
-		day       int
-	}
+// prepare checks the histories and weighs the scored reviews with the
+// reference's recency weights: the k-th of n weighs 0.25 + 0.75·(k/(n-1))³.
+// With reference set, the reference's outliers are dropped and the
+// reviews put in its order (see order); otherwise all are kept, in time
+// order.
+func prepare(histories []History, reference bool) (*dataset, error) {
 	ds := &dataset{seqs: make([]seq, len(histories))}
-	var order []ref
 	for c, h := range histories {
 		n := len(h.Reviews)
 		s := seq{rating: make([]int8, n), delta: make([]int32, n), weight: make([]float64, n)}
@@ -145,31 +144,151 @@ func prepare(histories []History) (*dataset, error) {
 			if d < 0 {
 				return nil, contracts.Errorf(contracts.KindInvalid, "card %q review %d: day %d is before the previous review's day %d; reviews must be oldest first", h.Card, i, r.Day, h.Reviews[i-1].Day)
 			}
-			s.delta[i] = int32(d)
-			if d > 0 {
-				order = append(order, ref{card: c, pos: i, at: r.At, day: r.Day})
-				if g > 1 {
-					ds.passes++
-				}
-			}
+			s.delta[i] = int32(min(d, 1<<30))
 		}
 		ds.seqs[c] = s
 	}
-	slices.SortStableFunc(order, func(a, b ref) int {
-		if c := a.at.Compare(b.at); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.day, b.day)
-	})
-	ds.scored = len(order)
-	den := max(float64(len(order)-1), 1)
-	for k, o := range order {
+	refs := order(histories, ds.seqs, reference)
+	ds.scored = len(refs)
+	den := max(float64(len(refs)-1), 1)
+	for k, o := range refs {
 		x := float64(k) / den
 		w := 0.25 + 0.75*x*x*x
 		ds.seqs[o.card].weight[o.pos] = w
 		ds.wsum += w
+		if ds.seqs[o.card].rating[o.pos] > 1 {
+			ds.passes++
+		}
 	}
 	return ds, nil
+}
+
+// ref is a scored review: a card and a position in its reviews.
+type ref struct {
+	card, pos int
+	at        time.Time
+	day       int
+}
+
+// byTime orders scored reviews by time, then day.
+func byTime(a, b ref) int {
+	return cmp.Or(a.at.Compare(b.at), cmp.Compare(a.day, b.day))
+}
+
+// order returns the scored reviews in time order, or with reference set
+// marks the reference's outlier cards dropped and returns the scored
+// reviews of the others in the reference's order: first each
+// card's first long-term review, grouped by first rating (again first),
+// then by the group's size (smallest first) and elapsed days, each group
+// in time order; then all the other scored reviews in time order. (The
+// reference's optimiser and evaluation both put the reviews of its
+// pretraining set first, so its recency weights treat them as oldest.)
+func order(histories []History, seqs []seq, reference bool) []ref {
+	groups := map[int]int{}
+	if reference {
+		groups = outliers(seqs)
+	}
+	var first, rest []ref
+	for c := range seqs {
+		q := &seqs[c]
+		if q.dropped {
+			continue
+		}
+		f := firstLongTermOf(q)
+		for i := 1; i < len(q.rating); i++ {
+			if q.delta[i] == 0 {
+				continue
+			}
+			r := ref{card: c, pos: i, at: histories[c].Reviews[i].At, day: histories[c].Reviews[i].Day}
+			if reference && i == f {
+				first = append(first, r)
+			} else {
+				rest = append(rest, r)
+			}
+		}
+	}
+	slices.SortStableFunc(first, func(a, b ref) int {
+		return cmp.Or(cmp.Compare(groups[a.card], groups[b.card]), byTime(a, b))
+	})
+	slices.SortStableFunc(rest, byTime)
+	return append(first, rest...)
+}
+
+// firstLongTermOf returns the position of a card's first review a day or
+// more after the previous one, or 0 when there is none.
+func firstLongTermOf(q *seq) int {
+	for j := 1; j < len(q.rating); j++ {
+		if q.delta[j] > 0 {
+			return j
+		}
+	}
+	return 0
+}
+
+// outliers marks dropped the cards the reference leaves out of training
+// and evaluation, and returns the rank of each kept card's group. Cards
+// are grouped by their first rating and the elapsed days of their first
+// long-term review; within each first rating, the smallest groups (fewest
+// cards first, then fewest days) are dropped until at least
+// max(20, total/20) cards are, and every later group is dropped too when
+// it has fewer than 6 cards or its days exceed 100 (365 for a first easy).
+func outliers(seqs []seq) map[int]int {
+	type group struct {
+		delta int32
+		cards []int
+	}
+	byRating := map[int8]map[int32][]int{}
+	for c := range seqs {
+		q := &seqs[c]
+		j := firstLongTermOf(q)
+		if j == 0 {
+			continue
+		}
+		g0 := q.rating[0]
+		if byRating[g0] == nil {
+			byRating[g0] = map[int32][]int{}
+		}
+		byRating[g0][q.delta[j]] = append(byRating[g0][q.delta[j]], c)
+	}
+	rank := map[int]int{}
+	kept := 0
+	for g0 := int8(1); g0 <= 4; g0++ {
+		byDelta := byRating[g0]
+		groups := make([]group, 0, len(byDelta))
+		total := 0
+		for d, cards := range byDelta {
+			groups = append(groups, group{d, cards})
+			total += len(cards)
+		}
+		slices.SortFunc(groups, func(a, b group) int {
+			if c := cmp.Compare(len(a.cards), len(b.cards)); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.delta, b.delta)
+		})
+		limit := int32(100)
+		if g0 == 4 {
+			limit = 365
+		}
+		removed := 0
+		for _, gr := range groups {
+			if removed+len(gr.cards) >= max(20, total/20) {
+				if len(gr.cards) >= 6 && gr.delta <= limit {
+					kept++
+					for _, c := range gr.cards {
+						rank[c] = kept
+					}
+					continue
+				}
+			} else {
+				removed += len(gr.cards)
+			}
+			for _, c := range gr.cards {
+				seqs[c].dropped = true
+			}
+		}
+	}
+	return rank
 }
 
 // mix is the splitmix64 finaliser.

@@ -189,7 +189,7 @@ func objective(w *[NumWeights]float64, ds *dataset, grad *[NumWeights]float64) f
 	}
 	for i := range ds.seqs {
 		q := &ds.seqs[i]
-		if len(q.rating) < 2 {
+		if len(q.rating) < 2 || q.dropped {
 			continue
 		}
 		st.initial(w, q.rating[0])

@@ -10,7 +10,7 @@ import (
 // defaults, on a simulated history.
 func TestGradientMatchesFiniteDifferences(t *testing.T) {
 	hist := simulate(t, trueWeights, 120, 6, 120, 7)
-	ds, err := prepare(hist)
+	ds, err := prepare(hist, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,14 +29,12 @@ type firstLongTerm struct {
 func pretrain(ds *dataset) ([4]float64, map[int]int) {
 	groups := map[int]map[int32]*firstLongTerm{}
 	counts := map[int]int{}
-	for _, q := range ds.seqs {
-		if len(q.rating) < 2 {
+	for i := range ds.seqs {
+		q := &ds.seqs[i]
+		if q.dropped {
 			continue
 		}
-		for j := 1; j < len(q.rating); j++ {
-			if q.delta[j] == 0 {
-				continue
-			}
+		if j := firstLongTermOf(q); j > 0 {
 			g0 := int(q.rating[0])
 			if groups[g0] == nil {
 				groups[g0] = map[int32]*firstLongTerm{}
@@ -51,7 +49,6 @@ func pretrain(ds *dataset) ([4]float64, map[int]int) {
 				f.passes++
 			}
 			counts[g0]++
-			break
 		}
 	}
 	avg := 0.0
