@@ -91,6 +91,10 @@ func testDeleteUser(t *testing.T, f *fixture) {
 			Tool: "add_cards", Action: "cards.add", InputSummary: []byte(`{}`), Outcome: contracts.AuditOK, At: f.now}))
 		must(t, f.s.Media().CreateMedia(f.ctx, ports.MediaRow{ID: f.id("med"), UserID: u, ContentType: "image/png", Filename: "x.png",
 			MaxBytes: 1, TokenHash: []byte{1}, CreatedAt: f.now, ExpiresAt: f.now.Add(time.Hour)}))
+		gone := f.deck(u, "Trashed")
+		f.review(u, f.insert(u, f.card(gone.ID, "front", "back"))[0], "", contracts.RatingGood, f.now, 100)
+		_, err := f.s.Decks().TrashDeck(f.ctx, u, gone.ID, f.now)
+		must(t, err)
 	}
 	before, err := f.s.Users().CountDeletions(f.ctx)
 	must(t, err)
@@ -119,6 +123,11 @@ func testDeleteUser(t *testing.T, f *fixture) {
 	if len(keys)+len(revs)+len(media)+len(audit) != 0 || exp.ReadOnly {
 		t.Errorf("rows left after deleting the account: %d keys, %d reviews, %d media, %d audit, exposure %+v",
 			len(keys), len(revs), len(media), len(audit), exp)
+	}
+	// The deleted account's trash went with it: a purge of everything left
+	// finds only the other account's trashed deck and card.
+	if n, err := f.s.Trash().PurgeTrash(f.ctx, f.now.Add(365*day), 100); err != nil || n != 2 {
+		t.Errorf("purging all trash after deleting an account = %d, %v; want 2 (the other account's deck and card)", n, err)
 	}
 	after, err := f.s.Users().CountDeletions(f.ctx)
 	must(t, err)
