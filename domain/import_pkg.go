@@ -221,4 +221,3 @@ type ImportOptions struct {
 	// Progress receives how far the import has come (may be nil).
 	Progress func(done, total int64, message string)
 }
-

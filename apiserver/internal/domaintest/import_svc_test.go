@@ -356,4 +356,3 @@ func testImportPackageJob(t *testing.T, store string) {
 	_, err = e.svc.Import.ImportPackage(ctx, contracts.ImportPackageArgs{UploadID: zipUp})
 	wantKind(t, err, contracts.KindUnavailable)
 }
-
