@@ -122,7 +122,7 @@ func (s *ImportService) importUpload(ctx context.Context, run *JobRun, uid strin
 	}
 	defer blob.Close()
 	if row.ContentType != "application/zip" {
-		return s.importText(ctx, run, uid, in.DeckID, row, blob)
+		return s.importText(ctx, run, uid, in.DeckID, blob)
 	}
 	if s.reader == nil {
 		return contracts.ImportReport{}, contracts.Errorf(contracts.KindUnavailable, "package imports are not available on this server")
@@ -195,7 +195,7 @@ func reportIf(rep contracts.ImportReport, err error) *contracts.ImportReport {
 
 // importText imports a text export through the text importer, at most
 // contracts.MaxBulkItems cards a transaction.
-func (s *ImportService) importText(ctx context.Context, run *JobRun, uid, deckID string, row ports.MediaRow, body io.Reader) (contracts.ImportReport, error) {
+func (s *ImportService) importText(ctx context.Context, run *JobRun, uid, deckID string, body io.Reader) (contracts.ImportReport, error) {
 	if deckID == "" {
 		return contracts.ImportReport{}, contracts.Errorf(contracts.KindInvalid, "a text import needs deckId: the deck its cards go to (rows naming a deck go there)")
 	}
@@ -203,14 +203,9 @@ func (s *ImportService) importText(ctx context.Context, run *JobRun, uid, deckID
 	if err != nil {
 		return contracts.ImportReport{}, fail(err)
 	}
-	format := contracts.ImportFormat("")
-	switch row.ContentType {
-	case "text/csv":
-		format = contracts.ImportCSV
-	case "text/tab-separated-values":
-		format = contracts.ImportTSV
-	}
-	return s.cards.importLarge(ctx, uid, deckID, string(raw), format, run.Progress)
+	// The format is read from the text (Anki's # headers, the separator),
+	// whichever text type the upload was sent as.
+	return s.cards.importLarge(ctx, uid, deckID, string(raw), contracts.ImportAuto, run.Progress)
 }
 
 // ImportOptions steer Apply.
