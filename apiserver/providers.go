@@ -125,7 +125,7 @@ func provideDomainConfig(cfg Config, key serverKey, m *obs.Metrics) domain.Confi
 	links.Write([]byte("takhtabush download links"))
 	return domain.Config{BaseURL: cfg.BaseURL, KeyPepper: []byte(cfg.KeyPepper), MediaURLKey: mac.Sum(nil),
 		MediaQuotaBytes: cfg.MediaQuotaBytes, MaxOpenUploads: cfg.MaxOpenUploads, MaxAttachmentBytes: cfg.MaxAttachmentBytes,
-		URLKey: links.Sum(nil), PackageWriter: ankipkg.Writer{},
+		URLKey: links.Sum(nil), PackageWriter: ankipkg.Writer{}, PackageReader: ankipkg.Reader{},
 		Limits: domain.Limits{DailyWrites: cfg.Limits.DailyWrites, MaxCards: cfg.Limits.MaxCards, MaxDecks: cfg.Limits.MaxDecks, OnRefusal: m.Refused}}
 }
 

@@ -136,6 +136,9 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		Audit:  auditService,
 		Stats:  statsService,
 		Export: exportService,
+		Media:  mediaService,
+		Import: importService,
+		Jobs:   jobService,
 	}
 	deckPages := provideDeckPages(site, deckServices)
 	handler, err := provideOAuthHTTP(oAuthService, site, logger, cfg)
