@@ -22,6 +22,7 @@ type Services struct {
 	Settings ports.SettingsService
 	Jobs     ports.JobService
 	Export   ports.ExportService
+	Import   ports.ImportService
 	// Tx runs a mutation and its audit row in one transaction; nil runs
 	// them one after the other.
 	Tx ports.TxRunner
@@ -172,8 +173,11 @@ func (b *Binding) Atomic(ctx context.Context, fn func(ctx context.Context) error
 	if b.svc.Tx == nil {
 		return fn(ctx)
 	}
+	// A failed call fails the whole transaction (its failure is audited
+	// apart), so the services' own transactions join it without a
+	// savepoint; only the audit row takes one (WriteAudit).
 	return b.svc.Tx.InCallTx(ctx, func(ctx context.Context) error {
-		return fn(context.WithValue(ctx, atomicKey{}, true))
+		return fn(ports.FailureEndsCall(context.WithValue(ctx, atomicKey{}, true), true))
 	})
 }
 
@@ -189,6 +193,7 @@ func (b *Binding) WriteAudit(ctx context.Context, e contracts.AuditEvent) error 
 	}
 	var err error
 	if ctx.Value(atomicKey{}) != nil {
+		ctx := ports.FailureEndsCall(ctx, false) // the mutation commits even when its audit row fails
 		err = b.svc.Tx.InTx(ctx, func(ports.Stores) error { return b.svc.Audit.Record(ctx, e) })
 	} else {
 		err = b.svc.Audit.Record(ctx, e)
@@ -220,6 +225,11 @@ func (b *Binding) CancelJob(ctx context.Context, args contracts.CancelJobArgs) (
 // SubmitJob implements ports.McpServices.
 func (b *Binding) SubmitJob(ctx context.Context, kind string, input json.RawMessage) (contracts.Job, error) {
 	return b.svc.Jobs.Submit(ctx, kind, input)
+}
+
+// ImportPackage implements ports.McpServices.
+func (b *Binding) ImportPackage(ctx context.Context, args contracts.ImportPackageArgs) (contracts.Job, error) {
+	return b.svc.Import.ImportPackage(ctx, args)
 }
 
 // ExportDeck implements ports.McpServices.
