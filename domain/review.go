@@ -49,26 +49,34 @@ func (s *StudyService) SubmitReview(ctx context.Context, args contracts.SubmitRe
 
 func (s *StudyService) review(ctx context.Context, tx ports.Stores, uid string, args contracts.SubmitReviewArgs, asked time.Time) (contracts.ReviewResult, error) {
 	now := s.now()
-	sess, err := s.liveSession(ctx, tx, uid, args.SessionID)
-	if err != nil {
-		return contracts.ReviewResult{}, err
-	}
 	sessions := tx.Sessions()
-	item, err := pendingItem(ctx, sessions, uid, sess.ID, args.CardID)
+	// One read: the session, the card's pending item, the card, its deck
+	// and the account's settings.
+	t, err := reviewTarget(ctx, sessions, uid, args)
 	if err != nil && !contracts.IsKind(err, contracts.KindNotFound) {
 		return contracts.ReviewResult{}, fail(err)
 	}
-	if args.Position != nil && (err != nil || *args.Position != item.Position) {
-		// The named showing may have been rated already: the same rating
-		// again is a retry, answered with the first answer.
+	sess, item := t.Session, t.Item
+	switch {
+	case err == nil && !now.Before(sess.ExpiresAt):
+		return contracts.ReviewResult{}, sessionGone()
+	case err != nil:
+		// Not pending: say why, from the session.
+		if sess, err = s.liveSession(ctx, tx, uid, args.SessionID); err != nil {
+			return contracts.ReviewResult{}, err
+		}
+		if args.Position != nil {
+			// The named showing may have been rated already: the same
+			// rating again is a retry, answered with the first answer.
+			if res, ok, rerr := s.replay(ctx, tx, uid, sess, args); rerr != nil || ok {
+				return res, rerr
+			}
+		}
+		return contracts.ReviewResult{}, s.notWaiting(ctx, tx, sess, args.CardID)
+	case args.Position != nil && *args.Position != item.Position:
 		if res, ok, rerr := s.replay(ctx, tx, uid, sess, args); rerr != nil || ok {
 			return res, rerr
 		}
-	}
-	if err != nil {
-		return contracts.ReviewResult{}, s.notWaiting(ctx, tx, sess, args.CardID)
-	}
-	if args.Position != nil && *args.Position != item.Position {
 		// The named showing of the card was rated already (a retried
 		// call); its next showing is a later position.
 		return contracts.ReviewResult{}, contracts.Errorf(contracts.KindConflict,
@@ -80,29 +88,20 @@ func (s *StudyService) review(ctx context.Context, tx ports.Stores, uid string, 
 	case err != nil:
 		return contracts.ReviewResult{}, fail(err)
 	}
-	rows, err := tx.Cards().GetCards(ctx, uid, []string{args.CardID})
-	if err != nil {
-		return contracts.ReviewResult{}, fail(err)
-	}
-	if len(rows) == 0 {
-		return contracts.ReviewResult{}, contracts.Errorf(contracts.KindNotFound, "card %s no longer exists; get the session for the current card", args.CardID)
-	}
-	card := rows[0]
+	card := t.Card
 	if lr := card.State.LastReview; lr != nil && !lr.Before(asked) {
 		return contracts.ReviewResult{}, contracts.Errorf(contracts.KindConflict, "card %s was just reviewed by another request; get the session for the current card", card.ID)
 	}
-	deck, err := loadDeck(ctx, tx, uid, card.DeckID)
-	if err != nil {
-		return contracts.ReviewResult{}, err
+	deck, acct := t.Deck, t.Settings
+	if !t.SettingsFound {
+		acct = contracts.DefaultAccountSettings()
 	}
-	acct, day, err := accountSettings(ctx, tx, uid)
-	if err != nil {
-		return contracts.ReviewResult{}, err
-	}
+	day := contracts.NewLearnerDay(acct)
 	if err := s.chargeWrites(ctx, tx, uid, &day, 1, 0); err != nil { // the daily quota, before the write
 		return contracts.ReviewResult{}, err
 	}
 	cram := sess.Mode == modeCram
+	var counted *studied // today's reviews of the deck, counted under its lock
 	if !cram && (card.State.Phase == contracts.PhaseNew || card.State.Phase == contracts.PhaseReview) {
 		// The daily limits hold across sessions: two sessions may each
 		// have shown a card when one was left, so the limit is checked
@@ -110,15 +109,17 @@ func (s *StudyService) review(ctx context.Context, tx ports.Stores, uid string, 
 		if err := tx.Decks().LockDeck(ctx, uid, deck.ID); err != nil {
 			return contracts.ReviewResult{}, fail(err)
 		}
-		l, err := dailyLeft(ctx, tx, uid, deck, acct, day, now)
+		c, err := studiedToday(ctx, tx, uid, deck.ID, acct, day, now)
 		if err != nil {
 			return contracts.ReviewResult{}, err
 		}
+		l := c.left(deck, acct)
 		if (card.State.Phase == contracts.PhaseNew && l.New <= 0) || (card.State.Phase == contracts.PhaseReview && l.Review <= 0) {
 			return contracts.ReviewResult{}, contracts.Errorf(contracts.KindConflict,
 				"today's limit of %s cards for this deck was reached (another session studied them); nothing was recorded; come back tomorrow or raise the deck's limit",
 				map[bool]string{true: "new", false: "review"}[card.State.Phase == contracts.PhaseNew])
 		}
+		counted = &c
 	}
 	next := card.State // a cram rating changes no schedule
 	kind := ports.ReviewKindCram
@@ -152,7 +153,14 @@ func (s *StudyService) review(ctx context.Context, tx ports.Stores, uid string, 
 			return contracts.ReviewResult{}, fail(err)
 		}
 	}
-	view, err := s.view(ctx, tx, sess, &known{acct: &acct, day: day, deck: &deck})
+	k := &known{acct: &acct, day: day, deck: &deck}
+	if counted != nil {
+		// What the limits leave now is what they left plus this review:
+		// the deck stays locked, so it need not be counted again.
+		l := counted.after(card.State.Phase).left(deck, acct)
+		k.left = &l
+	}
+	view, err := s.view(ctx, tx, sess, k)
 	if err != nil {
 		return contracts.ReviewResult{}, err
 	}
@@ -161,6 +169,16 @@ func (s *StudyService) review(ctx context.Context, tx ports.Stores, uid string, 
 		IntervalHuman: humanInterval(next, now), Reviewed: view.Reviewed, Remaining: view.Remaining,
 		Done: view.Done, Next: view.Current, NextCardAt: view.NextCardAt,
 	}, nil
+}
+
+// reviewTarget reads what rating args.CardID in args.SessionID needs, in
+// one query; not found when either id is implausible or the card is not
+// pending in the user's session.
+func reviewTarget(ctx context.Context, sessions ports.StudySessionStore, uid string, args contracts.SubmitReviewArgs) (ports.ReviewTarget, error) {
+	if !plausibleID(args.SessionID) || !plausibleID(args.CardID) {
+		return ports.ReviewTarget{}, contracts.Errorf(contracts.KindNotFound, "no such card")
+	}
+	return sessions.ReviewTarget(ctx, uid, args.SessionID, args.CardID)
 }
 
 func pendingItem(ctx context.Context, sessions ports.StudySessionStore, uid, sessionID, cardID string) (ports.SessionItem, error) {
