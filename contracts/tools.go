@@ -33,6 +33,7 @@ const (
 	ToolGetJob             = "get_job"
 	ToolCancelJob          = "cancel_job"
 	ToolExportDeck         = "export_deck"
+	ToolImportPackage      = "import_package"
 )
 
 // StudyWidgetURI is the MCP Apps resource that renders a study session.
@@ -406,6 +407,16 @@ var catalog = []ToolDef{
 		}, "deckId")),
 		ResultSchema: raw(object(schema{"downloadUrl": strOut, "expiresAt": tsOut}, "downloadUrl", "expiresAt")),
 		Annotations:  readOnly, Scopes: []Scope{ScopeDecksRead},
+	},
+	{
+		Name: ToolImportPackage, Title: "Import package",
+		Description: "Import an Anki .apkg/.colpkg (upload as application/zip) or a large CSV/TSV/text export uploaded with request_media_upload. Starts a job; poll get_job for the report. Re-import updates notes by GUID.",
+		InputSchema: raw(object(schema{
+			"uploadId": id("The mediaId from request_media_upload, after the PUT."),
+			"deckId":   id("Optional deck to import into: the package's root deck becomes it, other decks its subdecks."),
+		}, "uploadId")),
+		ResultSchema: raw(jobOut),
+		Annotations:  additive, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "package.import",
 	},
 	{
 		Name: ToolGetJob, Title: "Get job",

@@ -46,6 +46,9 @@ type Config struct {
 	URLKey []byte
 	// PackageWriter writes Anki packages for exports; nil turns exports off.
 	PackageWriter ports.PackageWriter
+	// PackageReader reads Anki packages for import_package; nil leaves
+	// only text files importable.
+	PackageReader ports.PackageReader
 	// KeyTouchInterval is the least time between two last-used updates of
 	// one API key (default 1m).
 	KeyTouchInterval time.Duration
@@ -161,6 +164,7 @@ type Services struct {
 	AccountData *AccountDataService
 	Jobs        *JobService
 	Export      *ExportService
+	Import      *ImportService
 	Purge       *PurgeService
 }
 
@@ -168,7 +172,7 @@ type Services struct {
 // are not served (AcceptUpload then fails as unavailable).
 func NewServices(store ports.Database, blobs ports.BlobStore, clock ports.Clock, ids ports.IDSource, sched ports.Scheduler, cfg Config) *Services {
 	d := &deps{store: store, blobs: blobs, clock: clock, ids: ids, sched: sched, cfg: cfg.withDefaults(), content: content.New(), days: &dayCache{}}
-	return &Services{
+	svc := &Services{
 		Decks:       &DeckService{d},
 		Cards:       &CardService{d},
 		Notes:       &NoteService{d},
@@ -186,4 +190,6 @@ func NewServices(store ports.Database, blobs ports.BlobStore, clock ports.Clock,
 		Export:      &ExportService{deps: d, writer: d.cfg.PackageWriter, render: content.New()},
 		Purge:       &PurgeService{d},
 	}
+	svc.Import = newImportService(d, svc.Media, svc.Cards, svc.Jobs)
+	return svc
 }

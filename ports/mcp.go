@@ -70,6 +70,10 @@ type McpServices interface {
 	// ExportDeck returns a download link of the deck as an .apkg. Not
 	// found for an unknown deck.
 	ExportDeck(ctx context.Context, args contracts.ExportDeckArgs) (contracts.ExportLink, error)
+	// ImportPackage starts an import job of an uploaded package or text
+	// file and returns the job without waiting. Not found for an unknown
+	// upload or deck; invalid for an upload not sent or of another type.
+	ImportPackage(ctx context.Context, args contracts.ImportPackageArgs) (contracts.Job, error)
 	// GetJob returns one of the user's long jobs. Not found when absent;
 	// forbidden when the credential lacks the job's scope.
 	GetJob(ctx context.Context, args contracts.GetJobArgs) (contracts.Job, error)

@@ -62,4 +62,5 @@ var dispatch = map[string]call{
 	contracts.ToolExportDeck:         bind(ports.McpServices.ExportDeck),
 	contracts.ToolGetJob:             bind(ports.McpServices.GetJob),
 	contracts.ToolCancelJob:          bind(ports.McpServices.CancelJob),
+	contracts.ToolImportPackage:      bind(ports.McpServices.ImportPackage),
 }
