@@ -74,7 +74,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		Tx:       txRunner,
 	}
 	binding := mcpbind.New(mcpbindServices, metrics)
-	server, err := provideMCPServer(binding, cfg, logger, metrics, apiserverServerKey)
+	server, err := provideMCPServer(binding, jobService, cfg, logger, metrics, apiserverServerKey)
 	if err != nil {
 		cleanup()
 		return nil, nil, err

@@ -46,6 +46,7 @@ func TestStore(t *testing.T, open func(t *testing.T) ports.Database) {
 		{"DeleteDeckCascades", testDeleteDeckCascades},
 		{"InsertAndGetCards", testInsertAndGetCards},
 		{"InsertCardsConflict", testInsertCardsConflict},
+		{"InsertNewCards", testInsertNewCards},
 		{"HashesInDeck", testHashesInDeck},
 		{"Notes", testNotes},
 		{"UpdateCard", testUpdateCard},
