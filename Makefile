@@ -9,7 +9,7 @@ GO ?= go
 DB ?=
 ADDR ?=
 
-.PHONY: axe fsrs-harness run build test generate widget check-widget check-generated lint tidy-check bench bench-quick loadtest loadtest-smoke loadtest-scale pgbouncer-suite replica-test fuzz-import fuzz-oauth fuzz-hostile conformance conformance-oauth ci help
+.PHONY: axe fsrs-harness anki-harness run build test generate widget check-widget check-generated lint tidy-check bench bench-quick loadtest loadtest-smoke loadtest-scale pgbouncer-suite replica-test fuzz-import fuzz-oauth fuzz-hostile conformance conformance-oauth ci help
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
@@ -30,6 +30,8 @@ test: ## run every module's tests (Postgres suites with TAKHTABUSH_TEST_POSTGRES
 	  echo "NOTE: axe-core is not installed: the browser page tests are skipped (run make axe)."; fi
 	@if [ ! -d domain/testdata/fsrs-harness/node_modules/ts-fsrs ]; then \
 	  echo "NOTE: the FSRS harness is not installed: the forecast and optimiser checks against ts-fsrs are skipped (run make fsrs-harness)."; fi
+	@if [ ! -d adapters/ankipkg/testdata/genanki-harness/node_modules/genanki-js ]; then \
+	  echo "NOTE: the Anki package harness is not installed: the reader's check of freshly written genanki-js packages is skipped (run make anki-harness)."; fi
 	$(GO) test -count=1 -timeout 30m work
 
 axe: ## install axe-core (pinned by apiserver/testdata/axe/package-lock.json) for the browser tests' accessibility check
@@ -37,6 +39,9 @@ axe: ## install axe-core (pinned by apiserver/testdata/axe/package-lock.json) fo
 
 fsrs-harness: ## install the FSRS test harness (ts-fsrs and the reference optimiser, pinned by domain/testdata/fsrs-harness/package-lock.json) for the forecast and optimiser tests
 	npm install --prefix domain/testdata/fsrs-harness --no-audit --no-fund
+
+anki-harness: ## install the Anki package test harness (genanki-js, an independent .apkg writer, pinned by adapters/ankipkg/testdata/genanki-harness/package-lock.json) for the package reader's tests
+	npm ci --prefix adapters/ankipkg/testdata/genanki-harness --no-audit --no-fund
 
 generate: widget ## regenerate mocks, wire_gen.go, the MCP tool reference and the study widget
 	$(GO) generate -skip 'go run -mod=mod' work
@@ -88,10 +93,11 @@ PGBIN ?= $(shell pg_config --bindir 2>/dev/null || echo /usr/lib/postgresql/15/b
 replica-test: ## read replicas against a real streaming replica: a private primary (initdb) and replica (pg_basebackup) on free ports (PGBIN=folder of initdb, pg_ctl, pg_basebackup)
 	TAKHTABUSH_TEST_PGBIN=$(PGBIN) $(GO) test -count=1 -timeout 10m -run 'TestReadReplica' -v ./adapters/postgres/ ./apiserver/
 
-fuzz-import: ## fuzz the text import, the Anki HTML conversion and the note template renderer (10 s each)
+fuzz-import: ## fuzz the text import, the Anki HTML conversion, the note template renderer and the .apkg reader (10 s each)
 	bash scripts/fuzz.sh ./domain/cardtext FuzzParse 10s
 	bash scripts/fuzz.sh ./domain/cardtext FuzzFromAnkiHTML 10s
 	bash scripts/fuzz.sh ./domain/notes FuzzRender 10s
+	bash scripts/fuzz.sh ./adapters/ankipkg FuzzReadPackage 10s
 
 FUZZTIME ?= 10s
 fuzz-hostile: ## fuzz what hostile input reaches first: MCP codec and dispatch, argument validator (fast path vs full), JSON scanner, x-mcp-scopes, API-key and upload-token parsers, the text rule (FUZZTIME each, default 10s)

@@ -125,7 +125,7 @@ func provideDomainConfig(cfg Config, key serverKey, m *obs.Metrics) domain.Confi
 	links.Write([]byte("takhtabush download links"))
 	return domain.Config{BaseURL: cfg.BaseURL, KeyPepper: []byte(cfg.KeyPepper), MediaURLKey: mac.Sum(nil),
 		MediaQuotaBytes: cfg.MediaQuotaBytes, MaxOpenUploads: cfg.MaxOpenUploads, MaxAttachmentBytes: cfg.MaxAttachmentBytes,
-		URLKey: links.Sum(nil), PackageWriter: ankipkg.Writer{},
+		URLKey: links.Sum(nil), PackageWriter: ankipkg.Writer{}, PackageReader: ankipkg.Reader{},
 		Limits: domain.Limits{DailyWrites: cfg.Limits.DailyWrites, MaxCards: cfg.Limits.MaxCards, MaxDecks: cfg.Limits.MaxDecks, OnRefusal: m.Refused}}
 }
 
@@ -134,14 +134,20 @@ func provideLimiter(cfg Config, m *obs.Metrics) *limits.Limiter {
 	return limits.New(limits.Config{Rate: cfg.Limits.RatePerSecond, Burst: cfg.Limits.Burst, Concurrent: cfg.Limits.Concurrent}, m)
 }
 
-// provideMCPServer builds the MCP engine over the binding.
-func provideMCPServer(svc ports.McpServices, cfg Config, log *slog.Logger, m *obs.Metrics, key serverKey) (*mcpcore.Server, error) {
+// provideMCPServer builds the MCP engine over the binding, and registers
+// the job kinds that run its tools' MCP tasks.
+func provideMCPServer(svc ports.McpServices, jobs *domain.JobService, cfg Config, log *slog.Logger, m *obs.Metrics, key serverKey) (*mcpcore.Server, error) {
 	// The MRTR state key derives from the server key, so every instance
 	// shares it, and differs from the CSRF key.
 	mac := hmac.New(sha256.New, key)
 	mac.Write([]byte("takhtabush mcp requestState"))
-	return mcpbind.NewServer(svc, mcpbind.ServerConfig{BaseURL: cfg.BaseURL, Version: cfg.Version, Logger: log, Observer: m,
+	srv, err := mcpbind.NewServer(svc, mcpbind.ServerConfig{BaseURL: cfg.BaseURL, Version: cfg.Version, Logger: log, Observer: m,
 		StateKey: mac.Sum(nil), Timeout: cfg.RequestTimeout})
+	if err != nil {
+		return nil, err
+	}
+	mcpbind.RegisterTaskJobs(jobs, srv)
+	return srv, nil
 }
 
 // provideOAuth builds the OAuth authorization server.

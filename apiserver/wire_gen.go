@@ -76,7 +76,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		Tx:       txRunner,
 	}
 	binding := mcpbind.New(mcpbindServices, metrics)
-	server, err := provideMCPServer(binding, cfg, logger, metrics, apiserverServerKey)
+	server, err := provideMCPServer(binding, jobService, cfg, logger, metrics, apiserverServerKey)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
@@ -139,6 +139,9 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		Audit:  auditService,
 		Stats:  statsService,
 		Export: exportService,
+		Media:  mediaService,
+		Import: importService,
+		Jobs:   jobService,
 	}
 	deckPages := provideDeckPages(site, deckServices)
 	handler, err := provideOAuthHTTP(oAuthService, site, logger, cfg)

@@ -72,7 +72,14 @@ type ToolDef struct {
 	ExactlyOneOf []string       // arguments of which exactly one must be given (top-level oneOf is refused by model APIs)
 	AuditAction  string         // the action recorded in the audit trail for a mutating call
 	Meta         map[string]any // MCP _meta of the tool, e.g. its MCP Apps widget
+	// TaskSupport is TaskOptional when, in the 2026-07-28 era, a call may
+	// run as an MCP task (a stored job any instance reports on) for a
+	// client that declared the tasks extension; empty for never.
+	TaskSupport string
 }
+
+// TaskOptional marks a tool whose calls may run as MCP tasks.
+const TaskOptional = "optional"
 
 // Audited reports whether a call with the given argument names writes an
 // audit row.
@@ -270,6 +277,7 @@ var catalog = []ToolDef{
 		}, "deckId", "text")),
 		ResultSchema: raw(bulkOut([]string{"existingId", "line", "deckId"}, "deckId", "replayed", "dropped", "decksCreated")),
 		Annotations:  idempotent, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "cards.import",
+		TaskSupport: TaskOptional,
 	},
 	{
 		Name: ToolAddNotes, Title: "Add notes",

@@ -157,8 +157,6 @@ func (s *CardService) insert(ctx context.Context, tx ports.Stores, uid, deckID s
 	res := contracts.BulkResult{DeckID: deckID, Items: make([]contracts.ItemOutcome, len(items)), Counts: map[string]int{}}
 	cleaned := make([]contracts.NewCard, len(items))
 	hashes := make([]string, len(items))
-	unique := map[string][]string{} // deck → distinct hashes
-	seen := make(map[string]bool, len(items))
 	for i, it := range items {
 		res.Items[i] = contracts.ItemOutcome{Index: i, Line: it.line}
 		if it.deckID != "" && it.deckID != deckID {
@@ -174,11 +172,6 @@ func (s *CardService) insert(ctx context.Context, tx ports.Stores, uid, deckID s
 			continue
 		}
 		cleaned[i], hashes[i] = c, cardtext.Hash(c.Front, c.Back)
-		d := itemDeck(it, deckID)
-		if !seen[d+hashes[i]] {
-			seen[d+hashes[i]] = true
-			unique[d] = append(unique[d], hashes[i])
-		}
 	}
 	texts := make([][]string, len(items))
 	for i := range items {
@@ -193,27 +186,15 @@ func (s *CardService) insert(ctx context.Context, tx ports.Stores, uid, deckID s
 	for i, id := range missing {
 		res.Items[i].Status, res.Items[i].Reason = contracts.OutcomeInvalid, linePrefix(items[i].line)+missingMediaReason(id)
 	}
-	existing := map[string]map[string]string{} // deck → hash → card id
-	for d, hs := range unique {
-		m, err := tx.Cards().HashesInDeck(ctx, uid, d, hs)
-		if err != nil {
-			return res, fail(err)
-		}
-		existing[d] = m
-	}
-	created := make(map[string]int, len(seen)) // deck + hash → item index
-	rows := make([]ports.CardRow, 0, len(seen))
+	created := make(map[string]int, len(items)) // deck + hash → item index
+	rows := make([]ports.CardRow, 0, len(items))
+	rowItem := make([]int, 0, len(items)) // row → item index
 	for i, it := range items {
 		out := &res.Items[i]
 		if out.Status != "" {
 			continue
 		}
 		h, d := hashes[i], itemDeck(it, deckID)
-		if id, ok := existing[d][h]; ok {
-			out.Status, out.ExistingID = contracts.OutcomeDuplicate, id
-			out.Reason = "a card with the same front and back is already in this deck"
-			continue
-		}
 		if j, ok := created[d+h]; ok {
 			out.Status, out.ExistingID = contracts.OutcomeDuplicate, res.Items[j].ID
 			out.Reason = fmt.Sprintf("same front and back as item %d of this batch", j)
@@ -225,21 +206,61 @@ func (s *CardService) insert(ctx context.Context, tx ports.Stores, uid, deckID s
 			State: newCardState(now), CreatedAt: now, UpdatedAt: now,
 		}}
 		rows = append(rows, row)
+		rowItem = append(rowItem, i)
 		created[d+h] = i
 		out.Status, out.ID = contracts.OutcomeCreated, row.ID
 	}
-	if len(rows) > 0 {
-		if err := tx.Cards().InsertCards(ctx, uid, rows); err != nil {
-			if contracts.IsKind(err, contracts.KindConflict) {
-				return res, contracts.Errorf(contracts.KindConflict, "another request added some of these cards at the same time; retry the call")
-			}
-			return res, fail(err)
-		}
+	// One statement in the common case: the store skips a card whose
+	// content is in its deck already; only then are the cards it
+	// duplicates looked up.
+	skipped, err := tx.Cards().InsertNewCards(ctx, uid, rows)
+	if err != nil {
+		return res, fail(err)
+	}
+	if err := s.markStored(ctx, tx, uid, rows, rowItem, skipped, res.Items); err != nil {
+		return res, err
 	}
 	for _, it := range res.Items {
 		res.Counts[string(it.Status)]++
 	}
 	return res, nil
+}
+
+// markStored marks the items whose rows the store skipped (skipped holds
+// row indexes; rowItem maps a row to its item) as duplicates of the cards
+// already in their decks, and the batch's later copies of them with them.
+func (s *CardService) markStored(ctx context.Context, tx ports.Stores, uid string, rows []ports.CardRow, rowItem, skipped []int, out []contracts.ItemOutcome) error {
+	if len(skipped) == 0 {
+		return nil
+	}
+	byDeck := map[string][]string{}
+	for _, r := range skipped {
+		byDeck[rows[r].DeckID] = append(byDeck[rows[r].DeckID], rows[r].Hash)
+	}
+	existing := map[string]map[string]string{} // deck → hash → card id
+	for d, hs := range byDeck {
+		m, err := tx.Cards().HashesInDeck(ctx, uid, d, hs)
+		if err != nil {
+			return fail(err)
+		}
+		existing[d] = m
+	}
+	const reason = "a card with the same front and back is already in this deck"
+	for _, r := range skipped {
+		id, ok := existing[rows[r].DeckID][rows[r].Hash]
+		if !ok {
+			return contracts.Errorf(contracts.KindConflict, "another request added some of these cards at the same time; retry the call")
+		}
+		it := &out[rowItem[r]]
+		planned := it.ID
+		it.Status, it.ID, it.ExistingID, it.Reason = contracts.OutcomeDuplicate, "", id, reason
+		for i := range out {
+			if out[i].Status == contracts.OutcomeDuplicate && out[i].ExistingID == planned {
+				out[i].ExistingID, out[i].Reason = id, reason
+			}
+		}
+	}
+	return nil
 }
 
 // itemDeck is the deck an item goes to.

@@ -71,14 +71,14 @@ type Task struct {
 // TaskCall is a tools/call the engine hands to a TaskStore to run as a task.
 type TaskCall struct {
 	// Tool and Arguments are the call (arguments already validated).
-	Tool      string
-	Arguments json.RawMessage
+	Tool      string          `json:"tool"`
+	Arguments json.RawMessage `json:"arguments"`
 	// ClientCapabilities are the capabilities the creating request
 	// declared; input requests of the task are checked against them.
-	ClientCapabilities json.RawMessage
+	ClientCapabilities json.RawMessage `json:"clientCapabilities,omitempty"`
 	// Inputs are the answers gathered before the task was created (by
 	// Tool.Prepare); the first run sees them as InputResponses.
-	Inputs map[string]json.RawMessage
+	Inputs map[string]json.RawMessage `json:"inputs,omitempty"`
 	// Run is this server's RunTask bound to the call, for stores that run
 	// tasks in this process; a store that runs them elsewhere keeps the
 	// fields above and calls RunTask there.

@@ -2,6 +2,7 @@ package ports
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/takhtabush/takhtabush/contracts"
 )
@@ -83,6 +84,12 @@ type McpServices interface {
 	GetJob(ctx context.Context, args contracts.GetJobArgs) (contracts.Job, error)
 	// CancelJob cancels one of the user's jobs. Not found or forbidden as GetJob.
 	CancelJob(ctx context.Context, args contracts.CancelJobArgs) (contracts.Job, error)
+	// SubmitJob stores a job of a registered kind (the MCP task of a tool
+	// call: the kind is surface.TaskJobKind(tool), input the call) for the
+	// acting user and returns it queued; a job runner on any instance runs
+	// it. Invalid for an unregistered kind; forbidden when the credential
+	// lacks the kind's scope.
+	SubmitJob(ctx context.Context, kind string, input json.RawMessage) (contracts.Job, error)
 
 	// Atomic runs fn, one mutating tool call and its audit write, in one
 	// transaction: the calls made with fn's ctx join it, and WriteAudit

@@ -294,6 +294,11 @@ type AccountDataService interface {
 // visible only to its user, and only through a credential that carries the
 // job's own scope (forbidden otherwise).
 type JobService interface {
+	// Submit queues a job of a registered kind for the acting user with
+	// input (marshalled to JSON) and returns it, stored, so any instance
+	// can report on it. Invalid for an unregistered kind; forbidden when
+	// the credential lacks the kind's scope.
+	Submit(ctx context.Context, kind string, input any) (contracts.Job, error)
 	// GetJob returns a job. When ctx carries a progress receiver
 	// (contracts.ProgressFrom) and the job has not ended, it waits for the
 	// job to end, reporting progress, until shortly before ctx's deadline,

@@ -222,6 +222,12 @@ type CardStore interface {
 	// InsertCards inserts cards (Version is set to 1). Conflict when a
 	// hash already exists in its deck; nothing is inserted then.
 	InsertCards(ctx context.Context, userID string, cards []CardRow) error
+	// InsertNewCards inserts the cards (Version is set to 1) whose hash
+	// is not in their deck yet and returns the indexes of the cards it
+	// skipped (their hash, or their id, existed), in order; nil when it
+	// inserted them all. Not found, inserting nothing, when a card's deck
+	// is not the user's.
+	InsertNewCards(ctx context.Context, userID string, cards []CardRow) ([]int, error)
 	// HashesInDeck returns, for each given hash present in the deck, the
 	// id of the card carrying it.
 	HashesInDeck(ctx context.Context, userID, deckID string, hashes []string) (map[string]string, error)

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -187,5 +188,34 @@ func TestMediaOpenIsBounded(t *testing.T) {
 	}
 	if _, err := p.Media[1].Open(context.Background()); contracts.KindOf(err) != contracts.KindInvalid || !strings.Contains(contracts.MessageOf(err), "missing") {
 		t.Errorf("missing media: %v", err)
+	}
+}
+
+// TestReadPackageCanceled: a read whose context has ended stops with an
+// error that is context.Canceled.
+func TestReadPackageCanceled(t *testing.T) {
+	b := write(t, samplePackage())
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := (ankipkg.Reader{TempDir: t.TempDir()}).ReadPackage(ctx, bytes.NewReader(b), int64(len(b)))
+	if !errors.Is(err, context.Canceled) || contracts.KindOf(err) != contracts.KindUnavailable {
+		t.Errorf("err = %v, want unavailable wrapping context.Canceled", err)
+	}
+}
+
+// TestReadColpkgLegacy2: a package (or collection backup, .colpkg) whose
+// collection is collection.anki21 is read from it, not from the dummy
+// collection.anki2 beside it.
+func TestReadColpkgLegacy2(t *testing.T) {
+	es := entries(t, write(t, samplePackage()))
+	for i := range es {
+		if es[i].name == "collection.anki2" {
+			es[i].name = "collection.anki21"
+		}
+	}
+	es = append(es, entry{"collection.anki2", []byte("please update to the latest Anki version")})
+	p := read(t, zipOf(t, es...))
+	if len(p.Notes) != 2 || len(p.Cards) != 3 || len(p.Reviews) != 3 || len(p.Media) != 1 {
+		t.Errorf("read %d notes, %d cards, %d reviews, %d media", len(p.Notes), len(p.Cards), len(p.Reviews), len(p.Media))
 	}
 }

@@ -160,7 +160,7 @@ func (c *collection) modernPresets(ctx context.Context) error {
 
 func modernSettings(cfg []byte) (contracts.DeckSettings, error) {
 	s := contracts.DefaultDeckSettings()
-	s.NewOrder = contracts.NewOrderAdded
+	s.NewOrder, s.ReviewOrder = contracts.NewOrderAdded, contracts.ReviewOrderDue // proto3 leaves out the zero values
 	var learn, relearn, p5, p6 []float64
 	err := eachField(cfg, func(num protowire.Number, typ protowire.Type, v []byte, n uint64) error {
 		switch num {
@@ -188,7 +188,11 @@ func modernSettings(cfg []byte) (contracts.DeckSettings, error) {
 					s.NewOrder = contracts.NewOrderRandom
 				}
 			case 33:
-				s.ReviewOrder = reviewOrders[n]
+				if o, ok := reviewOrders[n]; ok {
+					s.ReviewOrder = o
+				} else {
+					s.ReviewOrder = ""
+				}
 			}
 		}
 		if num == 37 && typ == protowire.Fixed32Type {

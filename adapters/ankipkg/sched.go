@@ -219,9 +219,10 @@ func reviewOf(id, cid, ease, ivl, lastIvl, fac, took, typ int64, first bool) por
 }
 
 // difficultyOf inverts the writer's factor: the ease (permille) 1300–3000
-// back onto an FSRS difficulty 10–1.
+// back onto an FSRS difficulty 10–1. 2500, Anki's starting ease (and the
+// writer's for an unknown difficulty), says nothing.
 func difficultyOf(fac int64) float64 {
-	if fac < 1300 || fac > 3000 {
+	if fac < 1300 || fac > 3000 || fac == 2500 {
 		return 0
 	}
 	return round(10-float64(fac-1300)*9/1700, 2)

@@ -126,8 +126,64 @@ func (s cardStore) InsertCards(ctx context.Context, userID string, cards []ports
 // abort the caller's transaction; when a row was skipped, the rows
 // inserted are deleted again and the call fails with conflict.
 func (h *handle) insertCards(ctx context.Context, userID string, cards []ports.CardRow) error {
-	if err := h.checkDecks(ctx, userID, cards); err != nil {
+	inserted, err := h.insertSkipping(ctx, userID, cards)
+	if err != nil || len(inserted) == len(cards) {
 		return err
+	}
+	for _, chunk := range chunks(inserted, inChunk) {
+		var a args
+		q := `DELETE FROM cards WHERE user_id = ` + a.add(userID) + ` AND id IN (` + list(&a, chunk) + `)`
+		if _, err := h.exec(ctx, q, a...); err != nil {
+			return h.s.wrap(ctx, err, "insert cards")
+		}
+	}
+	return contracts.Errorf(contracts.KindConflict, "a card with the same content already exists in the deck")
+}
+
+// InsertNewCards inserts the cards whose hash is not in their deck yet
+// (see ports) and returns the indexes of those it skipped.
+func (s cardStore) InsertNewCards(ctx context.Context, userID string, cards []ports.CardRow) ([]int, error) {
+	if len(cards) == 0 {
+		return nil, nil
+	}
+	var inserted []string
+	err := s.atomicIfOutside(ctx, func(h *handle) error {
+		var err error
+		inserted, err = h.insertSkipping(ctx, userID, cards)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	in := make(map[string]bool, len(inserted))
+	for _, id := range inserted {
+		in[id] = true
+	}
+	var skipped []int
+	for i, c := range cards {
+		if !in[c.ID] {
+			skipped = append(skipped, i)
+		}
+	}
+	return skipped, nil
+}
+
+// atomicIfOutside runs fn in a transaction of its own outside one, and
+// on h's transaction (without a savepoint) inside one.
+func (h *handle) atomicIfOutside(ctx context.Context, fn func(h *handle) error) error {
+	if !h.inTx {
+		return h.s.runTx(ctx, fn)
+	}
+	return fn(h)
+}
+
+// insertSkipping checks the decks (and, on Postgres, locks them against
+// deletion), inserts the cards with ON CONFLICT DO NOTHING, so that no
+// expected failure can abort the caller's transaction, and returns the
+// ids inserted.
+func (h *handle) insertSkipping(ctx context.Context, userID string, cards []ports.CardRow) ([]string, error) {
+	if err := h.checkDecks(ctx, userID, cards); err != nil {
+		return nil, err
 	}
 	inserted := make([]string, 0, len(cards))
 	var b strings.Builder
@@ -148,23 +204,13 @@ func (h *handle) insertCards(ctx context.Context, userID string, cards []ports.C
 		}
 		b.WriteString(` ON CONFLICT DO NOTHING RETURNING id`)
 		if err := h.collect(ctx, b.String(), a, &inserted); err != nil {
-			return h.fail(ctx, err, "insert cards", failMsgs{
+			return nil, h.fail(ctx, err, "insert cards", failMsgs{
 				unique: "a card with the same content already exists in the deck",
 				fk:     "deck not found",
 			})
 		}
 	}
-	if len(inserted) == len(cards) {
-		return nil
-	}
-	for _, chunk := range chunks(inserted, inChunk) {
-		var a args
-		q := `DELETE FROM cards WHERE user_id = ` + a.add(userID) + ` AND id IN (` + list(&a, chunk) + `)`
-		if _, err := h.exec(ctx, q, a...); err != nil {
-			return h.s.wrap(ctx, err, "insert cards")
-		}
-	}
-	return contracts.Errorf(contracts.KindConflict, "a card with the same content already exists in the deck")
+	return inserted, nil
 }
 
 // collect runs a bulk statement returning ids and appends them to ids.

@@ -11,6 +11,7 @@ package mock
 
 import (
 	context "context"
+	json "encoding/json"
 	reflect "reflect"
 
 	contracts "github.com/takhtabush/takhtabush/contracts"
@@ -1050,6 +1051,45 @@ func (c *MockMcpServicesStartStudySessionCall) Do(f func(context.Context, contra
 
 // DoAndReturn rewrite *gomock.Call.DoAndReturn
 func (c *MockMcpServicesStartStudySessionCall) DoAndReturn(f func(context.Context, contracts.StartStudySessionArgs) (contracts.StudySession, error)) *MockMcpServicesStartStudySessionCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
+// SubmitJob mocks base method.
+func (m *MockMcpServices) SubmitJob(ctx context.Context, kind string, input json.RawMessage) (contracts.Job, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "SubmitJob", ctx, kind, input)
+	ret0, _ := ret[0].(contracts.Job)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// SubmitJob indicates an expected call of SubmitJob.
+func (mr *MockMcpServicesMockRecorder) SubmitJob(ctx, kind, input any) *MockMcpServicesSubmitJobCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "SubmitJob", reflect.TypeOf((*MockMcpServices)(nil).SubmitJob), ctx, kind, input)
+	return &MockMcpServicesSubmitJobCall{Call: call}
+}
+
+// MockMcpServicesSubmitJobCall wrap *gomock.Call
+type MockMcpServicesSubmitJobCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockMcpServicesSubmitJobCall) Return(arg0 contracts.Job, arg1 error) *MockMcpServicesSubmitJobCall {
+	c.Call = c.Call.Return(arg0, arg1)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockMcpServicesSubmitJobCall) Do(f func(context.Context, string, json.RawMessage) (contracts.Job, error)) *MockMcpServicesSubmitJobCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockMcpServicesSubmitJobCall) DoAndReturn(f func(context.Context, string, json.RawMessage) (contracts.Job, error)) *MockMcpServicesSubmitJobCall {
 	c.Call = c.Call.DoAndReturn(f)
 	return c
 }

@@ -50,6 +50,7 @@ func TestStore(t *testing.T, open func(t *testing.T) ports.Database) {
 		{"TrashKeepsMedia", testTrashKeepsMedia},
 		{"InsertAndGetCards", testInsertAndGetCards},
 		{"InsertCardsConflict", testInsertCardsConflict},
+		{"InsertNewCards", testInsertNewCards},
 		{"HashesInDeck", testHashesInDeck},
 		{"Notes", testNotes},
 		{"UpdateCard", testUpdateCard},

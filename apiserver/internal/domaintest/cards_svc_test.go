@@ -33,17 +33,22 @@ func testAddCardsOutcomes(t *testing.T, store string) {
 		card("", "no front"),
 		card("What is a channel?", "A typed conduit"), // duplicate inside the batch
 		card("What is defer?", "Runs at return", "bad tag"),
-		card("  What IS a channel?", "a typed   conduit"), // batch duplicate, normalised
+		card("  What IS a channel?", "a typed   conduit"),    // batch duplicate, normalised
+		card("What is a goroutine?", "A lightweight thread"), // the stored card again: its duplicate, not item 0's
 	}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := statuses(r); got != "duplicate,created,invalid,duplicate,invalid,duplicate" {
+	if got := statuses(r); got != "duplicate,created,invalid,duplicate,invalid,duplicate,duplicate" {
 		t.Fatalf("statuses %s", got)
 	}
 	it := r.Items
-	if it[0].ExistingID != existing || it[3].ExistingID != it[1].ID || it[5].ExistingID != it[1].ID {
+	if it[0].ExistingID != existing || it[3].ExistingID != it[1].ID || it[5].ExistingID != it[1].ID || it[6].ExistingID != existing {
 		t.Errorf("duplicate ids: %+v", it)
+	}
+	const stored = "a card with the same front and back is already in this deck"
+	if it[0].Reason != stored || it[6].Reason != stored || it[0].ID != "" || it[6].ID != "" {
+		t.Errorf("duplicates of the stored card: %+v / %+v", it[0], it[6])
 	}
 	if it[2].Reason != "front must not be empty" || !strings.Contains(it[4].Reason, `use "bad-tag" instead`) {
 		t.Errorf("invalid reasons: %q / %q", it[2].Reason, it[4].Reason)
@@ -53,7 +58,7 @@ func testAddCardsOutcomes(t *testing.T, store string) {
 			t.Errorf("item %d has index %d", i, o.Index)
 		}
 	}
-	if r.DeckID != d.ID || r.Counts["created"] != 1 || r.Counts["duplicate"] != 3 || r.Counts["invalid"] != 2 || r.Replayed {
+	if r.DeckID != d.ID || r.Counts["created"] != 1 || r.Counts["duplicate"] != 4 || r.Counts["invalid"] != 2 || r.Replayed {
 		t.Errorf("result = %+v", r)
 	}
 	c, err := e.svc.Cards.GetCard(ctx, existing)

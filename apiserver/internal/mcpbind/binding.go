@@ -2,6 +2,7 @@ package mcpbind
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/takhtabush/takhtabush/apiserver/internal/obs"
 	"github.com/takhtabush/takhtabush/contracts"
@@ -230,6 +231,11 @@ func (b *Binding) GetJob(ctx context.Context, args contracts.GetJobArgs) (contra
 // CancelJob implements ports.McpServices.
 func (b *Binding) CancelJob(ctx context.Context, args contracts.CancelJobArgs) (contracts.Job, error) {
 	return b.svc.Jobs.CancelJob(ctx, args.JobID)
+}
+
+// SubmitJob implements ports.McpServices.
+func (b *Binding) SubmitJob(ctx context.Context, kind string, input json.RawMessage) (contracts.Job, error) {
+	return b.svc.Jobs.Submit(ctx, kind, input)
 }
 
 // ImportPackage implements ports.McpServices.

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/takhtabush/takhtabush/apiserver/internal/obs"
+	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/domain"
 	"github.com/takhtabush/takhtabush/mcpcore"
 	"github.com/takhtabush/takhtabush/mcpcore/surface"
 	"github.com/takhtabush/takhtabush/ports"
@@ -58,5 +60,25 @@ func instrument(name string, h mcpcore.ToolHandler, o ToolObserver) mcpcore.Tool
 			o.ObserveTool(name, outcome, time.Since(start))
 		}
 		return res, err
+	}
+}
+
+// JobKinds registers job kinds; *domain.JobService is one.
+type JobKinds interface {
+	// Register makes kind runnable with h; its jobs need scope.
+	Register(kind string, scope contracts.Scope, h domain.JobHandler)
+}
+
+// RegisterTaskJobs registers the job kind of every catalog tool that may
+// run as an MCP task: its job runs the call on srv (surface.RunTaskJob),
+// on whichever instance's runner claims it, under the tool's scope.
+func RegisterTaskJobs(jobs JobKinds, srv *mcpcore.Server) {
+	for _, def := range contracts.Catalog() {
+		if def.TaskSupport == "" || len(def.Scopes) != 1 {
+			continue
+		}
+		jobs.Register(surface.TaskJobKind(def.Name), def.Scopes[0], func(ctx context.Context, run *domain.JobRun) (any, error) {
+			return surface.RunTaskJob(ctx, srv, run.Job.Input)
+		})
 	}
 }

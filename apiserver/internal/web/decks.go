@@ -23,6 +23,11 @@ type DeckServices struct {
 	Audit  ports.AuditService
 	Stats  ports.StatsService
 	Export ports.ExportService
+	// Media, Import and Jobs serve the import page: its upload, the
+	// import job and the job's progress.
+	Media  ports.MediaService
+	Import ports.ImportService
+	Jobs   ports.JobService
 }
 
 // DeckPages serve the decks, a deck's cards, pasting cards and studying.
@@ -74,6 +79,10 @@ func (p *DeckPages) Register(mux *http.ServeMux) {
 	mux.Handle("POST /cards/{id}", s.Page(p.saveCard))
 	mux.Handle("POST /cards/{id}/suspend", s.Page(p.suspendCard))
 	mux.Handle("POST /cards/{id}/delete", s.Page(p.deleteCard))
+	mux.Handle("GET /import", s.Page(p.importPage))
+	mux.Handle("POST /import/upload", s.Page(p.importUpload))
+	mux.Handle("POST /import", s.Page(p.importStart))
+	mux.Handle("GET /import/{id}", s.Page(p.importJob))
 	mux.Handle("GET /study/{id}", s.Page(p.study))
 	mux.Handle("POST /study/{id}/review", s.Page(p.review))
 	mux.Handle("POST /study/{id}/undo", s.Page(p.undo))

@@ -104,3 +104,60 @@ document.addEventListener("DOMContentLoaded", function () {
   var tz = window.Intl && Intl.DateTimeFormat().resolvedOptions().timeZone;
   if (f && tz) f.value = tz;
 });
+
+// Import: the chosen file is sent to an upload intent (with the upload's
+// progress), then the form posts the upload's id and the job page opens.
+document.addEventListener("DOMContentLoaded", function () {
+  var form = document.querySelector("form[data-import]");
+  if (!form) return;
+  var file = form.querySelector("input[type=file]");
+  var bar = document.getElementById("import-upload");
+  var status = document.getElementById("import-status");
+  var button = form.querySelector("button[type=submit]");
+  function fail(msg) { status.textContent = msg; button.disabled = false; bar.hidden = true; }
+  form.addEventListener("submit", function (e) {
+    e.preventDefault();
+    var f = file.files[0];
+    if (!f) return;
+    button.disabled = true;
+    status.textContent = "Preparing the upload…";
+    var csrf = (document.cookie.match(/(?:^|; )tb_csrf=([^;]*)/) || [])[1] || "";
+    fetch("/import/upload", {
+      method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": decodeURIComponent(csrf) },
+      body: JSON.stringify({ filename: f.name, bytes: f.size })
+    }).then(function (res) {
+      return res.json().then(function (body) {
+        if (!res.ok) throw new Error(body.error || "The upload could not be prepared.");
+        return body;
+      });
+    }).then(function (intent) {
+      var xhr = new XMLHttpRequest();
+      xhr.open(intent.method, intent.uploadUrl);
+      Object.keys(intent.headers).forEach(function (k) { xhr.setRequestHeader(k, intent.headers[k]); });
+      bar.hidden = false;
+      xhr.upload.addEventListener("progress", function (ev) {
+        if (ev.lengthComputable) bar.value = Math.round(ev.loaded * 100 / ev.total);
+        status.textContent = "Uploading… " + bar.value + "%";
+      });
+      xhr.addEventListener("load", function () {
+        if (xhr.status >= 300) {
+          var msg = "The upload failed.";
+          try { msg = JSON.parse(xhr.responseText).error.message || msg; } catch (err) { /* keep the general message */ }
+          fail(msg);
+          return;
+        }
+        status.textContent = "Uploaded. Starting the import…";
+        form.querySelector("input[name=uploadId]").value = intent.mediaId;
+        form.submit();
+      });
+      xhr.addEventListener("error", function () { fail("The upload was interrupted; try again."); });
+      xhr.send(f);
+    }).catch(function (err) { fail(err.message); });
+  });
+});
+
+// An import job's page reloads until the job ends.
+document.addEventListener("DOMContentLoaded", function () {
+  if (document.querySelector("[data-job-poll]")) setTimeout(function () { location.reload(); }, 1500);
+});

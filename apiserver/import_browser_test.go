@@ -1,0 +1,72 @@
+package apiserver_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/takhtabush/takhtabush/contracts"
+)
+
+// TestImportPageInABrowser: the import page uploads a text export with
+// the page's CSRF token, starts the import job, shows its progress and
+// then its report; the cards are in the deck it names.
+func TestImportPageInABrowser(t *testing.T) {
+	e := newEnv(t, sqliteURL(t), nil)
+	b := newBrowser(t, e)
+	b.signIn(testUser)
+	u, err := e.app.Services().Accounts.UserByEmail(context.Background(), testUser)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := contracts.WithPrincipal(context.Background(), contracts.Principal{UserID: u.ID, CredentialKind: contracts.CredentialSession, Scopes: contracts.AllScopes})
+	deck, err := e.app.Services().Decks.CreateDeck(ctx, contracts.CreateDeckArgs{Name: "Vokabeln"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text strings.Builder
+	text.WriteString("#separator:tab\n#html:true\n#tags column:3\n")
+	for i := range 300 {
+		fmt.Fprintf(&text, "<b>Wort %d</b><script>x()</script>\tword %d\tA1\n", i, i)
+	}
+	file := filepath.Join(t.TempDir(), "vokabeln.txt")
+	if err := os.WriteFile(file, []byte(text.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	b.open("/decks")
+	b.submit("#import-link")
+	b.look("import")
+	b.do("choose the file", chromedp.SetUploadFiles("#import-file", []string{file}))
+	b.do("choose the deck", chromedpSetSelect("#import-deck", deck.ID))
+	b.submit("#import-start")
+	if !strings.HasPrefix(b.location(), "/import/") {
+		t.Fatalf("after the upload the page is %s:\n%s", b.location(), b.text())
+	}
+	deadline := time.Now().Add(time.Minute)
+	for {
+		// The job page reloads itself while the job runs.
+		done, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](`document.readyState === "complete" && document.querySelector("#import-report") !== null`))
+		if err == nil && done {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no report after a minute:\n%s", b.text())
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	txt := b.text()
+	if !strings.Contains(txt, "300 added") || !strings.Contains(txt, "tag:script") {
+		t.Errorf("the report says:\n%s", txt)
+	}
+	b.look("import-report")
+	if got, err := e.app.Services().Decks.GetDeck(ctx, deck.ID); err != nil || got.Counts.Total != 300 {
+		t.Errorf("Vokabeln after the import: %+v %v", got.Counts, err)
+	}
+}

@@ -1,0 +1,109 @@
+package domain_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/takhtabush/takhtabush/adapters/sqlite"
+	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/domain"
+	"github.com/takhtabush/takhtabush/domain/fsrs"
+	"github.com/takhtabush/takhtabush/ports"
+)
+
+// benchPackage builds a package of notes Basic notes, one card each (most
+// reviewed, with a memory state), reviews review-log rows spread over the
+// cards, and media files of mediaBytes bytes each (distinct PNGs, read
+// only when the import opens them).
+func benchPackage(notes, reviews, media, mediaBytes int) ports.AnkiPackage {
+	day := 24 * time.Hour
+	pkg := ports.AnkiPackage{
+		Created:   t0.Add(-400 * day),
+		Decks:     []ports.AnkiDeck{{Key: 1, Name: "Big", Settings: contracts.DefaultDeckSettings()}, {Key: 2, Name: "Big::Sub", Settings: contracts.DefaultDeckSettings()}},
+		NoteTypes: []ports.AnkiNoteType{{Key: 10, Name: "Basic", Fields: []string{"Front", "Back"}, Templates: []ports.AnkiTemplate{{Name: "Card 1", Front: "{{Front}}", Back: "{{FrontSide}}<hr id=answer>{{Back}}"}}}},
+	}
+	for i := range notes {
+		key := int64(1_000_000 + i)
+		front := "<b>word " + strconv.Itoa(i) + "</b>"
+		if i < media {
+			front += fmt.Sprintf(`<img src="img%d.png">`, i)
+		}
+		pkg.Notes = append(pkg.Notes, ports.AnkiNote{Key: key, GUID: "bench-" + strconv.Itoa(i), TypeKey: 10,
+			Fields: []string{front, "meaning <i>" + strconv.Itoa(i) + "</i> [sound:none.mp3]"}, Tags: []string{"bench", "Lesson" + strconv.Itoa(i%50)}})
+		last := t0.Add(-time.Duration(i%300) * day)
+		st := contracts.CardState{Phase: contracts.PhaseReview, Due: last.Add(10 * day), Stability: 10, Difficulty: 5, ScheduledDays: 10, Reps: 5, LastReview: &last}
+		if i%5 == 0 {
+			st = contracts.CardState{Phase: contracts.PhaseNew}
+		}
+		pkg.Cards = append(pkg.Cards, ports.AnkiCard{Key: 5_000_000 + int64(i), NoteKey: key, DeckKey: int64(1 + i%2), State: st, Position: i})
+	}
+	at := t0.Add(-500 * day)
+	for i := range reviews {
+		c := pkg.Cards[(i*7919)%notes]
+		at = at.Add(time.Duration(400*24*60*60*1000/reviews) * time.Millisecond)
+		pkg.Reviews = append(pkg.Reviews, ports.AnkiReview{Key: at.UnixMilli(), CardKey: c.Key, Rating: contracts.Ratings[1+i%3],
+			PrevPhase: contracts.PhaseReview, State: contracts.CardState{Phase: contracts.PhaseReview, Due: at.Add(5 * day)}, PrevInterval: 4, DurationMs: 5000})
+	}
+	for i := range media {
+		seed := uint64(i)
+		pkg.Media = append(pkg.Media, ports.AnkiMedia{Name: fmt.Sprintf("img%d.png", i), Open: func(context.Context) (io.ReadCloser, error) {
+			body := make([]byte, mediaBytes)
+			copy(body, tinyPNG)
+			r := rand.New(rand.NewPCG(seed, 7))
+			for j := len(tinyPNG); j < len(body); j += 8 {
+				v := r.Uint64()
+				for k := 0; k < 8 && j+k < len(body); k++ {
+					body[j+k] = byte(v >> (8 * k))
+				}
+			}
+			return io.NopCloser(bytes.NewReader(body)), nil
+		}})
+	}
+	return pkg
+}
+
+// BenchmarkImportPackage imports 20,000 notes with 100,000 review-log rows
+// and 200 files of 1 MB (200 MB of media) on SQLite in a file (set
+// TAKHTABUSH_BENCH_IMPORT_MEDIA_MB to change the media's size). It reports
+// the import's time; run it under /usr/bin/time -v for the peak memory.
+func BenchmarkImportPackage(b *testing.B) {
+	mb := 200
+	if v, err := strconv.Atoi(os.Getenv("TAKHTABUSH_BENCH_IMPORT_MEDIA_MB")); err == nil && v >= 0 {
+		mb = v
+	}
+	for b.Loop() {
+		b.StopTimer()
+		e := newEnv(b, onSQLite)
+		file, err := sqlite.Open(context.Background(), filepath.Join(b.TempDir(), "bench.db"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { file.Close() })
+		e.store = file
+		e.svc = domain.NewServices(e.store, e.blobs, e.clock, domain.RandomIDs{}, fsrs.New(), domain.Config{BaseURL: baseURL, MediaQuotaBytes: 1 << 40})
+		ctx := e.user("ada@example.com")
+		pkg := benchPackage(20000, 100000, mb, 1<<20)
+		b.StartTimer()
+		var writeStart time.Time
+		rep, err := e.svc.Import.Apply(ctx, pkg, domain.ImportOptions{Progress: func(_, _ int64, msg string) {
+			if msg == "writing" && writeStart.IsZero() {
+				writeStart = time.Now()
+			}
+		}})
+		b.ReportMetric(time.Since(writeStart).Seconds(), "write-tx-s")
+		if err != nil {
+			b.Fatal(err)
+		}
+		if rep.NotesCreated != 20000 || rep.Reviews != 100000 || rep.Media != mb {
+			b.Fatalf("report %+v", rep)
+		}
+	}
+}
