@@ -104,20 +104,8 @@ func (s *StudyService) review(ctx context.Context, tx ports.Stores, uid string, 
 	}
 	cram := sess.Mode == modeCram
 	if !cram && (card.State.Phase == contracts.PhaseNew || card.State.Phase == contracts.PhaseReview) {
-		// The daily limits hold across sessions: two sessions may each
-		// have shown a card when one was left, so the limit is checked
-		// again here, one review of the deck at a time.
-		if err := tx.Decks().LockDeck(ctx, uid, deck.ID); err != nil {
-			return contracts.ReviewResult{}, fail(err)
-		}
-		l, err := dailyLeft(ctx, tx, uid, deck, acct, day, now)
-		if err != nil {
+		if err := s.checkDailyLimits(ctx, tx, uid, deck, acct, day, card.State.Phase, now); err != nil {
 			return contracts.ReviewResult{}, err
-		}
-		if (card.State.Phase == contracts.PhaseNew && l.New <= 0) || (card.State.Phase == contracts.PhaseReview && l.Review <= 0) {
-			return contracts.ReviewResult{}, contracts.Errorf(contracts.KindConflict,
-				"today's limit of %s cards for this deck was reached (another session studied them); nothing was recorded; come back tomorrow or raise the deck's limit",
-				map[bool]string{true: "new", false: "review"}[card.State.Phase == contracts.PhaseNew])
 		}
 	}
 	next := card.State // a cram rating changes no schedule
@@ -161,6 +149,41 @@ func (s *StudyService) review(ctx context.Context, tx ports.Stores, uid string, 
 		IntervalHuman: humanInterval(next, now), Reviewed: view.Reviewed, Remaining: view.Remaining,
 		Done: view.Done, Next: view.Current, NextCardAt: view.NextCardAt,
 	}, nil
+}
+
+// checkDailyLimits refuses rating a new or review card when today's limits
+// leave none. The limits hold across sessions: two sessions may each have
+// shown a card when one was left, so they are checked again here, one
+// review of the deck at a time (the deck's lock) and, when the account has
+// a daily cap, one review of the account at a time (its settings' lock,
+// taken after the deck's, as every review takes them).
+func (s *StudyService) checkDailyLimits(ctx context.Context, tx ports.Stores, uid string, deck contracts.Deck,
+	acct contracts.AccountSettings, day contracts.LearnerDay, phase contracts.Phase, now time.Time) error {
+	if err := tx.Decks().LockDeck(ctx, uid, deck.ID); err != nil {
+		return fail(err)
+	}
+	if accountCapped(acct) {
+		if err := tx.Settings().LockDailyCaps(ctx, uid); err != nil {
+			return fail(err)
+		}
+	}
+	l, err := dailyLeft(ctx, tx, uid, deck, acct, day, now)
+	if err != nil {
+		return err
+	}
+	kind, n, deckN := "review", l.Review, l.Deck.Review
+	if phase == contracts.PhaseNew {
+		kind, n, deckN = "new", l.New, l.Deck.New
+	}
+	switch {
+	case n > 0:
+		return nil
+	case deckN > 0:
+		return contracts.Errorf(contracts.KindConflict,
+			"today's account-wide limit of %s cards was reached (another session studied them); nothing was recorded; come back tomorrow or raise the limit with update_settings", kind)
+	}
+	return contracts.Errorf(contracts.KindConflict,
+		"today's limit of %s cards for this deck was reached (another session studied them); nothing was recorded; come back tomorrow or raise the deck's limit", kind)
 }
 
 func pendingItem(ctx context.Context, sessions ports.StudySessionStore, uid, sessionID, cardID string) (ports.SessionItem, error) {

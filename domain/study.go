@@ -225,8 +225,12 @@ func checkLimit(name string, v *int, max int) error {
 	return nil
 }
 
-// left is what the daily limits leave today.
-type left struct{ New, Review int }
+// left is what the daily limits leave today; Deck is what the deck's own
+// limits alone leave (the account-wide caps bound New and Review further).
+type left struct {
+	New, Review int
+	Deck        struct{ New, Review int }
+}
 
 // dailyLeft is what the deck's daily limits (and the account-wide caps,
 // when set) leave of the learner's day: new cards count against both the
@@ -239,7 +243,8 @@ func dailyLeft(ctx context.Context, st ports.Stores, uid string, deck contracts.
 		return left{}, fail(err)
 	}
 	l := left{New: deck.Settings.NewCardsPerDay - done.New, Review: deck.Settings.ReviewsPerDay - done.Review - done.New}
-	if acct.NewCardsPerDay > 0 || acct.ReviewsPerDay > 0 {
+	l.Deck.New, l.Deck.Review = max(0, min(l.New, l.Review)), max(0, l.Review)
+	if accountCapped(acct) {
 		all, err := st.Reviews().StudiedSince(ctx, uid, "", since)
 		if err != nil {
 			return left{}, fail(err)
@@ -253,6 +258,11 @@ func dailyLeft(ctx context.Context, st ports.Stores, uid string, deck contracts.
 	}
 	l.New, l.Review = max(0, min(l.New, l.Review)), max(0, l.Review)
 	return l, nil
+}
+
+// accountCapped reports whether the account has an account-wide daily cap.
+func accountCapped(acct contracts.AccountSettings) bool {
+	return acct.NewCardsPerDay > 0 || acct.ReviewsPerDay > 0
 }
 
 // GetSession returns a session with its progress and current card.

@@ -513,6 +513,12 @@ type SettingsStore interface {
 	// learn-ahead minutes, daily caps, UpdatedAt). Not found when the user
 	// does not exist.
 	PutSettings(ctx context.Context, userID string, s contracts.AccountSettings) error
+	// LockDailyCaps holds a write lock on the user's stored settings until
+	// the transaction ends, so reviews that check the account-wide daily
+	// caps (kept there) run one after the other whatever their deck, and
+	// each sees the reviews committed before it. Nothing to lock, and nil,
+	// when the user never stored settings (there are no caps then).
+	LockDailyCaps(ctx context.Context, userID string) error
 }
 
 // AuditStore keeps the audit trail.
