@@ -19,15 +19,24 @@ import (
 const harnessDir = "testdata/fsrs-harness"
 
 // runHarness runs the harness's learner.mjs in mode with in as its input
-// and decodes its output into out. Without the harness installed the test
-// is skipped, or fails in CI.
+// and decodes its output into out (see runHarnessScript).
 func runHarness(t *testing.T, mode string, in, out any) {
 	t.Helper()
-	if _, err := os.Stat(filepath.Join(harnessDir, "node_modules", "ts-fsrs")); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("the FSRS harness is not installed (run make fsrs-harness): %v", err)
+	runHarnessScript(t, "learner.mjs", mode, in, out)
+}
+
+// runHarnessScript runs a script of the harness in mode with in as its
+// input and decodes its output into out. Without the harness installed
+// the test is skipped, or fails in CI.
+func runHarnessScript(t *testing.T, script, mode string, in, out any) {
+	t.Helper()
+	for _, pkg := range []string{"ts-fsrs", "@open-spaced-repetition/binding"} {
+		if _, err := os.Stat(filepath.Join(harnessDir, "node_modules", pkg)); err != nil {
+			if os.Getenv("CI") != "" {
+				t.Fatalf("the FSRS harness is not installed (run make fsrs-harness): %v", err)
+			}
+			t.Skip("the FSRS harness is not installed: run make fsrs-harness")
 		}
-		t.Skip("the FSRS harness is not installed: run make fsrs-harness")
 	}
 	node, err := exec.LookPath("node")
 	if err != nil {
@@ -40,14 +49,14 @@ func runHarness(t *testing.T, mode string, in, out any) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(node, "learner.mjs", mode)
+	cmd := exec.Command(node, script, mode)
 	cmd.Dir = harnessDir
 	cmd.Stdin = bytes.NewReader(b)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	res, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("node learner.mjs %s: %v\n%s", mode, err, stderr.String())
+		t.Fatalf("node %s %s: %v\n%s", script, mode, err, stderr.String())
 	}
 	if err := json.Unmarshal(res, out); err != nil {
 		t.Fatalf("harness output: %v", err)
