@@ -134,6 +134,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		Audit:  auditService,
 		Stats:  statsService,
 		Export: exportService,
+		Jobs:   jobService,
 	}
 	deckPages := provideDeckPages(site, deckServices)
 	handler, err := provideOAuthHTTP(oAuthService, site, logger, cfg)

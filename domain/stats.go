@@ -205,12 +205,12 @@ func (s *StatsService) Plan(ctx context.Context, args contracts.GetStudyPlanArgs
 	return p, nil
 }
 
-// simInput gathers what a workload simulation of one deck needs, under the
-// deck's own settings (its preset's steps, maximum interval, retention and
-// weights), with NewPerDay at the most the deck and the account-wide cap
-// allow.
-func (s *StatsService) simInput(ctx context.Context, uid string, deck contracts.Deck, acct contracts.AccountSettings,
-	day contracts.LearnerDay, now time.Time) (SimInput, error) {
+// simInput is what a workload simulation of one deck needs: its
+// scheduled cards' states and new cards, under the deck's own settings
+// (its preset's steps, maximum interval, retention and weights), with
+// NewPerDay at the most the deck and the account-wide cap allow.
+func simInput(deck contracts.Deck, states []contracts.CardState, newCards int, acct contracts.AccountSettings,
+	day contracts.LearnerDay, now time.Time) SimInput {
 	set := deck.Settings
 	newCap := set.NewCardsPerDay
 	if acct.NewCardsPerDay > 0 {
@@ -219,20 +219,12 @@ func (s *StatsService) simInput(ctx context.Context, uid string, deck contracts.
 	if acct.ReviewsPerDay > 0 {
 		set.ReviewsPerDay = min(set.ReviewsPerDay, acct.ReviewsPerDay)
 	}
-	states, err := s.store.Cards().ScheduledStates(ctx, uid, deck.ID)
-	if err != nil {
-		return SimInput{}, fail(err)
-	}
-	phases, err := s.store.Cards().CountPhases(ctx, uid, deck.ID)
-	if err != nil {
-		return SimInput{}, fail(err)
-	}
 	today := day.Date(now)
 	return SimInput{
-		Cards: states, NewCards: phases.New, Settings: set.WithDefaults(), Day: day, Now: now,
-		NewPerDay: max(min(newCap, phases.New), 0), Mix: DefaultRatingMix,
-		Seed: uint64(today.Unix()) ^ uint64(len(states))<<32 ^ uint64(phases.New),
-	}, nil
+		Cards: states, NewCards: newCards, Settings: set.WithDefaults(), Day: day, Now: now,
+		NewPerDay: max(min(newCap, newCards), 0), Mix: DefaultRatingMix,
+		Seed: uint64(today.Unix()) ^ uint64(len(states))<<32 ^ uint64(newCards),
+	}
 }
 
 // planHorizon is the least number of days the recommendation simulates:

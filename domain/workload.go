@@ -24,23 +24,33 @@ func (s *StatsService) workload(ctx context.Context, uid, deckID string, now tim
 	if err != nil {
 		return workload{}, err
 	}
-	var decks []contracts.Deck
+	w := workload{acctNew: acct.NewCardsPerDay, day: day}
 	if deckID != "" {
 		d, err := loadDeck(ctx, s.store, uid, deckID)
 		if err != nil {
 			return workload{}, err
 		}
-		decks = []contracts.Deck{d}
-	} else if decks, err = allDecks(ctx, s.store, uid, now); err != nil {
+		states, err := s.store.Cards().ScheduledStates(ctx, uid, d.ID)
+		if err != nil {
+			return workload{}, fail(err)
+		}
+		phases, err := s.store.Cards().CountPhases(ctx, uid, d.ID)
+		if err != nil {
+			return workload{}, fail(err)
+		}
+		w.decks = []SimInput{simInput(d, states, phases.New, acct, day, now)}
+		return w, nil
+	}
+	decks, err := allDecks(ctx, s.store, uid, now) // with their counts of new cards
+	if err != nil {
 		return workload{}, err
 	}
-	w := workload{acctNew: acct.NewCardsPerDay, day: day}
+	states, err := s.store.Cards().ScheduledStatesByDeck(ctx, uid)
+	if err != nil {
+		return workload{}, fail(err)
+	}
 	for _, d := range decks {
-		in, err := s.simInput(ctx, uid, d, acct, day, now)
-		if err != nil {
-			return workload{}, err
-		}
-		w.decks = append(w.decks, in)
+		w.decks = append(w.decks, simInput(d, states[d.ID], d.Counts.New, acct, day, now))
 	}
 	return w, nil
 }

@@ -70,6 +70,9 @@ type McpServices interface {
 	// ExportDeck returns a download link of the deck as an .apkg. Not
 	// found for an unknown deck.
 	ExportDeck(ctx context.Context, args contracts.ExportDeckArgs) (contracts.ExportLink, error)
+	// OptimizeParameters starts a job that fits a preset's FSRS weights
+	// (DeckService.OptimizeParameters). Not found or invalid as there.
+	OptimizeParameters(ctx context.Context, args contracts.OptimizeParametersArgs) (contracts.Job, error)
 	// GetJob returns one of the user's long jobs. Not found when absent;
 	// forbidden when the credential lacks the job's scope.
 	GetJob(ctx context.Context, args contracts.GetJobArgs) (contracts.Job, error)
