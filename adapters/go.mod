@@ -10,11 +10,13 @@ replace (
 require (
 	github.com/emersion/go-sasl v0.0.0-20241020182733-b788ff22d5a6
 	github.com/emersion/go-smtp v0.26.0
+	github.com/klauspost/compress v1.20.1
 	github.com/lib/pq v1.12.3
 	github.com/pressly/goose/v3 v3.29.0
 	github.com/takhtabush/takhtabush/contracts v0.0.0-00010101000000-000000000000
 	github.com/takhtabush/takhtabush/ports v0.0.0-00010101000000-000000000000
 	github.com/wneessen/go-mail v0.8.1
+	google.golang.org/protobuf v1.36.12
 	modernc.org/sqlite v1.62.0
 )
 

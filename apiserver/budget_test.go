@@ -27,15 +27,15 @@ var statementBudgets = map[string]budget{
 	contracts.ToolGetStudySnapshot:   {10, 1}, // + the account settings (learner's day)
 	contracts.ToolGetStats:           {6, 0},  // + the account settings
 	contracts.ToolGetStudyPlan:       {6, 0},  // + the account settings; + every deck's settings and counts (two reads, whatever the number of decks: each deck is simulated under its own preset)
-	contracts.ToolCreateDeck:         {7, 1},  // the audit row under a savepoint of the mutation's transaction (one commit); + the deck's own preset (and its savepoint); + the deck cap (issue 10 §2)
-	contracts.ToolUpdateDeck:         {9, 1},
-	contracts.ToolAddCards:           {10, 1}, // + the daily write counter and card cap (one upsert, issue 10 §2), + the account's day on its first counted write in 5 minutes (cached per instance)
-	contracts.ToolUpdateCards:        {10, 1},
-	contracts.ToolImportCards:        {9, 1},  // + the card and deck caps (one statement; imports are not in the daily quota)
-	contracts.ToolStartStudySession:  {18, 1}, // + settings, today's counts, the learning query
-	contracts.ToolSubmitReview:       {20, 1}, // + settings, today's counts (daily limits across sessions), the deck lock and the recount for concurrent sessions, the daily write counter (issue 10 §2)
-	contracts.ToolRenderStudySession: {18, 1}, // as start_study_session
-	contracts.ToolRequestMediaUpload: {8, 1},  // + the account's media lock, its usage (quota, open intents), their savepoint, the daily write counter (issue 10 §2)
+	contracts.ToolCreateDeck:         {6, 1},  // the audit row under a savepoint of the mutation's transaction (one commit; the service's own work joins it without one); + the deck's own preset (and its savepoint); + the deck cap (issue 10 §2)
+	contracts.ToolUpdateDeck:         {8, 1},
+	contracts.ToolAddCards:           {9, 1}, // + the daily write counter and card cap (one upsert, issue 10 §2), + the account's day on its first counted write in 5 minutes (cached per instance)
+	contracts.ToolUpdateCards:        {9, 1},
+	contracts.ToolImportCards:        {8, 1},  // + the card and deck caps (one statement; imports are not in the daily quota)
+	contracts.ToolStartStudySession:  {15, 1}, // + settings, today's counts, the learning query
+	contracts.ToolSubmitReview:       {12, 1}, // one read of session, item, card, deck and settings; the daily write counter (issue 10 §2); the deck lock and today's count (daily limits across sessions); item, card, log, requeue; the next card with the progress in one read
+	contracts.ToolRenderStudySession: {15, 1}, // as start_study_session
+	contracts.ToolRequestMediaUpload: {7, 1},  // + the account's media lock, its usage (quota, open intents), their savepoint, the daily write counter (issue 10 §2)
 	contracts.ToolDeleteCards:        {5, 1},
 	contracts.ToolDeleteDeck:         {7, 1}, // + its preset, when no other deck uses it
 }

@@ -44,7 +44,7 @@ type DeckSettings struct {
 	// optimised or were set by hand since. Read only.
 	WeightsOptimizedAt *time.Time `json:"weightsOptimizedAt,omitempty"`
 	ReviewOrder        string     `json:"reviewOrder,omitempty"` // due, retrievability, overdueness, random
-	NewOrder    string    `json:"newOrder,omitempty"`    // added, random
+	NewOrder           string     `json:"newOrder,omitempty"`    // added, random
 }
 
 // Preset is a named set of scheduling settings shared by the decks that

@@ -49,26 +49,34 @@ func (s *StudyService) SubmitReview(ctx context.Context, args contracts.SubmitRe
 
 func (s *StudyService) review(ctx context.Context, tx ports.Stores, uid string, args contracts.SubmitReviewArgs, asked time.Time) (contracts.ReviewResult, error) {
 	now := s.now()
-	sess, err := s.liveSession(ctx, tx, uid, args.SessionID)
-	if err != nil {
-		return contracts.ReviewResult{}, err
-	}
 	sessions := tx.Sessions()
-	item, err := pendingItem(ctx, sessions, uid, sess.ID, args.CardID)
+	// One read: the session, the card's pending item, the card, its deck
+	// and the account's settings.
+	t, err := reviewTarget(ctx, sessions, uid, args)
 	if err != nil && !contracts.IsKind(err, contracts.KindNotFound) {
 		return contracts.ReviewResult{}, fail(err)
 	}
-	if args.Position != nil && (err != nil || *args.Position != item.Position) {
-		// The named showing may have been rated already: the same rating
-		// again is a retry, answered with the first answer.
+	sess, item := t.Session, t.Item
+	switch {
+	case err == nil && !now.Before(sess.ExpiresAt):
+		return contracts.ReviewResult{}, sessionGone()
+	case err != nil:
+		// Not pending: say why, from the session.
+		if sess, err = s.liveSession(ctx, tx, uid, args.SessionID); err != nil {
+			return contracts.ReviewResult{}, err
+		}
+		if args.Position != nil {
+			// The named showing may have been rated already: the same
+			// rating again is a retry, answered with the first answer.
+			if res, ok, rerr := s.replay(ctx, tx, uid, sess, args); rerr != nil || ok {
+				return res, rerr
+			}
+		}
+		return contracts.ReviewResult{}, s.notWaiting(ctx, tx, sess, args.CardID)
+	case args.Position != nil && *args.Position != item.Position:
 		if res, ok, rerr := s.replay(ctx, tx, uid, sess, args); rerr != nil || ok {
 			return res, rerr
 		}
-	}
-	if err != nil {
-		return contracts.ReviewResult{}, s.notWaiting(ctx, tx, sess, args.CardID)
-	}
-	if args.Position != nil && *args.Position != item.Position {
 		// The named showing of the card was rated already (a retried
 		// call); its next showing is a later position.
 		return contracts.ReviewResult{}, contracts.Errorf(contracts.KindConflict,
@@ -80,33 +88,26 @@ func (s *StudyService) review(ctx context.Context, tx ports.Stores, uid string, 
 	case err != nil:
 		return contracts.ReviewResult{}, fail(err)
 	}
-	rows, err := tx.Cards().GetCards(ctx, uid, []string{args.CardID})
-	if err != nil {
-		return contracts.ReviewResult{}, fail(err)
-	}
-	if len(rows) == 0 {
-		return contracts.ReviewResult{}, contracts.Errorf(contracts.KindNotFound, "card %s no longer exists; get the session for the current card", args.CardID)
-	}
-	card := rows[0]
+	card := t.Card
 	if lr := card.State.LastReview; lr != nil && !lr.Before(asked) {
 		return contracts.ReviewResult{}, contracts.Errorf(contracts.KindConflict, "card %s was just reviewed by another request; get the session for the current card", card.ID)
 	}
-	deck, err := loadDeck(ctx, tx, uid, card.DeckID)
-	if err != nil {
-		return contracts.ReviewResult{}, err
+	deck, acct := t.Deck, t.Settings
+	if !t.SettingsFound {
+		acct = contracts.DefaultAccountSettings()
 	}
-	acct, day, err := accountSettings(ctx, tx, uid)
-	if err != nil {
-		return contracts.ReviewResult{}, err
-	}
+	day := contracts.NewLearnerDay(acct)
 	if err := s.chargeWrites(ctx, tx, uid, &day, 1, 0); err != nil { // the daily quota, before the write
 		return contracts.ReviewResult{}, err
 	}
 	cram := sess.Mode == modeCram
+	var counted *studied // today's reviews of the deck, counted under its lock
 	if !cram && (card.State.Phase == contracts.PhaseNew || card.State.Phase == contracts.PhaseReview) {
-		if err := s.checkDailyLimits(ctx, tx, uid, deck, acct, day, card.State.Phase, now); err != nil {
+		c, err := s.checkDailyLimits(ctx, tx, uid, deck, acct, day, card.State.Phase, now)
+		if err != nil {
 			return contracts.ReviewResult{}, err
 		}
+		counted = &c
 	}
 	next := card.State // a cram rating changes no schedule
 	kind := ports.ReviewKindCram
@@ -140,7 +141,14 @@ func (s *StudyService) review(ctx context.Context, tx ports.Stores, uid string, 
 			return contracts.ReviewResult{}, fail(err)
 		}
 	}
-	view, err := s.view(ctx, tx, sess, &known{acct: &acct, day: day, deck: &deck})
+	k := &known{acct: &acct, day: day, deck: &deck}
+	if counted != nil {
+		// What the limits leave now is what they left plus this review:
+		// the deck stays locked, so it need not be counted again.
+		l := counted.after(card.State.Phase).left(deck, acct)
+		k.left = &l
+	}
+	view, err := s.view(ctx, tx, sess, k)
 	if err != nil {
 		return contracts.ReviewResult{}, err
 	}
@@ -152,38 +160,49 @@ func (s *StudyService) review(ctx context.Context, tx ports.Stores, uid string, 
 }
 
 // checkDailyLimits refuses rating a new or review card when today's limits
-// leave none. The limits hold across sessions: two sessions may each have
+// leave none, and otherwise returns today's counts. The limits hold across sessions: two sessions may each have
 // shown a card when one was left, so they are checked again here, one
 // review of the deck at a time (the deck's lock) and, when the account has
 // a daily cap, one review of the account at a time (its settings' lock,
 // taken after the deck's, as every review takes them).
 func (s *StudyService) checkDailyLimits(ctx context.Context, tx ports.Stores, uid string, deck contracts.Deck,
-	acct contracts.AccountSettings, day contracts.LearnerDay, phase contracts.Phase, now time.Time) error {
+	acct contracts.AccountSettings, day contracts.LearnerDay, phase contracts.Phase, now time.Time) (studied, error) {
 	if err := tx.Decks().LockDeck(ctx, uid, deck.ID); err != nil {
-		return fail(err)
+		return studied{}, fail(err)
 	}
 	if accountCapped(acct) {
 		if err := tx.Settings().LockDailyCaps(ctx, uid); err != nil {
-			return fail(err)
+			return studied{}, fail(err)
 		}
 	}
-	l, err := dailyLeft(ctx, tx, uid, deck, acct, day, now)
+	c, err := studiedToday(ctx, tx, uid, deck.ID, acct, day, now)
 	if err != nil {
-		return err
+		return studied{}, err
 	}
+	l := c.left(deck, acct)
 	kind, n, deckN := "review", l.Review, l.Deck.Review
 	if phase == contracts.PhaseNew {
 		kind, n, deckN = "new", l.New, l.Deck.New
 	}
 	switch {
 	case n > 0:
-		return nil
+		return c, nil
 	case deckN > 0:
-		return contracts.Errorf(contracts.KindConflict,
+		return studied{}, contracts.Errorf(contracts.KindConflict,
 			"today's account-wide limit of %s cards was reached (another session studied them); nothing was recorded; come back tomorrow or raise the limit with update_settings", kind)
 	}
-	return contracts.Errorf(contracts.KindConflict,
+	return studied{}, contracts.Errorf(contracts.KindConflict,
 		"today's limit of %s cards for this deck was reached (another session studied them); nothing was recorded; come back tomorrow or raise the deck's limit", kind)
+}
+
+// reviewTarget reads what rating args.CardID in args.SessionID needs, in
+// one query; not found when either id is implausible or the card is not
+// pending in the user's session.
+func reviewTarget(ctx context.Context, sessions ports.StudySessionStore, uid string, args contracts.SubmitReviewArgs) (ports.ReviewTarget, error) {
+	if !plausibleID(args.SessionID) || !plausibleID(args.CardID) {
+		return ports.ReviewTarget{}, contracts.Errorf(contracts.KindNotFound, "no such card")
+	}
+	return sessions.ReviewTarget(ctx, uid, args.SessionID, args.CardID)
 }
 
 func pendingItem(ctx context.Context, sessions ports.StudySessionStore, uid, sessionID, cardID string) (ports.SessionItem, error) {

@@ -109,6 +109,12 @@ type known struct {
 	// card is the current card as current loaded it (with its state),
 	// filled in for the caller; nil when no card is shown.
 	card *contracts.Card
+	// left is what the daily limits of deck leave today, when the caller
+	// counted it (a review, under the deck's lock); nil when not.
+	left *left
+	// progress is the session's reviewed and pending items as current
+	// read them with its card; nil until it has.
+	progress *[2]int
 }
 
 // Session modes.
@@ -232,37 +238,72 @@ type left struct {
 	Deck        struct{ New, Review int }
 }
 
+// accountCapped reports whether the account has an account-wide daily cap.
+func accountCapped(acct contracts.AccountSettings) bool {
+	return acct.NewCardsPerDay > 0 || acct.ReviewsPerDay > 0
+}
+
 // dailyLeft is what the deck's daily limits (and the account-wide caps,
 // when set) leave of the learner's day: new cards count against both the
 // new-card and the review limit; learning steps against neither.
 func dailyLeft(ctx context.Context, st ports.Stores, uid string, deck contracts.Deck, acct contracts.AccountSettings,
 	day contracts.LearnerDay, now time.Time) (left, error) {
-	since := day.Start(now)
-	done, err := st.Reviews().StudiedSince(ctx, uid, deck.ID, since)
+	c, err := studiedToday(ctx, st, uid, deck.ID, acct, day, now)
 	if err != nil {
-		return left{}, fail(err)
+		return left{}, err
 	}
-	l := left{New: deck.Settings.NewCardsPerDay - done.New, Review: deck.Settings.ReviewsPerDay - done.Review - done.New}
-	l.Deck.New, l.Deck.Review = max(0, min(l.New, l.Review)), max(0, l.Review)
-	if accountCapped(acct) {
-		all, err := st.Reviews().StudiedSince(ctx, uid, "", since)
-		if err != nil {
-			return left{}, fail(err)
-		}
-		if acct.NewCardsPerDay > 0 {
-			l.New = min(l.New, acct.NewCardsPerDay-all.New)
-		}
-		if acct.ReviewsPerDay > 0 {
-			l.Review = min(l.Review, acct.ReviewsPerDay-all.Review-all.New)
-		}
-	}
-	l.New, l.Review = max(0, min(l.New, l.Review)), max(0, l.Review)
-	return l, nil
+	return c.left(deck, acct), nil
 }
 
-// accountCapped reports whether the account has an account-wide daily cap.
-func accountCapped(acct contracts.AccountSettings) bool {
-	return acct.NewCardsPerDay > 0 || acct.ReviewsPerDay > 0
+// studied is what was studied in the learner's day: in one deck, and in
+// the whole account when it sets account-wide caps.
+type studied struct{ deck, all ports.StudiedCounts }
+
+// studiedToday counts the reviews the daily limits of deckID count.
+func studiedToday(ctx context.Context, st ports.Stores, uid, deckID string, acct contracts.AccountSettings,
+	day contracts.LearnerDay, now time.Time) (studied, error) {
+	since := day.Start(now)
+	var c studied
+	var err error
+	if c.deck, err = st.Reviews().StudiedSince(ctx, uid, deckID, since); err != nil {
+		return studied{}, fail(err)
+	}
+	if accountCapped(acct) {
+		if c.all, err = st.Reviews().StudiedSince(ctx, uid, "", since); err != nil {
+			return studied{}, fail(err)
+		}
+	}
+	return c, nil
+}
+
+// left is what the counts leave of the deck's limits and the account's
+// caps.
+func (c studied) left(deck contracts.Deck, acct contracts.AccountSettings) left {
+	done, all := c.deck, c.all
+	l := left{New: deck.Settings.NewCardsPerDay - done.New, Review: deck.Settings.ReviewsPerDay - done.Review - done.New}
+	l.Deck.New, l.Deck.Review = max(0, min(l.New, l.Review)), max(0, l.Review)
+	if acct.NewCardsPerDay > 0 {
+		l.New = min(l.New, acct.NewCardsPerDay-all.New)
+	}
+	if acct.ReviewsPerDay > 0 {
+		l.Review = min(l.Review, acct.ReviewsPerDay-all.Review-all.New)
+	}
+	l.New, l.Review = max(0, min(l.New, l.Review)), max(0, l.Review)
+	return l
+}
+
+// after returns the counts with one more review (not cram) of a card in
+// phase p: what they are once that review is written.
+func (c studied) after(p contracts.Phase) studied {
+	switch p {
+	case contracts.PhaseNew:
+		c.deck.New++
+		c.all.New++
+	case contracts.PhaseReview:
+		c.deck.Review++
+		c.all.Review++
+	}
+	return c
 }
 
 // GetSession returns a session with its progress and current card.
@@ -283,9 +324,14 @@ func (s *StudyService) GetSession(ctx context.Context, sessionID string) (contra
 	return out, err
 }
 
+// sessionGone is the error for a missing or expired session.
+func sessionGone() error {
+	return contracts.Errorf(contracts.KindNotFound, "study session not found or expired; start a new one with start_study_session")
+}
+
 // liveSession loads an unexpired session of the user.
 func (s *StudyService) liveSession(ctx context.Context, st ports.Stores, uid, sessionID string) (ports.StudySessionRow, error) {
-	gone := contracts.Errorf(contracts.KindNotFound, "study session not found or expired; start a new one with start_study_session")
+	gone := sessionGone()
 	if !plausibleID(sessionID) {
 		return ports.StudySessionRow{}, gone
 	}
@@ -305,14 +351,14 @@ func (s *StudyService) liveSession(ctx context.Context, st ports.Stores, uid, se
 // view renders a session: progress, the current card (or when the next
 // learning step comes due) and the study link.
 func (s *StudyService) view(ctx context.Context, st ports.Stores, row ports.StudySessionRow, k *known) (contracts.StudySession, error) {
+	if k == nil {
+		k = &known{}
+	}
 	cur, nextAt, err := s.current(ctx, st, row, k)
 	if err != nil {
 		return contracts.StudySession{}, err
 	}
-	reviewed, remaining, err := st.Sessions().Progress(ctx, row.UserID, row.ID)
-	if err != nil {
-		return contracts.StudySession{}, fail(err)
-	}
+	reviewed, remaining := k.progress[0], k.progress[1] // read with the current card
 	mode := row.Mode
 	if mode == "" {
 		mode = modeNormal
@@ -348,10 +394,13 @@ func (s *StudyService) current(ctx context.Context, st ports.Stores, row ports.S
 	learnAhead := now.Add(time.Duration(acct.LearnAheadMinutes) * time.Minute)
 	var limits *left
 	for {
-		item, err := st.Sessions().NextDueItem(ctx, row.UserID, row.ID, now, learnAhead)
+		// The item, its card and the session's progress in one read.
+		next, err := st.Sessions().NextDueCard(ctx, row.UserID, row.ID, now, learnAhead)
 		if err != nil {
 			return nil, nil, fail(err)
 		}
+		k.progress = &[2]int{next.Reviewed, next.Remaining}
+		item := next.Item
 		if item == nil {
 			return nil, nil, nil
 		}
@@ -359,13 +408,10 @@ func (s *StudyService) current(ctx context.Context, st ports.Stores, row ports.S
 			at := item.Due
 			return nil, &at, nil
 		}
-		cards, err := st.Cards().GetCards(ctx, row.UserID, []string{item.CardID})
-		if err != nil {
-			return nil, nil, fail(err)
-		}
-		show := len(cards) == 1 && !cards[0].Suspended
+		card := next.Card
+		show := !card.Suspended
 		if show && row.Mode != modeCram && !item.Learning {
-			phase := cards[0].State.Phase
+			phase := card.State.Phase
 			if phase == contracts.PhaseNew || phase == contracts.PhaseReview {
 				if limits == nil {
 					if k.deck == nil || k.deck.ID != row.DeckID {
@@ -373,21 +419,24 @@ func (s *StudyService) current(ctx context.Context, st ports.Stores, row ports.S
 						if err != nil {
 							return nil, nil, err
 						}
-						k.deck = &deck
+						k.deck, k.left = &deck, nil
 					}
-					l, err := dailyLeft(ctx, st, row.UserID, *k.deck, acct, day, now)
-					if err != nil {
-						return nil, nil, err
+					if k.left == nil { // else the caller counted them under the deck's lock
+						l, err := dailyLeft(ctx, st, row.UserID, *k.deck, acct, day, now)
+						if err != nil {
+							return nil, nil, err
+						}
+						k.left = &l
 					}
-					limits = &l
+					limits = k.left
 				}
 				show = (phase == contracts.PhaseNew && limits.New > 0) || (phase == contracts.PhaseReview && limits.Review > 0)
 			}
 		}
 		if show {
-			c := studyCard(cards[0].Card)
+			c := studyCard(card.Card)
 			c.Position = item.Position
-			k.card = &cards[0].Card
+			k.card = &card.Card
 			return &c, nil, nil
 		}
 		err = st.Sessions().CompleteItem(ctx, row.UserID, row.ID, item.Position, now)

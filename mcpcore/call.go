@@ -109,6 +109,16 @@ func (x *exchange) toolsCall(ctx context.Context, b []byte) ([]byte, error) {
 	if err := x.prepareInputs(&cr.Request, name); err != nil {
 		return b, err
 	}
+	if err := x.checkParamHeaders(te, args); err != nil {
+		return b, err
+	}
+	asTask, err := x.taskMode(te)
+	if err != nil {
+		return b, err
+	}
+	if asTask {
+		return x.createTask(ctx, b, te, cr, args)
+	}
 	res, err := x.s.runTool(ctx, te, cr, args)
 	if err != nil {
 		var ir *InputRequiredError
@@ -131,7 +141,7 @@ func (s *Server) runTool(ctx context.Context, te *toolEntry, cr *CallRequest, ar
 	// The deadline covers the whole pipeline, argument checks included:
 	// in the handshake era a disconnect does not end the call, so the
 	// deadline is what ends runaway work.
-	if d := s.timeout(te); d > 0 {
+	if d := s.timeout(te); d > 0 && !cr.task {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeoutCause(ctx, d, errToolTimeout)
 		defer cancel()

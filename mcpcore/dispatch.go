@@ -305,6 +305,9 @@ func (x *exchange) dispatch(ctx context.Context) reply {
 	if fn == nil {
 		if x.modern {
 			fn = modernMethods[x.m.method]
+			if fn == nil && s.opts.Tasks != nil {
+				fn = taskMethods[x.m.method]
+			}
 		} else {
 			fn = legacyMethods[x.m.method]
 		}
@@ -481,7 +484,7 @@ func (x *exchange) setLevel(ctx context.Context, b []byte) ([]byte, error) {
 func (x *exchange) discover(ctx context.Context, b []byte) ([]byte, error) {
 	// A dual-era server names the handshake versions too, newest first.
 	b = append(append(append(b, `{"supportedVersions":`...), supportedVersionsJSON...), `,"capabilities":`...)
-	b = append(b, x.s.capsJSON...)
+	b = append(b, x.s.modernCapsJSON...)
 	b = appendOpt(b, "instructions", x.s.opts.Instructions)
 	return x.tail(b, nil, true)
 }

@@ -7,7 +7,6 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"net/http"
-	"sort"
 	"time"
 )
 
@@ -113,33 +112,19 @@ func (x *exchange) writeInputRequired(b []byte, name string, ir *InputRequiredEr
 	}
 	caps := x.p.metaClientCaps
 	req := Request{clientCaps: caps}
-	keys := make([]string, 0, len(ir.Requests))
-	for k, q := range ir.Requests {
+	for _, q := range ir.Requests {
 		if c := capabilityFor(q.Method); c != "" {
 			if has, _ := req.HasClientCapability(c); !has {
 				return b, missingCapability(c)
 			}
 		}
-		keys = append(keys, k)
 	}
-	sort.Strings(keys)
-	b = append(b, `{"resultType":"input_required","inputRequests":{`...)
-	for i, k := range keys {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		q := ir.Requests[k]
-		b = appendString(b, k)
-		b = append(b, `:{"method":`...)
-		b = appendString(b, q.Method)
-		b = append(b, `,"params":`...)
-		var err error
-		if b, err = appendJSON(b, q.Params); err != nil {
-			return b, err
-		}
-		b = append(b, '}')
+	b = append(b, `{"resultType":"input_required","inputRequests":`...)
+	b, err := appendInputRequests(b, ir.Requests)
+	if err != nil {
+		return b, err
 	}
-	b = append(b, `},"requestState":`...)
+	b = append(b, `,"requestState":`...)
 	b = appendString(b, x.s.signState(x.m.method, name, principalScope(x.principal), ir.State))
 	return x.s.appendResultMeta(b, nil)
 }

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // Protocol versions served.
@@ -185,6 +186,7 @@ type params struct {
 	ref            []byte
 	argument       []byte
 	requestID      []byte // notifications/cancelled
+	taskID         []byte // tasks/*
 
 	// _meta members
 	hasMeta        bool
@@ -232,6 +234,8 @@ func parseParams(b []byte, p *params) {
 			p.argument = v
 		case "requestId":
 			p.requestID = v
+		case "taskId":
+			p.taskID = v
 		}
 	}
 	if kindOf(p.meta) == '{' {
@@ -269,11 +273,9 @@ func headerValue(h http.Header, key string) string {
 func decodeHeaderValue(v string) (string, bool) {
 	if strings.HasPrefix(v, "=?base64?") && strings.HasSuffix(v, "?=") && len(v) >= len("=?base64??=") {
 		enc := v[len("=?base64?") : len(v)-2]
-		dec, err := base64.StdEncoding.DecodeString(enc)
-		if err != nil {
-			if dec, err = base64.RawStdEncoding.DecodeString(enc); err != nil {
-				return "", false
-			}
+		dec, err := base64.StdEncoding.Strict().DecodeString(enc)
+		if err != nil || !utf8.Valid(dec) {
+			return "", false
 		}
 		return string(dec), true
 	}
@@ -305,6 +307,8 @@ func checkModernHeaders(h http.Header, m *message, p *params, version string) *E
 		want = p.name
 	case "resources/read":
 		want = p.uri
+	case "tasks/get", "tasks/update", "tasks/cancel":
+		want = p.taskID
 	default:
 		return nil
 	}

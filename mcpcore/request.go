@@ -130,8 +130,8 @@ func (r *Request) Log(ctx context.Context, level, logger string, data any) error
 
 // InputRequest is a request the server needs the client to fulfil.
 type InputRequest struct {
-	Method string // "elicitation/create", "sampling/createMessage", "roots/list"
-	Params any
+	Method string `json:"method"` // "elicitation/create", "sampling/createMessage", "roots/list"
+	Params any    `json:"params"`
 }
 
 // ElicitParams asks the user for structured input.

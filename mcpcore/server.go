@@ -50,6 +50,10 @@ type Options struct {
 	StateTTL time.Duration
 	// Logger receives handler panics and transport faults; nil discards.
 	Logger *slog.Logger
+	// Tasks, when set, serves the tasks extension in the 2026-07-28 era:
+	// calls of tools with TaskSupport run as tasks kept by this store,
+	// and tasks/get, tasks/update and tasks/cancel are served.
+	Tasks TaskStore
 }
 
 // Catalog lists the definitions a Server serves.
@@ -75,13 +79,14 @@ type Server struct {
 	prompts   []*Prompt
 	promptIdx map[string]*Prompt
 
-	capsJSON []byte
-	scoped   bool // list results depend on the caller
-	stateKey []byte
-	ttlMs    int64
-	pageSize int
-	logger   *slog.Logger
-	pages    pageCache
+	capsJSON       []byte
+	modernCapsJSON []byte // capsJSON plus the extensions of the modern era
+	scoped         bool   // list results depend on the caller
+	stateKey       []byte
+	ttlMs          int64
+	pageSize       int
+	logger         *slog.Logger
+	pages          pageCache
 
 	pending  pendingRequests
 	inflight inflightRegistry
@@ -93,6 +98,7 @@ type toolEntry struct {
 	in     *schema
 	out    *schema
 	scopes []string
+	params []headerParam // x-mcp-header parameters, mirrored as Mcp-Param-* headers
 }
 
 type templateEntry struct {
@@ -185,6 +191,10 @@ func NewServer(info Implementation, opts Options, cat Catalog) (*Server, error) 
 	}
 	s.scoped = s.scoped || opts.ToolVisible != nil
 	s.capsJSON = s.capabilities()
+	s.modernCapsJSON = s.capsJSON
+	if opts.Tasks != nil {
+		s.modernCapsJSON = append(append(s.capsJSON[:len(s.capsJSON)-1:len(s.capsJSON)-1], `,"extensions":{"`+TasksExtension+`":{}}`...), '}')
+	}
 	return s, nil
 }
 
@@ -212,6 +222,12 @@ func (s *Server) newToolEntry(t Tool) (*toolEntry, error) {
 		return nil, fmt.Errorf("tool %q: inputSchema: %w", t.Name, err)
 	}
 	te := &toolEntry{def: t, in: in, scopes: t.Scopes}
+	if te.params, err = headerParams(t.InputSchema); err != nil {
+		return nil, fmt.Errorf("tool %q: %w", t.Name, err)
+	}
+	if t.TaskSupport != TaskForbidden && t.TaskSupport != TaskOptional && t.TaskSupport != TaskRequired {
+		return nil, fmt.Errorf("tool %q: unknown TaskSupport %q", t.Name, t.TaskSupport)
+	}
 	if t.OutputSchema != nil {
 		if te.out, err = compileSchema("mcp:///tools/"+t.Name+"/output.json", t.OutputSchema); err != nil {
 			return nil, fmt.Errorf("tool %q: outputSchema: %w", t.Name, err)

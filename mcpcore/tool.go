@@ -31,6 +31,14 @@ type Tool struct {
 	NeedsApproval func(ctx context.Context, args json.RawMessage) bool
 	// Handler runs the tool.
 	Handler ToolHandler
+	// TaskSupport lets calls run as tasks (the tasks extension of the
+	// 2026-07-28 era; needs Options.Tasks).
+	TaskSupport TaskSupport
+	// Prepare, for a task tool, runs synchronously before its task is
+	// created: it may refuse the call or ask for input the MRTR way
+	// (*InputRequiredError); the answers it gathered reach Handler, in
+	// the task, as InputResponses.
+	Prepare func(ctx context.Context, req *CallRequest) error
 }
 
 // ToolAnnotations are the behavioural hints of a tool. Unset pointers take
@@ -61,6 +69,7 @@ type CallRequest struct {
 	Tool *Tool
 
 	inflight inflightCall // registration for notifications/cancelled
+	task     bool         // a task's run: no call timeout
 }
 
 // CallToolResult is the result of a tool call.

@@ -73,7 +73,31 @@ type TxRunner interface {
 	// back, as InTx. A failed commit is returned (nothing was applied).
 	// Inside another call transaction fn joins that one. It lets one
 	// request (a mutation and its audit row) cost one commit.
+	//
+	// When ctx also says a failure ends the call (FailureEndsCall), InTx
+	// joins the call transaction without a savepoint: its fn's writes
+	// cannot be rolled back alone, so when fn fails, InTx returns its
+	// error and InCallTx rolls everything back and returns that error even
+	// if its own fn returns nil.
 	InCallTx(ctx context.Context, fn func(ctx context.Context) error) error
+}
+
+// failureEndsCallKey is the context key of FailureEndsCall.
+type failureEndsCallKey struct{}
+
+// FailureEndsCall returns ctx saying whether a failed InTx made with it
+// ends the call transaction it runs in (see TxRunner.InCallTx): true for
+// a call's own work, whose failure fails the call; false for work whose
+// failure the call survives (its audit row).
+func FailureEndsCall(ctx context.Context, ends bool) context.Context {
+	return context.WithValue(ctx, failureEndsCallKey{}, ends)
+}
+
+// FailureEndsCallOf reports what FailureEndsCall set on ctx (false when
+// nothing was set).
+func FailureEndsCallOf(ctx context.Context) bool {
+	ends, _ := ctx.Value(failureEndsCallKey{}).(bool)
+	return ends
 }
 
 // Stores groups the individual stores.
@@ -393,8 +417,43 @@ type SessionItem struct {
 	Learning bool
 }
 
+// ReviewTarget is what rating a card in a session reads, in one query:
+// the session, the card's lowest pending item, the card, its deck (with
+// its preset's settings over its own, as DeckWithoutCounts) and the
+// account's settings.
+type ReviewTarget struct {
+	Session StudySessionRow
+	Item    SessionItem
+	Card    CardRow
+	Deck    contracts.Deck
+	// Settings are the account's stored settings; SettingsFound is false
+	// when none were ever stored (the caller uses the defaults).
+	Settings      contracts.AccountSettings
+	SettingsFound bool
+}
+
+// NextDue is the pending item to show, its card and the session's
+// progress, as NextDueCard reads them in one query.
+type NextDue struct {
+	// Item is nil when no item is pending; Card is its card otherwise.
+	Item *SessionItem
+	Card CardRow
+	// Reviewed and Remaining count the session's completed and pending
+	// items, as Progress does.
+	Reviewed, Remaining int
+}
+
 // StudySessionStore keeps study sessions and their queues.
 type StudySessionStore interface {
+	// ReviewTarget reads, in one query, what rating cardID in the session
+	// needs (see ReviewTarget), whatever the session's expiry. Not found
+	// when the card has no pending item in the user's session (the session
+	// may be missing, another user's, or finished with the card).
+	ReviewTarget(ctx context.Context, userID, sessionID, cardID string) (ReviewTarget, error)
+	// NextDueCard is NextDueItem with the item's card and the session's
+	// progress, in one query. Not found for a missing or another user's
+	// session.
+	NextDueCard(ctx context.Context, userID, sessionID string, now, learnAheadUntil time.Time) (NextDue, error)
 	// CreateSession inserts a session with its queue (positions 0..n-1).
 	CreateSession(ctx context.Context, s StudySessionRow, cardIDs []string) error
 	// GetSession returns a session. Not found when absent or another

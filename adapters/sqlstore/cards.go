@@ -45,25 +45,42 @@ func batches[T any](vs []T) [][]T {
 
 // scanCard reads one row of cardCols.
 func scanCard(sc interface{ Scan(...any) error }) (ports.CardRow, error) {
-	var c ports.CardRow
-	var tags string
-	var phase string
-	var due, created, updated int64
-	var last, ord sql.NullInt64
-	var note sql.NullString
-	err := sc.Scan(&c.ID, &c.DeckID, &c.Front, &c.Back, &tags, &c.Suspended, &phase, &due, &c.State.Stability, &c.State.Difficulty,
-		&c.State.ScheduledDays, &c.State.Reps, &c.State.Lapses, &c.State.Step, &last, &c.Hash, &c.Version, &created, &updated, &note, &ord)
-	if err != nil {
+	var d cardDest
+	if err := sc.Scan(d.dest()...); err != nil {
+		return ports.CardRow{}, err
+	}
+	return d.row()
+}
+
+// cardDest holds the scan targets of cardCols, for a query that reads a
+// card beside other columns: scan into dest, then convert with row.
+type cardDest struct {
+	c                     ports.CardRow
+	tags, phase           string
+	due, created, updated int64
+	last, ord             sql.NullInt64
+	note                  sql.NullString
+}
+
+// dest returns the targets of cardCols, in order.
+func (d *cardDest) dest() []any {
+	c := &d.c
+	return []any{&c.ID, &c.DeckID, &c.Front, &c.Back, &d.tags, &c.Suspended, &d.phase, &d.due, &c.State.Stability, &c.State.Difficulty,
+		&c.State.ScheduledDays, &c.State.Reps, &c.State.Lapses, &c.State.Step, &d.last, &c.Hash, &c.Version, &d.created, &d.updated, &d.note, &d.ord}
+}
+
+// row converts what was scanned into the card.
+func (d *cardDest) row() (ports.CardRow, error) {
+	c := d.c
+	var err error
+	c.NoteID, c.Ord = d.note.String, int(d.ord.Int64)
+	if c.Tags, err = parseStrings(d.tags); err != nil {
 		return c, err
 	}
-	c.NoteID, c.Ord = note.String, int(ord.Int64)
-	if c.Tags, err = parseStrings(tags); err != nil {
-		return c, err
-	}
-	c.State.Phase = contracts.Phase(phase)
-	c.State.Due = fromMs(due)
-	c.State.LastReview = fromNullMs(last)
-	c.CreatedAt, c.UpdatedAt = fromMs(created), fromMs(updated)
+	c.State.Phase = contracts.Phase(d.phase)
+	c.State.Due = fromMs(d.due)
+	c.State.LastReview = fromNullMs(d.last)
+	c.CreatedAt, c.UpdatedAt = fromMs(d.created), fromMs(d.updated)
 	return c, nil
 }
 

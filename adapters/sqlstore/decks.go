@@ -19,24 +19,41 @@ const deckFrom = ` FROM decks d LEFT JOIN presets p ON p.id = d.preset_id AND p.
 // scanDeck reads one row of deckCols into d: the deck's own settings with
 // its preset's fields over them.
 func scanDeck(row interface{ Scan(...any) error }, d *contracts.Deck) error {
-	var settings string
-	var presetID, preset sql.NullString
-	var created, updated int64
-	if err := row.Scan(&d.ID, &d.Name, &d.Description, &settings, &created, &updated, &presetID, &preset); err != nil {
+	var dd deckDest
+	if err := row.Scan(dd.dest(d)...); err != nil {
 		return err
 	}
-	if err := json.Unmarshal([]byte(settings), &d.Settings); err != nil {
+	return dd.fill(d)
+}
+
+// deckDest holds the scan targets of deckCols besides the deck's own
+// fields, for a query that reads a deck beside other columns.
+type deckDest struct {
+	settings         string
+	presetID, preset sql.NullString
+	created, updated int64
+}
+
+// dest returns the targets of deckCols, in order, reading into d.
+func (dd *deckDest) dest(d *contracts.Deck) []any {
+	return []any{&d.ID, &d.Name, &d.Description, &dd.settings, &dd.created, &dd.updated, &dd.presetID, &dd.preset}
+}
+
+// fill completes d from what was scanned: its settings with its preset's
+// fields over them, its times.
+func (dd *deckDest) fill(d *contracts.Deck) error {
+	if err := json.Unmarshal([]byte(dd.settings), &d.Settings); err != nil {
 		return err
 	}
-	if presetID.Valid && preset.Valid {
+	if dd.presetID.Valid && dd.preset.Valid {
 		var p contracts.Preset
-		if err := json.Unmarshal([]byte(preset.String), &p.Settings); err != nil {
+		if err := json.Unmarshal([]byte(dd.preset.String), &p.Settings); err != nil {
 			return err
 		}
-		p.ID = presetID.String
+		p.ID = dd.presetID.String
 		d.Settings = d.Settings.WithPreset(p)
 	}
-	d.CreatedAt, d.UpdatedAt = fromMs(created), fromMs(updated)
+	d.CreatedAt, d.UpdatedAt = fromMs(dd.created), fromMs(dd.updated)
 	return nil
 }
 

@@ -148,7 +148,14 @@ func (s *Store) Close() error {
 // back and the panic continues. fn must not call InTx or the Store's own
 // methods that write (it would wait for itself under SerializeTx): it uses
 // tx.
+//
+// Inside a call transaction whose ctx says a failure ends the call
+// (ports.FailureEndsCall), fn joins the transaction without a savepoint
+// of its own: when it fails, the call transaction can only roll back.
 func (s *Store) InTx(ctx context.Context, fn func(tx ports.Stores) error) error {
+	if c := s.joined(ctx); c != nil && ports.FailureEndsCallOf(ctx) {
+		return c.join(ctx, func(h *handle) error { return fn(h) })
+	}
 	return s.runTx(ctx, func(h *handle) error { return fn(h) })
 }
 
@@ -165,7 +172,10 @@ func (s *Store) InCallTx(ctx context.Context, fn func(ctx context.Context) error
 	return s.runTx(ctx, func(h *handle) error {
 		c := &callTx{s: s, h: h}
 		defer c.ended.Store(true)
-		return fn(context.WithValue(ctx, callTxKey{}, c))
+		if err := fn(context.WithValue(ctx, callTxKey{}, c)); err != nil {
+			return err
+		}
+		return c.failed // a join failed: its writes can only be rolled back with the rest
 	})
 }
 
@@ -183,6 +193,10 @@ type callTx struct {
 	h      *handle     // bound to the transaction
 	ended  atomic.Bool // fn returned: the transaction is no longer to be joined
 	nested int         // savepoints taken so far
+	// failed is the error of a join (a nested InTx without a savepoint)
+	// that failed: its writes cannot be rolled back alone, so the
+	// transaction must not commit.
+	failed error
 }
 
 // joined returns the call transaction of s that ctx carries, or nil.
@@ -199,6 +213,9 @@ func (s *Store) joined(ctx context.Context) *callTx {
 // (releasing it would cost a statement and change nothing): the names
 // never repeat, so a later rollback cannot reach the wrong one.
 func (c *callTx) nest(ctx context.Context, fn func(h *handle) error) error {
+	if c.failed != nil {
+		return c.failed
+	}
 	c.nested++
 	name := "sqlstore_call_" + strconv.Itoa(c.nested)
 	if _, err := c.h.exec(ctx, "SAVEPOINT "+name); err != nil {
@@ -208,6 +225,21 @@ func (c *callTx) nest(ctx context.Context, fn func(h *handle) error) error {
 		if _, rbErr := c.h.exec(ctx, "ROLLBACK TO SAVEPOINT "+name); rbErr != nil {
 			return c.s.wrap(ctx, errors.Join(err, rbErr), "rollback to savepoint")
 		}
+		return err
+	}
+	return nil
+}
+
+// join runs fn on the call transaction without a savepoint (one
+// statement less than nest), for work whose failure ends the call: when
+// fn fails, the transaction is marked failed, so that it rolls back
+// whatever the call does next.
+func (c *callTx) join(ctx context.Context, fn func(h *handle) error) error {
+	if c.failed != nil {
+		return c.failed
+	}
+	if err := fn(c.h); err != nil {
+		c.failed = err
 		return err
 	}
 	return nil

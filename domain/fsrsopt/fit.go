@@ -40,7 +40,8 @@ type Result struct {
 	// the fit stopped because the objective no longer improved.
 	Steps     int  `json:"steps"`
 	Converged bool `json:"converged"`
-	// Train scores the fitted weights on the histories fitted.
+	// Train scores the fitted weights on the histories fitted, as
+	// Evaluate does (every scored review).
 	Train Metrics `json:"train"`
 }
 
@@ -152,7 +153,7 @@ func Fit(ctx context.Context, histories []History, opt Options) (Result, error) 
 	clip(&best, opt.RelearningSteps, lo, hi)
 	res.Weights = best[:]
 	res.Pretrained = start[:]
-	res.Train = score(&best, ds)
+	res.Train = score(&best, all)
 	return res, nil
 }
 

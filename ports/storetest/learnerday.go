@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"reflect"
 	"slices"
 	"testing"
 	"time"
@@ -156,6 +157,7 @@ func testNextDueItem(t *testing.T, f *fixture) {
 		t.Errorf("session mode = %q, want cram", row.Mode)
 	}
 	ahead := now.Add(20 * time.Minute)
+	done := 0
 	expect := func(cardID string, learning bool, what string) {
 		t.Helper()
 		it, err := ss.NextDueItem(f.ctx, a, sess.ID, now, ahead)
@@ -163,7 +165,15 @@ func testNextDueItem(t *testing.T, f *fixture) {
 		if it == nil || it.CardID != cardID || it.Learning != learning {
 			t.Fatalf("%s: NextDueItem = %+v, want card %s (learning %v)", what, it, cardID, learning)
 		}
+		// NextDueCard picks the same item, with its card and the progress.
+		nd, err := ss.NextDueCard(f.ctx, a, sess.ID, now, ahead)
+		must(t, err)
+		if nd.Item == nil || *nd.Item != *it || nd.Card.ID != cardID || nd.Card.Front != f.get(a, cardID).Front ||
+			nd.Card.State.Phase != f.get(a, cardID).State.Phase || nd.Reviewed != done || nd.Remaining != 5-done {
+			t.Fatalf("%s: NextDueCard = %+v (item %+v), want item %+v of card %s, %d reviewed and %d pending", what, nd, nd.Item, *it, cardID, done, 5-done)
+		}
 		must(t, ss.CompleteItem(f.ctx, a, sess.ID, it.Position, now))
+		done++
 	}
 	expect(dueNow.ID, true, "a due step first, though queued last")
 	expect(rev.ID, false, "then the queue in order")
@@ -178,10 +188,18 @@ func testNextDueItem(t *testing.T, f *fixture) {
 	if it, err := ss.NextDueItem(f.ctx, a, sess.ID, now, ahead); err != nil || it != nil {
 		t.Errorf("nothing pending: %+v, %v", it, err)
 	}
+	if nd, err := ss.NextDueCard(f.ctx, a, sess.ID, now, ahead); err != nil || nd.Item != nil || nd.Reviewed != 5 || nd.Remaining != 0 {
+		t.Errorf("nothing pending: NextDueCard = %+v, %v; want no item, 5 reviewed", nd, err)
+	}
 	_, err = ss.NextDueItem(f.ctx, b, sess.ID, now, ahead)
 	wantKind(t, err, contracts.KindNotFound, "NextDueItem of another user's session")
+	_, err = ss.NextDueCard(f.ctx, b, sess.ID, now, ahead)
+	wantKind(t, err, contracts.KindNotFound, "NextDueCard of another user's session")
 	plain := ports.StudySessionRow{ID: f.id("ses"), UserID: a, DeckID: d.ID, StartedAt: now, ExpiresAt: now.Add(day)}
 	must(t, ss.CreateSession(f.ctx, plain, nil))
+	if nd, err := ss.NextDueCard(f.ctx, a, plain.ID, now, ahead); err != nil || nd.Item != nil || nd.Reviewed+nd.Remaining != 0 {
+		t.Errorf("an empty session: NextDueCard = %+v, %v", nd, err)
+	}
 	if row, _ := ss.GetSession(f.ctx, a, plain.ID); row.Mode != "normal" {
 		t.Errorf("a session without a mode reads back as %q, want normal", row.Mode)
 	}
@@ -234,4 +252,54 @@ func testReviewKindsAndDays(t *testing.T, f *fixture) {
 	if n, err := f.s.Reviews().NewCardsStudied(f.ctx, a, "", now.Add(-time.Hour)); err != nil || n != 1 {
 		t.Errorf("NewCardsStudied = %d, %v; want 1", n, err)
 	}
+}
+
+// testReviewTarget checks the one read of a review: the session, the
+// card's lowest pending item, the card, its deck with its preset and the
+// account's settings; not found when the card is not pending there.
+func testReviewTarget(t *testing.T, f *fixture) {
+	a, b := f.user(), f.user()
+	d := f.deck(a, "Target")
+	now := f.now
+	c := f.insert(a, f.reviewCard(d.ID, "target", now.Add(-day)), f.card(d.ID, "other", "x"))
+	card, other := c[0], c[1]
+	sess := ports.StudySessionRow{ID: f.id("ses"), UserID: a, DeckID: d.ID, StartedAt: now, ExpiresAt: now.Add(day), Mode: "normal"}
+	ss := f.s.Sessions()
+	must(t, ss.CreateSession(f.ctx, sess, []string{other.ID, card.ID, card.ID}))
+	got, err := ss.ReviewTarget(f.ctx, a, sess.ID, card.ID)
+	must(t, err)
+	deck, err := f.s.Decks().DeckWithoutCounts(f.ctx, a, d.ID)
+	must(t, err)
+	want := f.get(a, card.ID)
+	if got.Session.DeckID != d.ID || !got.Session.ExpiresAt.Equal(sess.ExpiresAt) || got.Session.Mode != "normal" ||
+		got.Item.Position != 1 || got.Item.CardID != card.ID || got.Card.ID != card.ID || got.Card.Version != want.Version ||
+		!got.Card.State.Due.Equal(want.State.Due) || got.Card.State.Phase != want.State.Phase || got.Card.Front != want.Front {
+		t.Errorf("ReviewTarget = %+v, want the session, position 1 and card %+v", got, want)
+	}
+	if got.Deck.ID != deck.ID || got.Deck.Name != deck.Name || !reflect.DeepEqual(got.Deck.Settings, deck.Settings) {
+		t.Errorf("ReviewTarget deck = %+v, want %+v", got.Deck, deck)
+	}
+	if got.SettingsFound {
+		t.Errorf("ReviewTarget found settings %+v for an account that stored none", got.Settings)
+	}
+	set := contracts.DefaultAccountSettings()
+	set.Timezone, set.RolloverHour, set.NewCardsPerDay, set.UpdatedAt = "Europe/Berlin", 3, 7, now
+	must(t, f.s.Settings().PutSettings(f.ctx, a, set))
+	must(t, ss.CompleteItem(f.ctx, a, sess.ID, 1, now))
+	got, err = ss.ReviewTarget(f.ctx, a, sess.ID, card.ID)
+	must(t, err)
+	if got.Item.Position != 2 {
+		t.Errorf("after the first showing was reviewed, ReviewTarget position = %d, want 2", got.Item.Position)
+	}
+	if !got.SettingsFound || got.Settings.Timezone != "Europe/Berlin" || got.Settings.RolloverHour != 3 || got.Settings.NewCardsPerDay != 7 ||
+		!got.Settings.UpdatedAt.Equal(now) {
+		t.Errorf("ReviewTarget settings = %+v (found %v), want the stored ones", got.Settings, got.SettingsFound)
+	}
+	must(t, ss.CompleteItem(f.ctx, a, sess.ID, 2, now))
+	_, err = ss.ReviewTarget(f.ctx, a, sess.ID, card.ID)
+	wantKind(t, err, contracts.KindNotFound, "ReviewTarget of a card with no pending item")
+	_, err = ss.ReviewTarget(f.ctx, b, sess.ID, other.ID)
+	wantKind(t, err, contracts.KindNotFound, "ReviewTarget in another user's session")
+	_, err = ss.ReviewTarget(f.ctx, a, "no-such-session", other.ID)
+	wantKind(t, err, contracts.KindNotFound, "ReviewTarget in a missing session")
 }

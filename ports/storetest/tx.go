@@ -207,3 +207,60 @@ func testCallTx(t *testing.T, f *fixture) {
 		t.Errorf("a rolled-back call transaction left %d audit events", len(ev))
 	}
 }
+
+// testCallTxFailureEnds checks InTx with a ctx saying a failure ends the
+// call (ports.FailureEndsCall): it joins the call transaction (reads and
+// commits with it), and when it fails, InCallTx rolls everything back and
+// returns that failure even though its own fn returns nil; a ctx saying
+// false nests under a savepoint again.
+func testCallTxFailureEnds(t *testing.T, f *fixture) {
+	a := f.user()
+	ctx, cancel := context.WithTimeout(f.ctx, 20*time.Second)
+	defer cancel()
+	d := contracts.Deck{ID: f.id("dck"), Name: "Joined", Settings: contracts.DefaultDeckSettings(), CreatedAt: f.now, UpdatedAt: f.now}
+	err := f.s.InCallTx(ctx, func(ctx context.Context) error {
+		ctx = ports.FailureEndsCall(ctx, true)
+		must(t, f.s.InTx(ctx, func(tx ports.Stores) error { return tx.Decks().CreateDeck(ctx, a, d) }))
+		// Work whose failure the call survives still nests.
+		dup := f.event(a, "dup", "key", f.now)
+		must(t, f.s.Audit().AppendAudit(ctx, dup))
+		err := f.s.InTx(ports.FailureEndsCall(ctx, false), func(tx ports.Stores) error { return tx.Audit().AppendAudit(ctx, dup) })
+		wantKind(t, err, contracts.KindConflict, "a duplicate audit row under a savepoint")
+		return f.s.InTx(ctx, func(tx ports.Stores) error {
+			return tx.Cards().InsertCards(ctx, a, []ports.CardRow{f.card(d.ID, "joined", "x")})
+		})
+	})
+	must(t, err)
+	got, err := f.s.Decks().GetDeck(ctx, a, d.ID, f.now)
+	must(t, err)
+	if got.Counts.Total != 1 {
+		t.Errorf("after commit the joined deck counts %d cards, want 1", got.Counts.Total)
+	}
+	if ev, _ := f.s.Audit().ListAudit(ctx, a, contracts.AuditFilter{Tool: "dup"}, "", 10); len(ev) != 1 {
+		t.Errorf("after commit %d dup audit events, want 1", len(ev))
+	}
+
+	// A joined InTx that fails fails the whole call, even when fn goes on
+	// and returns nil: nothing of it commits.
+	gone := contracts.Deck{ID: f.id("dck"), Name: "Gone joined", Settings: contracts.DefaultDeckSettings(), CreatedAt: f.now, UpdatedAt: f.now}
+	sentinel := contracts.Errorf(contracts.KindInvalid, "the call's work failed")
+	err = f.s.InCallTx(ctx, func(ctx context.Context) error {
+		ctx = ports.FailureEndsCall(ctx, true)
+		werr := f.s.InTx(ctx, func(tx ports.Stores) error {
+			must(t, tx.Decks().CreateDeck(ctx, a, gone))
+			return sentinel
+		})
+		if werr != sentinel { //nolint:errorlint // the contract: returned unchanged
+			t.Errorf("joined InTx returned %v, want fn's error unchanged", werr)
+		}
+		if err := f.s.InTx(ctx, func(ports.Stores) error { return nil }); err == nil {
+			t.Error("an InTx after a failed join succeeded; want the failure")
+		}
+		return nil
+	})
+	if err != sentinel { //nolint:errorlint // the contract: the join's error
+		t.Fatalf("InCallTx after a failed join returned %v, want the join's error", err)
+	}
+	_, err = f.s.Decks().GetDeck(ctx, a, gone.ID, f.now)
+	wantKind(t, err, contracts.KindNotFound, "GetDeck of a deck written by a failed join")
+}

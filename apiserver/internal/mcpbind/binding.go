@@ -171,8 +171,11 @@ func (b *Binding) Atomic(ctx context.Context, fn func(ctx context.Context) error
 	if b.svc.Tx == nil {
 		return fn(ctx)
 	}
+	// A failed call fails the whole transaction (its failure is audited
+	// apart), so the services' own transactions join it without a
+	// savepoint; only the audit row takes one (WriteAudit).
 	return b.svc.Tx.InCallTx(ctx, func(ctx context.Context) error {
-		return fn(context.WithValue(ctx, atomicKey{}, true))
+		return fn(ports.FailureEndsCall(context.WithValue(ctx, atomicKey{}, true), true))
 	})
 }
 
@@ -188,6 +191,7 @@ func (b *Binding) WriteAudit(ctx context.Context, e contracts.AuditEvent) error 
 	}
 	var err error
 	if ctx.Value(atomicKey{}) != nil {
+		ctx := ports.FailureEndsCall(ctx, false) // the mutation commits even when its audit row fails
 		err = b.svc.Tx.InTx(ctx, func(ports.Stores) error { return b.svc.Audit.Record(ctx, e) })
 	} else {
 		err = b.svc.Audit.Record(ctx, e)

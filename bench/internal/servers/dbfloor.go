@@ -117,12 +117,15 @@ type dbFloor struct {
 	// prepared on first use.
 	stmts   map[string]*sql.Stmt
 	stmtsMu sync.RWMutex
+	// days remembers accounts' learner's days (user id → floorDay).
+	days sync.Map
 }
 
 // prepare prepares the fixed statements.
 func (f *dbFloor) prepare(ctx context.Context) error {
 	for _, q := range []string{sqlKeyWithExposure, sqlListDecks, sqlReviewTarget, sqlMarkItem, sqlUpdateCard,
-		sqlInsertReview, sqlRequeue, sqlProgress, sqlAuditSavepoint, sqlInsertAudit, sqlExistingHashes} {
+		sqlInsertReview, sqlRequeue, sqlProgress, sqlAuditSavepoint, sqlInsertAudit, sqlExistingHashes,
+		sqlChargeWrites, sqlChargeCards, sqlLockDeck, sqlStudiedToday, sqlAccountDay} {
 		if _, err := f.stmt(ctx, q); err != nil {
 			return err
 		}

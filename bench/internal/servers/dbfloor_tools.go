@@ -59,9 +59,10 @@ func (f *dbFloor) listDecks(ctx context.Context, p principal) (contracts.DeckPag
 	return page, nil
 }
 
-// submitReview answers submit_review in one transaction: read, mark the
-// item, update the card, append the log, (requeue), read the progress,
-// write the audit row.
+// submitReview answers submit_review in one transaction: read, charge
+// the daily quota, (lock the deck and count today's reviews against its
+// daily limits), mark the item, update the card, append the log,
+// (requeue), read the progress, write the audit row.
 func (f *dbFloor) submitReview(ctx context.Context, p principal, reqID, raw json.RawMessage) (contracts.ReviewResult, error) {
 	if err := p.may(contracts.ToolSubmitReview); err != nil {
 		return contracts.ReviewResult{}, err
@@ -76,15 +77,20 @@ func (f *dbFloor) submitReview(ctx context.Context, p principal, reqID, raw json
 		var (
 			pos                   int
 			deckID, settings      string
+			preset                sql.NullString
 			phase                 string
 			st                    contracts.CardState
 			suspended             bool
 			due, expires, version int64
 			last                  sql.NullInt64
+			tz                    sql.NullString
+			rollover, ahead       sql.NullInt64
+			acctNew, acctReviews  sql.NullInt64
 		)
 		err := f.in(ctx, tx, sqlReviewTarget).QueryRowContext(ctx, args.SessionID, args.CardID, p.userID, now.UnixMilli()).Scan(
 			&pos, &deckID, &suspended, &phase, &due, &st.Stability, &st.Difficulty, &st.ScheduledDays,
-			&st.Reps, &st.Lapses, &st.Step, &last, &version, &settings, &expires)
+			&st.Reps, &st.Lapses, &st.Step, &last, &version, &settings, &preset, &expires,
+			&tz, &rollover, &ahead, &acctNew, &acctReviews)
 		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("card %s is not waiting in session %s", args.CardID, args.SessionID)
 		}
@@ -99,11 +105,48 @@ func (f *dbFloor) submitReview(ctx context.Context, p principal, reqID, raw json
 			t := time.UnixMilli(last.Int64).UTC()
 			st.LastReview = &t
 		}
+		acct := contracts.DefaultAccountSettings()
+		if tz.Valid {
+			acct.Timezone, acct.RolloverHour, acct.LearnAheadMinutes = tz.String, int(rollover.Int64), int(ahead.Int64)
+			acct.NewCardsPerDay, acct.ReviewsPerDay = int(acctNew.Int64), int(acctReviews.Int64)
+		}
+		day := contracts.NewLearnerDay(acct)
 		var ds contracts.DeckSettings
 		if err := json.Unmarshal([]byte(settings), &ds); err != nil {
 			return err
 		}
-		next, err := f.sched.Review(st, ds, now, args.Rating)
+		if preset.Valid {
+			var pr contracts.Preset
+			if err := json.Unmarshal([]byte(preset.String), &pr.Settings); err != nil {
+				return err
+			}
+			ds = ds.WithPreset(pr)
+		}
+		var writes int
+		err = f.in(ctx, tx, sqlChargeWrites).QueryRowContext(ctx, p.userID, day.DateString(now), 1, benchDailyWrites).Scan(&writes)
+		if errors.Is(err, sql.ErrNoRows) {
+			return errors.New("daily write quota reached")
+		}
+		if err != nil {
+			return err
+		}
+		if acct.NewCardsPerDay > 0 || acct.ReviewsPerDay > 0 {
+			return errors.New("dbfloor: account-wide daily caps are not mirrored (the benchmark sets none)")
+		}
+		if st.Phase == contracts.PhaseNew || st.Phase == contracts.PhaseReview {
+			if err := one(f.in(ctx, tx, sqlLockDeck).ExecContext(ctx, p.userID, deckID)); err != nil {
+				return err
+			}
+			var doneNew, doneReview int
+			if err := f.in(ctx, tx, sqlStudiedToday).QueryRowContext(ctx, p.userID, deckID, day.Start(now).UnixMilli()).Scan(&doneNew, &doneReview); err != nil {
+				return err
+			}
+			leftNew, leftReview := ds.NewCardsPerDay-doneNew, ds.ReviewsPerDay-doneReview-doneNew
+			if (st.Phase == contracts.PhaseNew && min(leftNew, leftReview) <= 0) || (st.Phase == contracts.PhaseReview && leftReview <= 0) {
+				return errors.New("today's limit for this deck was reached")
+			}
+		}
+		next, err := f.sched.ReviewOn(st, ds, day, now, args.Rating)
 		if err != nil {
 			return err
 		}
@@ -118,9 +161,14 @@ func (f *dbFloor) submitReview(ctx context.Context, p principal, reqID, raw json
 			next.ScheduledDays, next.Reps, next.Lapses, next.Step, lastMs, now.UnixMilli(), p.userID, args.CardID, version)); err != nil {
 			return err
 		}
+		prev, err := json.Marshal(st)
+		if err != nil {
+			return err
+		}
 		if _, err := f.in(ctx, tx, sqlInsertReview).ExecContext(ctx, f.ids.NewID(), p.userID, args.CardID, deckID, args.SessionID,
 			string(args.Rating), phase, string(next.Phase), next.Due.UnixMilli(), next.Stability, next.Difficulty,
-			next.ScheduledDays, next.Reps, next.Lapses, next.Step, lastMs, now.UnixMilli(), args.DurationMs); err != nil {
+			next.ScheduledDays, next.Reps, next.Lapses, next.Step, lastMs, now.UnixMilli(), args.DurationMs,
+			int(day.Date(now).Unix()/86400), st.ScheduledDays, string(prev)); err != nil {
 			return err
 		}
 		if next.Due.Before(now.Add(domain.RequeueWindow)) && next.Due.UnixMilli() < expires && !suspended {
@@ -133,7 +181,7 @@ func (f *dbFloor) submitReview(ctx context.Context, p principal, reqID, raw json
 			nid, nfront, nback, ntags sql.NullString
 			nphase                    sql.NullString
 		)
-		if err := f.in(ctx, tx, sqlProgress).QueryRowContext(ctx, args.SessionID, p.userID).Scan(&out.Reviewed, &out.Remaining,
+		if err := f.in(ctx, tx, sqlProgress).QueryRowContext(ctx, args.SessionID, p.userID, now.UnixMilli()).Scan(&out.Reviewed, &out.Remaining,
 			&npos, &nid, &nfront, &nback, &ntags, &nphase); err != nil {
 			return err
 		}
@@ -151,9 +199,11 @@ func (f *dbFloor) submitReview(ctx context.Context, p principal, reqID, raw json
 	return out, err
 }
 
-// addCards answers add_cards in one transaction: one multi-row insert
-// (ownership, dedupe and insert at once), a read of the colliding cards
-// only when some were duplicates, and the audit row.
+// addCards answers add_cards in one transaction: the daily quota and card
+// cap (one upsert), one multi-row insert (ownership, dedupe and insert at
+// once), a read of the colliding cards only when some were duplicates,
+// and the audit row. The learner's day the quota counts in comes from
+// a per-process cache of the account's settings, as in the service.
 func (f *dbFloor) addCards(ctx context.Context, p principal, reqID, raw json.RawMessage) (contracts.BulkResult, error) {
 	if err := p.may(contracts.ToolAddCards); err != nil {
 		return contracts.BulkResult{}, err
@@ -186,7 +236,22 @@ func (f *dbFloor) addCards(ctx context.Context, p principal, reqID, raw json.Raw
 		return contracts.BulkResult{}, err
 	}
 	res := contracts.BulkResult{DeckID: args.DeckID, Items: make([]contracts.ItemOutcome, n), Counts: map[string]int{}}
-	err := f.writeTx(ctx, func(tx *sql.Tx) error {
+	day, err := f.learnerDay(ctx, p.userID)
+	if err != nil {
+		return contracts.BulkResult{}, err
+	}
+	err = f.writeTx(ctx, func(tx *sql.Tx) error {
+		var writes, held int64
+		err := f.in(ctx, tx, sqlChargeCards).QueryRowContext(ctx, p.userID, day.DateString(time.UnixMilli(now)), n, benchDailyWrites).Scan(&writes, &held)
+		if errors.Is(err, sql.ErrNoRows) {
+			return errors.New("daily write quota reached")
+		}
+		if err != nil {
+			return err
+		}
+		if held+int64(n) > benchMaxCards {
+			return errors.New("card limit reached")
+		}
 		rows, err := f.in(ctx, tx, f.insertCards(n)).QueryContext(ctx, params...)
 		if err != nil {
 			return err
@@ -312,4 +377,40 @@ func (f *dbFloor) in(ctx context.Context, tx *sql.Tx, q string) *sql.Stmt {
 		panic("dbfloor: statement not prepared before its transaction")
 	}
 	return tx.StmtContext(ctx, st)
+}
+
+// dayTTL is how long the floor remembers an account's learner's day, as
+// the service does for the daily quota of a write that reads no settings.
+const dayTTL = 5 * time.Minute
+
+type floorDay struct {
+	day   contracts.LearnerDay
+	until time.Time
+}
+
+// learnerDay returns the account's learner's day, reading its settings
+// (one statement) at most once per dayTTL.
+func (f *dbFloor) learnerDay(ctx context.Context, uid string) (contracts.LearnerDay, error) {
+	now := time.Now()
+	if e, ok := f.days.Load(uid); ok && now.Before(e.(floorDay).until) {
+		return e.(floorDay).day, nil
+	}
+	acct := contracts.DefaultAccountSettings()
+	var (
+		tz       string
+		rollover int
+	)
+	st, err := f.stmt(ctx, sqlAccountDay)
+	if err != nil {
+		return contracts.LearnerDay{}, err
+	}
+	switch err := st.QueryRowContext(ctx, uid).Scan(&tz, &rollover); {
+	case err == nil:
+		acct.Timezone, acct.RolloverHour = tz, rollover
+	case !errors.Is(err, sql.ErrNoRows):
+		return contracts.LearnerDay{}, err
+	}
+	day := contracts.NewLearnerDay(acct)
+	f.days.Store(uid, floorDay{day: day, until: now.Add(dayTTL)})
+	return day, nil
 }

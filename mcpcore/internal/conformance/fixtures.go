@@ -33,8 +33,12 @@ var (
 	wavBytes = mustDecode(wavBase64)
 )
 
-// NewServer returns the conformance fixture server.
+// NewServer returns the conformance fixture server. Without opts.Tasks it
+// keeps tasks in memory.
 func NewServer(opts mcpcore.Options) (*mcpcore.Server, error) {
+	if opts.Tasks == nil {
+		opts.Tasks = mcpcore.NewMemoryTaskStore(0, 0)
+	}
 	return mcpcore.NewServer(mcpcore.Implementation{Name: "mcpcore-conformance", Version: "1.0.0"}, opts, Catalog())
 }
 
@@ -51,7 +55,7 @@ const noArgs = `{"type":"object","properties":{}}`
 // Catalog is the fixture set.
 func Catalog() mcpcore.Catalog {
 	return mcpcore.Catalog{
-		Tools:             tools(),
+		Tools:             append(tools(), taskTools()...),
 		Resources:         resources(),
 		ResourceTemplates: templates(),
 		Prompts:           prompts(),

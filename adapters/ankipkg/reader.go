@@ -1,0 +1,260 @@
+package ankipkg
+
+import (
+	"archive/zip"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/ports"
+)
+
+// Reader reads .apkg and .colpkg files: the legacy collection.anki2 and
+// collection.anki21 (schema 11, JSON note types, decks and presets) and
+// the current collection.anki21b (zstd, schema 18, protobuf records).
+type Reader struct {
+	// TempDir holds the unpacked collection while it is read ("" is
+	// os.TempDir()).
+	TempDir string
+	// Limits bound what a package may hold; zero fields take the
+	// DefaultLimits value.
+	Limits Limits
+}
+
+var _ ports.PackageReader = Reader{}
+
+// Limits bound a package, so a hostile one fails early with a reason
+// instead of filling the disk or the memory.
+type Limits struct {
+	Entries         int   // zip entries
+	CollectionBytes int64 // the unpacked SQLite collection
+	MediaFileBytes  int64 // one media file, unpacked
+	TotalBytes      int64 // every entry, unpacked
+	FieldBytes      int   // one note's fields together
+	TemplateBytes   int   // one template side, or a note type's CSS
+	MetaBytes       int64 // the meta file and the media map, unpacked
+}
+
+// DefaultLimits are generous for real collections (the largest decks
+// people share hold a few hundred thousand notes and a few GiB of media).
+var DefaultLimits = Limits{
+	Entries:         200_000,
+	CollectionBytes: 2 << 30,
+	MediaFileBytes:  512 << 20,
+	TotalBytes:      16 << 30,
+	FieldBytes:      4 << 20,
+	TemplateBytes:   1 << 20,
+	MetaBytes:       64 << 20,
+}
+
+func (l Limits) withDefaults() Limits {
+	d := DefaultLimits
+	set(&d.Entries, l.Entries)
+	set(&d.CollectionBytes, l.CollectionBytes)
+	set(&d.MediaFileBytes, l.MediaFileBytes)
+	set(&d.TotalBytes, l.TotalBytes)
+	set(&d.FieldBytes, l.FieldBytes)
+	set(&d.TemplateBytes, l.TemplateBytes)
+	set(&d.MetaBytes, l.MetaBytes)
+	return d
+}
+
+// set overrides a default with a positive value.
+func set[T int | int64](dst *T, v T) {
+	if v > 0 {
+		*dst = v
+	}
+}
+
+// The collection file names, by package version.
+const (
+	colLegacy1 = "collection.anki2"
+	colLegacy2 = "collection.anki21"
+	colLatest  = "collection.anki21b"
+)
+
+// invalid is the error of a package that cannot be read, with a reason a
+// person can act on; cause stays out of the message.
+func invalid(cause error, format string, args ...any) error {
+	return &contracts.Error{Kind: contracts.KindInvalid, Message: "the Anki package cannot be read: " + fmt.Sprintf(format, args...), Err: cause}
+}
+
+// ReadPackage implements ports.PackageReader.
+func (rd Reader) ReadPackage(ctx context.Context, r io.ReaderAt, size int64) (ports.AnkiPackage, error) {
+	lim := rd.Limits.withDefaults()
+	zr, err := zip.NewReader(r, size)
+	if err != nil {
+		return ports.AnkiPackage{}, invalid(err, "it is not a zip file (an .apkg or .colpkg is one)")
+	}
+	files, err := index(zr, lim)
+	if err != nil {
+		return ports.AnkiPackage{}, err
+	}
+	latest, err := isLatest(files, lim)
+	if err != nil {
+		return ports.AnkiPackage{}, err
+	}
+	name := colLatest
+	if !latest {
+		switch {
+		case files[colLegacy2] != nil:
+			name = colLegacy2
+		case files[colLegacy1] != nil:
+			name = colLegacy1
+		default:
+			return ports.AnkiPackage{}, invalid(nil, "it holds no collection (collection.anki2, collection.anki21 or collection.anki21b)")
+		}
+	} else if files[colLatest] == nil {
+		return ports.AnkiPackage{}, invalid(nil, "its meta file announces the current format, but it holds no collection.anki21b")
+	}
+	dir, err := os.MkdirTemp(rd.TempDir, "apkg-read-*")
+	if err != nil {
+		return ports.AnkiPackage{}, contracts.Internal(err)
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "collection.db")
+	if err := unpackCollection(ctx, files[name], latest, path, lim); err != nil {
+		return ports.AnkiPackage{}, err
+	}
+	p, err := readCollection(ctx, path, latest, lim)
+	if err != nil {
+		return ports.AnkiPackage{}, err
+	}
+	if p.Media, err = readMedia(files, latest, lim); err != nil {
+		return ports.AnkiPackage{}, err
+	}
+	return p, nil
+}
+
+// index checks the zip's entries against the limits and maps them by name.
+func index(zr *zip.Reader, lim Limits) (map[string]*zip.File, error) {
+	if len(zr.File) > lim.Entries {
+		return nil, invalid(nil, "it has %d entries; the limit is %d", len(zr.File), lim.Entries)
+	}
+	files := make(map[string]*zip.File, len(zr.File))
+	var total uint64
+	for _, f := range zr.File {
+		total += f.UncompressedSize64
+		if total > uint64(lim.TotalBytes) {
+			return nil, invalid(nil, "it unpacks to more than %s, the limit", size(lim.TotalBytes))
+		}
+		if _, dup := files[f.Name]; dup {
+			return nil, invalid(nil, "it holds the entry %q twice", clip(f.Name))
+		}
+		files[f.Name] = f
+	}
+	return files, nil
+}
+
+// unpackCollection copies the collection entry to path (unpacking zstd
+// for the current format), refusing one larger than the limit.
+func unpackCollection(ctx context.Context, f *zip.File, latest bool, path string, lim Limits) error {
+	if !latest && f.UncompressedSize64 > uint64(lim.CollectionBytes) {
+		return invalid(nil, "its collection unpacks to %s; the limit is %s", size(f.UncompressedSize64), size(lim.CollectionBytes))
+	}
+	rc, err := f.Open()
+	if err != nil {
+		return invalid(err, "its collection entry is damaged")
+	}
+	defer rc.Close()
+	var src io.Reader = rc
+	if latest {
+		zd, err := newZstd(rc)
+		if err != nil {
+			return invalid(err, "its collection is not zstd-compressed")
+		}
+		defer zd.Close()
+		src = zd
+	}
+	out, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		return contracts.Internal(err)
+	}
+	n, err := io.Copy(out, io.LimitReader(ctxReader{ctx, src}, lim.CollectionBytes+1))
+	if cerr := out.Close(); err == nil && cerr != nil {
+		return contracts.Internal(cerr)
+	}
+	switch {
+	case ctx.Err() != nil:
+		return &contracts.Error{Kind: contracts.KindUnavailable, Message: "the package read was canceled", Err: ctx.Err()}
+	case err != nil:
+		return invalid(err, "its collection entry is damaged or not compressed as announced")
+	case n > lim.CollectionBytes:
+		return invalid(nil, "its collection unpacks to more than %s, the limit", size(lim.CollectionBytes))
+	case n == 0:
+		return invalid(nil, "its collection is empty")
+	}
+	return nil
+}
+
+// ctxReader stops a copy when its context ends.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
+}
+
+// readCollection opens the unpacked collection read-only and reads it.
+func readCollection(ctx context.Context, path string, latest bool, lim Limits) (ports.AnkiPackage, error) {
+	db, err := openCollection(path)
+	if err != nil {
+		return ports.AnkiPackage{}, err
+	}
+	defer db.Close()
+	if err := db.PingContext(ctx); err != nil {
+		return ports.AnkiPackage{}, invalid(err, "its collection is not a SQLite database")
+	}
+	c := &collection{db: db, lim: lim}
+	if err := c.read(ctx, latest); err != nil {
+		if ctx.Err() != nil {
+			return ports.AnkiPackage{}, &contracts.Error{Kind: contracts.KindUnavailable, Message: "the package read was canceled", Err: ctx.Err()}
+		}
+		var ce *contracts.Error
+		if errors.As(err, &ce) {
+			return ports.AnkiPackage{}, err
+		}
+		return ports.AnkiPackage{}, invalid(err, "its collection is damaged")
+	}
+	return c.pkg, nil
+}
+
+// size is a byte count for a person: MiB, KiB or bytes.
+func size[T int | int64 | uint64](n T) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// clip shortens a name from the package for an error message.
+func clip(s string) string {
+	if len(s) > 80 {
+		s = s[:80] + "…"
+	}
+	return strings.ToValidUTF8(s, "?")
+}
+
+// openCollection opens the SQLite file read-only, with the schema
+// untrusted (no functions from views or triggers) and the unicase
+// collation Anki's schema-18 tables declare.
+func openCollection(path string) (*sql.DB, error) {
+	dsn := "file:" + path + "?mode=ro&immutable=1&_pragma=trusted_schema(0)&_pragma=query_only(1)"
+	db := sql.OpenDB(connector{dsn: dsn})
+	db.SetMaxOpenConns(1)
+	return db, nil
+}
