@@ -36,7 +36,7 @@ var domainSet = wire.NewSet(
 	wire.InterfaceValue(new(ports.IDSource), domain.RandomIDs{}),
 	domain.NewServices,
 	wire.FieldsOf(new(*domain.Services),
-		"Decks", "Cards", "Notes", "Study", "Stats", "Media", "Accounts", "Keys", "WebSessions", "Exposure", "Audit", "Settings", "AccountData", "Jobs", "Export"),
+		"Decks", "Cards", "Notes", "Study", "Stats", "Media", "Accounts", "Keys", "WebSessions", "Exposure", "Audit", "Settings", "AccountData", "Jobs", "Export", "Import"),
 	wire.Bind(new(ports.DeckService), new(*domain.DeckService)),
 	wire.Bind(new(ports.CardService), new(*domain.CardService)),
 	wire.Bind(new(ports.NoteService), new(*domain.NoteService)),
@@ -52,6 +52,7 @@ var domainSet = wire.NewSet(
 	wire.Bind(new(ports.AccountDataService), new(*domain.AccountDataService)),
 	wire.Bind(new(ports.JobService), new(*domain.JobService)),
 	wire.Bind(new(ports.ExportService), new(*domain.ExportService)),
+	wire.Bind(new(ports.ImportService), new(*domain.ImportService)),
 )
 
 // mcpSet binds the MCP port to the domain services and builds the engine.

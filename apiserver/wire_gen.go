@@ -56,6 +56,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	settingsService := services.Settings
 	jobService := services.Jobs
 	exportService := services.Export
+	importService := services.Import
 	txRunner := provideTxRunner(database)
 	mcpbindServices := mcpbind.Services{
 		Decks:    deckService,
@@ -69,6 +70,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		Settings: settingsService,
 		Jobs:     jobService,
 		Export:   exportService,
+		Import:   importService,
 		Tx:       txRunner,
 	}
 	binding := mcpbind.New(mcpbindServices, metrics)
@@ -204,7 +206,7 @@ var domainSet = wire.NewSet(
 	provideBlobs,
 	provideClock,
 	provideDomainConfig, fsrs.New, wire.Bind(new(ports.Scheduler), new(*fsrs.Scheduler)), wire.InterfaceValue(new(ports.IDSource), domain.RandomIDs{}), domain.NewServices, wire.FieldsOf(new(*domain.Services),
-		"Decks", "Cards", "Notes", "Study", "Stats", "Media", "Accounts", "Keys", "WebSessions", "Exposure", "Audit", "Settings", "AccountData", "Jobs", "Export"), wire.Bind(new(ports.DeckService), new(*domain.DeckService)), wire.Bind(new(ports.CardService), new(*domain.CardService)), wire.Bind(new(ports.NoteService), new(*domain.NoteService)), wire.Bind(new(ports.StudyService), new(*domain.StudyService)), wire.Bind(new(ports.StatsService), new(*domain.StatsService)), wire.Bind(new(ports.MediaService), new(*domain.MediaService)), wire.Bind(new(ports.AccountService), new(*domain.AccountService)), wire.Bind(new(ports.KeyService), new(*domain.KeyService)), wire.Bind(new(ports.WebSessionService), new(*domain.WebSessionService)), wire.Bind(new(ports.ExposureService), new(*domain.ExposureService)), wire.Bind(new(ports.AuditService), new(*domain.AuditService)), wire.Bind(new(ports.SettingsService), new(*domain.SettingsService)), wire.Bind(new(ports.AccountDataService), new(*domain.AccountDataService)), wire.Bind(new(ports.JobService), new(*domain.JobService)), wire.Bind(new(ports.ExportService), new(*domain.ExportService)),
+		"Decks", "Cards", "Notes", "Study", "Stats", "Media", "Accounts", "Keys", "WebSessions", "Exposure", "Audit", "Settings", "AccountData", "Jobs", "Export", "Import"), wire.Bind(new(ports.DeckService), new(*domain.DeckService)), wire.Bind(new(ports.CardService), new(*domain.CardService)), wire.Bind(new(ports.NoteService), new(*domain.NoteService)), wire.Bind(new(ports.StudyService), new(*domain.StudyService)), wire.Bind(new(ports.StatsService), new(*domain.StatsService)), wire.Bind(new(ports.MediaService), new(*domain.MediaService)), wire.Bind(new(ports.AccountService), new(*domain.AccountService)), wire.Bind(new(ports.KeyService), new(*domain.KeyService)), wire.Bind(new(ports.WebSessionService), new(*domain.WebSessionService)), wire.Bind(new(ports.ExposureService), new(*domain.ExposureService)), wire.Bind(new(ports.AuditService), new(*domain.AuditService)), wire.Bind(new(ports.SettingsService), new(*domain.SettingsService)), wire.Bind(new(ports.AccountDataService), new(*domain.AccountDataService)), wire.Bind(new(ports.JobService), new(*domain.JobService)), wire.Bind(new(ports.ExportService), new(*domain.ExportService)), wire.Bind(new(ports.ImportService), new(*domain.ImportService)),
 )
 
 // mcpSet binds the MCP port to the domain services and builds the engine.

@@ -12,6 +12,7 @@ const (
 	AuditSetExposure   = "set_exposure"   // tool exposure or read-only mode changed
 	AuditExportAccount = "export_account" // the account's data downloaded
 	AuditUndoReview    = "undo_review"    // a study session's last rating undone
+	AuditImportDone    = "import_done"    // an import_package job ended (its report, or why it failed)
 )
 
 // AuditEventInfo describes an audit event that is not a tool call.
@@ -35,6 +36,7 @@ func AuditEvents() []AuditEventInfo {
 		{AuditSetExposure, "exposure.set", "Agent tools changed", true},
 		{AuditExportAccount, "account.export", "Account data exported", true},
 		{AuditUndoReview, "study.undo", "Rating undone", false},
+		{AuditImportDone, "package.import_done", "Import finished", false},
 	}
 }
 

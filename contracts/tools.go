@@ -34,6 +34,7 @@ const (
 	ToolCancelJob          = "cancel_job"
 	ToolExportDeck         = "export_deck"
 	ToolOptimizeParameters = "optimize_parameters"
+	ToolImportPackage      = "import_package"
 )
 
 // StudyWidgetURI is the MCP Apps resource that renders a study session.
@@ -417,6 +418,16 @@ var catalog = []ToolDef{
 		})),
 		ResultSchema: raw(jobOut),
 		Annotations:  additive, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "preset.optimize",
+	},
+	{
+		Name: ToolImportPackage, Title: "Import package",
+		Description: "Import an Anki .apkg/.colpkg (upload as application/zip) or a large CSV/TSV/text export uploaded with request_media_upload. Starts a job; poll get_job for the report. Re-import updates notes by GUID.",
+		InputSchema: raw(object(schema{
+			"uploadId": id("The mediaId from request_media_upload, after the PUT."),
+			"deckId":   id("Optional deck to import into: the package's root deck becomes it, other decks its subdecks."),
+		}, "uploadId")),
+		ResultSchema: raw(jobOut),
+		Annotations:  additive, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "package.import",
 	},
 	{
 		Name: ToolGetJob, Title: "Get job",

@@ -46,6 +46,9 @@ type Config struct {
 	URLKey []byte
 	// PackageWriter writes Anki packages for exports; nil turns exports off.
 	PackageWriter ports.PackageWriter
+	// PackageReader reads Anki packages for import_package; nil leaves
+	// only text files importable.
+	PackageReader ports.PackageReader
 	// KeyTouchInterval is the least time between two last-used updates of
 	// one API key (default 1m).
 	KeyTouchInterval time.Duration
@@ -162,6 +165,7 @@ type Services struct {
 	AccountData *AccountDataService
 	Jobs        *JobService
 	Export      *ExportService
+	Import      *ImportService
 	Purge       *PurgeService
 }
 
@@ -171,7 +175,7 @@ func NewServices(store ports.Database, blobs ports.BlobStore, clock ports.Clock,
 	d := &deps{store: store, blobs: blobs, clock: clock, ids: ids, sched: sched, cfg: cfg.withDefaults(), content: content.New(), days: &dayCache{}}
 	d.jobs = newJobService(d)
 	d.jobs.Register(contracts.JobKindOptimizeParameters, contracts.ScopeDecksWrite, optimizeJob{d}.run)
-	return &Services{
+	svc := &Services{
 		Decks:       &DeckService{d},
 		Cards:       &CardService{d},
 		Notes:       &NoteService{d},
@@ -189,4 +193,6 @@ func NewServices(store ports.Database, blobs ports.BlobStore, clock ports.Clock,
 		Export:      &ExportService{deps: d, writer: d.cfg.PackageWriter, render: content.New()},
 		Purge:       &PurgeService{d},
 	}
+	svc.Import = newImportService(d, svc.Media, svc.Cards, svc.Jobs)
+	return svc
 }

@@ -73,6 +73,10 @@ type McpServices interface {
 	// OptimizeParameters starts a job that fits a preset's FSRS weights
 	// (DeckService.OptimizeParameters). Not found or invalid as there.
 	OptimizeParameters(ctx context.Context, args contracts.OptimizeParametersArgs) (contracts.Job, error)
+	// ImportPackage starts an import job of an uploaded package or text
+	// file and returns the job without waiting. Not found for an unknown
+	// upload or deck; invalid for an upload not sent or of another type.
+	ImportPackage(ctx context.Context, args contracts.ImportPackageArgs) (contracts.Job, error)
 	// GetJob returns one of the user's long jobs. Not found when absent;
 	// forbidden when the credential lacks the job's scope.
 	GetJob(ctx context.Context, args contracts.GetJobArgs) (contracts.Job, error)

@@ -309,3 +309,15 @@ type ExportService interface {
 	// not valid or has expired, before open is called.
 	Download(ctx context.Context, token string, open func(filename string) io.Writer) error
 }
+
+// ImportService imports Anki packages and large text exports for the
+// acting user.
+type ImportService interface {
+	// ImportPackage starts an import of an uploaded file (args.UploadID, an
+	// upload of type application/zip or a text type that has been PUT) as
+	// a long job and returns the queued job at once, never waiting for it
+	// (the job's result is a contracts.ImportReport). Not found for an
+	// unknown upload or deck; invalid for an upload not yet sent or of a
+	// type that is no package or text; unavailable when imports are off.
+	ImportPackage(ctx context.Context, args contracts.ImportPackageArgs) (contracts.Job, error)
+}

@@ -63,4 +63,5 @@ var dispatch = map[string]call{
 	contracts.ToolOptimizeParameters: bind(ports.McpServices.OptimizeParameters),
 	contracts.ToolGetJob:             bind(ports.McpServices.GetJob),
 	contracts.ToolCancelJob:          bind(ports.McpServices.CancelJob),
+	contracts.ToolImportPackage:      bind(ports.McpServices.ImportPackage),
 }

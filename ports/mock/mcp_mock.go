@@ -703,6 +703,45 @@ func (c *MockMcpServicesImportCardsCall) DoAndReturn(f func(context.Context, con
 	return c
 }
 
+// ImportPackage mocks base method.
+func (m *MockMcpServices) ImportPackage(ctx context.Context, args contracts.ImportPackageArgs) (contracts.Job, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "ImportPackage", ctx, args)
+	ret0, _ := ret[0].(contracts.Job)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// ImportPackage indicates an expected call of ImportPackage.
+func (mr *MockMcpServicesMockRecorder) ImportPackage(ctx, args any) *MockMcpServicesImportPackageCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "ImportPackage", reflect.TypeOf((*MockMcpServices)(nil).ImportPackage), ctx, args)
+	return &MockMcpServicesImportPackageCall{Call: call}
+}
+
+// MockMcpServicesImportPackageCall wrap *gomock.Call
+type MockMcpServicesImportPackageCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockMcpServicesImportPackageCall) Return(arg0 contracts.Job, arg1 error) *MockMcpServicesImportPackageCall {
+	c.Call = c.Call.Return(arg0, arg1)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockMcpServicesImportPackageCall) Do(f func(context.Context, contracts.ImportPackageArgs) (contracts.Job, error)) *MockMcpServicesImportPackageCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockMcpServicesImportPackageCall) DoAndReturn(f func(context.Context, contracts.ImportPackageArgs) (contracts.Job, error)) *MockMcpServicesImportPackageCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
 // ListDecks mocks base method.
 func (m *MockMcpServices) ListDecks(ctx context.Context, args contracts.ListDecksArgs) (contracts.DeckPage, error) {
 	m.ctrl.T.Helper()

@@ -21,6 +21,7 @@ type Services struct {
 	Settings ports.SettingsService
 	Jobs     ports.JobService
 	Export   ports.ExportService
+	Import   ports.ImportService
 	// Tx runs a mutation and its audit row in one transaction; nil runs
 	// them one after the other.
 	Tx ports.TxRunner
@@ -223,6 +224,11 @@ func (b *Binding) GetJob(ctx context.Context, args contracts.GetJobArgs) (contra
 // CancelJob implements ports.McpServices.
 func (b *Binding) CancelJob(ctx context.Context, args contracts.CancelJobArgs) (contracts.Job, error) {
 	return b.svc.Jobs.CancelJob(ctx, args.JobID)
+}
+
+// ImportPackage implements ports.McpServices.
+func (b *Binding) ImportPackage(ctx context.Context, args contracts.ImportPackageArgs) (contracts.Job, error) {
+	return b.svc.Import.ImportPackage(ctx, args)
 }
 
 // ExportDeck implements ports.McpServices.

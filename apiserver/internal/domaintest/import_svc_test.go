@@ -1,0 +1,358 @@
+package domain_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/domain"
+	"github.com/takhtabush/takhtabush/domain/content"
+	"github.com/takhtabush/takhtabush/domain/fsrs"
+	"github.com/takhtabush/takhtabush/ports"
+)
+
+// capture is a package writer that keeps the package the export built,
+// so the import can be fed exactly what an export holds.
+type capture struct{ pkg *ports.AnkiPackage }
+
+func (c capture) WritePackage(_ context.Context, w io.Writer, p ports.AnkiPackage) error {
+	*c.pkg = p
+	_, err := w.Write([]byte("captured"))
+	return err
+}
+
+// exportPackage exports a deck of ctx's user and returns its package.
+func (e *env) exportPackage(ctx context.Context, deckID string, pkg *ports.AnkiPackage) ports.AnkiPackage {
+	e.t.Helper()
+	link, err := e.svc.Export.ExportDeck(ctx, contracts.ExportDeckArgs{DeckID: deckID})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	token := strings.TrimPrefix(link.DownloadURL, baseURL+domain.ExportPathPrefix)
+	if err := e.svc.Export.Download(context.Background(), token, func(string) io.Writer { return io.Discard }); err != nil {
+		e.t.Fatal(err)
+	}
+	return *pkg
+}
+
+func newImportEnv(t *testing.T, store string) (*env, *ports.AnkiPackage) {
+	e := newEnv(t, store)
+	pkg := &ports.AnkiPackage{}
+	e.svc = domain.NewServices(e.store, e.blobs, e.clock, domain.RandomIDs{}, fsrs.New(), domain.Config{
+		BaseURL: baseURL, URLKey: []byte("0123456789abcdef0123456789abcdef"), PackageWriter: capture{pkg}})
+	return e, pkg
+}
+
+// fillGerman builds a deck tree with notes of three types, a plain card,
+// an image, tags as written, a preset of its own and a review history.
+func (e *env) fillGerman(ctx context.Context) contracts.Deck {
+	e.t.Helper()
+	mediaID := e.uploaded(ctx, "image/png", tinyPNG)
+	root := e.deck(ctx, "German")
+	vocab := e.deck(ctx, "German::Vocab")
+	if _, err := e.svc.Decks.UpdateDeck(ctx, contracts.UpdateDeckArgs{DeckID: root.ID, DesiredRetention: ptr(0.85), MaximumIntervalDays: ptr(400)}); err != nil {
+		e.t.Fatal(err)
+	}
+	res, err := e.svc.Notes.AddNotes(ctx, contracts.AddNotesArgs{DeckID: vocab.ID, Notes: []contracts.NewNote{
+		{NoteType: "Basic (and reversed card)", Fields: map[string]string{"Front": "der **Hund** ![dog](media:" + mediaID + ")", "Back": "the dog"}, Tags: []string{"de", "Animals"}},
+		{NoteType: "Basic", Fields: map[string]string{"Front": "die Katze", "Back": "the cat\n\n- small\n- fluffy"}, Tags: []string{"de"}},
+	}})
+	if err != nil || res.Counts["created"] != 2 {
+		e.t.Fatalf("add notes: %+v %v", res, err)
+	}
+	res, err = e.svc.Notes.AddNotes(ctx, contracts.AddNotesArgs{DeckID: root.ID, Notes: []contracts.NewNote{
+		{NoteType: "Cloze", Fields: map[string]string{"Text": "{{c1::Der}} Hund {{c2::bellt}}.", "Back Extra": "grammar"}},
+	}})
+	if err != nil || res.Counts["created"] != 1 {
+		e.t.Fatalf("add cloze: %+v %v", res, err)
+	}
+	e.add(ctx, root.ID, card("Guten Tag", "Good day", "greeting"))
+	for day := 0; day < 4; day++ {
+		if s := e.start(ctx, vocab.ID, nil, nil); s.Current != nil {
+			e.review(ctx, s.ID, s.Current.CardID, contracts.RatingGood)
+		}
+		e.clock.Advance(36 * time.Hour)
+	}
+	return root
+}
+
+// cardView is a card as the round trip compares it: its deck's name, its
+// text and its note's type and fields as rendered (media ids left out),
+// and its schedule.
+type cardView struct {
+	Deck, Front, Back, Tags, Note string
+	Suspended                     bool
+	State                         contracts.CardState
+}
+
+var mediaRef = regexp.MustCompile(`media:[A-Za-z0-9-]+`)
+
+// rendered is card content as the study views show it, media ids left
+// out; Markdown's <strong> and <em> are the <b> and <i> Anki HTML has.
+func rendered(src string) string {
+	html := content.New().Render(mediaRef.ReplaceAllString(src, "media:X"), func(string) string { return "/m" }).HTML
+	return strings.NewReplacer("<strong>", "<b>", "</strong>", "</b>", "<em>", "<i>", "</em>", "</i>").Replace(html)
+}
+
+func (e *env) cardViews(ctx context.Context) []cardView {
+	e.t.Helper()
+	uid, _ := contracts.UserID(ctx)
+	var out []cardView
+	decks, err := e.store.Decks().ListDecks(ctx, uid, "", 100, e.clock.Now())
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	for _, d := range decks {
+		rows, err := e.store.Cards().Search(ctx, uid, contracts.CardFilter{DeckID: d.ID}, "", 500, e.clock.Now())
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		for _, c := range rows {
+			v := cardView{Deck: d.Name, Front: rendered(c.Front), Back: rendered(c.Back),
+				Tags: strings.Join(c.Tags, " "), Suspended: c.Suspended, State: c.State}
+			if c.NoteID != "" {
+				ns, err := e.store.Notes().GetNotes(ctx, uid, []string{c.NoteID})
+				if err != nil || len(ns) != 1 {
+					e.t.Fatalf("note of card %s: %v", c.ID, err)
+				}
+				v.Note = ns[0].NoteType + ":"
+				for _, f := range ns[0].Fields {
+					v.Note += " | " + rendered(f)
+				}
+			}
+			out = append(out, v)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Deck+out[i].Front < out[j].Deck+out[j].Front })
+	return out
+}
+
+// reviewViews lists a user's review log as the round trip compares it.
+func (e *env) reviewViews(ctx context.Context) []string {
+	e.t.Helper()
+	uid, _ := contracts.UserID(ctx)
+	rows, err := e.store.Reviews().ListReviews(ctx, uid, "", 1000)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	var out []string
+	for _, r := range rows {
+		out = append(out, r.ReviewedAt.Format(time.RFC3339Nano)+" "+string(r.Rating)+" "+string(r.PrevPhase)+"→"+string(r.State.Phase)+" "+r.State.Due.Format(time.RFC3339))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// An export imported into another account gives back the same decks,
+// presets, notes, cards, schedules, review log and media; importing it
+// again updates instead of adding.
+func TestImportRoundTrip(t *testing.T) { eachStore(t, testImportRoundTrip) }
+
+func testImportRoundTrip(t *testing.T, store string) {
+	e, pkg := newImportEnv(t, store)
+	ada := e.user("ada@example.com")
+	bob := e.user("bob@example.com")
+	root := e.fillGerman(ada)
+	p := e.exportPackage(ada, root.ID, pkg)
+
+	rep, err := e.svc.Import.Apply(bob, p, domain.ImportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.NotesCreated != 4 || rep.CardsCreated != 6 || rep.Media != 1 || rep.Presets != 2 || rep.NotesUpdated != 0 || len(rep.Skipped) != 0 {
+		t.Errorf("report %+v; want 4 notes, 6 cards, 1 media file, 2 presets, nothing skipped", rep)
+	}
+	if rep.Reviews == 0 || rep.Reviews != len(e.reviewViews(ada)) {
+		t.Errorf("imported %d reviews; ada has %d", rep.Reviews, len(e.reviewViews(ada)))
+	}
+	want, got := e.cardViews(ada), e.cardViews(bob)
+	// A card without a note comes back as the Basic note the export made of it.
+	for i := range want {
+		if want[i].Note == "" {
+			want[i].Note = "Basic: | " + want[i].Front + " | " + want[i].Back
+		}
+	}
+	if len(got) != len(want) {
+		t.Fatalf("bob has %d cards, ada %d:\n%+v\n%+v", len(got), len(want), got, want)
+	}
+	for i := range want {
+		w, g := want[i], got[i]
+		if g.State.Phase != contracts.PhaseNew && !w.State.Due.Equal(g.State.Due) || (w.State.LastReview == nil) != (g.State.LastReview == nil) {
+			t.Errorf("card %d due/last review: got %+v, want %+v", i, g.State, w.State)
+		}
+		w.State.Due, g.State.Due, w.State.LastReview, g.State.LastReview = time.Time{}, time.Time{}, nil, nil
+		if g.State.Phase == contracts.PhaseNew {
+			w.State, g.State = contracts.CardState{}, contracts.CardState{} // new cards' due is their creation time
+		}
+		if w != g {
+			t.Errorf("card %d:\n got %+v\nwant %+v", i, g, w)
+		}
+	}
+	if w, g := e.reviewViews(ada), e.reviewViews(bob); !slices.Equal(w, g) {
+		t.Errorf("review log:\n got %v\nwant %v", g, w)
+	}
+	bobUID := mustUser(t, bob)
+	decks, _ := e.store.Decks().ListDecks(bob, bobUID, "", 10, e.clock.Now())
+	for _, d := range decks {
+		if d.Name == "German" && (d.Settings.DesiredRetention != 0.85 || d.Settings.MaximumIntervalDays != 400) {
+			t.Errorf("German's preset came back as %+v", d.Settings)
+		}
+	}
+	media, err := e.store.Media().ListMedia(bob, bobUID, "", 10)
+	if err != nil || len(media) != 1 {
+		t.Fatalf("bob's media %v %v", media, err)
+	}
+	if b, err := e.blob(media[0].ID); err != nil || string(b) != tinyPNG {
+		t.Errorf("imported media bytes %q %v", b, err)
+	}
+
+	// Importing again updates every note and adds nothing.
+	again, err := e.svc.Import.Apply(bob, p, domain.ImportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.NotesCreated != 0 || again.CardsCreated != 0 || again.NotesUpdated != 4 || again.CardsUpdated != 6 || again.Reviews != 0 {
+		t.Errorf("re-import report %+v; want 4 notes and 6 cards updated, nothing added", again)
+	}
+	if n := len(e.cardViews(bob)); n != 6 {
+		t.Errorf("after re-import bob has %d cards, want 6", n)
+	}
+	// The exporting account's own notes are found by their GUID too.
+	before := len(e.cardViews(ada))
+	own, err := e.svc.Import.Apply(ada, p, domain.ImportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if own.NotesUpdated != 3 || own.NotesCreated != 0 || own.CardsCreated != 0 || len(e.cardViews(ada)) != before {
+		t.Errorf("ada re-importing her export: %+v, %d cards (had %d)", own, len(e.cardViews(ada)), before)
+	}
+}
+
+// A package built in the test: a custom note type, HTML the sanitiser
+// trims, a media type cards cannot show, a memory state replayed from the
+// log, tags kept as written, and an import under a chosen deck.
+func TestImportBuiltPackage(t *testing.T) { eachStore(t, testImportBuiltPackage) }
+
+func testImportBuiltPackage(t *testing.T, store string) {
+	e, _ := newImportEnv(t, store)
+	ctx := e.user("ada@example.com")
+	target := e.deck(ctx, "Inbox")
+	due := t0.Add(48 * time.Hour)
+	last := t0.Add(-24 * time.Hour)
+	pkg := ports.AnkiPackage{
+		Decks: []ports.AnkiDeck{{Key: 1, Name: "Lang"}, {Key: 2, Name: "Lang::Verbs", Settings: contracts.DefaultDeckSettings()}},
+		NoteTypes: []ports.AnkiNoteType{{Key: 10, Name: "Vocab (3 fields)", Fields: []string{"Word", "Meaning", "Example"},
+			Templates: []ports.AnkiTemplate{{Name: "Card 1", Front: "{{Word}}", Back: "{{Meaning}}"}}}},
+		Notes: []ports.AnkiNote{{Key: 100, GUID: "g-1", TypeKey: 10, Fields: []string{"<b>gehen</b><script>x()</script>", "to go", "Ich gehe."}, Tags: []string{"Verb", "A1"}}},
+		Cards: []ports.AnkiCard{{Key: 1000, NoteKey: 100, DeckKey: 2, Ord: 0, Position: 1,
+			State: contracts.CardState{Phase: contracts.PhaseReview, Due: due, ScheduledDays: 3, Reps: 2, LastReview: &last}}},
+		Reviews: []ports.AnkiReview{
+			{Key: t0.Add(-96 * time.Hour).UnixMilli(), CardKey: 1000, Rating: contracts.RatingGood, PrevPhase: contracts.PhaseNew,
+				State: contracts.CardState{Phase: contracts.PhaseReview, Due: t0.Add(-24 * time.Hour)}},
+			{Key: last.UnixMilli(), CardKey: 1000, Rating: contracts.RatingGood, PrevPhase: contracts.PhaseReview, PrevInterval: 3,
+				State: contracts.CardState{Phase: contracts.PhaseReview, Due: due}},
+			{Key: last.UnixMilli() + 1, CardKey: 999, Rating: contracts.RatingGood},
+		},
+		Media: []ports.AnkiMedia{{Name: "notes.pdf", Open: func(context.Context) (io.ReadCloser, error) { return io.NopCloser(strings.NewReader("%PDF")), nil }}},
+	}
+	rep, err := e.svc.Import.Apply(ctx, pkg, domain.ImportOptions{DeckID: target.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.NotesCreated != 1 || rep.CardsCreated != 1 || rep.Reviews != 2 || rep.Media != 0 || rep.Dropped["tag:script"] != 1 {
+		t.Errorf("report %+v", rep)
+	}
+	skipped := map[string]int{}
+	for _, s := range rep.Skipped {
+		skipped[s.What] += s.Count
+	}
+	if skipped["media"] != 1 || skipped["review"] != 1 || skipped["noteType"] != 1 {
+		t.Errorf("skipped %+v; want the pdf, the review of a card not in the package, the converted note type", rep.Skipped)
+	}
+	if !slices.Equal(rep.DecksCreated, []string{"Inbox::Verbs"}) {
+		t.Errorf("decks created %v; the package root Lang should become Inbox", rep.DecksCreated)
+	}
+	uid := mustUser(t, ctx)
+	id, err := e.store.Decks().DeckIDByName(ctx, uid, "Inbox::Verbs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := e.store.Cards().Search(ctx, uid, contracts.CardFilter{DeckID: id}, "", 10, e.clock.Now())
+	if err != nil || len(rows) != 1 {
+		t.Fatalf("cards %v %v", rows, err)
+	}
+	c := rows[0]
+	if c.Front != "<b>gehen</b>" || !strings.Contains(c.Back, "to go") || !strings.Contains(c.Back, "Ich gehe.") || !slices.Equal(c.Tags, []string{"Verb", "A1"}) {
+		t.Errorf("card %q / %q tags %v", c.Front, c.Back, c.Tags)
+	}
+	if c.State.Stability <= 0 || c.State.Difficulty <= 0 || !c.State.Due.Equal(due) || c.State.Phase != contracts.PhaseReview {
+		t.Errorf("state %+v; want the package's due and phase with a memory state replayed from the log", c.State)
+	}
+}
+
+// import_package runs as a job: the submission returns at once (even when
+// the request asked for progress), the job imports a large text upload in
+// chunks, its report counts what was added and skipped, the upload is
+// released and the end is in the audit trail. A package upload without a
+// reader is unavailable; another user's upload is not found.
+func TestImportPackageJob(t *testing.T) { eachStore(t, testImportPackageJob) }
+
+func testImportPackageJob(t *testing.T, store string) {
+	e, _ := newImportEnv(t, store)
+	ctx := e.user("ada@example.com")
+	other := e.user("bob@example.com")
+	d := e.deck(ctx, "Big")
+	var text strings.Builder
+	for i := range 2500 {
+		text.WriteString("front " + strconv.Itoa(i) + "\tback " + strconv.Itoa(i) + "\n")
+	}
+	text.WriteString("front 7\tback 7\n") // a duplicate
+	upload := e.uploaded(ctx, "text/tab-separated-values", text.String())
+	_, err := e.svc.Import.ImportPackage(other, contracts.ImportPackageArgs{UploadID: upload, DeckID: d.ID})
+	wantKind(t, err, contracts.KindNotFound)
+
+	waited := false
+	asked := contracts.WithProgress(ctx, func(contracts.JobProgress) { waited = true })
+	job, err := e.svc.Import.ImportPackage(asked, contracts.ImportPackageArgs{UploadID: upload, DeckID: d.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if job.Status != contracts.JobQueued || job.Kind != contracts.JobKindImportPackage || waited {
+		t.Fatalf("submission %+v (waited %v); want a queued job returned at once", job, waited)
+	}
+	runner := e.svc.Jobs.Runner(domain.RunnerConfig{Owner: "r1", Lease: time.Minute})
+	if ran, err := runner.RunOnce(context.Background()); !ran || err != nil {
+		t.Fatalf("run: %v %v", ran, err)
+	}
+	got, err := e.svc.Jobs.GetJob(ctx, job.ID)
+	if err != nil || got.Status != contracts.JobSucceeded {
+		t.Fatalf("job %+v %v", got, err)
+	}
+	var rep contracts.ImportReport
+	if err := json.Unmarshal(got.Result, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.CardsCreated != 2500 || len(rep.Skipped) != 1 || rep.Skipped[0].Count != 1 || got.Progress.Done != got.Progress.Total {
+		t.Errorf("report %+v, progress %+v", rep, got.Progress)
+	}
+	if _, err := e.store.Media().MediaByID(ctx, upload); !contracts.IsKind(err, contracts.KindNotFound) {
+		t.Errorf("the upload is still stored after the import (%v)", err)
+	}
+	uid := mustUser(t, ctx)
+	events, err := e.store.Audit().ListAudit(ctx, uid, contracts.AuditFilter{Tool: contracts.AuditImportDone}, "", 10)
+	if err != nil || len(events) != 1 || events[0].Outcome != contracts.AuditOK || !slices.Contains(events[0].AffectedIDs, job.ID) {
+		t.Errorf("audit of the import's end: %+v %v", events, err)
+	}
+
+	zipUp := e.uploaded(ctx, "application/zip", "PK\x03\x04")
+	_, err = e.svc.Import.ImportPackage(ctx, contracts.ImportPackageArgs{UploadID: zipUp})
+	wantKind(t, err, contracts.KindUnavailable)
+}

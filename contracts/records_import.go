@@ -1,0 +1,41 @@
+package contracts
+
+// ImportPackageArgs are import_package's arguments: the mediaId of an
+// upload (request_media_upload) holding an Anki package or a text export,
+// and optionally the deck the package's decks go under (its root deck
+// becomes that deck, the others its subdecks).
+type ImportPackageArgs struct {
+	UploadID string `json:"uploadId"`
+	DeckID   string `json:"deckId,omitempty"`
+}
+
+// ImportReport is the result of an import_package job: what was created or
+// updated, and what was left out and why. Re-importing a package updates
+// the notes whose GUIDs the account already has.
+type ImportReport struct {
+	// Format is "apkg" for a package, or the text format read.
+	Format       string   `json:"format"`
+	NotesCreated int      `json:"notesCreated"`
+	NotesUpdated int      `json:"notesUpdated"`
+	CardsCreated int      `json:"cardsCreated"`
+	CardsUpdated int      `json:"cardsUpdated"`
+	Reviews      int      `json:"reviews"` // review-log rows added
+	Media        int      `json:"media"`   // media files stored
+	Presets      int      `json:"presets"` // deck presets created or updated
+	DecksCreated []string `json:"decksCreated"`
+	// Skipped lists what was left out, one entry per reason.
+	Skipped []ImportSkip `json:"skipped"`
+	// Dropped counts what the HTML conversion removed, by kind (see
+	// import_cards' dropped).
+	Dropped map[string]int `json:"dropped,omitempty"`
+}
+
+// ImportSkip is one reason an import left things out: how many of what
+// (note, card, review, media, deck), and an example (a note's first field,
+// a file name).
+type ImportSkip struct {
+	What    string `json:"what"`
+	Reason  string `json:"reason"`
+	Count   int    `json:"count"`
+	Example string `json:"example,omitempty"`
+}

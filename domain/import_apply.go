@@ -1,0 +1,568 @@
+package domain
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/domain/cardtext"
+	"github.com/takhtabush/takhtabush/domain/notes"
+	"github.com/takhtabush/takhtabush/ports"
+)
+
+// Apply imports a package's content for the acting user: its media into
+// the blob store (counted against the quota; types cards cannot show are
+// skipped), its deck tree (Parent::Child names, each new deck with a
+// preset of the package's settings), its notes and their cards (Anki HTML
+// converted to the card content format, what the conversion removes
+// counted in the report's Dropped), the cards' scheduling state (the FSRS
+// memory state replayed from the review log when the package has none)
+// and the review log. A note whose GUID the account already has is
+// updated, with its cards, instead of added again; reviews it already has
+// are not added twice.
+//
+// The slow work (reading media, converting and rendering notes, replaying
+// reviews) happens first, outside any transaction; the rows are then
+// written in one transaction, so an import is visible whole or not at all
+// and a failed or canceled import leaves no rows (media it stored are
+// deleted again).
+func (s *ImportService) Apply(ctx context.Context, pkg ports.AnkiPackage, opts ImportOptions) (contracts.ImportReport, error) {
+	uid, err := userID(ctx)
+	if err != nil {
+		return contracts.ImportReport{}, err
+	}
+	im := &importer{s: s, uid: uid, pkg: pkg, opts: opts, skips: map[string]*contracts.ImportSkip{}, dropped: cardtext.Dropped{},
+		mediaIDs: map[string]string{}}
+	im.rep = contracts.ImportReport{Format: "apkg", DecksCreated: []string{}, Skipped: []contracts.ImportSkip{}}
+	im.total = int64(len(pkg.Media) + 2*len(pkg.Notes) + len(pkg.Reviews)/100)
+	rep, err := im.run(ctx)
+	if err != nil {
+		im.dropStoredMedia(context.WithoutCancel(ctx))
+		return contracts.ImportReport{}, err
+	}
+	return rep, nil
+}
+
+// importer is one import's working state.
+type importer struct {
+	s    *ImportService
+	uid  string
+	pkg  ports.AnkiPackage
+	opts ImportOptions
+	now  time.Time
+
+	rep     contracts.ImportReport
+	skips   map[string]*contracts.ImportSkip
+	order   []string
+	dropped cardtext.Dropped
+	done    int64
+	total   int64
+
+	mediaIDs map[string]string // package file name → media id
+	stored   []string          // media ids stored by this import
+
+	decks     map[int64]string // package deck key → deck name here
+	deckIDs   map[string]string
+	newDecks  []contracts.Deck
+	deckByKey map[int64]ports.AnkiDeck
+
+	notes        []*noteWork
+	reviews      []ports.ReviewLog
+	droppedCards map[string]bool // new cards left out as duplicates
+}
+
+// noteWork is one note to write.
+type noteWork struct {
+	row      ports.NoteRow
+	existing bool
+	cards    []*cardWork
+}
+
+// cardWork is one card to write: a new one, or an existing one to update.
+type cardWork struct {
+	key       int64
+	made      madeCard
+	deckID    string
+	state     contracts.CardState
+	suspended bool
+	created   time.Time
+	existing  *ports.CardRow
+	id        string
+}
+
+func (im *importer) progress(step int64, msg string) {
+	im.done += step
+	if im.opts.Progress != nil {
+		im.opts.Progress(min(im.done, im.total), im.total, msg)
+	}
+}
+
+// skip counts things left out for one reason.
+func (im *importer) skip(what, reason, example string, n int) {
+	key := what + "\x00" + reason
+	sk, ok := im.skips[key]
+	if !ok {
+		sk = &contracts.ImportSkip{What: what, Reason: reason}
+		im.skips[key], im.order = sk, append(im.order, key)
+	}
+	sk.Count += n
+	if sk.Example == "" && example != "" {
+		sk.Example = truncateRunes(example, 80)
+	}
+}
+
+func truncateRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n]) + "…"
+}
+
+func (im *importer) run(ctx context.Context) (contracts.ImportReport, error) {
+	im.now = im.s.now()
+	if err := im.importMedia(ctx); err != nil {
+		return im.rep, err
+	}
+	if err := im.planDecks(ctx); err != nil {
+		return im.rep, err
+	}
+	if err := im.planNotes(ctx); err != nil {
+		return im.rep, err
+	}
+	if err := im.planReviews(ctx); err != nil {
+		return im.rep, err
+	}
+	im.progress(0, "writing")
+	if err := im.write(ctx); err != nil {
+		return im.rep, err
+	}
+	im.done = im.total
+	im.progress(0, "done")
+	for _, k := range im.order {
+		im.rep.Skipped = append(im.rep.Skipped, *im.skips[k])
+	}
+	if len(im.dropped) > 0 {
+		im.rep.Dropped = im.dropped
+	}
+	return im.rep, nil
+}
+
+// importMediaTypes are the file extensions of the media types cards show.
+var importMediaTypes = map[string]string{
+	".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif", ".webp": "image/webp",
+	".mp3": "audio/mpeg", ".ogg": "audio/ogg", ".oga": "audio/ogg", ".opus": "audio/ogg", ".wav": "audio/wav",
+	".m4a": "audio/mp4", ".mp4": "audio/mp4",
+}
+
+// importMedia stores the package's media the cards can show.
+func (im *importer) importMedia(ctx context.Context) error {
+	for _, m := range im.pkg.Media {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		im.progress(1, "storing media")
+		ct, ok := importMediaTypes[strings.ToLower(path.Ext(m.Name))]
+		if !ok {
+			im.skip("media", "a type cards cannot show (images: png, jpeg, gif, webp; audio: mp3, ogg, wav, m4a)", m.Name, 1)
+			continue
+		}
+		rc, err := m.Open(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			im.skip("media", "the file could not be read from the package", m.Name, 1)
+			continue
+		}
+		id, err := im.s.media.ImportMedia(ctx, ct, m.Name, rc, contracts.MaxMediaBytes)
+		_ = rc.Close()
+		switch {
+		case err == nil:
+			im.mediaIDs[m.Name] = id
+			im.stored = append(im.stored, id)
+			im.rep.Media++
+		case contracts.IsKind(err, contracts.KindInvalid):
+			im.skip("media", "not a valid file of its type, or larger than 10 MiB", m.Name, 1)
+		default:
+			return err // the quota is full, or storage failed: nothing is imported
+		}
+	}
+	return nil
+}
+
+// dropStoredMedia deletes the media a failed import stored.
+func (im *importer) dropStoredMedia(ctx context.Context) {
+	for _, id := range im.stored {
+		if row, err := im.s.store.Media().MediaByID(ctx, id); err == nil && row.UserID == im.uid {
+			im.s.dropMedia(ctx, row)
+		}
+	}
+}
+
+// resolveMedia maps a file name the notes use to a stored media id.
+func (im *importer) resolveMedia(name string) (string, bool) {
+	id, ok := im.mediaIDs[name]
+	return id, ok
+}
+
+// planDecks names the decks the cards go to (and their parents in the
+// package, so the tree stays whole), finds those the account has and
+// prepares the others.
+func (im *importer) planDecks(ctx context.Context) error {
+	im.deckByKey = map[int64]ports.AnkiDeck{}
+	for _, d := range im.pkg.Decks {
+		im.deckByKey[d.Key] = d
+	}
+	used := map[string]bool{}
+	for _, c := range im.pkg.Cards {
+		if d, ok := im.deckByKey[c.DeckKey]; ok {
+			used[d.Name] = true
+		}
+	}
+	byName := map[string]ports.AnkiDeck{}
+	for _, d := range im.pkg.Decks {
+		byName[d.Name] = d
+	}
+	// Parents of used decks that the package has.
+	for name := range used {
+		parts := strings.Split(name, "::")
+		for i := 1; i < len(parts); i++ {
+			if _, ok := byName[strings.Join(parts[:i], "::")]; ok {
+				used[strings.Join(parts[:i], "::")] = true
+			}
+		}
+	}
+	rename := func(n string) string { return n }
+	if im.opts.DeckID != "" {
+		target, err := loadDeck(ctx, im.s.store, im.uid, im.opts.DeckID)
+		if err != nil {
+			return err
+		}
+		roots := map[string]bool{}
+		for name := range used {
+			roots[strings.SplitN(name, "::", 2)[0]] = true
+		}
+		if len(roots) == 1 {
+			var root string
+			for r := range roots {
+				root = r
+			}
+			rename = func(n string) string { return target.Name + strings.TrimPrefix(n, root) }
+		} else {
+			rename = func(n string) string { return target.Name + "::" + n }
+		}
+	}
+	have := map[string]string{} // folded name → id
+	for after := ""; ; {
+		page, err := im.s.store.Decks().ListDecks(ctx, im.uid, after, MaxDeckPage, im.now)
+		if err != nil {
+			return fail(err)
+		}
+		for _, d := range page {
+			have[strings.ToLower(d.Name)] = d.ID
+		}
+		if len(page) < MaxDeckPage {
+			break
+		}
+		after = page[len(page)-1].ID
+	}
+	im.decks, im.deckIDs = map[int64]string{}, map[string]string{}
+	names := make([]string, 0, len(used))
+	for n := range used {
+		names = append(names, n)
+	}
+	sort.Strings(names) // parents before children
+	for _, n := range names {
+		d := byName[n]
+		name, err := cleanDeckName(rename(n))
+		if err != nil {
+			im.skip("deck", "the deck name breaks a rule: "+err.Error(), n, 1)
+			continue
+		}
+		im.decks[d.Key] = name
+		if id, ok := have[strings.ToLower(name)]; ok {
+			im.deckIDs[name] = id
+			continue
+		}
+		set := d.Settings
+		set.PresetID = ""
+		if set.DesiredRetention == 0 {
+			set = contracts.DefaultDeckSettings()
+		}
+		deck := contracts.Deck{ID: im.s.ids.NewID(), Name: name, Description: d.Description, Settings: set, CreatedAt: im.now, UpdatedAt: im.now}
+		im.newDecks = append(im.newDecks, deck)
+		im.deckIDs[name] = deck.ID
+		have[strings.ToLower(name)] = deck.ID
+	}
+	return nil
+}
+
+// deckOf returns the deck id and name a card of deck key goes to.
+func (im *importer) deckOf(key int64) (id, name string, ok bool) {
+	name, ok = im.decks[key]
+	if !ok {
+		return "", "", false
+	}
+	return im.deckIDs[name], name, true
+}
+
+// importedNoteID is the id a note imported with guid gets, so that a
+// later import finds it again.
+func importedNoteID(uid, guid string) string {
+	sum := sha256.Sum256([]byte(uid + "\x00" + guid))
+	return "n" + hex.EncodeToString(sum[:16])
+}
+
+// noteType is the stock type a package's note type is stored as, and
+// whether it was converted (a type of its own: its fields are mapped by
+// position, its templates not kept).
+func importNoteType(at ports.AnkiNoteType) (notes.Type, bool) {
+	if t, ok := notes.StockByName(at.Name); ok && slices.Equal(t.Fields, at.Fields) {
+		return t, false
+	}
+	for _, t := range notes.Stock() {
+		if slices.Equal(t.Fields, at.Fields) && len(t.Templates) == len(at.Templates) && (t.Kind == notes.KindCloze) == at.Cloze {
+			return t, false
+		}
+	}
+	name := notes.Basic
+	switch {
+	case at.Cloze:
+		name = notes.Cloze
+	case len(at.Templates) >= 2:
+		name = notes.BasicReversed
+	}
+	t, _ := notes.StockByName(name)
+	return t, true
+}
+
+// mapFields fits converted fields to a stock type by position: the first
+// fields fill its fields, the rest join its last.
+func mapFields(t notes.Type, fields []string) []string {
+	out := make([]string, len(t.Fields))
+	for i, f := range fields {
+		j := min(i, len(out)-1)
+		if strings.TrimSpace(f) == "" {
+			continue
+		}
+		if out[j] != "" {
+			out[j] += "\n\n"
+		}
+		out[j] += f
+	}
+	return out
+}
+
+// planNotes converts the notes and makes their cards, pairing them with
+// the notes and cards the account already has (by GUID, then by card ord).
+func (im *importer) planNotes(ctx context.Context) error {
+	types := map[int64]ports.AnkiNoteType{}
+	for _, t := range im.pkg.NoteTypes {
+		types[t.Key] = t
+	}
+	cardsOf := map[int64][]ports.AnkiCard{}
+	maxPos := 0
+	for _, c := range im.pkg.Cards {
+		cardsOf[c.NoteKey] = append(cardsOf[c.NoteKey], c)
+		maxPos = max(maxPos, c.Position)
+	}
+	existing, err := im.existingNotes(ctx)
+	if err != nil {
+		return err
+	}
+	var existingIDs []string
+	for _, n := range existing {
+		existingIDs = append(existingIDs, n.ID)
+	}
+	oldCards := map[string]map[int]ports.CardRow{}
+	for i := 0; i < len(existingIDs); i += 500 {
+		rows, err := im.s.store.Notes().CardsOfNotes(ctx, im.uid, existingIDs[i:min(i+500, len(existingIDs))])
+		if err != nil {
+			return fail(err)
+		}
+		for _, c := range rows {
+			if oldCards[c.NoteID] == nil {
+				oldCards[c.NoteID] = map[int]ports.CardRow{}
+			}
+			oldCards[c.NoteID][c.Ord] = c
+		}
+	}
+	converted := map[string]int{}
+	guids := map[string]bool{}
+	for i, an := range im.pkg.Notes {
+		if i%200 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		im.progress(1, "converting notes")
+		at, ok := types[an.TypeKey]
+		if !ok {
+			im.skip("note", "its note type is missing from the package", firstField(an), 1)
+			continue
+		}
+		if an.GUID == "" || guids[an.GUID] {
+			im.skip("note", "no GUID, or a GUID another note of the package has", firstField(an), 1)
+			continue
+		}
+		guids[an.GUID] = true
+		acards := cardsOf[an.Key]
+		if len(acards) == 0 {
+			im.skip("note", "the note has no cards", firstField(an), 1)
+			continue
+		}
+		t, conv := importNoteType(at)
+		old, isOld := existing[an.GUID]
+		if isOld && old.NoteType != t.Name {
+			im.skip("note", fmt.Sprintf("the note is here already with note type %q; the package's is %q", old.NoteType, at.Name), firstField(an), 1)
+			continue
+		}
+		fields := make([]string, len(an.Fields))
+		for j, f := range an.Fields {
+			fields[j] = strings.TrimSpace(cardtext.FromAnkiHTML(f, im.resolveMedia, im.dropped))
+		}
+		if conv {
+			fields = mapFields(t, fields)
+			converted[at.Name]++
+		} else if len(fields) != len(t.Fields) {
+			fields = mapFields(t, fields)
+		}
+		if f, ok := longField(fields); ok {
+			im.skip("note", fmt.Sprintf("a field is longer than %d characters", contracts.MaxCardSideLen), f, 1)
+			continue
+		}
+		tags := im.tags(an.Tags)
+		_, firstDeck, ok := im.deckOf(acards[0].DeckKey)
+		if !ok {
+			im.skip("note", "its deck is missing from the package", firstField(an), 1)
+			continue
+		}
+		made, err := makeCards(t, fields, tags, firstDeck)
+		if err != nil {
+			im.skip("note", "its cards could not be made: "+err.Error(), firstField(an), 1)
+			continue
+		}
+		w := &noteWork{existing: isOld}
+		if isOld {
+			old.Fields, old.Tags, old.UpdatedAt = fields, tags, im.now
+			w.row = old
+		} else {
+			w.row = ports.NoteRow{ID: importedNoteID(im.uid, an.GUID), NoteType: t.Name, GUID: an.GUID, Fields: fields, Tags: tags,
+				Version: 1, CreatedAt: im.now, UpdatedAt: im.now}
+		}
+		for _, ac := range acards {
+			mc, ok := findMade(made, ac.Ord)
+			if !ok {
+				im.skip("card", "its template or cloze number makes no card from the note's fields here", firstField(an), 1)
+				continue
+			}
+			deckID, _, ok := im.deckOf(ac.DeckKey)
+			if !ok {
+				im.skip("card", "its deck is missing from the package", firstField(an), 1)
+				continue
+			}
+			cw := &cardWork{key: ac.Key, made: mc, deckID: deckID, state: ac.State, suspended: ac.Suspended,
+				created: im.now.Add(-time.Duration(maxPos-ac.Position) * time.Millisecond)}
+			if cw.state.Phase == "" || cw.state.Phase == contracts.PhaseNew {
+				cw.state = newCardState(im.now)
+			}
+			if oc, ok := oldCards[w.row.ID][mc.ord]; ok {
+				oc := oc
+				cw.existing, cw.id = &oc, oc.ID
+			} else {
+				cw.id = im.s.ids.NewID()
+			}
+			w.cards = append(w.cards, cw)
+		}
+		if len(w.cards) == 0 {
+			continue
+		}
+		im.notes = append(im.notes, w)
+	}
+	for name, n := range converted {
+		im.skip("noteType", fmt.Sprintf("note type %q is not a stock type: its notes were converted by field position and its own templates not kept", name), name, n)
+	}
+	return nil
+}
+
+func findMade(made []madeCard, ord int) (madeCard, bool) {
+	for _, m := range made {
+		if m.ord == ord {
+			return m, true
+		}
+	}
+	return madeCard{}, false
+}
+
+func firstField(n ports.AnkiNote) string {
+	if len(n.Fields) == 0 {
+		return n.GUID
+	}
+	return notes.StripHTML(n.Fields[0])
+}
+
+func longField(fields []string) (string, bool) {
+	for _, f := range fields {
+		if utf8.RuneCountInString(f) > contracts.MaxCardSideLen {
+			return f, true
+		}
+	}
+	return "", false
+}
+
+// tags keeps the tags as written, leaving out (and counting) those that
+// break a tag rule.
+func (im *importer) tags(in []string) []string {
+	out := []string{}
+	for _, t := range in {
+		if n, err := cardtext.NormalizeTags([]string{t}); err != nil {
+			im.skip("tag", "the tag breaks a tag rule (at most 64 characters, no spaces or control characters)", t, 1)
+		} else if len(n) == 1 && !slices.ContainsFunc(out, func(o string) bool { return strings.EqualFold(o, n[0]) }) {
+			out = append(out, n[0])
+		}
+	}
+	if len(out) > contracts.MaxTagsPerCard {
+		im.skip("tag", fmt.Sprintf("a note has more than %d tags", contracts.MaxTagsPerCard), out[contracts.MaxTagsPerCard], len(out)-contracts.MaxTagsPerCard)
+		out = out[:contracts.MaxTagsPerCard]
+	}
+	return out
+}
+
+// existingNotes returns the account's notes with the package's GUIDs, by
+// GUID: notes imported before (their ids derive from their GUID) and
+// notes made here and exported (their GUID is their id).
+func (im *importer) existingNotes(ctx context.Context) (map[string]ports.NoteRow, error) {
+	want := map[string]bool{}
+	var ids []string
+	for _, n := range im.pkg.Notes {
+		if n.GUID == "" {
+			continue
+		}
+		want[n.GUID] = true
+		ids = append(ids, importedNoteID(im.uid, n.GUID))
+		if plausibleID(n.GUID) {
+			ids = append(ids, n.GUID)
+		}
+	}
+	out := map[string]ports.NoteRow{}
+	for i := 0; i < len(ids); i += 500 {
+		rows, err := im.s.store.Notes().GetNotes(ctx, im.uid, ids[i:min(i+500, len(ids))])
+		if err != nil {
+			return nil, fail(err)
+		}
+		for _, r := range rows {
+			if want[r.GUID] {
+				out[r.GUID] = r
+			}
+		}
+	}
+	return out, nil
+}
