@@ -71,6 +71,12 @@ func TestDeckPresetsInABrowser(t *testing.T) {
 		t.Errorf("the advisor page says:\n%s", txt)
 	}
 	b.look("retention")
+	// On a phone the table fits its panel: nothing to scroll sideways.
+	b.emulate(360, 780, true, "light")
+	if w := evalJS[[]int64](b, `(e => [e.scrollWidth, e.clientWidth])(document.querySelector("main .table-wrap"))`); w[0] > w[1] {
+		t.Errorf("at 360px the advisor's table is %dpx wide in a %dpx panel: it scrolls sideways", w[0], w[1])
+	}
+	b.emulate(0, 0, false, "")
 	b.open("/decks/" + es.ID + "/settings")
 
 	// Twenty weights are refused with a reason, and nothing changes.

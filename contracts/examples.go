@@ -65,6 +65,8 @@ var examples = map[string]Example{
 		BulkResult{Items: []ItemOutcome{{Index: 0, Status: OutcomeUpdated, ID: "n1", CardIDs: []string{"c1", "c2"}}}, Counts: map[string]int{"updated": 1}}},
 	ToolExportDeck: {json.RawMessage(`{"deckId":"d1","includeMedia":false}`), ExportDeckArgs{},
 		ExportLink{DownloadURL: "https://x.test/export/eyJ1Ijoi.c2ln", ExpiresAt: exT0.Add(10 * time.Minute)}},
+	ToolOptimizeParameters: {json.RawMessage(`{"deckId":"d1"}`), OptimizeParametersArgs{}, Job{ID: "j2", Kind: JobKindOptimizeParameters, Status: JobQueued,
+		CreatedAt: exT0, UpdatedAt: exT0}},
 	ToolImportPackage: {json.RawMessage(`{"uploadId":"m1"}`), ImportPackageArgs{}, Job{ID: "j1", Kind: JobKindImportPackage, Status: JobQueued, CreatedAt: exT0, UpdatedAt: exT0}},
 	ToolGetJob: {json.RawMessage(`{"jobId":"j1"}`), GetJobArgs{}, Job{ID: "j1", Kind: JobKindImportPackage, Status: JobSucceeded,
 		Progress: JobProgress{Done: 120, Total: 120}, Result: json.RawMessage(`{"notes":120,"cards":240}`), CreatedAt: exT0, UpdatedAt: exT0, StartedAt: &exT0, FinishedAt: &exT0}},

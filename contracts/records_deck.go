@@ -38,9 +38,13 @@ type DeckSettings struct {
 	LearningSteps   []float64 `json:"learningSteps,omitempty"`
 	RelearningSteps []float64 `json:"relearningSteps,omitempty"`
 	// Weights are the 21 FSRS-6 parameters.
-	Weights     []float64 `json:"weights,omitempty"`
-	ReviewOrder string    `json:"reviewOrder,omitempty"` // due, retrievability, overdueness, random
-	NewOrder    string    `json:"newOrder,omitempty"`    // added, random
+	Weights []float64 `json:"weights,omitempty"`
+	// WeightsOptimizedAt is when optimize_parameters last fitted the
+	// weights to the learner's reviews; nil when they were never
+	// optimised or were set by hand since. Read only.
+	WeightsOptimizedAt *time.Time `json:"weightsOptimizedAt,omitempty"`
+	ReviewOrder        string     `json:"reviewOrder,omitempty"` // due, retrievability, overdueness, random
+	NewOrder           string     `json:"newOrder,omitempty"`    // added, random
 }
 
 // Preset is a named set of scheduling settings shared by the decks that
@@ -61,6 +65,8 @@ type PresetSettings struct {
 	LearningSteps       []float64 `json:"learningSteps,omitempty"`
 	RelearningSteps     []float64 `json:"relearningSteps,omitempty"`
 	Weights             []float64 `json:"weights,omitempty"`
+	// WeightsOptimizedAt is when optimize_parameters last fitted Weights.
+	WeightsOptimizedAt *time.Time `json:"weightsOptimizedAt,omitempty"`
 }
 
 // PresetOf returns the preset fields of a deck's settings.
@@ -68,6 +74,7 @@ func (s DeckSettings) PresetOf() PresetSettings {
 	return PresetSettings{
 		DesiredRetention: s.DesiredRetention, MaximumIntervalDays: s.MaximumIntervalDays,
 		LearningSteps: s.LearningSteps, RelearningSteps: s.RelearningSteps, Weights: s.Weights,
+		WeightsOptimizedAt: s.WeightsOptimizedAt,
 	}
 }
 
@@ -76,6 +83,7 @@ func (s DeckSettings) WithPreset(p Preset) DeckSettings {
 	s.PresetID = p.ID
 	s.DesiredRetention, s.MaximumIntervalDays = p.Settings.DesiredRetention, p.Settings.MaximumIntervalDays
 	s.LearningSteps, s.RelearningSteps, s.Weights = p.Settings.LearningSteps, p.Settings.RelearningSteps, p.Settings.Weights
+	s.WeightsOptimizedAt = p.Settings.WeightsOptimizedAt
 	return s
 }
 

@@ -55,6 +55,45 @@ type JobProgress struct {
 	Message string `json:"message,omitempty"`
 }
 
+// OptimizeParametersArgs are optimize_parameters' arguments: the preset
+// to optimise, named by a deck that uses it or by its id; with neither,
+// the account's only preset.
+type OptimizeParametersArgs struct {
+	DeckID   string `json:"deckId,omitempty"`
+	PresetID string `json:"presetId,omitempty"`
+}
+
+// OptimizeReport is the result of an optimize_parameters job: the fitted
+// weights, how the preset's weights (Before) and the fitted ones (After)
+// predict the held-out cards' reviews, and whether the fitted weights
+// were applied to the preset (only when their log loss is lower) and why.
+type OptimizeReport struct {
+	PresetID string `json:"presetId"`
+	// Cards and Reviews count the history read: the preset's decks' cards
+	// with reviews, and their ratings (cram sessions and manual
+	// reschedules left out; a reset to new starts a card's history over).
+	Cards   int `json:"cards"`
+	Reviews int `json:"reviews"`
+	// TrainCards are fitted on; HeldOutCards only score Before and After.
+	TrainCards      int              `json:"trainCards"`
+	HeldOutCards    int              `json:"heldOutCards"`
+	PreviousWeights []float64        `json:"previousWeights"`
+	Weights         []float64        `json:"weights,omitempty"` // fitted
+	Before          *OptimizeMetrics `json:"before,omitempty"`
+	After           *OptimizeMetrics `json:"after,omitempty"`
+	Applied         bool             `json:"applied"`
+	Reason          string           `json:"reason"`
+}
+
+// OptimizeMetrics score weights on the held-out reviews: log loss and
+// RMSE (bins), the lower the better, over Reviews scored reviews (those a
+// day or more after the card's previous one).
+type OptimizeMetrics struct {
+	LogLoss  float64 `json:"logLoss"`
+	RMSEBins float64 `json:"rmseBins"`
+	Reviews  int     `json:"reviews"`
+}
+
 // GetJobArgs are get_job's arguments.
 type GetJobArgs struct {
 	JobID string `json:"jobId"`

@@ -99,7 +99,7 @@ var (
 	phaseOut    = schema{"type": "string", "enum": []Phase{PhaseNew, PhaseLearning, PhaseReview, PhaseRelearning}}
 	settingsOut = object(schema{
 		"presetId": strOut, "desiredRetention": numOut, "newCardsPerDay": intOut, "reviewsPerDay": intOut, "maximumIntervalDays": intOut,
-		"learningSteps": anyListOut, "relearningSteps": anyListOut, "weights": anyListOut, "reviewOrder": strOut, "newOrder": strOut,
+		"learningSteps": anyListOut, "relearningSteps": anyListOut, "weights": anyListOut, "weightsOptimizedAt": tsOut, "reviewOrder": strOut, "newOrder": strOut,
 	}, "desiredRetention", "newCardsPerDay", "reviewsPerDay", "maximumIntervalDays")
 	settingsRecordOut = object(schema{
 		"timezone": strOut, "rolloverHour": intOut, "learnAheadMinutes": intOut, "newCardsPerDay": intOut, "reviewsPerDay": intOut,

@@ -35,6 +35,7 @@ const (
 	ToolExportDeck         = "export_deck"
 	ToolListTrash          = "list_trash"
 	ToolRestoreItems       = "restore_items"
+	ToolOptimizeParameters = "optimize_parameters"
 	ToolImportPackage      = "import_package"
 )
 
@@ -417,6 +418,16 @@ var catalog = []ToolDef{
 		}, "deckId")),
 		ResultSchema: raw(object(schema{"downloadUrl": strOut, "expiresAt": tsOut}, "downloadUrl", "expiresAt")),
 		Annotations:  readOnly, Scopes: []Scope{ScopeDecksRead},
+	},
+	{
+		Name: ToolOptimizeParameters, Title: "Optimise FSRS weights",
+		Description: "Fit a preset's 21 FSRS weights to the user's own reviews (needs 300+ made a day or more apart). A long job: poll get_job; its result has weights, logLoss and rmseBins before and after on held-out cards, and applied: set on the preset only when better.",
+		InputSchema: raw(object(schema{
+			"deckId":   id("A deck whose preset to optimise."),
+			"presetId": id("The preset's id (a deck's settings.presetId); omit both when there is one preset."),
+		})),
+		ResultSchema: raw(jobOut),
+		Annotations:  additive, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "preset.optimize",
 	},
 	{
 		Name: ToolImportPackage, Title: "Import package",

@@ -207,6 +207,9 @@ func applyPreset(set *contracts.DeckSettings, args contracts.UpdateDeckArgs) err
 		if err := contracts.CheckWeights(args.Weights); err != nil {
 			return err
 		}
+		if !slices.Equal(set.Weights, args.Weights) {
+			set.WeightsOptimizedAt = nil // set by hand now
+		}
 		set.Weights = append([]float64{}, args.Weights...)
 	}
 	if args.ReviewOrder != "" {

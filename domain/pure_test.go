@@ -98,14 +98,15 @@ func TestRecommendNew(t *testing.T) {
 	set.NewCardsPerDay = 10
 	in := SimInput{NewCards: 1000, Settings: set, Now: time.Date(2026, 5, 10, 9, 0, 0, 0, time.UTC), Days: 7, NewPerDay: 10, Mix: DefaultRatingMix, Seed: 3}
 	sched := fsrs.New()
-	if n, err := recommendNew(in, 10000, sched); err != nil || n != 10 {
+	w := workload{decks: []SimInput{in}}
+	if n, err := recommendNew(w, 7, 10000, sched); err != nil || n != 10 {
 		t.Errorf("a large budget: %d new cards a day, %v; want the deck's 10", n, err)
 	}
-	if n, err := recommendNew(in, 0, sched); err != nil || n != 0 {
+	if n, err := recommendNew(w, 7, 0, sched); err != nil || n != 0 {
 		t.Errorf("no budget: %d, %v; want 0", n, err)
 	}
 	in.Settings.NewCardsPerDay, in.NewPerDay = 200, 200
-	n, err := recommendNew(in, 40, sched)
+	n, err := recommendNew(workload{decks: []SimInput{in}}, 7, 40, sched)
 	if err != nil || n <= 0 || n >= 40 {
 		t.Fatalf("40 reviews a day: %d new cards a day, %v; want some, fewer than 40", n, err)
 	}

@@ -103,21 +103,9 @@ func (s *StudyService) review(ctx context.Context, tx ports.Stores, uid string, 
 	cram := sess.Mode == modeCram
 	var counted *studied // today's reviews of the deck, counted under its lock
 	if !cram && (card.State.Phase == contracts.PhaseNew || card.State.Phase == contracts.PhaseReview) {
-		// The daily limits hold across sessions: two sessions may each
-		// have shown a card when one was left, so the limit is checked
-		// again here, one review of the deck at a time.
-		if err := tx.Decks().LockDeck(ctx, uid, deck.ID); err != nil {
-			return contracts.ReviewResult{}, fail(err)
-		}
-		c, err := studiedToday(ctx, tx, uid, deck.ID, acct, day, now)
+		c, err := s.checkDailyLimits(ctx, tx, uid, deck, acct, day, card.State.Phase, now)
 		if err != nil {
 			return contracts.ReviewResult{}, err
-		}
-		l := c.left(deck, acct)
-		if (card.State.Phase == contracts.PhaseNew && l.New <= 0) || (card.State.Phase == contracts.PhaseReview && l.Review <= 0) {
-			return contracts.ReviewResult{}, contracts.Errorf(contracts.KindConflict,
-				"today's limit of %s cards for this deck was reached (another session studied them); nothing was recorded; come back tomorrow or raise the deck's limit",
-				map[bool]string{true: "new", false: "review"}[card.State.Phase == contracts.PhaseNew])
 		}
 		counted = &c
 	}
@@ -169,6 +157,42 @@ func (s *StudyService) review(ctx context.Context, tx ports.Stores, uid string, 
 		IntervalHuman: humanInterval(next, now), Reviewed: view.Reviewed, Remaining: view.Remaining,
 		Done: view.Done, Next: view.Current, NextCardAt: view.NextCardAt,
 	}, nil
+}
+
+// checkDailyLimits refuses rating a new or review card when today's limits
+// leave none, and otherwise returns today's counts. The limits hold across sessions: two sessions may each have
+// shown a card when one was left, so they are checked again here, one
+// review of the deck at a time (the deck's lock) and, when the account has
+// a daily cap, one review of the account at a time (its settings' lock,
+// taken after the deck's, as every review takes them).
+func (s *StudyService) checkDailyLimits(ctx context.Context, tx ports.Stores, uid string, deck contracts.Deck,
+	acct contracts.AccountSettings, day contracts.LearnerDay, phase contracts.Phase, now time.Time) (studied, error) {
+	if err := tx.Decks().LockDeck(ctx, uid, deck.ID); err != nil {
+		return studied{}, fail(err)
+	}
+	if accountCapped(acct) {
+		if err := tx.Settings().LockDailyCaps(ctx, uid); err != nil {
+			return studied{}, fail(err)
+		}
+	}
+	c, err := studiedToday(ctx, tx, uid, deck.ID, acct, day, now)
+	if err != nil {
+		return studied{}, err
+	}
+	l := c.left(deck, acct)
+	kind, n, deckN := "review", l.Review, l.Deck.Review
+	if phase == contracts.PhaseNew {
+		kind, n, deckN = "new", l.New, l.Deck.New
+	}
+	switch {
+	case n > 0:
+		return c, nil
+	case deckN > 0:
+		return studied{}, contracts.Errorf(contracts.KindConflict,
+			"today's account-wide limit of %s cards was reached (another session studied them); nothing was recorded; come back tomorrow or raise the limit with update_settings", kind)
+	}
+	return studied{}, contracts.Errorf(contracts.KindConflict,
+		"today's limit of %s cards for this deck was reached (another session studied them); nothing was recorded; come back tomorrow or raise the deck's limit", kind)
 }
 
 // reviewTarget reads what rating args.CardID in args.SessionID needs, in

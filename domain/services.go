@@ -141,6 +141,7 @@ type deps struct {
 	// content renders card text for every place that shows it.
 	content *content.Renderer
 	days    *dayCache // the accounts' learner's days, for the daily quota
+	jobs    *JobService
 }
 
 // now returns the clock's time in UTC at millisecond precision, the
@@ -173,6 +174,8 @@ type Services struct {
 // are not served (AcceptUpload then fails as unavailable).
 func NewServices(store ports.Database, blobs ports.BlobStore, clock ports.Clock, ids ports.IDSource, sched ports.Scheduler, cfg Config) *Services {
 	d := &deps{store: store, blobs: blobs, clock: clock, ids: ids, sched: sched, cfg: cfg.withDefaults(), content: content.New(), days: &dayCache{}}
+	d.jobs = newJobService(d)
+	d.jobs.Register(contracts.JobKindOptimizeParameters, contracts.ScopeDecksWrite, optimizeJob{d}.run)
 	svc := &Services{
 		Decks:       &DeckService{d},
 		Cards:       &CardService{d},
@@ -187,7 +190,7 @@ func NewServices(store ports.Database, blobs ports.BlobStore, clock ports.Clock,
 		Audit:       &AuditService{d},
 		Settings:    &SettingsService{d},
 		AccountData: &AccountDataService{d},
-		Jobs:        newJobService(d),
+		Jobs:        d.jobs,
 		Export:      &ExportService{deps: d, writer: d.cfg.PackageWriter, render: content.New()},
 		Purge:       &PurgeService{d},
 		Trash:       &TrashService{d},

@@ -76,9 +76,7 @@ func simulate(in SimInput, sched ports.Scheduler) ([]SimDay, error) {
 	if budget <= 0 {
 		budget = simBudget
 	}
-	// A run costs about a review per card every few days, plus the learning steps of the new cards.
-	perRun := len(in.Cards)*in.Days/4 + in.NewPerDay*in.Days*4 + 1
-	runs := min(max(budget/perRun, 1), simMaxRuns)
+	runs := min(max(budget/simCost(in), 1), simMaxRuns)
 	decay := contracts.DefaultWeights[20]
 	if len(in.Settings.Weights) == 21 {
 		decay = in.Settings.Weights[20]
@@ -95,6 +93,12 @@ func simulate(in SimInput, sched ports.Scheduler) ([]SimDay, error) {
 		out[i].New /= float64(runs)
 	}
 	return out, nil
+}
+
+// simCost is about what one run of a simulation costs: a review per card
+// every few days, plus the learning steps of the new cards.
+func simCost(in SimInput) int {
+	return len(in.Cards)*in.Days/4 + in.NewPerDay*in.Days*4 + 1
 }
 
 // simCard is a card in a run.

@@ -149,10 +149,10 @@ func streak(history []ports.ReviewDay, today time.Time) int {
 }
 
 // Plan forecasts the reviews per day from a simulation of the deck's
-// cards (every deck's, under the default preset, without a deck) and
-// recommends the most new cards per day whose simulated workload fits the
-// daily time budget, never more than the deck (and the account-wide cap)
-// allows.
+// cards (without a deck, of every deck under its own preset and limits,
+// summed) and recommends the most new cards per day whose simulated
+// workload fits the daily time budget, never more than the decks (and the
+// account-wide cap) allow.
 func (s *StatsService) Plan(ctx context.Context, args contracts.GetStudyPlanArgs) (contracts.StudyPlan, error) {
 	uid, err := userID(ctx)
 	if err != nil {
@@ -170,32 +170,30 @@ func (s *StatsService) Plan(ctx context.Context, args contracts.GetStudyPlanArgs
 		return contracts.StudyPlan{}, contracts.Errorf(contracts.KindInvalid, "minutesPerDay must be above 0 and at most %v, got %v", maxMinutesPerDay, args.MinutesPerDay)
 	}
 	now := s.now()
-	in, err := s.simInput(ctx, uid, args.DeckID, now)
+	w, err := s.workload(ctx, uid, args.DeckID, now)
 	if err != nil {
 		return contracts.StudyPlan{}, err
 	}
-	in.Days = days
 	meanMs, n, err := s.store.Reviews().AverageDuration(ctx, uid, now.AddDate(0, 0, -30))
 	if err != nil {
 		return contracts.StudyPlan{}, fail(err)
 	}
 	p := contracts.StudyPlan{
-		DeckID: args.DeckID, Days: days, MinutesPerDay: minutes, NewCardsRemaining: in.NewCards,
+		DeckID: args.DeckID, Days: days, MinutesPerDay: minutes, NewCardsRemaining: w.newCards(),
 		SecondsPerReview: contracts.DefaultSecondsPerReview, SecondsPerReviewSource: "default",
 	}
 	if n >= MinMeasuredReviews && meanMs > 0 {
 		p.SecondsPerReview, p.SecondsPerReviewSource = meanMs/1000, "measured"
 	}
 	p.CapacityPerDay = int(math.Floor(minutes * 60 / p.SecondsPerReview))
-	if p.NewCardsPerDay, err = recommendNew(in, p.CapacityPerDay, s.sched); err != nil {
+	if p.NewCardsPerDay, err = recommendNew(w, days, p.CapacityPerDay, s.sched); err != nil {
 		return contracts.StudyPlan{}, err
 	}
-	in.NewPerDay = p.NewCardsPerDay
-	sim, err := simulate(in, s.sched)
+	sim, err := w.simulate(p.NewCardsPerDay, days, simBudget, s.sched)
 	if err != nil {
 		return contracts.StudyPlan{}, err
 	}
-	today := in.Day.Date(now)
+	today := w.day.Date(now)
 	p.Forecast = make([]contracts.DueDay, days)
 	sum := 0.0
 	for i, d := range sim {
@@ -207,67 +205,48 @@ func (s *StatsService) Plan(ctx context.Context, args contracts.GetStudyPlanArgs
 	return p, nil
 }
 
-// simInput gathers what a workload simulation of a deck (every deck when
-// deckID is "") needs, with NewPerDay at the most the deck and the
-// account-wide cap allow.
-func (s *StatsService) simInput(ctx context.Context, uid, deckID string, now time.Time) (SimInput, error) {
-	set := contracts.DefaultDeckSettings()
-	newCap := MaxNewCardsPerDay
-	if deckID != "" {
-		d, err := loadDeck(ctx, s.store, uid, deckID)
-		if err != nil {
-			return SimInput{}, err
-		}
-		set, newCap = d.Settings, d.Settings.NewCardsPerDay
-	}
-	acct, day, err := accountSettings(ctx, s.store, uid)
-	if err != nil {
-		return SimInput{}, err
-	}
+// simInput is what a workload simulation of one deck needs: its
+// scheduled cards' states and new cards, under the deck's own settings
+// (its preset's steps, maximum interval, retention and weights), with
+// NewPerDay at the most the deck and the account-wide cap allow.
+func simInput(deck contracts.Deck, states []contracts.CardState, newCards int, acct contracts.AccountSettings,
+	day contracts.LearnerDay, now time.Time) SimInput {
+	set := deck.Settings
+	newCap := set.NewCardsPerDay
 	if acct.NewCardsPerDay > 0 {
 		newCap = min(newCap, acct.NewCardsPerDay)
 	}
-	if deckID == "" {
-		set.NewCardsPerDay, set.ReviewsPerDay = newCap, acct.ReviewsPerDay
-	}
-	states, err := s.store.Cards().ScheduledStates(ctx, uid, deckID)
-	if err != nil {
-		return SimInput{}, fail(err)
-	}
-	phases, err := s.store.Cards().CountPhases(ctx, uid, deckID)
-	if err != nil {
-		return SimInput{}, fail(err)
+	if acct.ReviewsPerDay > 0 {
+		set.ReviewsPerDay = min(set.ReviewsPerDay, acct.ReviewsPerDay)
 	}
 	today := day.Date(now)
 	return SimInput{
-		Cards: states, NewCards: phases.New, Settings: set.WithDefaults(), Day: day, Now: now,
-		NewPerDay: min(newCap, phases.New), Mix: DefaultRatingMix,
-		Seed: uint64(today.Unix()) ^ uint64(len(states))<<32 ^ uint64(phases.New),
-	}, nil
+		Cards: states, NewCards: newCards, Settings: set.WithDefaults(), Day: day, Now: now,
+		NewPerDay: max(min(newCap, newCards), 0), Mix: DefaultRatingMix,
+		Seed: uint64(today.Unix()) ^ uint64(len(states))<<32 ^ uint64(newCards),
+	}
 }
 
 // planHorizon is the least number of days the recommendation simulates:
 // new cards' reviews pile up over weeks.
 const planHorizon = 30
 
-// recommendNew returns the most new cards per day, up to in.NewPerDay,
-// whose simulated reviews fit capacity on every day of the plan (at least
-// planHorizon days). The workload grows about linearly with the new cards
-// a day: it simulates none and the most, interpolates, and steps down
-// until the simulation fits.
-func recommendNew(in SimInput, capacity int, sched ports.Scheduler) (int, error) {
-	in.Days = max(in.Days, planHorizon)
-	in.Budget = simBudget / 4
+// recommendNew returns the most new cards per day, up to what the decks
+// allow, whose simulated reviews fit capacity on every day of the plan
+// (at least planHorizon days). The workload grows about linearly with the
+// new cards a day: it simulates none and the most, interpolates, and
+// steps down until the simulation fits.
+func recommendNew(w workload, days, capacity int, sched ports.Scheduler) (int, error) {
+	days = max(days, planHorizon)
 	peak := func(n int) (float64, error) {
-		in.NewPerDay = n
-		sim, err := simulate(in, sched)
+		sim, err := w.simulate(n, days, simBudget/4, sched)
 		top := 0.0
 		for _, d := range sim {
 			top = max(top, d.Reviews)
 		}
 		return top, err
 	}
-	most := min(in.NewPerDay, capacity)
+	most := min(w.mostNew(), capacity)
 	if most <= 0 {
 		return 0, nil
 	}
@@ -304,10 +283,11 @@ func (s *StatsService) RetentionWorkload(ctx context.Context, deckID string) (co
 		return contracts.RetentionWorkload{}, contracts.Errorf(contracts.KindInvalid, "deckId is required")
 	}
 	now := s.now()
-	in, err := s.simInput(ctx, uid, deckID, now)
+	w, err := s.workload(ctx, uid, deckID, now)
 	if err != nil {
 		return contracts.RetentionWorkload{}, err
 	}
+	in := w.decks[0]
 	sec := contracts.DefaultSecondsPerReview
 	if meanMs, n, err := s.store.Reviews().AverageDuration(ctx, uid, now.AddDate(0, 0, -30)); err != nil {
 		return contracts.RetentionWorkload{}, fail(err)

@@ -231,8 +231,17 @@ func checkLimit(name string, v *int, max int) error {
 	return nil
 }
 
-// left is what the daily limits leave today.
-type left struct{ New, Review int }
+// left is what the daily limits leave today; Deck is what the deck's own
+// limits alone leave (the account-wide caps bound New and Review further).
+type left struct {
+	New, Review int
+	Deck        struct{ New, Review int }
+}
+
+// accountCapped reports whether the account has an account-wide daily cap.
+func accountCapped(acct contracts.AccountSettings) bool {
+	return acct.NewCardsPerDay > 0 || acct.ReviewsPerDay > 0
+}
 
 // dailyLeft is what the deck's daily limits (and the account-wide caps,
 // when set) leave of the learner's day: new cards count against both the
@@ -259,7 +268,7 @@ func studiedToday(ctx context.Context, st ports.Stores, uid, deckID string, acct
 	if c.deck, err = st.Reviews().StudiedSince(ctx, uid, deckID, since); err != nil {
 		return studied{}, fail(err)
 	}
-	if acct.NewCardsPerDay > 0 || acct.ReviewsPerDay > 0 {
+	if accountCapped(acct) {
 		if c.all, err = st.Reviews().StudiedSince(ctx, uid, "", since); err != nil {
 			return studied{}, fail(err)
 		}
@@ -272,6 +281,7 @@ func studiedToday(ctx context.Context, st ports.Stores, uid, deckID string, acct
 func (c studied) left(deck contracts.Deck, acct contracts.AccountSettings) left {
 	done, all := c.deck, c.all
 	l := left{New: deck.Settings.NewCardsPerDay - done.New, Review: deck.Settings.ReviewsPerDay - done.Review - done.New}
+	l.Deck.New, l.Deck.Review = max(0, min(l.New, l.Review)), max(0, l.Review)
 	if acct.NewCardsPerDay > 0 {
 		l.New = min(l.New, acct.NewCardsPerDay-all.New)
 	}

@@ -75,6 +75,9 @@ type McpServices interface {
 	// ExportDeck returns a download link of the deck as an .apkg. Not
 	// found for an unknown deck.
 	ExportDeck(ctx context.Context, args contracts.ExportDeckArgs) (contracts.ExportLink, error)
+	// OptimizeParameters starts a job that fits a preset's FSRS weights
+	// (DeckService.OptimizeParameters). Not found or invalid as there.
+	OptimizeParameters(ctx context.Context, args contracts.OptimizeParametersArgs) (contracts.Job, error)
 	// ImportPackage starts an import job of an uploaded package or text
 	// file and returns the job without waiting. Not found for an unknown
 	// upload or deck; invalid for an upload not sent or of another type.

@@ -31,6 +31,13 @@ type DeckService interface {
 	// ListPresets returns the user's presets (scheduling settings shared
 	// by decks), each with the number of decks using it.
 	ListPresets(ctx context.Context) ([]contracts.Preset, error)
+	// OptimizeParameters queues a job (kind optimize_parameters) that fits
+	// a preset's FSRS weights to the user's reviews of its decks and
+	// applies them only when they predict held-out reviews better; its
+	// result is a contracts.OptimizeReport. Not found for an unknown deck
+	// or preset; invalid when neither is given and the account has more
+	// than one preset (or none).
+	OptimizeParameters(ctx context.Context, args contracts.OptimizeParametersArgs) (contracts.Job, error)
 }
 
 // TrashService shows and restores the acting user's deleted decks and

@@ -278,6 +278,10 @@ type CardStore interface {
 	// deckID is "") unsuspended cards that are not new, for the workload
 	// simulation, ordered by id.
 	ScheduledStates(ctx context.Context, userID, deckID string) ([]contracts.CardState, error)
+	// ScheduledStatesByDeck returns what ScheduledStates returns for every
+	// deck of the user, in one read, by deck id (a deck without such cards
+	// is absent).
+	ScheduledStatesByDeck(ctx context.Context, userID string) (map[string][]contracts.CardState, error)
 	// DueHistogram counts unsuspended non-new cards by due day: bucket i
 	// holds those due in [start+i days, start+i+1 days); bucket 0 also
 	// holds everything due before start. len(result) == days.
@@ -392,6 +396,14 @@ type ReviewStore interface {
 	// DeleteReview deletes one of the user's review logs (undoing a
 	// rating). Not found when absent or another user's.
 	DeleteReview(ctx context.Context, userID, reviewID string) error
+	// PresetHistory returns the review logs, of every kind but cram, of
+	// the user's cards now in decks using presetID: those of up to limit
+	// cards with ids greater than afterCardID (all when ""), ordered by
+	// card id, then review time, then log id. Each log has ID, CardID,
+	// DeckID, Rating, PrevPhase, State.Phase, ReviewedAt, Kind and Day
+	// (0 when the log has none); the other fields are left zero. An
+	// empty list when there are none (another user's preset has none).
+	PresetHistory(ctx context.Context, userID, presetID, afterCardID string, limit int) ([]ReviewLog, error)
 }
 
 // StudySessionRow is a stored study session.
@@ -584,6 +596,12 @@ type SettingsStore interface {
 	// learn-ahead minutes, daily caps, UpdatedAt). Not found when the user
 	// does not exist.
 	PutSettings(ctx context.Context, userID string, s contracts.AccountSettings) error
+	// LockDailyCaps holds a write lock on the user's stored settings until
+	// the transaction ends, so reviews that check the account-wide daily
+	// caps (kept there) run one after the other whatever their deck, and
+	// each sees the reviews committed before it. Nothing to lock, and nil,
+	// when the user never stored settings (there are no caps then).
+	LockDailyCaps(ctx context.Context, userID string) error
 }
 
 // AuditStore keeps the audit trail.

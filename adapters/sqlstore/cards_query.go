@@ -88,32 +88,48 @@ WHERE c.user_id = $1 AND c.deck_id = $2 AND c.suspended = FALSE AND c.phase = 'n
 // a deck (every deck when deckID is ""), ordered by id.
 func (s cardStore) ScheduledStates(ctx context.Context, userID, deckID string) ([]contracts.CardState, error) {
 	var a args
-	q := `SELECT c.phase, c.due, c.stability, c.difficulty, c.scheduled_days, c.reps, c.lapses, c.step, c.last_review
+	q := `SELECT c.deck_id, c.phase, c.due, c.stability, c.difficulty, c.scheduled_days, c.reps, c.lapses, c.step, c.last_review
 FROM cards c WHERE c.user_id = ` + a.add(userID) + ` AND c.suspended = FALSE AND c.phase <> 'new'`
 	if deckID != "" {
 		q += ` AND c.deck_id = ` + a.add(deckID)
 	}
-	rows, err := s.q.QueryContext(ctx, q+` ORDER BY c.id`, a...)
+	out := []contracts.CardState{}
+	err := s.scheduledStates(ctx, q+` ORDER BY c.id`, a, func(_ string, st contracts.CardState) { out = append(out, st) })
+	return out, err
+}
+
+// ScheduledStatesByDeck returns every deck's scheduled states by deck id.
+func (s cardStore) ScheduledStatesByDeck(ctx context.Context, userID string) (map[string][]contracts.CardState, error) {
+	var a args
+	q := `SELECT c.deck_id, c.phase, c.due, c.stability, c.difficulty, c.scheduled_days, c.reps, c.lapses, c.step, c.last_review
+FROM cards c WHERE c.user_id = ` + a.add(userID) + ` AND c.suspended = FALSE AND c.phase <> 'new' ORDER BY c.deck_id, c.id`
+	out := map[string][]contracts.CardState{}
+	err := s.scheduledStates(ctx, q, a, func(deck string, st contracts.CardState) { out[deck] = append(out[deck], st) })
+	return out, err
+}
+
+// scheduledStates runs a query of deck ids and states, handing each row to add.
+func (s cardStore) scheduledStates(ctx context.Context, q string, a args, add func(deckID string, st contracts.CardState)) error {
+	rows, err := s.q.QueryContext(ctx, q, a...)
 	if err != nil {
-		return nil, s.s.wrap(ctx, err, "scheduled states")
+		return s.s.wrap(ctx, err, "scheduled states")
 	}
 	defer rows.Close()
-	out := []contracts.CardState{}
 	for rows.Next() {
 		var st contracts.CardState
-		var phase string
+		var deck, phase string
 		var due int64
 		var last sql.NullInt64
-		if err := rows.Scan(&phase, &due, &st.Stability, &st.Difficulty, &st.ScheduledDays, &st.Reps, &st.Lapses, &st.Step, &last); err != nil {
-			return nil, s.s.wrap(ctx, err, "scheduled states")
+		if err := rows.Scan(&deck, &phase, &due, &st.Stability, &st.Difficulty, &st.ScheduledDays, &st.Reps, &st.Lapses, &st.Step, &last); err != nil {
+			return s.s.wrap(ctx, err, "scheduled states")
 		}
 		st.Phase, st.Due, st.LastReview = contracts.Phase(phase), fromMs(due), fromNullMs(last)
-		out = append(out, st)
+		add(deck, st)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, s.s.wrap(ctx, err, "scheduled states")
+		return s.s.wrap(ctx, err, "scheduled states")
 	}
-	return out, nil
+	return nil
 }
 
 // CountPhases counts a deck's cards (every deck's when deckID is "") by

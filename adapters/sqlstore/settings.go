@@ -43,3 +43,11 @@ reviews_per_day = excluded.reviews_per_day, updated_at = excluded.updated_at`,
 		userID, a.Timezone, a.RolloverHour, a.LearnAheadMinutes, a.NewCardsPerDay, a.ReviewsPerDay, ms(a.UpdatedAt))
 	return s.fail(ctx, err, "put settings", failMsgs{fk: "user not found"})
 }
+
+// LockDailyCaps takes the settings row's lock (a no-op write) for the rest
+// of the transaction; in SQLite writers are serialised anyway.
+func (s settingsStore) LockDailyCaps(ctx context.Context, userID string) error {
+	res, err := s.exec(ctx, `UPDATE account_settings SET updated_at = updated_at WHERE user_id = $1`, userID)
+	_, err = s.affected(ctx, res, err, "lock daily caps")
+	return err
+}

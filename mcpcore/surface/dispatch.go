@@ -62,6 +62,7 @@ var dispatch = map[string]call{
 	contracts.ToolUpdateNotes:        bind(ports.McpServices.UpdateNotes),
 	contracts.ToolGetNote:            bind(ports.McpServices.GetNote),
 	contracts.ToolExportDeck:         bind(ports.McpServices.ExportDeck),
+	contracts.ToolOptimizeParameters: bind(ports.McpServices.OptimizeParameters),
 	contracts.ToolGetJob:             bind(ports.McpServices.GetJob),
 	contracts.ToolCancelJob:          bind(ports.McpServices.CancelJob),
 	contracts.ToolImportPackage:      bind(ports.McpServices.ImportPackage),

@@ -821,6 +821,45 @@ func (c *MockMcpServicesListTrashCall) DoAndReturn(f func(context.Context, contr
 	return c
 }
 
+// OptimizeParameters mocks base method.
+func (m *MockMcpServices) OptimizeParameters(ctx context.Context, args contracts.OptimizeParametersArgs) (contracts.Job, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "OptimizeParameters", ctx, args)
+	ret0, _ := ret[0].(contracts.Job)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// OptimizeParameters indicates an expected call of OptimizeParameters.
+func (mr *MockMcpServicesMockRecorder) OptimizeParameters(ctx, args any) *MockMcpServicesOptimizeParametersCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "OptimizeParameters", reflect.TypeOf((*MockMcpServices)(nil).OptimizeParameters), ctx, args)
+	return &MockMcpServicesOptimizeParametersCall{Call: call}
+}
+
+// MockMcpServicesOptimizeParametersCall wrap *gomock.Call
+type MockMcpServicesOptimizeParametersCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockMcpServicesOptimizeParametersCall) Return(arg0 contracts.Job, arg1 error) *MockMcpServicesOptimizeParametersCall {
+	c.Call = c.Call.Return(arg0, arg1)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockMcpServicesOptimizeParametersCall) Do(f func(context.Context, contracts.OptimizeParametersArgs) (contracts.Job, error)) *MockMcpServicesOptimizeParametersCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockMcpServicesOptimizeParametersCall) DoAndReturn(f func(context.Context, contracts.OptimizeParametersArgs) (contracts.Job, error)) *MockMcpServicesOptimizeParametersCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
 // RenderStudySession mocks base method.
 func (m *MockMcpServices) RenderStudySession(ctx context.Context, args contracts.RenderStudySessionArgs) (contracts.StudyView, error) {
 	m.ctrl.T.Helper()

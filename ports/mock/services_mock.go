@@ -237,6 +237,45 @@ func (c *MockDeckServiceListPresetsCall) DoAndReturn(f func(context.Context) ([]
 	return c
 }
 
+// OptimizeParameters mocks base method.
+func (m *MockDeckService) OptimizeParameters(ctx context.Context, args contracts.OptimizeParametersArgs) (contracts.Job, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "OptimizeParameters", ctx, args)
+	ret0, _ := ret[0].(contracts.Job)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// OptimizeParameters indicates an expected call of OptimizeParameters.
+func (mr *MockDeckServiceMockRecorder) OptimizeParameters(ctx, args any) *MockDeckServiceOptimizeParametersCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "OptimizeParameters", reflect.TypeOf((*MockDeckService)(nil).OptimizeParameters), ctx, args)
+	return &MockDeckServiceOptimizeParametersCall{Call: call}
+}
+
+// MockDeckServiceOptimizeParametersCall wrap *gomock.Call
+type MockDeckServiceOptimizeParametersCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockDeckServiceOptimizeParametersCall) Return(arg0 contracts.Job, arg1 error) *MockDeckServiceOptimizeParametersCall {
+	c.Call = c.Call.Return(arg0, arg1)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockDeckServiceOptimizeParametersCall) Do(f func(context.Context, contracts.OptimizeParametersArgs) (contracts.Job, error)) *MockDeckServiceOptimizeParametersCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockDeckServiceOptimizeParametersCall) DoAndReturn(f func(context.Context, contracts.OptimizeParametersArgs) (contracts.Job, error)) *MockDeckServiceOptimizeParametersCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
 // UpdateDeck mocks base method.
 func (m *MockDeckService) UpdateDeck(ctx context.Context, args contracts.UpdateDeckArgs) (contracts.Deck, error) {
 	m.ctrl.T.Helper()

@@ -131,6 +131,24 @@ func testCountPhasesAndDue(t *testing.T, f *fixture) {
 	if got, err := f.s.Cards().ScheduledStates(f.ctx, b, d.ID); err != nil || len(got) != 0 {
 		t.Errorf("ScheduledStates of another user's deck = %+v, %v; want none", got, err)
 	}
+	// ScheduledStatesByDeck: the same states, each deck's apart.
+	byDeck, err := f.s.Cards().ScheduledStatesByDeck(f.ctx, a)
+	must(t, err)
+	for _, deckID := range []string{d.ID, e.ID} {
+		want, err := f.s.Cards().ScheduledStates(f.ctx, a, deckID)
+		must(t, err)
+		if !slices.EqualFunc(byDeck[deckID], want, func(x, y contracts.CardState) bool {
+			return x.Phase == y.Phase && x.Due.Equal(y.Due) && x.Stability == y.Stability
+		}) {
+			t.Errorf("ScheduledStatesByDeck[%s] = %+v, want %+v", deckID, byDeck[deckID], want)
+		}
+	}
+	if len(byDeck) != 2 {
+		t.Errorf("ScheduledStatesByDeck has %d decks, want 2", len(byDeck))
+	}
+	if other, err := f.s.Cards().ScheduledStatesByDeck(f.ctx, b); err != nil || len(other[d.ID]) != 0 {
+		t.Errorf("ScheduledStatesByDeck of another user holds %d of A's states, %v", len(other[d.ID]), err)
+	}
 
 	due := func(deckID string, at time.Time, want int) {
 		t.Helper()

@@ -48,4 +48,36 @@ func testSettings(t *testing.T, f *fixture) {
 	if _, found, _ := st.GetSettings(f.ctx, b); found {
 		t.Error("settings written in a rolled-back transaction were kept")
 	}
+	testLockDailyCaps(t, f)
+}
+
+// testLockDailyCaps: the lock orders read-modify-write transactions of one
+// account, so none is lost; without settings it is a no-op.
+func testLockDailyCaps(t *testing.T, f *fixture) {
+	a := f.user()
+	must(t, f.s.InTx(f.ctx, func(tx ports.Stores) error { return tx.Settings().LockDailyCaps(f.ctx, a) }))
+	must(t, f.s.Settings().PutSettings(f.ctx, a, contracts.AccountSettings{Timezone: "UTC", RolloverHour: 4, UpdatedAt: f.now}))
+	errs := race(workers, func(int) error {
+		return f.s.InTx(f.ctx, func(tx ports.Stores) error {
+			if err := tx.Settings().LockDailyCaps(f.ctx, a); err != nil {
+				return err
+			}
+			cur, _, err := tx.Settings().GetSettings(f.ctx, a)
+			if err != nil {
+				return err
+			}
+			cur.NewCardsPerDay++
+			return tx.Settings().PutSettings(f.ctx, a, cur)
+		})
+	})
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("locked increment %d: %v", i, err)
+		}
+	}
+	got, _, err := f.s.Settings().GetSettings(f.ctx, a)
+	must(t, err)
+	if got.NewCardsPerDay != workers {
+		t.Errorf("after %d locked increments the count is %d; an increment was lost", workers, got.NewCardsPerDay)
+	}
 }

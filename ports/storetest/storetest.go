@@ -74,6 +74,7 @@ func TestStore(t *testing.T, open func(t *testing.T) ports.Database) {
 		{"Exposure", testExposure},
 		{"Settings", testSettings},
 		{"Presets", testPresets},
+		{"PresetHistory", testPresetHistory},
 		{"StudyCards", testStudyCards},
 		{"DueCounts", testDueCounts},
 		{"NextDueItem", testNextDueItem},

@@ -223,6 +223,11 @@ func (b *Binding) Exposure(ctx context.Context) (contracts.ExposureSettings, err
 	})
 }
 
+// OptimizeParameters implements ports.McpServices.
+func (b *Binding) OptimizeParameters(ctx context.Context, args contracts.OptimizeParametersArgs) (contracts.Job, error) {
+	return b.svc.Decks.OptimizeParameters(ctx, args)
+}
+
 // GetJob implements ports.McpServices.
 func (b *Binding) GetJob(ctx context.Context, args contracts.GetJobArgs) (contracts.Job, error) {
 	return b.svc.Jobs.GetJob(ctx, args.JobID)

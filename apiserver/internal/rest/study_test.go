@@ -77,7 +77,10 @@ func TestStudySessionToCompletion(t *testing.T) {
 	for _, d := range plan.Forecast {
 		forecast += d.Due
 	}
-	if plan.Days != 30 || len(plan.Forecast) != 30 || plan.MinutesPerDay != 10 || forecast != 3 {
+	// Each of the three cards comes due once in the 30 days (every run of
+	// the simulation reviews it on its due day); a simulated lapse or a
+	// second interval within the month may add a little.
+	if plan.Days != 30 || len(plan.Forecast) != 30 || plan.MinutesPerDay != 10 || forecast < 3 || forecast > 6 {
 		t.Fatalf("plan %+v", plan)
 	}
 	wantError(t, serve(t, s.h, s.web, "GET", "/api/plan?days=1000", ""), http.StatusBadRequest, contracts.KindInvalid)

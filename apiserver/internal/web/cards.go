@@ -14,6 +14,10 @@ type settingsForm struct {
 	Deck    contracts.Deck
 	Presets []contracts.Preset
 	Preset  contracts.Preset // the deck's
+	// Job is the optimisation the page started (?job=), with its Report
+	// once it succeeded; nil when none.
+	Job    *contracts.Job
+	Report *contracts.OptimizeReport
 }
 
 // Steps and Weights show the preset's lists as the form edits them.
@@ -36,6 +40,10 @@ func (p *DeckPages) settings(w http.ResponseWriter, r *http.Request, v View) {
 		if ps.ID == d.Settings.PresetID {
 			form.Preset = ps
 		}
+	}
+	if err := p.optimizeJob(r, &form); err != nil {
+		p.site.Fail(w, r, v, err)
+		return
 	}
 	v.Title, v.Nav, v.Flash, v.Data = "Settings of "+d.Name, "decks", deckFlash(r), form
 	p.site.Render(w, r, "deck-settings", v)

@@ -23,8 +23,9 @@ type DeckServices struct {
 	Audit  ports.AuditService
 	Stats  ports.StatsService
 	Export ports.ExportService
-	// Media, Import and Jobs serve the import page: its upload, the
-	// import job and the job's progress.
+	// Media, Import and Jobs serve the import page (its upload, the import
+	// job and the job's progress); Jobs also shows the progress of the
+	// optimisation a settings page started.
 	Media  ports.MediaService
 	Import ports.ImportService
 	Jobs   ports.JobService
@@ -52,6 +53,7 @@ func NewDeckPages(site *Site, svc DeckServices) *DeckPages {
 //	POST /decks/{id}/cards                   add one card
 //	GET  /decks/{id}/paste, POST …           paste many: preview, then add
 //	GET  /decks/{id}/settings, POST …        rename, limits, retention
+//	POST /decks/{id}/optimize, …/cancel      optimise the preset's weights; stop it
 //	GET  /decks/{id}/retention               workload at several desired retentions
 //	GET  /decks/{id}/delete, POST …          delete, after a confirmation
 //	POST /decks/{id}/study                   start a session → /study/{sessionId}
@@ -70,6 +72,8 @@ func (p *DeckPages) Register(mux *http.ServeMux) {
 	mux.Handle("POST /decks/{id}/paste", s.Page(p.pastePost))
 	mux.Handle("GET /decks/{id}/settings", s.Page(p.settings))
 	mux.Handle("POST /decks/{id}/settings", s.Page(p.saveSettings))
+	mux.Handle("POST /decks/{id}/optimize", s.Page(p.optimize))
+	mux.Handle("POST /decks/{id}/optimize/cancel", s.Page(p.cancelOptimize))
 	mux.Handle("GET /decks/{id}/retention", s.Page(p.retention))
 	mux.Handle("GET /decks/{id}/delete", s.Page(p.confirmDelete))
 	mux.Handle("POST /decks/{id}/delete", s.Page(p.deleteDeck))

@@ -161,3 +161,12 @@ document.addEventListener("DOMContentLoaded", function () {
 document.addEventListener("DOMContentLoaded", function () {
   if (document.querySelector("[data-job-poll]")) setTimeout(function () { location.reload(); }, 1500);
 });
+
+// A running job's panel: <div data-refresh="2"> reloads the page every
+// 2 seconds until the job has ended (the server stops sending it).
+document.addEventListener("DOMContentLoaded", function () {
+  var el = document.querySelector("[data-refresh]");
+  if (!el) return;
+  var s = parseInt(el.getAttribute("data-refresh"), 10);
+  if (s > 0) setTimeout(function () { window.location.reload(); }, s * 1000);
+});

@@ -1,0 +1,278 @@
+package domain
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/domain/fsrsopt"
+	"github.com/takhtabush/takhtabush/ports"
+)
+
+// Optimising a preset's FSRS weights (optimize_parameters): a job reads
+// the learner's review history of the cards in the preset's decks, holds
+// out a share of the cards, fits the weights on the rest (domain/fsrsopt),
+// scores the preset's weights and the fitted ones on the held-out cards'
+// reviews, and applies the fitted weights only when their log loss there
+// is lower. The report says which and why.
+
+const (
+	// optimizeHeldOut is the share of cards held out to compare weights on.
+	optimizeHeldOut = 0.2
+	// historyPage is how many cards' reviews one read of the history takes.
+	historyPage = 500
+	// weightDecimals is how many decimals the fitted weights keep (as Anki shows them).
+	weightDecimals = 4
+)
+
+// optimizeInput is an optimize_parameters job's input.
+type optimizeInput struct {
+	PresetID string `json:"presetId"`
+}
+
+// OptimizeParameters queues a job that optimises the FSRS weights of the
+// preset a deck uses (or of the preset named, or of the account's only
+// preset) and returns it.
+func (s *DeckService) OptimizeParameters(ctx context.Context, args contracts.OptimizeParametersArgs) (contracts.Job, error) {
+	uid, err := userID(ctx)
+	if err != nil {
+		return contracts.Job{}, err
+	}
+	presetID, err := s.presetToOptimize(ctx, uid, args)
+	if err != nil {
+		return contracts.Job{}, err
+	}
+	return s.jobs.Submit(ctx, contracts.JobKindOptimizeParameters, optimizeInput{PresetID: presetID})
+}
+
+// presetToOptimize resolves optimize_parameters' arguments to a preset of
+// the user.
+func (s *DeckService) presetToOptimize(ctx context.Context, uid string, args contracts.OptimizeParametersArgs) (string, error) {
+	switch {
+	case args.DeckID != "" && args.PresetID != "":
+		return "", contracts.Errorf(contracts.KindInvalid, "give deckId or presetId, not both")
+	case args.DeckID != "":
+		d, err := loadDeck(ctx, s.store, uid, args.DeckID)
+		if err != nil {
+			return "", err
+		}
+		if d.Settings.PresetID == "" {
+			return "", contracts.Errorf(contracts.KindInvalid, "deck %s has no preset yet; save its settings once (update_deck) and try again", quoteID(d.ID))
+		}
+		return d.Settings.PresetID, nil
+	case args.PresetID != "":
+		if !plausibleID(args.PresetID) {
+			return "", presetNotFound(args.PresetID)
+		}
+		p, err := s.store.Presets().GetPreset(ctx, uid, args.PresetID)
+		if contracts.IsKind(err, contracts.KindNotFound) {
+			return "", presetNotFound(args.PresetID)
+		}
+		return p.ID, fail(err)
+	}
+	ps, err := s.store.Presets().ListPresets(ctx, uid)
+	if err != nil {
+		return "", fail(err)
+	}
+	if len(ps) != 1 {
+		return "", contracts.Errorf(contracts.KindInvalid, "the account has %d presets; name the one to optimise with deckId (a deck that uses it) or presetId", len(ps))
+	}
+	return ps[0].ID, nil
+}
+
+// optimizeJob runs optimize_parameters jobs.
+type optimizeJob struct{ *deps }
+
+// run is the job handler.
+func (o optimizeJob) run(ctx context.Context, run *JobRun) (any, error) {
+	var in optimizeInput
+	if err := json.Unmarshal(run.Job.Input, &in); err != nil {
+		return nil, fmt.Errorf("optimize job input: %w", err)
+	}
+	uid := run.Job.UserID
+	preset, err := o.store.Presets().GetPreset(ctx, uid, in.PresetID)
+	if contracts.IsKind(err, contracts.KindNotFound) {
+		return nil, contracts.Errorf(contracts.KindNotFound, "the preset was deleted (no deck uses it any more); start again from a deck")
+	}
+	if err != nil {
+		return nil, fail(err)
+	}
+	set := presetDefaults(preset.Settings)
+	_, day, err := accountSettings(ctx, o.store, uid)
+	if err != nil {
+		return nil, err
+	}
+	run.Progress(0, 0, "reading the review history")
+	hist, reviews, err := o.history(ctx, uid, preset.ID, day)
+	if err != nil {
+		return nil, err
+	}
+	rep := contracts.OptimizeReport{PresetID: preset.ID, Cards: len(hist), Reviews: reviews, PreviousWeights: set.Weights}
+	if n := scoredReviews(hist); n < fsrsopt.MinReviews {
+		rep.Reason = fmt.Sprintf("Too few reviews to optimise: it needs at least %d reviews made a day or more after the card's previous review, and this preset's decks have %d. The weights are unchanged.", fsrsopt.MinReviews, n)
+		return rep, nil
+	}
+	train, test := fsrsopt.Split(hist, optimizeHeldOut)
+	rep.TrainCards, rep.HeldOutCards = len(train), len(test)
+	run.Progress(0, 0, "fitting")
+	res, err := fsrsopt.Fit(ctx, train, fsrsopt.Options{
+		RelearningSteps: len(set.RelearningSteps),
+		Progress:        func(p fsrsopt.Progress) { run.Progress(int64(p.Step), int64(p.Total), "fitting") },
+	})
+	if err != nil {
+		if contracts.IsKind(err, contracts.KindInvalid) && ctx.Err() == nil {
+			rep.Reason = "Could not optimise: " + err.Error() + ". The weights are unchanged."
+			return rep, nil
+		}
+		return nil, err
+	}
+	rep.Weights = roundAll(res.Weights, weightDecimals)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	steps := int64(res.Steps)
+	run.Progress(steps, steps, "comparing on held-out reviews")
+	before, errB := fsrsopt.Evaluate(set.Weights, test)
+	after, errA := fsrsopt.Evaluate(rep.Weights, test)
+	if errB != nil || errA != nil {
+		rep.Reason = "The held-out cards have no review a day or more after the previous one to compare the weights on. The weights are unchanged."
+		return rep, nil
+	}
+	rep.Before, rep.After = optimizeMetrics(before), optimizeMetrics(after)
+	if !(after.LogLoss < before.LogLoss) {
+		rep.Reason = fmt.Sprintf("The fitted weights predict the held-out reviews no better (log loss %.4f, the preset's %.4f). The weights are unchanged.", after.LogLoss, before.LogLoss)
+		return rep, nil
+	}
+	run.Progress(steps, steps, "applying")
+	applied, err := o.apply(ctx, uid, preset.ID, set.Weights, rep.Weights)
+	if err != nil {
+		return nil, err
+	}
+	if !applied {
+		rep.Reason = "The preset's weights were changed while the job ran, so the fitted weights were not applied; run it again."
+		return rep, nil
+	}
+	rep.Applied = true
+	rep.Reason = fmt.Sprintf("The fitted weights predict the held-out reviews better (log loss %.4f → %.4f, RMSE (bins) %.4f → %.4f).",
+		before.LogLoss, after.LogLoss, before.RMSEBins, after.RMSEBins)
+	return rep, nil
+}
+
+// apply sets the preset's weights to fitted, unless they are no longer
+// was (changed meanwhile); it reports whether it did.
+func (o optimizeJob) apply(ctx context.Context, uid, presetID string, was, fitted []float64) (bool, error) {
+	applied := false
+	err := o.store.InTx(ctx, func(tx ports.Stores) error {
+		p, err := tx.Presets().GetPreset(ctx, uid, presetID)
+		if contracts.IsKind(err, contracts.KindNotFound) {
+			return contracts.Errorf(contracts.KindNotFound, "the preset was deleted while the job ran; nothing was applied")
+		}
+		if err != nil {
+			return fail(err)
+		}
+		if !slices.Equal(presetDefaults(p.Settings).Weights, was) {
+			return nil
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		now := o.now()
+		p.Settings.Weights, p.Settings.WeightsOptimizedAt, p.UpdatedAt = slices.Clone(fitted), &now, now
+		if err := tx.Presets().UpdatePreset(ctx, uid, p); err != nil {
+			return fail(err)
+		}
+		applied = true
+		return nil
+	})
+	return applied && err == nil, err
+}
+
+// history reads the reviews of the preset's cards as the optimiser takes
+// them, and counts them.
+func (o optimizeJob) history(ctx context.Context, uid, presetID string, day contracts.LearnerDay) ([]fsrsopt.History, int, error) {
+	var out []fsrsopt.History
+	reviews, after := 0, ""
+	for {
+		logs, err := o.store.Reviews().PresetHistory(ctx, uid, presetID, after, historyPage)
+		if err != nil {
+			return nil, 0, fail(err)
+		}
+		if len(logs) == 0 {
+			return out, reviews, nil
+		}
+		for start := 0; start < len(logs); {
+			end := start + 1
+			for end < len(logs) && logs[end].CardID == logs[start].CardID {
+				end++
+			}
+			if h := cardHistory(logs[start:end], day); len(h.Reviews) > 0 {
+				out = append(out, h)
+				reviews += len(h.Reviews)
+			}
+			start = end
+		}
+		after = logs[len(logs)-1].CardID
+		if err := ctx.Err(); err != nil {
+			return nil, 0, err
+		}
+	}
+}
+
+// cardHistory turns one card's logs (oldest first, no cram) into the
+// optimiser's history, as FSRS takes it: manual reschedules are left out,
+// a reset to new starts the history over, and a history must start with
+// the card's first rating as a new card. Days are the learner's (the
+// log's own day, or the learner's day of its time for logs without one),
+// never going back.
+func cardHistory(logs []ports.ReviewLog, day contracts.LearnerDay) fsrsopt.History {
+	h := fsrsopt.History{Card: logs[0].CardID}
+	for _, l := range logs {
+		if l.Kind == ports.ReviewKindManual {
+			if l.State.Phase == contracts.PhaseNew {
+				h.Reviews = nil
+			}
+			continue
+		}
+		if len(h.Reviews) == 0 && l.PrevPhase != contracts.PhaseNew {
+			continue
+		}
+		d := l.Day
+		if d == 0 {
+			d = dayNumber(day, l.ReviewedAt)
+		}
+		if n := len(h.Reviews); n > 0 {
+			d = max(d, h.Reviews[n-1].Day)
+		}
+		h.Reviews = append(h.Reviews, fsrsopt.Review{Rating: l.Rating, Day: d, At: l.ReviewedAt})
+	}
+	return h
+}
+
+// scoredReviews counts the reviews the optimiser scores: those a day or
+// more after the card's previous review.
+func scoredReviews(hist []fsrsopt.History) int {
+	n := 0
+	for _, h := range hist {
+		for i := 1; i < len(h.Reviews); i++ {
+			if h.Reviews[i].Day > h.Reviews[i-1].Day {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func optimizeMetrics(m fsrsopt.Metrics) *contracts.OptimizeMetrics {
+	return &contracts.OptimizeMetrics{LogLoss: round(m.LogLoss, 4), RMSEBins: round(m.RMSEBins, 4), Reviews: m.Reviews}
+}
+
+// roundAll rounds each of v to n decimals.
+func roundAll(v []float64, n int) []float64 {
+	out := make([]float64, len(v))
+	for i, x := range v {
+		out[i] = round(x, n)
+	}
+	return out
+}

@@ -1,0 +1,144 @@
+package domain
+
+import (
+	"context"
+	"time"
+
+	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/ports"
+)
+
+// workload is what the study plan simulates: one input per deck, each
+// under the deck's own preset and daily limits. The account's workload is
+// the sum of its decks' simulations.
+type workload struct {
+	decks   []SimInput
+	acctNew int // the account-wide new-card cap; 0 when none
+	day     contracts.LearnerDay
+}
+
+// workload gathers the simulation inputs of a deck, or of every deck of
+// the user when deckID is "".
+func (s *StatsService) workload(ctx context.Context, uid, deckID string, now time.Time) (workload, error) {
+	acct, day, err := accountSettings(ctx, s.store, uid)
+	if err != nil {
+		return workload{}, err
+	}
+	w := workload{acctNew: acct.NewCardsPerDay, day: day}
+	if deckID != "" {
+		d, err := loadDeck(ctx, s.store, uid, deckID)
+		if err != nil {
+			return workload{}, err
+		}
+		states, err := s.store.Cards().ScheduledStates(ctx, uid, d.ID)
+		if err != nil {
+			return workload{}, fail(err)
+		}
+		phases, err := s.store.Cards().CountPhases(ctx, uid, d.ID)
+		if err != nil {
+			return workload{}, fail(err)
+		}
+		w.decks = []SimInput{simInput(d, states, phases.New, acct, day, now)}
+		return w, nil
+	}
+	decks, err := allDecks(ctx, s.store, uid, now) // with their counts of new cards
+	if err != nil {
+		return workload{}, err
+	}
+	states, err := s.store.Cards().ScheduledStatesByDeck(ctx, uid)
+	if err != nil {
+		return workload{}, fail(err)
+	}
+	for _, d := range decks {
+		w.decks = append(w.decks, simInput(d, states[d.ID], d.Counts.New, acct, day, now))
+	}
+	return w, nil
+}
+
+// allDecks lists every deck of the user, in id order.
+func allDecks(ctx context.Context, st ports.Stores, uid string, now time.Time) ([]contracts.Deck, error) {
+	var out []contracts.Deck
+	after := ""
+	for {
+		page, err := st.Decks().ListDecks(ctx, uid, after, MaxDeckPage, now)
+		if err != nil {
+			return nil, fail(err)
+		}
+		out = append(out, page...)
+		if len(page) < MaxDeckPage {
+			return out, nil
+		}
+		after = page[len(page)-1].ID
+	}
+}
+
+// newCards is the number of new cards waiting in the decks.
+func (w workload) newCards() int {
+	n := 0
+	for _, in := range w.decks {
+		n += in.NewCards
+	}
+	return n
+}
+
+// mostNew is the most new cards a day the decks (and the account-wide cap)
+// allow.
+func (w workload) mostNew() int {
+	n := 0
+	for _, in := range w.decks {
+		n += in.NewPerDay
+	}
+	if w.acctNew > 0 {
+		n = min(n, w.acctNew)
+	}
+	return n
+}
+
+// split shares n new cards a day among the decks: one to each deck in
+// turn, in deck order, each up to what it allows.
+func (w workload) split(n int) []int {
+	out := make([]int, len(w.decks))
+	for n > 0 {
+		gave := false
+		for i, in := range w.decks {
+			if n > 0 && out[i] < in.NewPerDay {
+				out[i]++
+				n--
+				gave = true
+			}
+		}
+		if !gave {
+			break
+		}
+	}
+	return out
+}
+
+// simulate simulates every deck for days with n new cards a day split
+// among them, and sums the days. The budget is shared in proportion to
+// each deck's cost, so every deck gets about the same number of runs.
+func (w workload) simulate(n, days, budget int, sched ports.Scheduler) ([]SimDay, error) {
+	alloc := w.split(n)
+	ins := make([]SimInput, len(w.decks))
+	total := 0
+	for i, in := range w.decks {
+		in.NewPerDay, in.Days = alloc[i], days
+		ins[i] = in
+		total += simCost(in)
+	}
+	out := make([]SimDay, days)
+	for _, in := range ins {
+		in.Budget = max(budget*simCost(in)/max(total, 1), 1)
+		sim, err := simulate(in, sched)
+		if err != nil {
+			return nil, err
+		}
+		for d, v := range sim {
+			out[d].Reviews += v.Reviews
+			out[d].Due += v.Due
+			out[d].Lapses += v.Lapses
+			out[d].New += v.New
+		}
+	}
+	return out, nil
+}
