@@ -226,7 +226,7 @@ var catalog = []ToolDef{
 	},
 	{
 		Name: ToolDeleteDeck, Title: "Delete deck",
-		Description:  "Delete a deck with its cards: they go to the trash for 30 days (with review history) and restore_items brings them back. Confirm with the user first.",
+		Description:  "Delete a deck and its cards: moves them to the trash for 30 days (restore_items brings them back). Confirm with the user first.",
 		InputSchema:  raw(object(schema{"deckId": deckIDArg}, "deckId")),
 		ResultSchema: raw(object(schema{"id": strOut, "deleted": boolOut, "cardsDeleted": intOut}, "id", "deleted", "cardsDeleted")),
 		Annotations:  destructive, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "deck.delete",
@@ -260,7 +260,7 @@ var catalog = []ToolDef{
 	},
 	{
 		Name: ToolDeleteCards, Title: "Delete cards",
-		Description: "Delete cards by id: they go to the trash for 30 days (with review history) and restore_items brings them back. Per-item outcome: deleted, not_found, or duplicate (the id appeared earlier in cardIds).",
+		Description: "Delete cards by id: moves them to the trash for 30 days (restore_items brings them back). Outcome per item: deleted, not_found, or duplicate (repeated id).",
 		InputSchema: raw(object(schema{
 			"cardIds": with(array(id(""), "Ids of the cards to delete."), "minItems", 1, "maxItems", MaxBulkItems),
 		}, "cardIds")),
@@ -269,7 +269,7 @@ var catalog = []ToolDef{
 	},
 	{
 		Name: ToolImportCards, Title: "Import cards",
-		Description: "Import pasted CSV/TSV (front, back, tags; header detected) or an Anki plain-text export (note types make their cards, HTML converted, deck column A::B decks made). Per-card outcomes with line; dropped counts HTML left out.",
+		Description: "Import pasted CSV/TSV (front, back, tags; header detected) or an Anki text export (note types make cards, HTML converted, A::B decks made). Per-card outcomes with line; dropped counts removed HTML.",
 		InputSchema: raw(object(schema{
 			"deckId":         deckIDArg,
 			"text":           with(str("The pasted file content."), "minLength", 1, "maxLength", MaxImportBytes),
@@ -421,17 +421,17 @@ var catalog = []ToolDef{
 	},
 	{
 		Name: ToolOptimizeParameters, Title: "Optimise FSRS weights",
-		Description: "Fit a preset's 21 FSRS weights to the user's own reviews (needs 300+ made a day or more apart). A long job: poll get_job; its result has weights, logLoss and rmseBins before and after on held-out cards, and applied: set on the preset only when better.",
+		Description: "Fit a preset's 21 FSRS weights to the user's reviews (300+ needed). A job: poll get_job; the result has logLoss and rmseBins before/after on held-out cards; applied only when better.",
 		InputSchema: raw(object(schema{
-			"deckId":   id("A deck whose preset to optimise."),
-			"presetId": id("The preset's id (a deck's settings.presetId); omit both when there is one preset."),
+			"deckId":   id("Deck whose preset to fit."),
+			"presetId": id("Preset id; omit both when there is one preset."),
 		})),
 		ResultSchema: raw(jobOut),
 		Annotations:  additive, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "preset.optimize",
 	},
 	{
 		Name: ToolImportPackage, Title: "Import package",
-		Description: "Import an Anki .apkg/.colpkg (upload as application/zip) or a large CSV/TSV/text export uploaded with request_media_upload. Starts a job; poll get_job for the report. Re-import updates notes by GUID.",
+		Description: "Import an Anki .apkg/.colpkg (application/zip) or CSV/TSV/text file uploaded with request_media_upload. Starts a job; poll get_job for the report. Re-import updates by note GUID.",
 		InputSchema: raw(object(schema{
 			"uploadId": id("The mediaId from request_media_upload, after the PUT."),
 			"deckId":   id("Optional deck to import into: the package's root deck becomes it, other decks its subdecks."),
@@ -441,21 +441,21 @@ var catalog = []ToolDef{
 	},
 	{
 		Name: ToolGetJob, Title: "Get job",
-		Description:  "Status, progress and result of a long job (import_package, optimize_parameters). Poll until status is succeeded, failed or canceled; with a progressToken the call waits and reports progress.",
+		Description:  "Status, progress and result of a long job. Poll until succeeded, failed or canceled; with a progressToken the call waits and reports progress.",
 		InputSchema:  raw(object(schema{"jobId": jobIDArg}, "jobId")),
 		ResultSchema: raw(jobOut),
 		Annotations:  readOnly, Scopes: []Scope{ScopeDecksRead},
 	},
 	{
 		Name: ToolCancelJob, Title: "Cancel job",
-		Description:  "Stop a long job. A queued job ends at once; a running one stops at its next step, and nothing half-done stays visible.",
+		Description:  "Stop a long job: a queued one at once, a running one at its next step; nothing half-done stays.",
 		InputSchema:  raw(object(schema{"jobId": jobIDArg}, "jobId")),
 		ResultSchema: raw(jobOut),
 		Annotations:  idempotent, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "job.cancel",
 	},
 	{
 		Name: ToolListTrash, Title: "List trash",
-		Description: "Decks and cards deleted in the last 30 days, newest first, with when each is purged. A deck's cards are in its item.",
+		Description: "Decks and cards deleted in the last 30 days, newest first, with their purge time.",
 		InputSchema: raw(object(schema{"cursor": cursorArg, "limit": integer("Page size, default 50.", 1, 200)})),
 		ResultSchema: raw(pageOut(object(schema{"kind": schema{"type": "string", "enum": []string{TrashKindDeck, TrashKindCard}},
 			"id": strOut, "name": strOut, "front": strOut, "deckId": strOut, "deckInTrash": boolOut, "cards": intOut,
@@ -464,7 +464,7 @@ var catalog = []ToolDef{
 	},
 	{
 		Name: ToolRestoreItems, Title: "Restore items",
-		Description: "Bring decks and cards back from the trash (list_trash) with their review history; a deck brings its cards. Per-item outcome: restored, not_found, duplicate (existingId) or conflict, with reason.",
+		Description: "Bring decks and cards back from the trash with their history; a deck brings its cards. Outcome per item: restored, not_found, duplicate (existingId) or conflict, with reason.",
 		InputSchema: raw(object(schema{
 			"deckIds": with(array(id(""), "Trashed decks."), "maxItems", MaxBulkItems),
 			"cardIds": with(array(id(""), "Trashed cards."), "maxItems", MaxBulkItems),
