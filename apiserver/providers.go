@@ -157,7 +157,8 @@ func provideOAuth(store ports.Database, clock ports.Clock, ids ports.IDSource, c
 
 // providePurge builds the scheduler of the purge of what has expired and
 // registers its jobs: one per kind of expiring row, the trash (decks and
-// cards deleted contracts.TrashDays ago) and unused media.
+// cards deleted contracts.TrashDays ago), unused media and the staged rows
+// of package imports that ended.
 func providePurge(log *slog.Logger, m *obs.Metrics, svc *domain.Services) *purge.Scheduler {
 	s := purge.New(log, m, purge.Options{})
 	for _, what := range ports.ExpiringKinds {
@@ -168,6 +169,7 @@ func providePurge(log *slog.Logger, m *obs.Metrics, svc *domain.Services) *purge
 	s.Register(purge.Job{Name: "trash", Run: svc.Trash.PurgeExpired})
 	s.Register(purge.Job{Name: "unused_media", Run: svc.Media.CollectUnused})
 	s.Register(purge.Job{Name: "staged_blobs", Run: svc.Media.PurgeStagedBlobs})
+	s.Register(purge.Job{Name: "import_stages", Run: svc.Import.PurgeStages})
 	return s
 }
 

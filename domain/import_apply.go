@@ -75,8 +75,11 @@ type importer struct {
 	deckByKey map[int64]ports.AnkiDeck
 
 	notes        []*noteWork
-	reviews      []ports.ReviewLog
-	droppedCards map[string]bool // new cards left out as duplicates
+	cardByKey    map[int64]*cardWork // package card key → card
+	droppedCards map[string]bool     // new cards left out as duplicates
+
+	stage   ports.ImportStage // where the new rows wait until published
+	touched time.Time         // when the stage was last marked alive
 }
 
 // noteWork is one note to write.

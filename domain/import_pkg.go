@@ -132,7 +132,7 @@ func (s *ImportService) importUpload(ctx context.Context, run *JobRun, uid strin
 	if err != nil {
 		return contracts.ImportReport{}, err
 	}
-	return s.Apply(ctx, pkg, ImportOptions{DeckID: in.DeckID, Progress: run.Progress})
+	return s.Apply(ctx, pkg, ImportOptions{DeckID: in.DeckID, Progress: run.Progress, JobID: run.Job.ID})
 }
 
 // release deletes an import's upload: the row, and its bytes unless
@@ -215,4 +215,7 @@ type ImportOptions struct {
 	DeckID string
 	// Progress receives how far the import has come (may be nil).
 	Progress func(done, total int64, message string)
+	// JobID is the import's job ("" outside a job): a later attempt of
+	// the job drops what this one staged.
+	JobID string
 }

@@ -121,6 +121,7 @@ type Stores interface {
 	Expiry() ExpiryStore
 	Usage() UsageStore
 	Trash() TrashStore
+	ImportStages() ImportStageStore
 }
 
 // UserStore keeps accounts.

@@ -50,6 +50,13 @@ func (dialect) MatchText(ctx context.Context, q sqlstore.Querier, param string, 
 	return seq + ` IN (SELECT rowid FROM cards_fts WHERE cards_fts MATCH ` + param + `)`, expr, nil
 }
 
+// BulkCache grows the connection's page cache to 64 MiB for an import's
+// publishing copy, so the indexes it writes stay in memory, and restores
+// the default 2 MB (-2000) afterwards.
+func (dialect) BulkCache() (grow, restore string) {
+	return "PRAGMA cache_size = -65536", "PRAGMA cache_size = -2000"
+}
+
 // HasTag looks the tag up in the JSON array of tags.
 func (dialect) HasTag(param string) string {
 	// SQLite's lower() folds ASCII letters only.

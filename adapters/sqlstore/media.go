@@ -181,7 +181,9 @@ func (s mediaStore) UploadedMedia(ctx context.Context, userID string, ids []stri
 
 // mediaUsed is the condition that a card or note of m's user references
 // the media m (as ![…](media:ID) or [sound:ID]); cards in the trash
-// (trash_cards) count, so a restored card never shows a missing file.
+// (trash_cards) count, so a restored card never shows a missing file, and
+// so do all of a user's media while an import of theirs is staged (its
+// staged cards may reference them).
 const mediaUsed = `EXISTS (SELECT 1 FROM cards c WHERE c.user_id = m.user_id AND
     (c.front LIKE '%media:' || m.id || '%' OR c.back LIKE '%media:' || m.id || '%'
      OR c.front LIKE '%[sound:' || m.id || ']%' OR c.back LIKE '%[sound:' || m.id || ']%'))
@@ -189,7 +191,8 @@ const mediaUsed = `EXISTS (SELECT 1 FROM cards c WHERE c.user_id = m.user_id AND
     (c.front LIKE '%media:' || m.id || '%' OR c.back LIKE '%media:' || m.id || '%'
      OR c.front LIKE '%[sound:' || m.id || ']%' OR c.back LIKE '%[sound:' || m.id || ']%'))
   OR EXISTS (SELECT 1 FROM notes n WHERE n.user_id = m.user_id AND
-    (n.fields LIKE '%media:' || m.id || '%' OR n.fields LIKE '%[sound:' || m.id || ']%'))`
+    (n.fields LIKE '%media:' || m.id || '%' OR n.fields LIKE '%[sound:' || m.id || ']%'))
+  OR EXISTS (SELECT 1 FROM import_stages st WHERE st.user_id = m.user_id AND st.published_at IS NULL)`
 
 // UnusedMedia returns uploaded rows, uploaded before before, that nothing
 // references.

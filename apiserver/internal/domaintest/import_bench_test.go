@@ -8,7 +8,9 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
+	"syscall"
 	"testing"
 	"time"
 
@@ -72,8 +74,14 @@ func benchPackage(notes, reviews, media, mediaBytes int) ports.AnkiPackage {
 
 // BenchmarkImportPackage imports 20,000 notes with 100,000 review-log rows
 // and 200 files of 1 MB (200 MB of media) on SQLite in a file (set
-// TAKHTABUSH_BENCH_IMPORT_MEDIA_MB to change the media's size). It reports
-// the import's time; run it under /usr/bin/time -v for the peak memory.
+// TAKHTABUSH_BENCH_IMPORT_MEDIA_MB to change the media's size), while
+// another user submits reviews. It reports the import's time, the time
+// its staging and its publishing transaction took (publish-tx-s), the
+// longest the other user's review took (max-writer-wait-ms), and the
+// peak Go heap during the import (peak-heap-MiB, sampled every 10 ms),
+// the cleanup of the staged rows after publishing (cleanup-s) and the
+// process's CPU time in all and while publishing (cpu-s, publish-cpu-s);
+// run it under /usr/bin/time -v for the peak RSS.
 func BenchmarkImportPackage(b *testing.B) {
 	mb := 200
 	if v, err := strconv.Atoi(os.Getenv("TAKHTABUSH_BENCH_IMPORT_MEDIA_MB")); err == nil && v >= 0 {
@@ -91,19 +99,70 @@ func BenchmarkImportPackage(b *testing.B) {
 		e.svc = domain.NewServices(e.store, e.blobs, e.clock, domain.RandomIDs{}, fsrs.New(), domain.Config{BaseURL: baseURL, MediaQuotaBytes: 1 << 40})
 		ctx := e.user("ada@example.com")
 		pkg := benchPackage(20000, 100000, mb, 1<<20)
+		probe := e.startProbe(1000, 20*time.Millisecond)
+		runtime.GC()
+		heap := sampleHeap()
 		b.StartTimer()
-		var writeStart time.Time
-		rep, err := e.svc.Import.Apply(ctx, pkg, domain.ImportOptions{Progress: func(_, _ int64, msg string) {
-			if msg == "writing" && writeStart.IsZero() {
-				writeStart = time.Now()
-			}
-		}})
-		b.ReportMetric(time.Since(writeStart).Seconds(), "write-tx-s")
+		ph := newPhases()
+		cpu0 := cpuTime()
+		var cpuPublish time.Duration
+		ph.on["publishing"] = func() { cpuPublish = cpuTime() }
+		ph.on["published"] = func() { cpuPublish = cpuTime() - cpuPublish }
+		rep, err := e.svc.Import.Apply(ctx, pkg, domain.ImportOptions{Progress: ph.progress})
+		b.StopTimer()
+		end := time.Now()
+		cpuAll := cpuTime() - cpu0
+		peak := heap()
+		longest, _, perr := probe.finish(time.Time{}, time.Now())
 		if err != nil {
 			b.Fatal(err)
 		}
+		if perr != nil {
+			b.Fatal(perr)
+		}
+		b.ReportMetric(ph.when("publishing").Sub(ph.when("staging notes and cards")).Seconds(), "staging-s")
+		b.ReportMetric(ph.when("published").Sub(ph.when("publishing")).Seconds(), "publish-tx-s")
+		b.ReportMetric(end.Sub(ph.when("published")).Seconds(), "cleanup-s")
+		b.ReportMetric(cpuAll.Seconds(), "cpu-s")
+		b.ReportMetric(cpuPublish.Seconds(), "publish-cpu-s")
+		b.ReportMetric(float64(longest.Milliseconds()), "max-writer-wait-ms")
+		b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
 		if rep.NotesCreated != 20000 || rep.Reviews != 100000 || rep.Media != mb {
 			b.Fatalf("report %+v", rep)
 		}
+		b.StartTimer()
 	}
+}
+
+// cpuTime is the process's CPU time so far (user and system): on a
+// loaded machine it tells more than the wall clock.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// sampleHeap samples the Go heap in use every 10 ms until the returned
+// function is called, which returns the highest sample.
+func sampleHeap() func() uint64 {
+	stop, done := make(chan struct{}), make(chan uint64)
+	go func() {
+		var peak uint64
+		var m runtime.MemStats
+		t := time.NewTicker(10 * time.Millisecond)
+		defer t.Stop()
+		for {
+			runtime.ReadMemStats(&m)
+			peak = max(peak, m.HeapInuse)
+			select {
+			case <-stop:
+				done <- peak
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return func() uint64 { close(stop); return <-done }
 }

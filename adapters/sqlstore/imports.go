@@ -1,0 +1,235 @@
+package sqlstore
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/takhtabush/takhtabush/ports"
+)
+
+// The staged tables (migration 00017) have the columns of notes, cards
+// and review_logs plus stage_id; these are the columns copied into the
+// live tables when a stage is published, the same on both sides.
+const (
+	stageNoteCols   = `id, user_id, note_type, guid, fields, tags, version, created_at, updated_at`
+	stageCardCols   = insertCols
+	stageReviewCols = `id, user_id, card_id, deck_id, session_id, rating, prev_phase, phase, due, stability, difficulty,
+scheduled_days, reps, lapses, step, last_review, reviewed_at, duration_ms, day, kind, prev_interval, prev_state`
+)
+
+// importStageStore is the import staging store on one handle.
+type importStageStore struct{ *handle }
+
+// ImportStages returns the import staging store on h.
+func (h *handle) ImportStages() ports.ImportStageStore { return importStageStore{h} }
+
+// ImportStages returns the import staging store outside any transaction.
+func (s *Store) ImportStages() ports.ImportStageStore { return s.root.ImportStages() }
+
+// CreateStage implements ports.ImportStageStore.
+func (s importStageStore) CreateStage(ctx context.Context, st ports.ImportStage, at time.Time) error {
+	_, err := s.exec(ctx, `INSERT INTO import_stages (id, user_id, job_id, touched_at) VALUES ($1, $2, $3, $4)`,
+		st.ID, st.UserID, nullString(st.JobID), ms(at))
+	return s.fail(ctx, err, "create import stage", failMsgs{unique: "the import stage exists already", fk: "user not found"})
+}
+
+// TouchStage implements ports.ImportStageStore.
+func (s importStageStore) TouchStage(ctx context.Context, stageID string, at time.Time) error {
+	_, err := s.exec(ctx, `UPDATE import_stages SET touched_at = $1 WHERE id = $2`, ms(at), stageID)
+	return s.s.wrap(ctx, err, "touch import stage")
+}
+
+// stageRows inserts rows into a staged table with multi-row INSERTs of at
+// most insertBatchSizes rows (few statement shapes, prepared once per
+// connection), in the caller's transaction or one of their own.
+func stageRows[T any](ctx context.Context, h *handle, op, table, cols string, rows []T, values func(T) []any) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	return h.atomicIfOutside(ctx, func(h *handle) error {
+		var b strings.Builder
+		for _, batch := range batches(rows) {
+			b.Reset()
+			b.WriteString(`INSERT INTO ` + table + ` (stage_id, ` + cols + `) VALUES `)
+			var a args
+			for i, r := range batch {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				b.WriteByte('(')
+				b.WriteString(seq(&a, h.s.d, values(r)))
+				b.WriteByte(')')
+			}
+			if _, err := h.execBulk(ctx, b.String(), a...); err != nil {
+				return h.fail(ctx, err, op, failMsgs{unique: "a staged row exists already", fk: "import stage not found"})
+			}
+		}
+		return nil
+	})
+}
+
+// StageNotes implements ports.ImportStageStore.
+func (s importStageStore) StageNotes(ctx context.Context, userID, stageID string, notes []ports.NoteRow) error {
+	return stageRows(ctx, s.handle, "stage notes", "import_notes", stageNoteCols, notes, func(n ports.NoteRow) []any {
+		return []any{stageID, n.ID, userID, n.NoteType, n.GUID, stringsJSON(n.Fields), stringsJSON(n.Tags), int64(1), ms(n.CreatedAt), ms(n.UpdatedAt)}
+	})
+}
+
+// StageCards implements ports.ImportStageStore.
+func (s importStageStore) StageCards(ctx context.Context, userID, stageID string, cards []ports.CardRow) error {
+	return stageRows(ctx, s.handle, "stage cards", "import_cards", stageCardCols, cards, func(c ports.CardRow) []any {
+		return []any{stageID, c.ID, userID, c.DeckID, c.Front, c.Back, stringsJSON(c.Tags), c.Suspended,
+			string(c.State.Phase), ms(c.State.Due), c.State.Stability, c.State.Difficulty, c.State.ScheduledDays,
+			c.State.Reps, c.State.Lapses, c.State.Step, msPtr(c.State.LastReview), c.Hash, int64(1),
+			ms(c.CreatedAt), ms(c.UpdatedAt), nullString(c.NoteID), nullOrd(c.NoteID, c.Ord)}
+	})
+}
+
+// StageReviews implements ports.ImportStageStore.
+func (s importStageStore) StageReviews(ctx context.Context, userID, stageID string, reviews []ports.ReviewLog) error {
+	for _, r := range reviews {
+		if _, err := stateJSON(r.PrevState); err != nil {
+			return s.s.wrap(ctx, err, "stage reviews")
+		}
+	}
+	return stageRows(ctx, s.handle, "stage reviews", "import_review_logs", stageReviewCols, reviews, func(r ports.ReviewLog) []any {
+		v := reviewValues(r)
+		v[1] = userID
+		return append([]any{stageID}, v...)
+	})
+}
+
+// reviewValues are a review log's values for stageReviewCols, in order,
+// as AppendReview stores them.
+func reviewValues(r ports.ReviewLog) []any {
+	var session, duration, day any
+	if r.SessionID != "" {
+		session = r.SessionID
+	}
+	if r.DurationMs > 0 {
+		duration = r.DurationMs
+	}
+	if r.Day != 0 {
+		day = r.Day
+	}
+	kind := r.Kind
+	if kind == "" {
+		kind = ports.ReviewKindReview
+	}
+	prev, _ := stateJSON(r.PrevState) // checked by the caller
+	st := r.State
+	return []any{r.ID, r.UserID, r.CardID, r.DeckID, session, string(r.Rating), string(r.PrevPhase),
+		string(st.Phase), ms(st.Due), st.Stability, st.Difficulty, st.ScheduledDays, st.Reps, st.Lapses, st.Step,
+		msPtr(st.LastReview), ms(r.ReviewedAt), duration, day, kind, r.PrevInterval, prev}
+}
+
+// PublishStage implements ports.ImportStageStore: four set-based
+// statements (the stage's mark, notes, cards, reviews) and, only when a
+// card was skipped, one more for the notes left without cards.
+func (s importStageStore) PublishStage(ctx context.Context, userID, stageID string, at time.Time) (ports.StagePublished, error) {
+	var out ports.StagePublished
+	err := s.atomicIfOutside(ctx, func(h *handle) error {
+		if c, ok := h.s.d.(BulkCacher); ok {
+			grow, restore := c.BulkCache()
+			if _, err := h.exec(ctx, grow); err != nil {
+				return h.s.wrap(ctx, err, "publish import stage")
+			}
+			defer func() { _, _ = h.exec(context.WithoutCancel(ctx), restore) }()
+		}
+		res, err := h.exec(ctx, `UPDATE import_stages SET published_at = $1, touched_at = $1
+WHERE id = $2 AND user_id = $3 AND published_at IS NULL`, ms(at), stageID, userID)
+		n, err := h.affected(ctx, res, err, "publish import stage")
+		if err != nil {
+			return err
+		}
+		if n != 1 {
+			return notFound("import stage")
+		}
+		res, err = h.exec(ctx, `INSERT INTO notes (`+stageNoteCols+`) SELECT `+stageNoteCols+
+			` FROM import_notes WHERE stage_id = $1 AND user_id = $2 ORDER BY seq`, stageID, userID)
+		if err != nil {
+			return h.fail(ctx, err, "publish notes", failMsgs{unique: "a note with the same GUID already exists"})
+		}
+		if n, err = h.affected(ctx, res, nil, "publish notes"); err != nil {
+			return err
+		}
+		out.Notes = int(n)
+		var staged int
+		if err := h.q.QueryRowContext(ctx, `SELECT COUNT(*) FROM import_cards WHERE stage_id = $1`, stageID).Scan(&staged); err != nil {
+			return h.s.wrap(ctx, err, "publish cards")
+		}
+		// A card whose deck got the same front and back since it was
+		// staged is skipped; an id taken is a conflict (ids are new).
+		res, err = h.exec(ctx, `INSERT INTO cards (`+stageCardCols+`) SELECT `+stageCardCols+` FROM import_cards s
+WHERE s.stage_id = $1 AND s.user_id = $2 AND NOT EXISTS (SELECT 1 FROM cards c WHERE c.deck_id = s.deck_id AND c.hash = s.hash)
+ORDER BY s.seq ON CONFLICT DO NOTHING`, stageID, userID)
+		if err != nil {
+			return h.fail(ctx, err, "publish cards", failMsgs{fk: "a deck of the import no longer exists"})
+		}
+		if n, err = h.affected(ctx, res, nil, "publish cards"); err != nil {
+			return err
+		}
+		out.Cards, out.CardsSkipped = int(n), staged-int(n)
+		reviews := `INSERT INTO review_logs (` + stageReviewCols + `) SELECT ` + stageReviewCols +
+			` FROM import_review_logs s WHERE s.stage_id = $1 AND s.user_id = $2`
+		if out.CardsSkipped > 0 {
+			reviews += ` AND EXISTS (SELECT 1 FROM cards c WHERE c.user_id = s.user_id AND c.id = s.card_id)`
+		}
+		reviews += ` ORDER BY s.seq`
+		res, err = h.exec(ctx, reviews, stageID, userID)
+		if err != nil {
+			return h.fail(ctx, err, "publish reviews", failMsgs{unique: "a review with the same id already exists", fk: "a card of the import no longer exists"})
+		}
+		if n, err = h.affected(ctx, res, nil, "publish reviews"); err != nil {
+			return err
+		}
+		out.Reviews = int(n)
+		if out.CardsSkipped > 0 {
+			res, err = h.exec(ctx, `DELETE FROM notes WHERE user_id = $1 AND id IN (SELECT id FROM import_notes WHERE stage_id = $2)
+AND NOT EXISTS (SELECT 1 FROM cards c WHERE c.user_id = notes.user_id AND c.note_id = notes.id)`, userID, stageID)
+			if n, err = h.affected(ctx, res, err, "publish notes"); err != nil {
+				return err
+			}
+			out.Notes -= int(n)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// DropStage implements ports.ImportStageStore: at most limit rows a
+// table, children first, in the caller's transaction or one of its own.
+func (s importStageStore) DropStage(ctx context.Context, stageID string, limit int) (bool, error) {
+	gone := false
+	err := s.atomicIfOutside(ctx, func(h *handle) error {
+		left := max(limit, 1)
+		for _, t := range []string{"import_review_logs", "import_cards", "import_notes"} {
+			res, err := h.exec(ctx, `DELETE FROM `+t+` WHERE seq IN (SELECT seq FROM `+t+
+				` WHERE stage_id = $1 ORDER BY seq LIMIT $2)`, stageID, left)
+			n, err := h.affected(ctx, res, err, "drop import stage")
+			if err != nil {
+				return err
+			}
+			if left -= int(n); left <= 0 {
+				return nil
+			}
+		}
+		_, err := h.exec(ctx, `DELETE FROM import_stages WHERE id = $1`, stageID)
+		gone = err == nil
+		return h.s.wrap(ctx, err, "drop import stage")
+	})
+	return gone, err
+}
+
+// StagesToDrop implements ports.ImportStageStore.
+func (s importStageStore) StagesToDrop(ctx context.Context, jobID string, before time.Time, limit int) ([]string, error) {
+	if limit <= 0 {
+		return []string{}, nil
+	}
+	if jobID != "" {
+		return s.strings(ctx, "import stages of a job", `SELECT id FROM import_stages WHERE job_id = $1 ORDER BY id LIMIT $2`, jobID, limit)
+	}
+	return s.strings(ctx, "stale import stages", `SELECT id FROM import_stages WHERE published_at IS NOT NULL OR touched_at < $1
+ORDER BY touched_at LIMIT $2`, ms(before), limit)
+}
