@@ -48,6 +48,7 @@ func TestStore(t *testing.T, open func(t *testing.T) ports.Database) {
 		{"TrashRestoreConflicts", testTrashRestoreConflicts},
 		{"TrashPurge", testTrashPurge},
 		{"TrashKeepsMedia", testTrashKeepsMedia},
+		{"ImportStages", testImportStages},
 		{"InsertAndGetCards", testInsertAndGetCards},
 		{"InsertCardsConflict", testInsertCardsConflict},
 		{"InsertNewCards", testInsertNewCards},

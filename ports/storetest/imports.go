@@ -1,0 +1,109 @@
+package storetest
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/ports"
+)
+
+// testImportStages: staged notes, cards and reviews are seen by no read
+// until the stage is published; publishing copies them once, skipping a
+// card whose deck has its text by then (with its review); the stage is
+// then dropped in batches, and StagesToDrop finds a job's stages, the
+// published ones and those untouched since a time.
+func testImportStages(t *testing.T, f *fixture) {
+	a, b := f.user(), f.user()
+	d := f.deck(a, "Imported")
+	st := f.s.ImportStages()
+	stage := ports.ImportStage{ID: f.id("stg"), UserID: a, JobID: "job-1"}
+	must(t, st.CreateStage(f.ctx, stage, f.now))
+	n := f.note(contracts.NoteTypeBasic, "der Hund", "the dog")
+	c1, c2 := f.card(d.ID, "der Hund", "the dog"), f.card(d.ID, "die Katze", "the cat")
+	c1.NoteID, c2.NoteID = n.ID, n.ID
+	must(t, st.StageNotes(f.ctx, a, stage.ID, []ports.NoteRow{n}))
+	must(t, st.StageCards(f.ctx, a, stage.ID, []ports.CardRow{c1, c2}))
+	r1, r2 := f.reviewLog(a, c1, "", contracts.RatingGood, f.now.Add(-day), 1000), f.reviewLog(a, c2, "", contracts.RatingAgain, f.now.Add(-day), 0)
+	must(t, st.StageReviews(f.ctx, a, stage.ID, []ports.ReviewLog{r1, r2}))
+
+	if got, err := f.s.Cards().GetCards(f.ctx, a, []string{c1.ID, c2.ID}); err != nil || len(got) != 0 {
+		t.Fatalf("staged cards read before publishing: %+v, %v", got, err)
+	}
+	if got, err := f.s.Notes().GetNotes(f.ctx, a, []string{n.ID}); err != nil || len(got) != 0 {
+		t.Fatalf("staged notes read before publishing: %+v, %v", got, err)
+	}
+	if got := f.reviewIDs(a); len(got) != 0 {
+		t.Fatalf("staged reviews read before publishing: %v", got)
+	}
+	deck, err := f.s.Decks().GetDeck(f.ctx, a, d.ID, f.now)
+	must(t, err)
+	if deck.Counts.Total != 0 {
+		t.Fatalf("staged cards counted before publishing: %+v", deck.Counts)
+	}
+
+	f.insert(a, f.card(d.ID, "die Katze", "the cat")) // c2's text arrives before the publish
+	_, err = st.PublishStage(f.ctx, b, stage.ID, f.now)
+	wantKind(t, err, contracts.KindNotFound, "PublishStage of another user's stage")
+	var pub ports.StagePublished
+	must(t, f.s.InTx(f.ctx, func(tx ports.Stores) error {
+		var err error
+		pub, err = tx.ImportStages().PublishStage(f.ctx, a, stage.ID, f.now)
+		return err
+	}))
+	if pub != (ports.StagePublished{Notes: 1, Cards: 1, CardsSkipped: 1, Reviews: 1}) {
+		t.Fatalf("PublishStage = %+v", pub)
+	}
+	got := f.get(a, c1.ID)
+	if got.Front != c1.Front || got.NoteID != n.ID || got.Version != 1 || got.Hash != c1.Hash {
+		t.Errorf("published card = %+v", got)
+	}
+	sameIDs(t, f.reviewIDs(a), []string{r1.ID}, "reviews after publishing")
+	if notes, err := f.s.Notes().GetNotes(f.ctx, a, []string{n.ID}); err != nil || len(notes) != 1 || notes[0].GUID != n.GUID {
+		t.Errorf("published notes = %+v, %v", notes, err)
+	}
+	_, err = st.PublishStage(f.ctx, a, stage.ID, f.now)
+	wantKind(t, err, contracts.KindNotFound, "a second PublishStage")
+
+	live := ports.ImportStage{ID: f.id("stg"), UserID: b}
+	must(t, st.CreateStage(f.ctx, live, f.now.Add(-2*time.Hour)))
+	ids, err := st.StagesToDrop(f.ctx, "job-1", time.Time{}, 10)
+	must(t, err)
+	sameIDs(t, ids, []string{stage.ID}, "the stages of job-1")
+	ids, err = st.StagesToDrop(f.ctx, "", f.now.Add(-3*time.Hour), 10)
+	must(t, err)
+	sameIDs(t, ids, []string{stage.ID}, "the stages to drop (published)")
+	ids, err = st.StagesToDrop(f.ctx, "", f.now.Add(-time.Hour), 10)
+	must(t, err)
+	slices.Sort(ids)
+	want := []string{stage.ID, live.ID}
+	slices.Sort(want)
+	sameIDs(t, ids, want, "the stages to drop (published, untouched for an hour)")
+	must(t, st.TouchStage(f.ctx, live.ID, f.now))
+	ids, err = st.StagesToDrop(f.ctx, "", f.now.Add(-time.Hour), 10)
+	must(t, err)
+	sameIDs(t, ids, []string{stage.ID}, "the stages to drop after a touch")
+
+	for i := 0; ; i++ {
+		gone, err := st.DropStage(f.ctx, stage.ID, 2)
+		must(t, err)
+		if gone {
+			if i < 2 { // 5 staged rows, 2 a call
+				t.Errorf("DropStage with limit 2 dropped 5 rows in %d calls", i+1)
+			}
+			break
+		}
+		if i > 5 {
+			t.Fatal("DropStage never finished")
+		}
+	}
+	ids, err = st.StagesToDrop(f.ctx, "", f.now.Add(-time.Hour), 10)
+	must(t, err)
+	if len(ids) != 0 {
+		t.Errorf("stages to drop after DropStage: %v", ids)
+	}
+	if got := f.get(a, c1.ID); got.ID != c1.ID {
+		t.Errorf("dropping a published stage touched its card: %+v", got)
+	}
+}
