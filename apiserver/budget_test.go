@@ -29,7 +29,7 @@ var statementBudgets = map[string]budget{
 	contracts.ToolGetStudyPlan:       {6, 0},  // + the account settings; + every deck's settings and counts (two reads, whatever the number of decks: each deck is simulated under its own preset)
 	contracts.ToolCreateDeck:         {6, 1},  // the audit row under a savepoint of the mutation's transaction (one commit; the service's own work joins it without one); + the deck's own preset (and its savepoint); + the deck cap (issue 10 §2)
 	contracts.ToolUpdateDeck:         {8, 1},
-	contracts.ToolAddCards:           {8, 1}, // the deck, its check and the insert (duplicates skipped by the insert, looked up only when there are some); + the daily write counter and card cap (one upsert, issue 10 §2), + the account's day on its first counted write in 5 minutes (cached per instance)
+	contracts.ToolAddCards:           {7, 1}, // the insert with its check of the deck (read first only for an idempotency key) (duplicates skipped by the insert, looked up only when there are some); + the daily write counter and card cap (one upsert, issue 10 §2), + the account's day on its first counted write in 5 minutes (cached per instance)
 	contracts.ToolUpdateCards:        {9, 1},
 	contracts.ToolImportCards:        {7, 1},  // + the card and deck caps (one statement; imports are not in the daily quota)
 	contracts.ToolStartStudySession:  {15, 1}, // + settings, today's counts, the learning query

@@ -69,10 +69,23 @@ func (s *CardService) addWith(ctx context.Context, uid, deckID string, items []a
 	if len(key) > maxIdemKeyLen {
 		return contracts.BulkResult{}, contracts.Errorf(contracts.KindInvalid, "idempotencyKey is %d characters; the limit is %d", len(key), maxIdemKeyLen)
 	}
+	// add_cards without an idempotency key needs the deck only to exist
+	// and be the user's, which the insert checks in this transaction
+	// (InsertNewCards: not found, inserting nothing): the deck is read
+	// first only when its name matters (imports) or a stored result could
+	// be replayed for it (a key); a batch that inserts nothing checks it
+	// after.
+	lazy := scope == idemScopeAdd && key == ""
 	var res contracts.BulkResult
 	err := s.store.InTx(ctx, func(tx ports.Stores) error {
 		now := s.now()
-		target, err := loadDeck(ctx, tx, uid, deckID)
+		target := contracts.Deck{ID: deckID}
+		var err error
+		if !lazy {
+			target, err = loadDeck(ctx, tx, uid, deckID)
+		} else if !plausibleID(deckID) {
+			err = deckNotFound(deckID)
+		}
 		if err != nil {
 			return err
 		}
@@ -99,6 +112,11 @@ func (s *CardService) addWith(ctx context.Context, uid, deckID string, items []a
 			}
 			if res, err = s.insert(ctx, tx, uid, deckID, items, now); err != nil {
 				return err
+			}
+			if lazy && res.Counts[string(contracts.OutcomeCreated)] == 0 { // nothing inserted: no insert checked the deck
+				if _, err := loadDeck(ctx, tx, uid, deckID); err != nil {
+					return err
+				}
 			}
 			res.DecksCreated = created
 			if finish != nil {
@@ -214,6 +232,9 @@ func (s *CardService) insert(ctx context.Context, tx ports.Stores, uid, deckID s
 	// content is in its deck already; only then are the cards it
 	// duplicates looked up.
 	skipped, err := tx.Cards().InsertNewCards(ctx, uid, rows)
+	if contracts.IsKind(err, contracts.KindNotFound) && allInDeck(rows, deckID) {
+		return res, deckNotFound(deckID)
+	}
 	if err != nil {
 		return res, fail(err)
 	}
@@ -291,4 +312,14 @@ func fingerprint(v any) string {
 	}
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
+}
+
+// allInDeck reports whether every row goes to deckID.
+func allInDeck(rows []ports.CardRow, deckID string) bool {
+	for _, r := range rows {
+		if r.DeckID != deckID {
+			return false
+		}
+	}
+	return true
 }
