@@ -77,6 +77,10 @@ type ToolDef struct {
 	// run as an MCP task (a stored job any instance reports on) for a
 	// client that declared the tasks extension; empty for never.
 	TaskSupport string
+	// JobKind names the stored job a call starts (its result is that job,
+	// a Job record). With TaskSupport, a task call answers with the job
+	// itself as the task instead of a task that wraps the call.
+	JobKind string
 }
 
 // TaskOptional marks a tool whose calls may run as MCP tasks.
@@ -428,6 +432,7 @@ var catalog = []ToolDef{
 		})),
 		ResultSchema: raw(jobOut),
 		Annotations:  additive, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "preset.optimize",
+		TaskSupport: TaskOptional, JobKind: JobKindOptimizeParameters,
 	},
 	{
 		Name: ToolImportPackage, Title: "Import package",
@@ -438,6 +443,7 @@ var catalog = []ToolDef{
 		}, "uploadId")),
 		ResultSchema: raw(jobOut),
 		Annotations:  additive, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "package.import",
+		TaskSupport: TaskOptional, JobKind: JobKindImportPackage,
 	},
 	{
 		Name: ToolGetJob, Title: "Get job",

@@ -56,6 +56,20 @@ type ExportReview struct {
 	DurationMs int                 `json:"durationMs,omitempty"`
 }
 
+// ExportNote is one note in the export: its note type, its fields in the
+// type's order (FieldNames names them when the type is a stock one) and
+// tags. Its cards are in the export's cards, naming it by noteId and ord.
+type ExportNote struct {
+	ID         string    `json:"id"`
+	NoteType   string    `json:"noteType"`
+	GUID       string    `json:"guid"`
+	FieldNames []string  `json:"fieldNames,omitempty"`
+	Fields     []string  `json:"fields"`
+	Tags       []string  `json:"tags"`
+	CreatedAt  time.Time `json:"createdAt"`
+	UpdatedAt  time.Time `json:"updatedAt"`
+}
+
 // ExportMedia is one media file in the export; File is its path in the
 // archive, empty when it was never uploaded.
 type ExportMedia struct {
@@ -70,8 +84,9 @@ type ExportMedia struct {
 
 // Export writes the acting account's data to w as a zip archive: one JSON
 // document (ExportJSONName: the account, exposure settings, API keys
-// without secrets, decks, cards, the review log, the audit trail and the
-// media list) and every uploaded media file under media/. It reads page by
+// without secrets, deck presets with their FSRS weights and desired
+// retention, decks, notes, cards, the review log, the trash listing with
+// when each item is deleted for good, the audit trail and the media list) and every uploaded media file under media/. It reads page by
 // page, so memory stays bounded. Forbidden for an agent's credential.
 func (s *AccountDataService) Export(ctx context.Context, w io.Writer) error {
 	p, err := personal(ctx, "export the account")
@@ -120,6 +135,12 @@ func (s *AccountDataService) Export(ctx context.Context, w io.Writer) error {
 	}
 	doc.field("apiKeys", views)
 
+	presets, err := s.store.Presets().ListPresets(ctx, uid)
+	if err != nil {
+		return fail(err)
+	}
+	doc.field("presets", presets)
+
 	now := s.now()
 	doc.array("decks", func(emit func(any)) error {
 		return pages(func(after string) (string, int, error) {
@@ -128,6 +149,22 @@ func (s *AccountDataService) Export(ctx context.Context, w io.Writer) error {
 				emit(d)
 			}
 			return lastID(ds, func(d contracts.Deck) string { return d.ID }), len(ds), err
+		})
+	})
+	doc.array("notes", func(emit func(any)) error {
+		return pages(func(after string) (string, int, error) {
+			ns, err := s.store.Notes().ListNotes(ctx, uid, after, exportPage)
+			for _, n := range ns {
+				e := ExportNote{ID: n.ID, NoteType: n.NoteType, GUID: n.GUID, Fields: n.Fields, Tags: n.Tags, CreatedAt: n.CreatedAt, UpdatedAt: n.UpdatedAt}
+				if t, err := noteType(n.NoteType); err == nil {
+					e.FieldNames = t.Fields
+				}
+				if e.Tags == nil {
+					e.Tags = []string{}
+				}
+				emit(e)
+			}
+			return lastID(ns, func(n ports.NoteRow) string { return n.ID }), len(ns), err
 		})
 	})
 	doc.array("cards", func(emit func(any)) error {
@@ -148,6 +185,23 @@ func (s *AccountDataService) Export(ctx context.Context, w io.Writer) error {
 			}
 			return lastID(rs, func(r ports.ReviewLog) string { return r.ID }), len(rs), err
 		})
+	})
+	doc.array("trash", func(emit func(any)) error {
+		var after *ports.TrashCursor
+		for {
+			ts, err := s.store.Trash().ListTrash(ctx, uid, after, exportPage)
+			if err != nil {
+				return err
+			}
+			for _, t := range ts {
+				emit(trashItem(t))
+			}
+			if len(ts) < exportPage {
+				return nil
+			}
+			last := ts[len(ts)-1]
+			after = &ports.TrashCursor{DeletedAt: last.DeletedAt, ID: last.ID}
+		}
 	})
 	doc.array("audit", func(emit func(any)) error {
 		return pages(func(before string) (string, int, error) {

@@ -116,7 +116,7 @@ func (x *exchange) toolsCall(ctx context.Context, b []byte) ([]byte, error) {
 	if err != nil {
 		return b, err
 	}
-	if asTask {
+	if asTask && te.def.TaskFromResult == nil {
 		return x.createTask(ctx, b, te, cr, args)
 	}
 	res, err := x.s.runTool(ctx, te, cr, args)
@@ -126,6 +126,11 @@ func (x *exchange) toolsCall(ctx context.Context, b []byte) ([]byte, error) {
 			return x.writeInputRequired(b, name, ir)
 		}
 		return b, err
+	}
+	if asTask && !res.IsError {
+		if id, ok := te.def.TaskFromResult(res); ok {
+			return x.adoptTask(ctx, b, id)
+		}
 	}
 	if b, err = res.appendJSON(b); err != nil {
 		return b, err

@@ -228,6 +228,9 @@ func (s *Server) newToolEntry(t Tool) (*toolEntry, error) {
 	if t.TaskSupport != TaskForbidden && t.TaskSupport != TaskOptional && t.TaskSupport != TaskRequired {
 		return nil, fmt.Errorf("tool %q: unknown TaskSupport %q", t.Name, t.TaskSupport)
 	}
+	if t.TaskFromResult != nil && (t.TaskSupport != TaskOptional || t.Prepare != nil) {
+		return nil, fmt.Errorf("tool %q: TaskFromResult needs TaskSupport optional and no Prepare", t.Name)
+	}
 	if t.OutputSchema != nil {
 		if te.out, err = compileSchema("mcp:///tools/"+t.Name+"/output.json", t.OutputSchema); err != nil {
 			return nil, fmt.Errorf("tool %q: outputSchema: %w", t.Name, err)

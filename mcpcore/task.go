@@ -164,14 +164,11 @@ func (s *Server) RunTask(ctx context.Context, call TaskCall, inputs map[string]j
 		s.logger.Error("mcpcore: task failed", "tool", te.def.Name, "ref", ref, "err", err)
 		return TaskOutcome{Status: TaskFailed, Error: &Error{Code: CodeInternalError, Message: "Internal error (ref " + ref + ")"}}
 	}
-	b, err := res.appendJSON(nil)
-	if err == nil {
-		b, err = appendMeta(b, res.Meta)
-	}
+	b, err := EncodeResult(res)
 	if err != nil {
 		return TaskOutcome{Status: TaskFailed, Error: &Error{Code: CodeInternalError, Message: "the tool's result could not be encoded"}}
 	}
-	return TaskOutcome{Status: TaskCompleted, Result: append(b, '}')}
+	return TaskOutcome{Status: TaskCompleted, Result: b}
 }
 
 // declaresTasks reports whether client capabilities declare the tasks extension.

@@ -158,6 +158,20 @@ func (x *exchange) createTask(ctx context.Context, b []byte, te *toolEntry, cr *
 	return x.s.appendResultMeta(b, nil)
 }
 
+// adoptTask answers a task call whose tool started the long work itself
+// (Tool.TaskFromResult) with the task the store reports for it.
+func (x *exchange) adoptTask(ctx context.Context, b []byte, id string) ([]byte, error) {
+	t, err := x.s.opts.Tasks.Get(ctx, id)
+	if err != nil {
+		return b, err
+	}
+	b = append(b, `{"resultType":"task",`...)
+	if b, err = appendTask(b, &t); err != nil {
+		return b, err
+	}
+	return x.s.appendResultMeta(b, nil)
+}
+
 // prepareTask checks a task call's arguments and runs the tool's Prepare.
 // A non-nil result means the call ends here, answered synchronously
 // (invalid arguments, a refusal); an error is a protocol error or

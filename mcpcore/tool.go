@@ -39,6 +39,13 @@ type Tool struct {
 	// (*InputRequiredError); the answers it gathered reach Handler, in
 	// the task, as InputResponses.
 	Prepare func(ctx context.Context, req *CallRequest) error
+	// TaskFromResult is for a task tool whose call itself starts the long
+	// work and names it in its result (a stored job, say): a task call
+	// then runs synchronously, and when its result is not an error and
+	// TaskFromResult finds a task id in it, the call answers with that
+	// task as Options.Tasks reports it instead of creating one. Any other
+	// result answers the call as it is.
+	TaskFromResult func(res *CallToolResult) (taskID string, ok bool)
 }
 
 // ToolAnnotations are the behavioural hints of a tool. Unset pointers take
@@ -113,6 +120,19 @@ func StructuredResult(v any) (*CallToolResult, error) {
 		Content:           []Content{TextContent(string(b))},
 		StructuredContent: json.RawMessage(b),
 	}, nil
+}
+
+// EncodeResult returns the CallToolResult object as JSON, _meta included:
+// what a TaskStore keeps as a completed task's result.
+func EncodeResult(r *CallToolResult) (json.RawMessage, error) {
+	b, err := r.appendJSON(nil)
+	if err == nil {
+		b, err = appendMeta(b, r.Meta)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '}'), nil
 }
 
 // appendJSON appends the result fields (without the closing brace).

@@ -213,6 +213,11 @@ type NoteStore interface {
 	// GetNotes returns the user's notes with these ids, in no particular
 	// order; ids that are absent or another user's are left out.
 	GetNotes(ctx context.Context, userID string, ids []string) ([]NoteRow, error)
+	// ListNotes returns up to limit of the user's notes with ids greater
+	// than afterID (all when ""), ordered by id; an empty slice when there
+	// are none. Another user's notes are never among them. Any error is the
+	// store's (internal, never a kind the caller can act on).
+	ListNotes(ctx context.Context, userID, afterID string, limit int) ([]NoteRow, error)
 	// UpdateNote stores fields, tags and updatedAt when the stored version
 	// is n.Version, and increments it. Not found when absent; conflict when
 	// the version moved on.

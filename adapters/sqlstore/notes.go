@@ -50,33 +50,49 @@ func (s noteStore) GetNotes(ctx context.Context, userID string, ids []string) ([
 	for _, chunk := range chunks(dedupe(ids), inChunk) {
 		var a args
 		q := `SELECT ` + noteCols + ` FROM notes WHERE user_id = ` + a.add(userID) + ` AND id IN (` + list(&a, chunk) + `)`
-		rows, err := s.q.QueryContext(ctx, q, a...)
+		var err error
+		if out, err = s.scanNotes(ctx, out, "get notes", q, a...); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// ListNotes returns up to limit of the user's notes with ids after
+// afterID, by id (the primary key's order).
+func (s noteStore) ListNotes(ctx context.Context, userID, afterID string, limit int) ([]ports.NoteRow, error) {
+	if limit <= 0 {
+		return []ports.NoteRow{}, nil
+	}
+	return s.scanNotes(ctx, []ports.NoteRow{}, "list notes",
+		`SELECT `+noteCols+` FROM notes WHERE user_id = $1 AND id > $2 ORDER BY id LIMIT $3`, userID, afterID, limit)
+}
+
+// scanNotes appends the notes q selects (noteCols) to out.
+func (s noteStore) scanNotes(ctx context.Context, out []ports.NoteRow, what, q string, a ...any) ([]ports.NoteRow, error) {
+	rows, err := s.q.QueryContext(ctx, q, a...)
+	if err != nil {
+		return nil, s.s.wrap(ctx, err, what)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var n ports.NoteRow
+		var fields, tags string
+		var created, updated int64
+		if err := rows.Scan(&n.ID, &n.NoteType, &n.GUID, &fields, &tags, &n.Version, &created, &updated); err != nil {
+			return nil, s.s.wrap(ctx, err, what)
+		}
+		if n.Fields, err = parseStrings(fields); err == nil {
+			n.Tags, err = parseStrings(tags)
+		}
 		if err != nil {
-			return nil, s.s.wrap(ctx, err, "get notes")
+			return nil, s.s.wrap(ctx, err, what)
 		}
-		for rows.Next() {
-			var n ports.NoteRow
-			var fields, tags string
-			var created, updated int64
-			if err := rows.Scan(&n.ID, &n.NoteType, &n.GUID, &fields, &tags, &n.Version, &created, &updated); err != nil {
-				rows.Close()
-				return nil, s.s.wrap(ctx, err, "get notes")
-			}
-			if n.Fields, err = parseStrings(fields); err == nil {
-				n.Tags, err = parseStrings(tags)
-			}
-			if err != nil {
-				rows.Close()
-				return nil, s.s.wrap(ctx, err, "get notes")
-			}
-			n.CreatedAt, n.UpdatedAt = fromMs(created), fromMs(updated)
-			out = append(out, n)
-		}
-		err = rows.Err()
-		rows.Close()
-		if err != nil {
-			return nil, s.s.wrap(ctx, err, "get notes")
-		}
+		n.CreatedAt, n.UpdatedAt = fromMs(created), fromMs(updated)
+		out = append(out, n)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.s.wrap(ctx, err, what)
 	}
 	return out, nil
 }

@@ -82,7 +82,7 @@ func (s *Tools) Options() mcpcore.Options {
 			"and read progress with get_stats and get_study_plan. Ids come from earlier results; never invent them.",
 		ToolVisible: s.visible,
 		Logger:      s.log,
-		Tasks:       jobTasks{svc: s.svc},
+		Tasks:       jobTasks{svc: s.svc, kinds: jobToolKinds()},
 	}
 }
 
@@ -129,10 +129,11 @@ func (s *Tools) tool(def contracts.ToolDef) mcpcore.Tool {
 			IdempotentHint:  a.IdempotentHint,
 			OpenWorldHint:   new(a.OpenWorldHint),
 		},
-		Meta:        def.Meta,
-		Scopes:      contracts.ScopeStrings(def.Scopes),
-		Handler:     s.handler(def),
-		TaskSupport: mcpcore.TaskSupport(def.TaskSupport),
+		Meta:           def.Meta,
+		Scopes:         contracts.ScopeStrings(def.Scopes),
+		Handler:        s.handler(def),
+		TaskSupport:    mcpcore.TaskSupport(def.TaskSupport),
+		TaskFromResult: taskFromJob(def),
 	}
 }
 

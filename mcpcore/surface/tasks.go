@@ -69,8 +69,39 @@ func RunTaskJob(ctx context.Context, srv *mcpcore.Server, input json.RawMessage)
 }
 
 // jobTasks is the mcpcore.TaskStore over the job layer of the port.
+// kinds are the job kinds of the tools that start a job themselves
+// (ToolDef.JobKind): their task is that job, not a call wrapped in one.
 type jobTasks struct {
-	svc ports.McpServices
+	svc   ports.McpServices
+	kinds map[string]bool
+}
+
+// jobToolKinds returns the job kinds of the catalog's task tools that
+// start a job themselves.
+func jobToolKinds() map[string]bool {
+	kinds := map[string]bool{}
+	for _, def := range contracts.Catalog() {
+		if def.JobKind != "" && def.TaskSupport != "" {
+			kinds[def.JobKind] = true
+		}
+	}
+	return kinds
+}
+
+// taskFromJob is the mcpcore.Tool.TaskFromResult of a tool that starts a
+// job: the task is the job its result names (nil for other tools).
+func taskFromJob(def contracts.ToolDef) func(*mcpcore.CallToolResult) (string, bool) {
+	if def.JobKind == "" || def.TaskSupport == "" {
+		return nil
+	}
+	return func(res *mcpcore.CallToolResult) (string, bool) {
+		raw, ok := res.StructuredContent.(json.RawMessage)
+		var job contracts.Job
+		if !ok || json.Unmarshal(raw, &job) != nil || job.ID == "" || job.Kind != def.JobKind {
+			return "", false
+		}
+		return job.ID, true
+	}
 }
 
 // Create implements mcpcore.TaskStore: the job is stored before it returns.
@@ -91,6 +122,9 @@ func (j jobTasks) Get(ctx context.Context, id string) (mcpcore.Task, error) {
 	job, err := j.job(ctx, id)
 	if err != nil {
 		return mcpcore.Task{}, err
+	}
+	if j.kinds[job.Kind] {
+		return jobTaskOf(job), nil
 	}
 	return taskOf(job), nil
 }
@@ -118,7 +152,7 @@ func (j jobTasks) job(ctx context.Context, id string) (contracts.Job, error) {
 	if err != nil {
 		return job, taskStoreError(err)
 	}
-	if !strings.HasPrefix(job.Kind, taskJobPrefix) {
+	if !strings.HasPrefix(job.Kind, taskJobPrefix) && !j.kinds[job.Kind] {
 		return contracts.Job{}, mcpcore.ErrTaskNotFound
 	}
 	return job, nil
@@ -170,6 +204,35 @@ func taskOf(job contracts.Job) mcpcore.Task {
 		} else {
 			t.Result = r.Result
 		}
+	}
+	return t
+}
+
+// jobTaskOf reads the task of a tool that started a job itself: while the
+// job runs the task works (its progress as the status message); a job that
+// ended, succeeded or failed, completes the task with the finished job as
+// get_job shows it (isError when it failed, so the model reads why); a
+// canceled job cancels it.
+func jobTaskOf(job contracts.Job) mcpcore.Task {
+	t := taskOf(job)
+	if job.Status != contracts.JobSucceeded && job.Status != contracts.JobFailed {
+		return t
+	}
+	res, err := mcpcore.StructuredResult(job)
+	var raw json.RawMessage
+	if err == nil {
+		res.IsError = job.Status == contracts.JobFailed
+		raw, err = mcpcore.EncodeResult(res)
+	}
+	if err != nil {
+		t.Status, t.StatusMessage = mcpcore.TaskFailed, "the job's result could not be read"
+		t.Error = mcpcore.NewError(mcpcore.CodeInternalError, t.StatusMessage, nil)
+		return t
+	}
+	t.Status, t.Result, t.Error = mcpcore.TaskCompleted, raw, nil
+	t.StatusMessage = job.Progress.Message
+	if job.Status == contracts.JobFailed {
+		t.StatusMessage = job.Error
 	}
 	return t
 }

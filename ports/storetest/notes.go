@@ -71,3 +71,56 @@ func testNotes(t *testing.T, f *fixture) {
 		t.Errorf("after UpdateNote: %+v", got)
 	}
 }
+
+func testListNotes(t *testing.T, f *fixture) {
+	a, b := f.user(), f.user()
+	var mine []ports.NoteRow
+	for i := range 5 {
+		mine = append(mine, f.note(contracts.NoteTypeBasic, "front "+string(rune('A'+i)), "back"))
+	}
+	must(t, f.s.Notes().InsertNotes(f.ctx, a, mine))
+	theirs := f.note(contracts.NoteTypeCloze, "{{c1::Paris}} is in France", "")
+	must(t, f.s.Notes().InsertNotes(f.ctx, b, []ports.NoteRow{theirs}))
+	want := make([]string, len(mine))
+	for i, n := range mine {
+		want[i] = n.ID
+	}
+	slices.Sort(want)
+
+	// Pages of two, by id, until a short page: every note once, none of b's.
+	var got []string
+	after := ""
+	for range 10 {
+		page, err := f.s.Notes().ListNotes(f.ctx, a, after, 2)
+		must(t, err)
+		for _, n := range page {
+			got = append(got, n.ID)
+			if n.ID == theirs.ID {
+				t.Errorf("ListNotes of user a returned user b's note")
+			}
+		}
+		if len(page) < 2 {
+			break
+		}
+		after = page[len(page)-1].ID
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("ListNotes pages = %v, want %v", got, want)
+	}
+
+	all, err := f.s.Notes().ListNotes(f.ctx, a, "", 100)
+	must(t, err)
+	if len(all) != 5 || all[0].ID != want[0] || all[0].Version != 1 || len(all[0].Fields) != 2 || !slices.Equal(all[0].Tags, []string{"Tag"}) ||
+		!all[0].CreatedAt.Equal(f.now) || all[0].GUID == "" || all[0].NoteType != contracts.NoteTypeBasic {
+		t.Errorf("ListNotes = %+v", all)
+	}
+	if rest, err := f.s.Notes().ListNotes(f.ctx, a, want[4], 100); err != nil || len(rest) != 0 {
+		t.Errorf("ListNotes after the last note = %+v, %v", rest, err)
+	}
+	if none, err := f.s.Notes().ListNotes(f.ctx, a, "", 0); err != nil || none == nil || len(none) != 0 {
+		t.Errorf("ListNotes with limit 0 = %#v, %v; want an empty slice", none, err)
+	}
+	if bs, err := f.s.Notes().ListNotes(f.ctx, b, "", 100); err != nil || len(bs) != 1 || bs[0].ID != theirs.ID || bs[0].Fields[0] != theirs.Fields[0] {
+		t.Errorf("ListNotes of user b = %+v, %v", bs, err)
+	}
+}

@@ -54,6 +54,7 @@ func TestStore(t *testing.T, open func(t *testing.T) ports.Database) {
 		{"InsertNewCards", testInsertNewCards},
 		{"HashesInDeck", testHashesInDeck},
 		{"Notes", testNotes},
+		{"ListNotes", testListNotes},
 		{"UpdateCard", testUpdateCard},
 		{"MoveCard", testMoveCard},
 		{"UpdateState", testUpdateState},

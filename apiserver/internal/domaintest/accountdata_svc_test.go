@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 
@@ -54,6 +55,27 @@ func testExportAccount(t *testing.T, store string) {
 	if _, err := e.svc.Keys.CreateKey(ctx, "laptop", []contracts.Scope{contracts.ScopeDecksRead}, 0); err != nil {
 		t.Fatal(err)
 	}
+	// The deck's preset with fitted weights and its own retention, a note,
+	// a deck and a card in the trash.
+	weights := append([]float64(nil), contracts.DefaultWeights...)
+	weights[0] = 0.5
+	d, err := e.svc.Decks.UpdateDeck(ctx, contracts.UpdateDeckArgs{DeckID: d.ID, DesiredRetention: ptr(0.85), Weights: weights})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.svc.Notes.AddNotes(ctx, contracts.AddNotesArgs{DeckID: d.ID, Notes: []contracts.NewNote{{NoteType: contracts.NoteTypeBasicReversed,
+		Fields: map[string]string{"Front": "le chien", "Back": "the dog"}, Tags: []string{"animals"}}}}); err != nil {
+		t.Fatal(err)
+	}
+	gone := e.add(ctx, d.ID, card("Au revoir", "Goodbye"))
+	if _, err := e.svc.Cards.DeleteCards(ctx, contracts.DeleteCardsArgs{CardIDs: []string{gone.Items[0].ID}}); err != nil {
+		t.Fatal(err)
+	}
+	old := e.deck(ctx, "Old Spanish")
+	e.add(ctx, old.ID, card("Hola", "Hello"))
+	if _, err := e.svc.Decks.DeleteDeck(ctx, old.ID); err != nil {
+		t.Fatal(err)
+	}
 
 	var buf bytes.Buffer
 	if err := e.svc.AccountData.Export(ctx, &buf); err != nil {
@@ -79,8 +101,11 @@ func testExportAccount(t *testing.T, store string) {
 		Exposure map[string]any            `json:"exposure"`
 		Settings contracts.AccountSettings `json:"settings"`
 		APIKeys  []map[string]any          `json:"apiKeys"`
+		Presets  []contracts.Preset        `json:"presets"`
 		Decks    []contracts.Deck          `json:"decks"`
+		Notes    []domain.ExportNote       `json:"notes"`
 		Cards    []contracts.Card          `json:"cards"`
+		Trash    []contracts.TrashItem     `json:"trash"`
 		Reviews  []domain.ExportReview     `json:"reviews"`
 		Audit    []contracts.AuditEvent    `json:"audit"`
 		Media    []domain.ExportMedia      `json:"media"`
@@ -92,11 +117,46 @@ func testExportAccount(t *testing.T, store string) {
 	if doc.Format != domain.ExportFormat || doc.Version != 1 || doc.Account.Email != "ada@example.com" {
 		t.Errorf("header: %q v%d account %+v", doc.Format, doc.Version, doc.Account)
 	}
-	if len(doc.Decks) != 1 || doc.Decks[0].ID != d.ID || len(doc.Cards) != 2 || len(doc.Reviews) != 1 || doc.Reviews[0].Rating != contracts.RatingGood ||
+	if len(doc.Decks) != 1 || doc.Decks[0].ID != d.ID || len(doc.Cards) != 4 || len(doc.Reviews) != 1 || doc.Reviews[0].Rating != contracts.RatingGood ||
 		doc.Reviews[0].DurationMs != 4000 || len(doc.Audit) != 3 || doc.Audit[0].Tool != contracts.AuditExportAccount ||
 		doc.Audit[1].Tool != contracts.AuditCreateKey || len(doc.Media) != 1 || doc.Media[0].ID != mediaID || doc.Exposure == nil {
 		t.Errorf("export contents: %d decks, %d cards, %d reviews, %d audit, %d media, exposure %v",
 			len(doc.Decks), len(doc.Cards), len(doc.Reviews), len(doc.Audit), len(doc.Media), doc.Exposure)
+	}
+	var preset *contracts.Preset
+	for i, p := range doc.Presets {
+		if p.ID == d.Settings.PresetID {
+			preset = &doc.Presets[i]
+		}
+	}
+	if preset == nil || preset.Settings.DesiredRetention != 0.85 || len(preset.Settings.Weights) != 21 || preset.Settings.Weights[0] != 0.5 ||
+		preset.Settings.Weights[20] != contracts.DefaultWeights[20] {
+		t.Errorf("the deck's preset %q in the export: %+v (all: %+v)", d.Settings.PresetID, preset, doc.Presets)
+	}
+	if len(doc.Notes) != 1 || doc.Notes[0].NoteType != contracts.NoteTypeBasicReversed || !slices.Equal(doc.Notes[0].Fields, []string{"le chien", "the dog"}) ||
+		!slices.Equal(doc.Notes[0].FieldNames, []string{"Front", "Back"}) || !slices.Equal(doc.Notes[0].Tags, []string{"animals"}) || doc.Notes[0].GUID == "" {
+		t.Errorf("notes = %+v", doc.Notes)
+	} else {
+		n := 0
+		for _, c := range doc.Cards {
+			if c.NoteID == doc.Notes[0].ID {
+				n++
+			}
+		}
+		if n != 2 {
+			t.Errorf("%d exported cards name the reversed note, want 2", n)
+		}
+	}
+	kinds := map[string]contracts.TrashItem{}
+	for _, it := range doc.Trash {
+		kinds[it.Kind] = it
+		if it.DeletedAt.IsZero() || !it.ExpiresAt.Equal(it.DeletedAt.Add(contracts.TrashTTL)) {
+			t.Errorf("trash item %+v: expiresAt is not deletedAt + %d days", it, contracts.TrashDays)
+		}
+	}
+	if len(doc.Trash) != 2 || kinds[contracts.TrashKindDeck].ID != old.ID || kinds[contracts.TrashKindDeck].Cards != 1 ||
+		kinds[contracts.TrashKindCard].ID != gone.Items[0].ID || kinds[contracts.TrashKindCard].Front != "Au revoir" {
+		t.Errorf("trash = %+v", doc.Trash)
 	}
 	if doc.Settings.Timezone != "Europe/Paris" || doc.Settings.RolloverHour != 5 {
 		t.Errorf("settings = %+v", doc.Settings)

@@ -71,10 +71,11 @@ type JobKinds interface {
 
 // RegisterTaskJobs registers the job kind of every catalog tool that may
 // run as an MCP task: its job runs the call on srv (surface.RunTaskJob),
-// on whichever instance's runner claims it, under the tool's scope.
+// on whichever instance's runner claims it, under the tool's scope. A tool
+// that starts a job of its own (JobKind) needs none: its task is that job.
 func RegisterTaskJobs(jobs JobKinds, srv *mcpcore.Server) {
 	for _, def := range contracts.Catalog() {
-		if def.TaskSupport == "" || len(def.Scopes) != 1 {
+		if def.TaskSupport == "" || def.JobKind != "" || len(def.Scopes) != 1 {
 			continue
 		}
 		jobs.Register(surface.TaskJobKind(def.Name), def.Scopes[0], func(ctx context.Context, run *domain.JobRun) (any, error) {
