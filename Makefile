@@ -9,7 +9,7 @@ GO ?= go
 DB ?=
 ADDR ?=
 
-.PHONY: axe fsrs-harness anki-harness run build test generate widget check-widget check-generated lint tidy-check bench bench-quick loadtest loadtest-smoke loadtest-scale pgbouncer-suite replica-test fuzz-import fuzz-oauth fuzz-hostile conformance conformance-oauth ci help
+.PHONY: axe fsrs-harness anki-harness run build test generate widget check-widget check-generated lint tidy-check bench bench-big bench-quick loadtest loadtest-smoke loadtest-scale pgbouncer-suite replica-test fuzz-import fuzz-oauth fuzz-hostile conformance conformance-oauth ci help
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
@@ -70,6 +70,10 @@ tidy-check: ## go mod tidy -diff for every module
 bench: ## benchmarks: storage, domain, and the MCP engine against its peers (ratios matter, not absolute times)
 	$(GO) test -run '^$$' -bench . -benchmem -timeout 30m ./adapters/... ./domain/... ./apiserver/internal/domaintest/
 	$(GO) run ./bench/cmd/mcpbench
+	$(GO) run ./bench/cmd/bigread
+
+bench-big: ## the read tools on a 100,000-card account, SQLite and Postgres (TAKHTABUSH_TEST_POSTGRES_URL): CPU per call against the issue 12 §3 goals
+	$(GO) run ./bench/cmd/bigread
 
 bench-quick: ## a fast smoke run of the MCP comparison
 	$(GO) run ./bench/cmd/mcpbench -quick

@@ -21,8 +21,8 @@ type budget struct{ statements, txs int64 }
 // one deck of a few cards; counts grow with the request (add_cards of 10
 // cards), never with the account.
 var statementBudgets = map[string]budget{
-	contracts.ToolListDecks:          {3, 0},
-	contracts.ToolGetDeck:            {3, 0},
+	contracts.ToolListDecks:          {2, 0}, // the key with the exposure settings; the decks with their maintained counts in one read
+	contracts.ToolGetDeck:            {2, 0},
 	contracts.ToolSearchCards:        {4, 0},
 	contracts.ToolGetStudySnapshot:   {10, 1}, // + the account settings (learner's day)
 	contracts.ToolGetStats:           {6, 0},  // + the account settings

@@ -19,6 +19,7 @@ require (
 	github.com/takhtabush/takhtabush/contracts v0.0.0-00010101000000-000000000000
 	github.com/takhtabush/takhtabush/domain v0.0.0-00010101000000-000000000000
 	github.com/takhtabush/takhtabush/mcpcore v0.0.0-00010101000000-000000000000
+	github.com/takhtabush/takhtabush/ports v0.0.0-00010101000000-000000000000
 )
 
 require (
@@ -52,7 +53,6 @@ require (
 	github.com/segmentio/encoding v0.5.4 // indirect
 	github.com/sethvargo/go-retry v0.5.0 // indirect
 	github.com/spf13/cast v1.7.1 // indirect
-	github.com/takhtabush/takhtabush/ports v0.0.0-00010101000000-000000000000 // indirect
 	github.com/wneessen/go-mail v0.8.1 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
 	github.com/yuin/goldmark v1.8.7 // indirect

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"strconv"
 	"time"
 
 	"github.com/takhtabush/takhtabush/contracts"
@@ -113,11 +114,12 @@ ON CONFLICT DO NOTHING`,
 
 // GetDeck returns a deck with its counts as of now. Not found when absent.
 func (s deckStore) GetDeck(ctx context.Context, userID, deckID string, now time.Time) (contracts.Deck, error) {
-	rows, err := s.q.QueryContext(ctx, `SELECT `+deckCols+deckFrom+`WHERE d.user_id = $1 AND d.id = $2`, userID, deckID)
+	rows, err := s.q.QueryContext(ctx, `SELECT `+deckCols+deckCountCols(3)+deckFrom+deckCountJoin+`WHERE d.user_id = $1 AND d.id = $2`,
+		userID, deckID, ms(now))
 	if err != nil {
 		return contracts.Deck{}, s.s.wrap(ctx, err, "get deck")
 	}
-	decks, err := s.scanDecks(ctx, rows, userID, now)
+	decks, err := s.scanDecks(ctx, rows)
 	if err != nil {
 		return contracts.Deck{}, err
 	}
@@ -162,77 +164,49 @@ func (s deckStore) ListDecks(ctx context.Context, userID, afterID string, limit 
 	if limit <= 0 {
 		return []contracts.Deck{}, nil
 	}
-	rows, err := s.q.QueryContext(ctx, `SELECT `+deckCols+deckFrom+`WHERE d.user_id = $1 AND d.id > $2 ORDER BY d.id LIMIT $3`,
-		userID, afterID, limit)
+	rows, err := s.q.QueryContext(ctx, `SELECT `+deckCols+deckCountCols(4)+deckFrom+deckCountJoin+
+		`WHERE d.user_id = $1 AND d.id > $2 ORDER BY d.id LIMIT $3`,
+		userID, afterID, limit, ms(now))
 	if err != nil {
 		return nil, s.s.wrap(ctx, err, "list decks")
 	}
-	return s.scanDecks(ctx, rows, userID, now)
+	return s.scanDecks(ctx, rows)
 }
 
-// scanDecks reads deck rows and adds their counts.
-func (s deckStore) scanDecks(ctx context.Context, rows *sql.Rows, userID string, now time.Time) ([]contracts.Deck, error) {
+// deckCountCols reads a deck's counts beside deckCols (FROM deckFrom
+// with deckCountJoin), in the same statement: the counts by phase are kept
+// per deck by triggers (deck_counts), and so are the queued cards by due
+// time (deck_due), so the due-now count adds up the deck's due times up to
+// now (the query's parameter now, in ms), one row each; neither reads the
+// deck's cards.
+func deckCountCols(now int) string {
+	return `, COALESCE(dc.total, 0), COALESCE(dc.fresh, 0), COALESCE(dc.learning, 0), COALESCE(dc.review, 0), COALESCE(dc.suspended, 0),
+  (SELECT COALESCE(SUM(dd.n), 0) FROM deck_due dd WHERE dd.user_id = d.user_id AND dd.deck_id = d.id AND dd.due <= $` + strconv.Itoa(now) + `)`
+}
+
+// deckCountJoin joins a deck (d) to its counts by phase, for deckCountCols.
+const deckCountJoin = `LEFT JOIN deck_counts dc ON dc.deck_id = d.id `
+
+// scanDecks reads rows of deckCols with deckCountCols.
+func (s deckStore) scanDecks(ctx context.Context, rows *sql.Rows) ([]contracts.Deck, error) {
 	decks := []contracts.Deck{}
-	err := func() error {
-		defer rows.Close()
-		for rows.Next() {
-			var d contracts.Deck
-			if err := scanDeck(rows, &d); err != nil {
-				return err
-			}
-			decks = append(decks, d)
-		}
-		return rows.Err()
-	}()
-	if err != nil {
-		return nil, s.s.wrap(ctx, err, "read decks")
-	}
-	if len(decks) == 0 {
-		return decks, nil
-	}
-	ids := make([]string, len(decks))
-	for i, d := range decks {
-		ids[i] = d.ID
-	}
-	counts, err := s.counts(ctx, userID, ids, now)
-	if err != nil {
-		return nil, err
-	}
-	for i := range decks {
-		decks[i].Counts = counts[decks[i].ID]
-	}
-	return decks, nil
-}
-
-// counts computes the card counts of the given decks.
-func (s deckStore) counts(ctx context.Context, userID string, deckIDs []string, now time.Time) (map[string]contracts.DeckCounts, error) {
-	out := make(map[string]contracts.DeckCounts, len(deckIDs))
-	var a args
-	user, at := a.add(userID), a.add(ms(now))
-	// The counts by phase are kept per deck by triggers (deck_counts), and
-	// so are the queued cards by due time (deck_due): the due-now count
-	// adds up the deck's due times up to now, one row each.
-	q := `SELECT dc.deck_id, dc.total, dc.fresh, dc.learning, dc.review, dc.suspended,
-  (SELECT COALESCE(SUM(dd.n), 0) FROM deck_due dd WHERE dd.user_id = ` + user + ` AND dd.deck_id = dc.deck_id AND dd.due <= ` + at + `)
-FROM deck_counts dc JOIN decks d ON d.id = dc.deck_id
-WHERE d.user_id = ` + user + ` AND dc.deck_id IN (` + list(&a, deckIDs) + `)`
-	rows, err := s.q.QueryContext(ctx, q, a...)
-	if err != nil {
-		return nil, s.s.wrap(ctx, err, "count cards")
-	}
 	defer rows.Close()
 	for rows.Next() {
-		var id string
-		var c contracts.DeckCounts
-		if err := rows.Scan(&id, &c.Total, &c.New, &c.Learning, &c.Review, &c.Suspended, &c.DueNow); err != nil {
-			return nil, s.s.wrap(ctx, err, "count cards")
+		var d contracts.Deck
+		var dd deckDest
+		c := &d.Counts
+		if err := rows.Scan(append(dd.dest(&d), &c.Total, &c.New, &c.Learning, &c.Review, &c.Suspended, &c.DueNow)...); err != nil {
+			return nil, s.s.wrap(ctx, err, "read decks")
 		}
-		out[id] = c
+		if err := dd.fill(&d); err != nil {
+			return nil, s.s.wrap(ctx, err, "read decks")
+		}
+		decks = append(decks, d)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, s.s.wrap(ctx, err, "count cards")
+		return nil, s.s.wrap(ctx, err, "read decks")
 	}
-	return out, nil
+	return decks, nil
 }
 
 // UpdateDeck stores name, description, settings, the preset id and

@@ -36,7 +36,7 @@ func withControl(in *servers.Instance) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case StatsPath:
-			writeJSON(w, readStats(in.Statements))
+			writeJSON(w, readStats(in.Statements, in.DBCPU))
 		case SetupPath:
 			writeJSON(w, in.Setup)
 		case VerifyPath:

@@ -55,6 +55,12 @@ const readyTimeout = 60 * time.Second
 // startChild launches the server, telling it the most calls a scenario will
 // send, and waits for its ready line; then it fetches the scenarios' setup.
 func startChild(spawn SpawnFunc, name string, workers, calls int) (*child, error) {
+	return startChildTimeout(spawn, name, workers, calls, readyTimeout)
+}
+
+// startChildTimeout is startChild waiting at most wait for the ready line
+// (a child seeding a big account takes longer).
+func startChildTimeout(spawn SpawnFunc, name string, workers, calls int, wait time.Duration) (*child, error) {
 	cmd := spawn(name)
 	cmd.Env = append(cmd.Environ(), fmt.Sprintf("%s=%d", CallsEnv, calls))
 	cmd.Stderr = os.Stderr
@@ -95,9 +101,9 @@ func startChild(spawn SpawnFunc, name string, workers, calls int) (*child, error
 		c.verify = r.Verify
 	case err := <-c.exited:
 		return nil, fmt.Errorf("server %s exited before it was ready: %v", name, err)
-	case <-time.After(readyTimeout):
+	case <-time.After(wait):
 		c.stop()
-		return nil, fmt.Errorf("server %s not ready after %v", name, readyTimeout)
+		return nil, fmt.Errorf("server %s not ready after %v", name, wait)
 	}
 	c.client = &http.Client{Transport: &http.Transport{
 		MaxIdleConns:        4 * workers,

@@ -22,10 +22,13 @@ type Stats struct {
 	// Statements counts the database statements run so far (servers
 	// without a database: 0).
 	Statements int64 `json:"statements"`
+	// DBCPUNanos is the CPU time the database server spent on the
+	// server's connections (servers.Instance.DBCPU; 0 without one).
+	DBCPUNanos int64 `json:"dbCpuNanos,omitempty"`
 }
 
 // readStats takes a snapshot of the current process and its statement count.
-func readStats(statements func() int64) Stats {
+func readStats(statements, dbCPU func() int64) Stats {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	return Stats{
@@ -35,6 +38,7 @@ func readStats(statements func() int64) Stats {
 		NumGC:      ms.NumGC,
 		GOMAXPROCS: runtime.GOMAXPROCS(0),
 		Statements: count(statements),
+		DBCPUNanos: count(dbCPU),
 	}
 }
 

@@ -41,10 +41,10 @@ func (c cpuSample) minus(o cpuSample) cpuSample {
 func (e *env) cpu(ctx context.Context) cpuSample {
 	s := cpuSample{backends: map[int]float64{}}
 	for _, p := range e.procs {
-		s.instances += procCPU(p.pid())
+		s.instances += ProcCPU(p.pid())
 	}
 	if e.bouncer != nil {
-		s.bouncer = procCPU(e.bouncer.Pid())
+		s.bouncer = ProcCPU(e.bouncer.Pid())
 	}
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
@@ -57,7 +57,7 @@ func (e *env) cpu(ctx context.Context) cpuSample {
 			for rows.Next() {
 				var pid int
 				if rows.Scan(&pid) == nil {
-					s.backends[pid] = procCPU(pid)
+					s.backends[pid] = ProcCPU(pid)
 				}
 			}
 			rows.Close()
@@ -66,9 +66,9 @@ func (e *env) cpu(ctx context.Context) cpuSample {
 	return s
 }
 
-// procCPU is a process's user plus system CPU time in seconds, from
+// ProcCPU is a process's user plus system CPU time in seconds, from
 // /proc/PID/stat (0 when it cannot be read).
-func procCPU(pid int) float64 {
+func ProcCPU(pid int) float64 {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
 		return 0

@@ -11,8 +11,13 @@ import (
 // deckPage is the structured output of the service's list_decks.
 type deckPage struct {
 	Items []struct {
-		ID     string `json:"id"`
-		Name   string `json:"name"`
+		ID       string `json:"id"`
+		Name     string `json:"name"`
+		Settings struct {
+			PresetID         string    `json:"presetId"`
+			DesiredRetention float64   `json:"desiredRetention"`
+			Weights          []float64 `json:"weights"`
+		} `json:"settings"`
 		Counts struct {
 			Total int `json:"total"`
 			New   int `json:"new"`
@@ -38,6 +43,13 @@ func checkFullListDecks(r *Response) error {
 		if d.ID == "" || d.Name != want[i].Name || d.Counts.Total != ReaderDeckCards(i) || d.Counts.New != ReaderDeckCards(i) {
 			return fmt.Errorf("deck %d = %q with %d cards (%d new), want %q with %d new cards",
 				i, d.Name, d.Counts.Total, d.Counts.New, want[i].Name, ReaderDeckCards(i))
+		}
+		// Every seeded deck has its own preset: the answer carries the
+		// deck's effective settings, the preset's scheduling fields over
+		// the deck's own (retention and the 21 FSRS weights).
+		if s := d.Settings; s.PresetID == "" || s.DesiredRetention <= 0 || len(s.Weights) != 21 {
+			return fmt.Errorf("deck %d (%q) settings lack its preset's: preset %q, retention %v, %d weights",
+				i, d.Name, s.PresetID, s.DesiredRetention, len(s.Weights))
 		}
 	}
 	return nil

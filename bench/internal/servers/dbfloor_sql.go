@@ -13,20 +13,18 @@ FROM api_keys k LEFT JOIN exposure_settings x ON x.user_id = k.user_id
 WHERE k.id = $1`
 
 // sqlListDecks is list_decks: a page of the user's decks, each with its
-// counts by phase and due now, in one read: the user's cards grouped by
-// deck through the (user_id, deck_id, suspended, phase, due) index, joined
-// to the decks (the reader's decks all fit on one page).
-const sqlListDecks = `SELECT d.id, d.name, d.description, d.settings, d.created_at, d.updated_at,
-  COALESCE(c.total, 0), COALESCE(c.fresh, 0), COALESCE(c.learning, 0), COALESCE(c.review, 0), COALESCE(c.suspended, 0), COALESCE(c.due, 0)
-FROM decks d LEFT JOIN (
-  SELECT deck_id, COUNT(*) AS total,
-    SUM(CASE WHEN suspended THEN 0 WHEN phase = 'new' THEN 1 ELSE 0 END) AS fresh,
-    SUM(CASE WHEN suspended THEN 0 WHEN phase IN ('learning', 'relearning') THEN 1 ELSE 0 END) AS learning,
-    SUM(CASE WHEN suspended THEN 0 WHEN phase = 'review' THEN 1 ELSE 0 END) AS review,
-    SUM(CASE WHEN suspended THEN 1 ELSE 0 END) AS suspended,
-    SUM(CASE WHEN suspended THEN 0 WHEN phase <> 'new' AND due <= $2 THEN 1 ELSE 0 END) AS due
-  FROM cards WHERE user_id = $1 GROUP BY deck_id
-) c ON c.deck_id = d.id
+// effective settings (the deck's own, with its preset's over them: the
+// scheduler's parameters live in the preset) and its counts, in one read.
+// The counts come from what the schema's triggers maintain, so no card is
+// read: by phase from deck_counts (one row per deck), due now as the sum of
+// the deck's queued cards by due time up to now from deck_due (one row per
+// distinct due time). The reader's decks all fit on one page.
+const sqlListDecks = `SELECT d.id, d.name, d.description, d.settings, d.preset_id, p.settings, d.created_at, d.updated_at,
+  COALESCE(dc.total, 0), COALESCE(dc.fresh, 0), COALESCE(dc.learning, 0), COALESCE(dc.review, 0), COALESCE(dc.suspended, 0),
+  (SELECT COALESCE(SUM(dd.n), 0) FROM deck_due dd WHERE dd.user_id = d.user_id AND dd.deck_id = d.id AND dd.due <= $2)
+FROM decks d
+LEFT JOIN presets p ON p.id = d.preset_id AND p.user_id = d.user_id
+LEFT JOIN deck_counts dc ON dc.deck_id = d.id
 WHERE d.user_id = $1
 ORDER BY d.id
 LIMIT $3`

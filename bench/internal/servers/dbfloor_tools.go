@@ -36,16 +36,25 @@ func (f *dbFloor) listDecks(ctx context.Context, p principal) (contracts.DeckPag
 		var (
 			d                contracts.Deck
 			settings         string
+			presetID, preset sql.NullString
 			created, updated int64
 		)
 		c := &d.Counts
-		if err := rows.Scan(&d.ID, &d.Name, &d.Description, &settings, &created, &updated,
+		if err := rows.Scan(&d.ID, &d.Name, &d.Description, &settings, &presetID, &preset, &created, &updated,
 			&c.Total, &c.New, &c.Learning, &c.Review, &c.Suspended, &c.DueNow); err != nil {
 			return contracts.DeckPage{}, err
 		}
 		if err := json.Unmarshal([]byte(settings), &d.Settings); err != nil {
 			return contracts.DeckPage{}, err
 		}
+		if presetID.Valid && preset.Valid { // the preset's scheduling fields over the deck's own
+			pr := contracts.Preset{ID: presetID.String}
+			if err := json.Unmarshal([]byte(preset.String), &pr.Settings); err != nil {
+				return contracts.DeckPage{}, err
+			}
+			d.Settings = d.Settings.WithPreset(pr)
+		}
+		d.Settings = d.Settings.WithDefaults() // steps and weights left unset are the defaults, as the answer states them
 		d.CreatedAt, d.UpdatedAt = time.UnixMilli(created).UTC(), time.UnixMilli(updated).UTC()
 		page.Items = append(page.Items, d)
 	}

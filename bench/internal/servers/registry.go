@@ -20,13 +20,19 @@ var all = []Server{
 	FullStack{Postgres: true},
 }
 
+// big lists the big-account servers cmd/bigread runs (not mcpbench).
+var big = []Server{BigRead{}, BigRead{Postgres: true}}
+
 // All returns the registered servers in run order.
 func All() []Server { return all }
+
+// Big returns the big-account servers in run order.
+func Big() []Server { return big }
 
 // Lookup returns the server registered under name.
 func Lookup(name string) (Server, error) {
 	var names []string
-	for _, s := range all {
+	for _, s := range append(all[:len(all):len(all)], big...) {
 		if s.Name() == name {
 			return s, nil
 		}

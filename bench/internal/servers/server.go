@@ -57,6 +57,10 @@ type Instance struct {
 	// Statements, when set, counts the database statements run so far
 	// (the report gives statements per request).
 	Statements func() int64
+	// DBCPU, when set, is the CPU time in nanoseconds the database server
+	// has spent so far on this instance's connections (Postgres backends;
+	// SQLite runs inside the process, so its CPU is already the process's).
+	DBCPU func() int64
 	// Close releases resources created by Start. It may be nil.
 	Close func() error
 }
