@@ -199,22 +199,41 @@ func (s *ExportService) collect(ctx context.Context, t ExportTicket) (ports.Anki
 
 	media := &exportMedia{ctx: ctx, s: s, uid: uid, names: map[string]string{}, include: t.Media}
 	typeKeys := map[string]int64{}
-	typeKey := func(name string) int64 {
+	usedTypeKeys := map[int64]bool{}
+	typeKey := func(name string) (int64, error) {
 		if key, ok := typeKeys[name]; ok {
-			return key
+			return key, nil
 		}
 		nt, ok := notes.StockByName(name)
+		key := int64(0)
+		if isStoredType(name) {
+			// A type of the account's own keeps its fields, templates and
+			// CSS, and the Anki model id it came with, so Anki matches it.
+			rows, err := s.store.NoteTypes().GetNoteTypes(ctx, uid, []string{name})
+			if err != nil {
+				return 0, err
+			}
+			if len(rows) == 1 {
+				nt, ok = typeOfRow(rows[0]), true
+				key = rows[0].AnkiID
+			}
+		}
 		if !ok {
 			nt, _ = notes.StockByName(notes.Basic)
 		}
-		key := k.take()
-		typeKeys[name] = key
+		if key <= 0 || usedTypeKeys[key] {
+			key = k.take()
+			for usedTypeKeys[key] {
+				key = k.take()
+			}
+		}
+		typeKeys[name], usedTypeKeys[key] = key, true
 		at := ports.AnkiNoteType{Key: key, Name: nt.Name, Cloze: nt.Kind == notes.KindCloze, Fields: nt.Fields, CSS: nt.CSS}
 		for _, tp := range nt.Templates {
 			at.Templates = append(at.Templates, ports.AnkiTemplate{Name: tp.Name, Front: tp.Front, Back: tp.Back})
 		}
 		pkg.NoteTypes = append(pkg.NoteTypes, at)
-		return key
+		return key, nil
 	}
 
 	// Notes: a card's note, or for a card without one a Basic note of its
@@ -238,7 +257,11 @@ func (s *ExportService) collect(ctx context.Context, t ExportTicket) (ports.Anki
 			for j, f := range n.Fields {
 				fields[j] = s.ankiHTML(f, media)
 			}
-			pkg.Notes = append(pkg.Notes, ports.AnkiNote{Key: key, GUID: n.GUID, TypeKey: typeKey(n.NoteType), Fields: fields, Tags: n.Tags, Modified: n.UpdatedAt})
+			tk, err := typeKey(n.NoteType)
+			if err != nil {
+				return ports.AnkiPackage{}, err
+			}
+			pkg.Notes = append(pkg.Notes, ports.AnkiNote{Key: key, GUID: n.GUID, TypeKey: tk, Fields: fields, Tags: n.Tags, Modified: n.UpdatedAt})
 		}
 	}
 	cardKeys := map[string]int64{}
@@ -247,7 +270,11 @@ func (s *ExportService) collect(ctx context.Context, t ExportTicket) (ports.Anki
 		ord := c.Ord
 		if !ok {
 			nk, ord = k.take(), 0
-			pkg.Notes = append(pkg.Notes, ports.AnkiNote{Key: nk, GUID: c.ID, TypeKey: typeKey(notes.Basic),
+			tk, err := typeKey(notes.Basic)
+			if err != nil {
+				return ports.AnkiPackage{}, err
+			}
+			pkg.Notes = append(pkg.Notes, ports.AnkiNote{Key: nk, GUID: c.ID, TypeKey: tk,
 				Fields: []string{s.ankiHTML(c.Front, media), s.ankiHTML(c.Back, media)}, Tags: c.Tags, Modified: c.UpdatedAt})
 		}
 		key := k.take()

@@ -78,6 +78,8 @@ type importer struct {
 	cardByKey    map[int64]*cardWork // package card key → card
 	droppedCards map[string]bool     // new cards left out as duplicates
 
+	types []ports.NoteTypeRow // the package's own note types, to store
+
 	stage   ports.ImportStage // where the new rows wait until published
 	touched time.Time         // when the stage was last marked alive
 }
@@ -324,15 +326,16 @@ func importedNoteID(uid, guid string) string {
 	return "n" + hex.EncodeToString(sum[:16])
 }
 
-// noteType is the stock type a package's note type is stored as, and
-// whether it was converted (a type of its own: its fields are mapped by
-// position, its templates not kept).
+// importNoteType returns the stock type a package's note type is (one of
+// a stock name and the stock fields, or the stock fields and templates
+// under another name) and false, or else true with the stock type its
+// notes would be converted to by field position (see planTypes).
 func importNoteType(at ports.AnkiNoteType) (notes.Type, bool) {
 	if t, ok := notes.StockByName(at.Name); ok && slices.Equal(t.Fields, at.Fields) {
 		return t, false
 	}
 	for _, t := range notes.Stock() {
-		if slices.Equal(t.Fields, at.Fields) && len(t.Templates) == len(at.Templates) && (t.Kind == notes.KindCloze) == at.Cloze {
+		if slices.Equal(t.Fields, at.Fields) && sameTemplates(t.Templates, at.Templates) && (t.Kind == notes.KindCloze) == at.Cloze {
 			return t, false
 		}
 	}
@@ -345,6 +348,21 @@ func importNoteType(at ports.AnkiNoteType) (notes.Type, bool) {
 	}
 	t, _ := notes.StockByName(name)
 	return t, true
+}
+
+// sameTemplates reports whether a package's templates are the stock ones
+// (whitespace aside).
+func sameTemplates(stock []notes.Template, got []ports.AnkiTemplate) bool {
+	if len(stock) != len(got) {
+		return false
+	}
+	squash := func(s string) string { return strings.Join(strings.Fields(s), "") }
+	for i, t := range stock {
+		if squash(t.Front) != squash(got[i].Front) || squash(t.Back) != squash(got[i].Back) {
+			return false
+		}
+	}
+	return true
 }
 
 // mapFields fits converted fields to a stock type by position: the first
@@ -367,9 +385,9 @@ func mapFields(t notes.Type, fields []string) []string {
 // planNotes converts the notes and makes their cards, pairing them with
 // the notes and cards the account already has (by GUID, then by card ord).
 func (im *importer) planNotes(ctx context.Context) error {
-	types := map[int64]ports.AnkiNoteType{}
-	for _, t := range im.pkg.NoteTypes {
-		types[t.Key] = t
+	types, err := im.planTypes(ctx)
+	if err != nil {
+		return err
 	}
 	cardsOf := map[int64][]ports.AnkiCard{}
 	maxPos := 0
@@ -407,7 +425,7 @@ func (im *importer) planNotes(ctx context.Context) error {
 			}
 		}
 		im.progress(1, "converting notes")
-		at, ok := types[an.TypeKey]
+		it, ok := types[an.TypeKey]
 		if !ok {
 			im.skip("note", "its note type is missing from the package", firstField(an), 1)
 			continue
@@ -422,10 +440,10 @@ func (im *importer) planNotes(ctx context.Context) error {
 			im.skip("note", "the note has no cards", firstField(an), 1)
 			continue
 		}
-		t, conv := importNoteType(at)
+		t, conv := it.t, it.converted != ""
 		old, isOld := existing[an.GUID]
-		if isOld && old.NoteType != t.Name {
-			im.skip("note", fmt.Sprintf("the note is here already with note type %q; the package's is %q", old.NoteType, at.Name), firstField(an), 1)
+		if isOld && old.NoteType != it.ref {
+			im.skip("note", fmt.Sprintf("the note is here already with another note type; the package's is %q", t.Name), firstField(an), 1)
 			continue
 		}
 		fields := make([]string, len(an.Fields))
@@ -434,7 +452,7 @@ func (im *importer) planNotes(ctx context.Context) error {
 		}
 		if conv {
 			fields = mapFields(t, fields)
-			converted[at.Name]++
+			converted[it.converted]++
 		} else if len(fields) != len(t.Fields) {
 			fields = mapFields(t, fields)
 		}
@@ -458,7 +476,7 @@ func (im *importer) planNotes(ctx context.Context) error {
 			old.Fields, old.Tags, old.UpdatedAt = fields, tags, im.now
 			w.row = old
 		} else {
-			w.row = ports.NoteRow{ID: importedNoteID(im.uid, an.GUID), NoteType: t.Name, GUID: an.GUID, Fields: fields, Tags: tags,
+			w.row = ports.NoteRow{ID: importedNoteID(im.uid, an.GUID), NoteType: it.ref, GUID: an.GUID, Fields: fields, Tags: tags,
 				Version: 1, CreatedAt: im.now, UpdatedAt: im.now}
 		}
 		for _, ac := range acards {
@@ -490,8 +508,8 @@ func (im *importer) planNotes(ctx context.Context) error {
 		}
 		im.notes = append(im.notes, w)
 	}
-	for name, n := range converted {
-		im.skip("noteType", fmt.Sprintf("note type %q is not a stock type: its notes were converted by field position and its own templates not kept", name), name, n)
+	for why, n := range converted {
+		im.skip("noteType", why, "", n)
 	}
 	return nil
 }

@@ -161,6 +161,9 @@ func (im *importer) publish(ctx context.Context, tx ports.Stores, newCards, revi
 		im.rep.Presets++
 		im.rep.DecksCreated = append(im.rep.DecksCreated, d.Name)
 	}
+	if err := im.publishTypes(ctx, tx); err != nil {
+		return err
+	}
 	pub, err := tx.ImportStages().PublishStage(ctx, im.uid, im.stage.ID, im.s.now())
 	if err != nil {
 		return importConflict(err)

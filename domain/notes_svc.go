@@ -300,8 +300,11 @@ func (s *NoteService) updateNote(ctx context.Context, tx ports.Stores, uid strin
 	if len(u.Fields) == 0 && u.Tags == nil {
 		return invalid(fmt.Errorf("nothing to change: give fields or tags"))
 	}
-	t, err := noteType(row.NoteType)
+	t, err := resolveNoteType(ctx, tx, uid, row.NoteType)
 	if err != nil {
+		if contracts.IsKind(err, contracts.KindInternal) || contracts.IsKind(err, contracts.KindUnavailable) {
+			return row, err
+		}
 		return invalid(err)
 	}
 	next := row
@@ -440,8 +443,10 @@ func (s *NoteService) GetNote(ctx context.Context, noteID string) (contracts.Not
 	}
 	n := contracts.Note{ID: row.ID, NoteType: row.NoteType, Fields: map[string]string{}, Tags: row.Tags, Cards: []contracts.NoteCard{},
 		CreatedAt: row.CreatedAt, UpdatedAt: row.UpdatedAt}
-	if t, err := noteType(row.NoteType); err == nil {
-		n.FieldNames = t.Fields
+	if t, err := resolveNoteType(ctx, s.store, uid, row.NoteType); err == nil {
+		n.NoteType, n.FieldNames = t.Name, t.Fields
+	} else if !contracts.IsKind(err, contracts.KindInvalid) && !contracts.IsKind(err, contracts.KindNotFound) {
+		return contracts.Note{}, err
 	}
 	for i, v := range row.Fields {
 		if i < len(n.FieldNames) {

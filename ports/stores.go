@@ -122,6 +122,7 @@ type Stores interface {
 	Usage() UsageStore
 	Trash() TrashStore
 	ImportStages() ImportStageStore
+	NoteTypes() NoteTypeStore
 }
 
 // UserStore keeps accounts.
@@ -189,7 +190,9 @@ type CardRow struct {
 }
 
 // NoteRow is a stored note. NoteType is a stock type's name
-// (contracts.StockNoteTypes). Fields are in the type's field order. GUID
+// (contracts.StockNoteTypes) or, for a note of one of the user's own
+// types, that type's NoteTypeRow.ID (which starts with NoteTypeIDPrefix,
+// so it never reads as a stock name). Fields are in the type's field order. GUID
 // is unique per user (Anki's note GUID for imported notes).
 type NoteRow struct {
 	ID        string

@@ -98,6 +98,7 @@ func TestStore(t *testing.T, open func(t *testing.T) ports.Database) {
 		{"ListReviewsAndMedia", testListReviewsAndMedia},
 		{"Expiry", testExpiry},
 		{"Usage", testUsage},
+		{"NoteTypes", testNoteTypes},
 		{"DeleteUser", testDeleteUser},
 		{"TxCommit", testTxCommit},
 		{"TxRollbackOnError", testTxRollbackOnError},
