@@ -53,7 +53,7 @@ func (s settingsStore) LockDailyCaps(ctx context.Context, userID string) error {
 }
 
 // DataVersion implements ports.SettingsStore (the triggers of migration
-// 00018 keep account_versions).
+// 00019 keep account_versions).
 func (s settingsStore) DataVersion(ctx context.Context, userID string) (int64, error) {
 	var v int64
 	err := s.q.QueryRowContext(ctx, `SELECT version FROM account_versions WHERE user_id = $1`, userID).Scan(&v)
