@@ -140,7 +140,8 @@ type deps struct {
 	cfg   Config
 	// content renders card text for every place that shows it.
 	content *content.Renderer
-	days    *dayCache // the accounts' learner's days, for the daily quota
+	days    *dayCache  // the accounts' learner's days, for the daily quota
+	reads   *readCache // plans and stats per account, learner's day and data version
 	jobs    *JobService
 }
 
@@ -173,7 +174,7 @@ type Services struct {
 // NewServices builds every service. blobs may be nil when media uploads
 // are not served (AcceptUpload then fails as unavailable).
 func NewServices(store ports.Database, blobs ports.BlobStore, clock ports.Clock, ids ports.IDSource, sched ports.Scheduler, cfg Config) *Services {
-	d := &deps{store: store, blobs: blobs, clock: clock, ids: ids, sched: sched, cfg: cfg.withDefaults(), content: content.New(), days: &dayCache{}}
+	d := &deps{store: store, blobs: blobs, clock: clock, ids: ids, sched: sched, cfg: cfg.withDefaults(), content: content.New(), days: &dayCache{}, reads: &readCache{}}
 	d.jobs = newJobService(d)
 	d.jobs.Register(contracts.JobKindOptimizeParameters, contracts.ScopeDecksWrite, optimizeJob{d}.run)
 	svc := &Services{

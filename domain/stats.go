@@ -3,6 +3,7 @@ package domain
 import (
 	"context"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/takhtabush/takhtabush/contracts"
@@ -29,6 +30,10 @@ var _ ports.StatsService = (*StatsService)(nil)
 
 // Stats returns review statistics for a deck, or the whole account when
 // DeckID is empty, over the last Days UTC days (default 30) including today.
+//
+// Answers are remembered per account, learner's date and data version
+// (readCache): a write of the account's data since, on any instance, makes
+// the next call compute afresh.
 func (s *StatsService) Stats(ctx context.Context, args contracts.GetStatsArgs) (contracts.Stats, error) {
 	uid, err := userID(ctx)
 	if err != nil {
@@ -39,14 +44,37 @@ func (s *StatsService) Stats(ctx context.Context, args contracts.GetStatsArgs) (
 		return contracts.Stats{}, err
 	}
 	now := s.now()
-	if args.DeckID != "" {
-		if _, err := loadDeck(ctx, s.store, uid, args.DeckID); err != nil {
-			return contracts.Stats{}, err
-		}
+	ver, err := s.reads.version(ctx, s.store, uid)
+	if err != nil {
+		return contracts.Stats{}, err
 	}
 	day, err := learnerDay(ctx, s.store, uid)
 	if err != nil {
 		return contracts.Stats{}, err
+	}
+	key := readKey{tool: "stats", userID: uid, deckID: args.DeckID, days: days, date: day.DateString(now)}
+	if v, ok := s.reads.get(key, ver); ok {
+		out := v.(contracts.Stats)
+		out.ReviewsPerDay = slices.Clone(out.ReviewsPerDay)
+		out.GeneratedAt = now
+		return out, nil
+	}
+	out, err := s.stats(ctx, uid, args.DeckID, days, day, now)
+	if err != nil {
+		return contracts.Stats{}, err
+	}
+	s.reads.put(key, ver, out)
+	out.ReviewsPerDay = slices.Clone(out.ReviewsPerDay)
+	return out, nil
+}
+
+// stats computes Stats.
+func (s *StatsService) stats(ctx context.Context, uid, deckID string, days int, day contracts.LearnerDay, now time.Time) (contracts.Stats, error) {
+	args := contracts.GetStatsArgs{DeckID: deckID, Days: days}
+	if args.DeckID != "" {
+		if _, err := loadDeck(ctx, s.store, uid, args.DeckID); err != nil {
+			return contracts.Stats{}, err
+		}
 	}
 	today := day.Date(now) // the learner's date, as midnight UTC
 	since := today.AddDate(0, 0, -(days - 1))
@@ -153,6 +181,11 @@ func streak(history []ports.ReviewDay, today time.Time) int {
 // summed) and recommends the most new cards per day whose simulated
 // workload fits the daily time budget, never more than the decks (and the
 // account-wide cap) allow.
+//
+// The plan is computed once per learner's day: it is remembered per
+// account, arguments, learner's date and data version (readCache), and a
+// write of the account's cards, decks, presets, review logs or settings,
+// on any instance, makes the next call compute afresh.
 func (s *StatsService) Plan(ctx context.Context, args contracts.GetStudyPlanArgs) (contracts.StudyPlan, error) {
 	uid, err := userID(ctx)
 	if err != nil {
@@ -170,6 +203,32 @@ func (s *StatsService) Plan(ctx context.Context, args contracts.GetStudyPlanArgs
 		return contracts.StudyPlan{}, contracts.Errorf(contracts.KindInvalid, "minutesPerDay must be above 0 and at most %v, got %v", maxMinutesPerDay, args.MinutesPerDay)
 	}
 	now := s.now()
+	ver, err := s.reads.version(ctx, s.store, uid)
+	if err != nil {
+		return contracts.StudyPlan{}, err
+	}
+	day, err := learnerDay(ctx, s.store, uid)
+	if err != nil {
+		return contracts.StudyPlan{}, err
+	}
+	key := readKey{tool: "plan", userID: uid, deckID: args.DeckID, days: days, minutes: minutes, date: day.DateString(now)}
+	if v, ok := s.reads.get(key, ver); ok {
+		p := v.(contracts.StudyPlan)
+		p.Forecast = slices.Clone(p.Forecast)
+		return p, nil
+	}
+	p, err := s.plan(ctx, uid, args.DeckID, days, minutes, now)
+	if err != nil {
+		return contracts.StudyPlan{}, err
+	}
+	s.reads.put(key, ver, p)
+	p.Forecast = slices.Clone(p.Forecast)
+	return p, nil
+}
+
+// plan computes Plan.
+func (s *StatsService) plan(ctx context.Context, uid, deckID string, days int, minutes float64, now time.Time) (contracts.StudyPlan, error) {
+	args := contracts.GetStudyPlanArgs{DeckID: deckID}
 	w, err := s.workload(ctx, uid, args.DeckID, now)
 	if err != nil {
 		return contracts.StudyPlan{}, err

@@ -611,6 +611,13 @@ type SettingsStore interface {
 	// each sees the reviews committed before it. Nothing to lock, and nil,
 	// when the user never stored settings (there are no caps then).
 	LockDailyCaps(ctx context.Context, userID string) error
+	// DataVersion returns the account's data version: a number that every
+	// committed write of the user's cards, decks, presets, review logs or
+	// settings changes, in the writing transaction, whichever instance
+	// wrote (0 before the first such write). Something computed from that
+	// data after reading version v may be served again while the version
+	// is still v.
+	DataVersion(ctx context.Context, userID string) (int64, error)
 }
 
 // AuditStore keeps the audit trail.

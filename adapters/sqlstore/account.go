@@ -12,7 +12,7 @@ import (
 // DeleteUser deletes an account and every row that belongs to it: its
 // API keys, OAuth grants (with their tokens), codes and web sessions first (so no credential outlives the start of
 // the deletion), then the user row, from which every other table of the
-// account cascades. It records the deletion anonymously (an id and a
+// account cascades, and its data version (kept without a foreign key). It records the deletion anonymously (an id and a
 // time). Not found when the user does not exist.
 func (s userStore) DeleteUser(ctx context.Context, userID, recordID string, at time.Time) error {
 	return s.atomic(ctx, func(h *handle) error {
@@ -33,6 +33,9 @@ func (s userStore) DeleteUser(ctx context.Context, userID, recordID string, at t
 		}
 		if n == 0 {
 			return notFound("user")
+		}
+		if _, err := h.exec(ctx, `DELETE FROM account_versions WHERE user_id = $1`, userID); err != nil {
+			return h.s.wrap(ctx, err, "delete account version")
 		}
 		_, err = h.exec(ctx, `INSERT INTO account_deletions (id, deleted_at) VALUES ($1, $2)`, recordID, ms(at))
 		return h.fail(ctx, err, "record account deletion", failMsgs{unique: "a deletion record with this id already exists"})

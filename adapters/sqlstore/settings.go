@@ -51,3 +51,17 @@ func (s settingsStore) LockDailyCaps(ctx context.Context, userID string) error {
 	_, err = s.affected(ctx, res, err, "lock daily caps")
 	return err
 }
+
+// DataVersion implements ports.SettingsStore (the triggers of migration
+// 00019 keep account_versions).
+func (s settingsStore) DataVersion(ctx context.Context, userID string) (int64, error) {
+	var v int64
+	err := s.q.QueryRowContext(ctx, `SELECT version FROM account_versions WHERE user_id = $1`, userID).Scan(&v)
+	if errNoRows(err) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, s.s.wrap(ctx, err, "data version")
+	}
+	return v, nil
+}

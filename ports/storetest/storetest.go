@@ -75,6 +75,7 @@ func TestStore(t *testing.T, open func(t *testing.T) ports.Database) {
 		{"WebSessions", testWebSessions},
 		{"Exposure", testExposure},
 		{"Settings", testSettings},
+		{"DataVersion", testDataVersion},
 		{"Presets", testPresets},
 		{"PresetHistory", testPresetHistory},
 		{"StudyCards", testStudyCards},
