@@ -15,8 +15,9 @@ import (
 )
 
 // TestImportPageInABrowser: the import page uploads a text export with
-// the page's CSRF token, starts the import job, shows its progress and
-// then its report; the cards are in the deck it names.
+// the page's CSRF token, starts the import job, shows its progress (the
+// shared data-refresh script) and then its report with what did not come
+// over and why (#import-dropped); the cards are in the deck it names.
 func TestImportPageInABrowser(t *testing.T) {
 	e := newEnv(t, sqliteURL(t), nil)
 	b := newBrowser(t, e)
@@ -35,6 +36,8 @@ func TestImportPageInABrowser(t *testing.T) {
 	for i := range 300 {
 		fmt.Fprintf(&text, "<b>Wort %d</b><script>x()</script>\tword %d\tA1\n", i, i)
 	}
+	text.WriteString("<b>Wort 7</b>\tword 7\tA1\n") // a duplicate: left out, and listed
+
 	file := filepath.Join(t.TempDir(), "vokabeln.txt")
 	if err := os.WriteFile(file, []byte(text.String()), 0o644); err != nil {
 		t.Fatal(err)
@@ -62,8 +65,18 @@ func TestImportPageInABrowser(t *testing.T) {
 		time.Sleep(200 * time.Millisecond)
 	}
 	txt := b.text()
-	if !strings.Contains(txt, "300 added") || !strings.Contains(txt, "tag:script") {
+	if !strings.Contains(txt, "300 added") {
 		t.Errorf("the report says:\n%s", txt)
+	}
+	// What did not come over: the duplicate line with its reason, and the
+	// markup the conversion removed, by kind.
+	dropped := evalJS[[]string](b, `[...document.querySelectorAll("#import-dropped li")].map(li => li.textContent.replace(/\s+/g, " ").trim())`)
+	if len(dropped) != 2 || !strings.HasPrefix(dropped[0], "1 card: the deck already has a card with this front and back") ||
+		!strings.HasPrefix(dropped[1], "300 <script> elements: markup cards cannot show") {
+		t.Errorf("#import-dropped lists %q", dropped)
+	}
+	if b.exists("[data-refresh]") {
+		t.Error("the finished import's page still refreshes itself")
 	}
 	b.look("import-report")
 	if got, err := e.app.Services().Decks.GetDeck(ctx, deck.ID); err != nil || got.Counts.Total != 300 {

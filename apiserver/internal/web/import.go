@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/takhtabush/takhtabush/apiserver/internal/httperr"
@@ -78,10 +79,61 @@ type importJobData struct {
 	Job     contracts.Job
 	Percent int64
 	Report  *contracts.ImportReport
+	Dropped []droppedRow // what did not come over: the report's skips, then the markup removed
+}
+
+// droppedRow is one line of "What did not come over": how many of what,
+// why, and an example.
+type droppedRow struct {
+	What, Why, Example string
+}
+
+// skipNouns are the singular and plural of an ImportSkip's What.
+var skipNouns = map[string][2]string{
+	"note": {"note", "notes"}, "card": {"card", "cards"}, "review": {"review", "reviews"},
+	"media": {"media file", "media files"}, "deck": {"deck", "decks"},
+}
+
+// droppedRows lists what an import left out: each skip with its reason,
+// then, by kind, the markup the text conversion removed.
+func droppedRows(rep contracts.ImportReport) []droppedRow {
+	var rows []droppedRow
+	for _, sk := range rep.Skipped {
+		n, ok := skipNouns[sk.What]
+		if !ok {
+			n = [2]string{sk.What, sk.What}
+		}
+		rows = append(rows, droppedRow{What: plural(sk.Count, n[0], n[1]), Why: sk.Reason, Example: sk.Example})
+	}
+	kinds := make([]string, 0, len(rep.Dropped))
+	for k := range rep.Dropped {
+		kinds = append(kinds, k)
+	}
+	slices.Sort(kinds)
+	for _, k := range kinds {
+		n := rep.Dropped[k]
+		var r droppedRow
+		switch name, _ := strings.CutPrefix(k, "tag:"); {
+		case k == "image" || k == "sound":
+			r = droppedRow{What: plural(n, k, k+"s"), Why: "the file was not in the upload, so the reference was removed"}
+		case k == "link":
+			r = droppedRow{What: plural(n, "link", "links"), Why: "not http or https: the link was removed, its text kept"}
+		case name != k:
+			r = droppedRow{What: plural(n, "<"+name+"> element", "<"+name+"> elements"), Why: "markup cards cannot show, removed from the text"}
+		case strings.HasPrefix(k, "attribute:"):
+			a := strings.TrimPrefix(k, "attribute:")
+			r = droppedRow{What: plural(n, a+" attribute", a+" attributes"), Why: "markup cards cannot show, removed from the text"}
+		default:
+			r = droppedRow{What: plural(n, k, k), Why: "removed from the text"}
+		}
+		rows = append(rows, r)
+	}
+	return rows
 }
 
 // importJob shows an import job: its progress while it runs (app.js
-// reloads the page until it ends), then its report or why it failed.
+// refreshes it, data-refresh, until it ends), then its report, what did
+// not come over, or why it failed.
 func (p *DeckPages) importJob(w http.ResponseWriter, r *http.Request, v View) {
 	job, err := p.svc.Jobs.GetJob(r.Context(), r.PathValue("id"))
 	if err == nil && job.Kind != contracts.JobKindImportPackage {
@@ -98,7 +150,7 @@ func (p *DeckPages) importJob(w http.ResponseWriter, r *http.Request, v View) {
 	if job.Status == contracts.JobSucceeded {
 		var rep contracts.ImportReport
 		if json.Unmarshal(job.Result, &rep) == nil {
-			d.Report, d.Percent = &rep, 100
+			d.Report, d.Percent, d.Dropped = &rep, 100, droppedRows(rep)
 		}
 	}
 	v.Title, v.Nav, v.Data = "Import", "decks", d

@@ -10,9 +10,9 @@ import (
 
 // The deck settings page's optimisation: a button starts an
 // optimize_parameters job for the deck's preset and the page, with
-// ?job=<id>, shows its progress (reloading itself while it runs) and,
-// once done, the log loss and RMSE before and after and whether the
-// weights were applied.
+// ?job=<id>, shows its progress (app.js refreshes the panel, data-refresh,
+// while it runs) and, once done, the log loss and RMSE before and after
+// and whether the weights were applied.
 
 // optimizePath is the settings page showing job jobID.
 func optimizePath(deckID, jobID string) string {

@@ -14,6 +14,7 @@ const trashPageSize = 50
 type trashPage struct {
 	Items []contracts.TrashItem
 	Next  string // the next page's cursor
+	Paged bool   // not the first page: it links back to the newest items
 	Days  int    // how long the trash keeps things
 }
 
@@ -24,12 +25,13 @@ func (p *AccountPages) trash(w http.ResponseWriter, r *http.Request, v View) {
 }
 
 func (p *AccountPages) renderTrash(w http.ResponseWriter, r *http.Request, v View, status int) {
-	pg, err := p.svc.Trash.ListTrash(r.Context(), contracts.ListTrashArgs{Cursor: r.URL.Query().Get("cursor"), Limit: trashPageSize})
+	cursor := r.URL.Query().Get("cursor")
+	pg, err := p.svc.Trash.ListTrash(r.Context(), contracts.ListTrashArgs{Cursor: cursor, Limit: trashPageSize})
 	if err != nil {
 		p.site.Fail(w, r, v, err)
 		return
 	}
-	v.Data = settings("trash", trashPage{Items: pg.Items, Next: pg.NextCursor, Days: contracts.TrashDays})
+	v.Data = settings("trash", trashPage{Items: pg.Items, Next: pg.NextCursor, Paged: cursor != "", Days: contracts.TrashDays})
 	p.site.R.Render(w, r, status, "settings", v)
 }
 

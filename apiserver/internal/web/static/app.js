@@ -157,16 +157,55 @@ document.addEventListener("DOMContentLoaded", function () {
   });
 });
 
-// An import job's page reloads until the job ends.
-document.addEventListener("DOMContentLoaded", function () {
-  if (document.querySelector("[data-job-poll]")) setTimeout(function () { location.reload(); }, 1500);
-});
-
-// A running job's panel: <div data-refresh="2"> reloads the page every
-// 2 seconds until the job has ended (the server stops sending it).
+// A running job: the element with data-refresh="S" (and an id) is read
+// again from the server every S seconds and updated in place, so nothing
+// typed elsewhere on the page is lost (the deck settings form beside an
+// optimisation). When the server stops sending data-refresh the job has
+// ended: the page reloads to show everything the job changed, unless a
+// field on it was edited; then only the element is updated. Without
+// fetch, or when the element is gone, the page simply reloads.
 document.addEventListener("DOMContentLoaded", function () {
   var el = document.querySelector("[data-refresh]");
-  if (!el) return;
-  var s = parseInt(el.getAttribute("data-refresh"), 10);
-  if (s > 0) setTimeout(function () { window.location.reload(); }, s * 1000);
+  if (el) refreshLater(el);
 });
+
+function refreshLater(el) {
+  var s = parseFloat(el.getAttribute("data-refresh"));
+  if (!(s > 0)) return;
+  setTimeout(function () {
+    if (!el.id || !window.fetch || !window.DOMParser) { location.reload(); return; }
+    fetch(location.href, { credentials: "same-origin", headers: { "Accept": "text/html" } }).then(function (res) {
+      if (!res.ok) throw new Error("status " + res.status);
+      return res.text();
+    }).then(function (html) {
+      var next = new DOMParser().parseFromString(html, "text/html").getElementById(el.id);
+      if (!next) { location.reload(); return; }
+      var running = next.hasAttribute("data-refresh");
+      if (!running && !edited()) { location.reload(); return; }
+      for (var i = el.attributes.length - 1; i >= 0; i--) el.removeAttribute(el.attributes[i].name);
+      for (var j = 0; j < next.attributes.length; j++) el.setAttribute(next.attributes[j].name, next.attributes[j].value);
+      el.innerHTML = next.innerHTML;
+      if (running) refreshLater(el);
+    }).catch(function () { location.reload(); });
+  }, s * 1000);
+}
+
+// edited reports whether a form field on the page differs from what the
+// page was served with.
+function edited() {
+  var fields = document.querySelectorAll("input, textarea, select");
+  for (var i = 0; i < fields.length; i++) {
+    var f = fields[i];
+    if (f.type === "hidden" || f.type === "submit" || f.type === "button") continue;
+    if (f.type === "checkbox" || f.type === "radio") {
+      if (f.checked !== f.defaultChecked) return true;
+    } else if (f.tagName === "SELECT") {
+      for (var k = 0; k < f.options.length; k++) {
+        if (f.options[k].selected !== f.options[k].defaultSelected) return true;
+      }
+    } else if (f.value !== f.defaultValue) {
+      return true;
+    }
+  }
+  return false;
+}
