@@ -108,7 +108,7 @@ func BenchmarkImportPackage(b *testing.B) {
 		var cpuPublish time.Duration
 		ph.on["publishing"] = func() { cpuPublish = cpuTime() }
 		ph.on["published"] = func() { cpuPublish = cpuTime() - cpuPublish }
-		rep, err := e.svc.Import.Apply(ctx, pkg, domain.ImportOptions{Progress: ph.progress})
+		rep, err := e.svc.Import.Apply(ctx, sourceOf(pkg), domain.ImportOptions{Progress: ph.progress})
 		b.StopTimer()
 		end := time.Now()
 		cpuAll := cpuTime() - cpu0
