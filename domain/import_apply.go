@@ -85,11 +85,11 @@ type importer struct {
 	types     []ports.NoteTypeRow    // the package's own note types, to store
 	converted map[string]int         // notes converted to a stock type, by why
 
-	guids   keySet            // GUIDs of the package's notes seen so far
-	taken   keySet            // deck id and hash of the cards staged so far
-	have    map[reviewKey]bool // reviews the account had of the cards updated (nil until needed)
+	guids   keySet               // GUIDs of the package's notes seen so far
+	taken   keySet               // deck id and hash of the cards staged so far
+	have    map[reviewKey]bool   // reviews the account had of the cards updated (nil until needed)
 	day     contracts.LearnerDay // the learner's day boundary, for review-log day numbers
-	updates []*noteWork       // notes the account had, to update when publishing
+	updates []*noteWork          // notes the account had, to update when publishing
 
 	stage         ports.ImportStage // where the new rows wait until published
 	touched       time.Time         // when the stage was last marked alive
