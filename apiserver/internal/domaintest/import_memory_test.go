@@ -60,7 +60,7 @@ func importPeakHeap(t *testing.T, notes int) uint64 {
 	}
 	runtime.GC()
 	heap := sampleHeap()
-	rep, err := importFile(ctx, e, f, st.Size())
+	rep, err := importFile(ctx, e, f, st.Size(), domain.ImportOptions{})
 	peak := heap()
 	if err != nil {
 		t.Fatal(err)
@@ -90,11 +90,11 @@ func writeApkg(t testing.TB, p ports.AnkiPackage) string {
 
 // importFile imports the package in f as an import job does: opened by
 // the package reader, applied a chunk at a time.
-func importFile(ctx context.Context, e *env, f *os.File, size int64) (contracts.ImportReport, error) {
+func importFile(ctx context.Context, e *env, f *os.File, size int64, opts domain.ImportOptions) (contracts.ImportReport, error) {
 	src, err := (ankipkg.Reader{TempDir: e.t.TempDir()}).OpenPackage(ctx, f, size)
 	if err != nil {
 		return contracts.ImportReport{}, err
 	}
 	defer src.Close()
-	return e.svc.Import.Apply(ctx, src, domain.ImportOptions{})
+	return e.svc.Import.Apply(ctx, src, opts)
 }
