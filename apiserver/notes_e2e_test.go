@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/takhtabush/takhtabush/contracts"
 )
 
@@ -38,12 +40,11 @@ func TestNotesOverMCP(t *testing.T) {
 			t.Fatalf("update_notes = %+v", updated)
 		}
 		// A field the type lacks is a tool error the model can act on.
-		var bad contracts.BulkResult
-		call(t, cs, "add_notes", map[string]any{"deckId": deck.ID, "notes": []any{
+		bad, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "add_notes", Arguments: map[string]any{"deckId": deck.ID, "notes": []any{
 			map[string]any{"noteType": "Basic", "fields": map[string]string{"Question": "x"}},
-		}}, &bad)
-		if bad.Items[0].Status != contracts.OutcomeInvalid || !strings.Contains(bad.Items[0].Reason, `has no field "Question"`) {
-			t.Errorf("bad field outcome: %+v", bad.Items)
+		}}})
+		if err != nil || !bad.IsError || !strings.Contains(resultText(bad), `notes[0]: note type "Basic" has no field "Question"; its fields are Front, Back`) {
+			t.Errorf("bad field: %v %+v", err, bad)
 		}
 		events, err := e.app.AuditTrail(t.Context(), testUser, 0)
 		if err != nil {

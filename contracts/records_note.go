@@ -23,8 +23,9 @@ var StockNoteTypes = []string{NoteTypeBasic, NoteTypeBasicReversed, NoteTypeBasi
 // Note is a note: fields of a note type, from which its cards are made.
 type Note struct {
 	ID         string            `json:"id"`
-	NoteType   string            `json:"noteType"`
-	FieldNames []string          `json:"fieldNames"` // the note type's fields, in order
+	NoteType   string            `json:"noteType"`             // the type's name
+	NoteTypeID string            `json:"noteTypeId,omitempty"` // the id of the user's own type; "" for a stock type
+	FieldNames []string          `json:"fieldNames"`           // the note type's fields, in order
 	Fields     map[string]string `json:"fields"`
 	Tags       []string          `json:"tags"`
 	Cards      []NoteCard        `json:"cards"`

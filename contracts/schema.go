@@ -121,7 +121,7 @@ var (
 		"state": cardStateOut, "createdAt": tsOut, "updatedAt": tsOut,
 	}, "id", "deckId", "front", "back", "tags", "suspended", "state", "createdAt", "updatedAt")
 	noteOut = object(schema{
-		"id": strOut, "noteType": strOut, "fieldNames": strListOut,
+		"id": strOut, "noteType": strOut, "noteTypeId": strOut, "fieldNames": strListOut,
 		"fields": schema{"type": "object", "additionalProperties": strOut}, "tags": strListOut,
 		"cards": schema{"type": "array", "items": object(schema{
 			"id": strOut, "ord": intOut, "deckId": strOut, "front": strOut, "phase": phaseOut,

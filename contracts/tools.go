@@ -3,6 +3,7 @@ package contracts
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 )
 
 // Tool names. They are final: agents and users' settings refer to them.
@@ -112,7 +113,7 @@ var (
 
 var (
 	noteFieldsArg = withDesc(schema{"type": "object", "additionalProperties": with(str(""), "maxLength", MaxCardSideLen)},
-		"Field values by field name, e.g. {\"Front\": \"…\", \"Back\": \"…\"}.")
+		"Values by field name, e.g. {\"Front\": \"…\"}.")
 	tagsArg   = with(array(with(str(""), "minLength", 1, "maxLength", MaxTagLen), "Tags, e.g. [\"chapter-1\"]."), "maxItems", MaxTagsPerCard)
 	deckIDArg = id("The deck's id (from list_decks or create_deck).")
 	jobIDArg  = id("The job's id (from the tool that started it).")
@@ -303,11 +304,11 @@ var catalog = []ToolDef{
 	},
 	{
 		Name: ToolAddNotes, Title: "Add notes",
-		Description: "Add notes of a note type; each makes its cards (" + NoteTypeBasicReversed + ": both directions, Cloze: one per {{c1::…}}). Fields by name (Basic: Front, Back; Cloze: Text, Back Extra). Per-note outcome with cardIds.",
+		Description: "Add notes; each makes its cards (" + NoteTypeBasicReversed + ": both directions, Cloze: one per {{c1::…}}). Fields by name (Basic: Front, Back; Cloze: Text, Back Extra; own types: get_note's fieldNames). Per-note outcome with cardIds.",
 		InputSchema: raw(object(schema{
 			"deckId": deckIDArg,
 			"notes": with(array(object(schema{
-				"noteType": enum("The note type: it decides the field names and the cards made.", StockNoteTypes...),
+				"noteType": with(str("Stock ("+strings.Join(StockNoteTypes, ", ")+") or your own type's noteTypeId or name."), "maxLength", 200),
 				"fields":   noteFieldsArg,
 				"tags":     tagsArg,
 			}, "noteType", "fields"), "The notes to add."), "minItems", 1, "maxItems", MaxNoteBulk),

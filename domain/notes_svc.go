@@ -129,15 +129,16 @@ func (s *NoteService) addNotes(ctx context.Context, tx ports.Stores, uid string,
 		row   ports.NoteRow
 		cards []madeCard
 	}
+	types, err := resolveAddTypes(ctx, tx, uid, in)
+	if err != nil {
+		return res, err
+	}
 	preps := make([]*prepared, len(in))
 	var hashes []string
 	for i, n := range in {
 		res.Items[i] = contracts.ItemOutcome{Index: i}
 		p, err := func() (*prepared, error) {
-			t, err := noteType(n.NoteType)
-			if err != nil {
-				return nil, err
-			}
+			t := types[i].t
 			fields, err := fieldsByName(t, nil, n.Fields)
 			if err != nil {
 				return nil, err
@@ -151,7 +152,7 @@ func (s *NoteService) addNotes(ctx context.Context, tx ports.Stores, uid string,
 				return nil, err
 			}
 			id := s.ids.NewID()
-			return &prepared{row: ports.NoteRow{ID: id, NoteType: t.Name, GUID: id, Fields: fields, Tags: tags, Version: 1, CreatedAt: now, UpdatedAt: now}, cards: cards}, nil
+			return &prepared{row: ports.NoteRow{ID: id, NoteType: types[i].ref, GUID: id, Fields: fields, Tags: tags, Version: 1, CreatedAt: now, UpdatedAt: now}, cards: cards}, nil
 		}()
 		if err != nil {
 			res.Items[i].Status, res.Items[i].Reason = contracts.OutcomeInvalid, err.Error()
@@ -445,6 +446,9 @@ func (s *NoteService) GetNote(ctx context.Context, noteID string) (contracts.Not
 		CreatedAt: row.CreatedAt, UpdatedAt: row.UpdatedAt}
 	if t, err := resolveNoteType(ctx, s.store, uid, row.NoteType); err == nil {
 		n.NoteType, n.FieldNames = t.Name, t.Fields
+		if isStoredType(row.NoteType) {
+			n.NoteTypeID = row.NoteType
+		}
 	} else if !contracts.IsKind(err, contracts.KindInvalid) && !contracts.IsKind(err, contracts.KindNotFound) {
 		return contracts.Note{}, err
 	}

@@ -2,6 +2,9 @@ package domain
 
 import (
 	"context"
+	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/takhtabush/takhtabush/contracts"
@@ -80,4 +83,125 @@ func allNoteTypes(ctx context.Context, st ports.Stores, uid string) ([]ports.Not
 		}
 		after = page[len(page)-1].ID
 	}
+}
+
+// maxTypeProblems bounds the problems one add_notes error lists, and
+// maxTypesListed the account's own types an unknown-type problem names.
+const (
+	maxTypeProblems = 20
+	maxTypesListed  = 20
+)
+
+// addedType is the note type an add_notes note names: its model and what
+// the note's NoteType stores (a stock name or a stored type's id).
+type addedType struct {
+	t   notes.Type
+	ref string
+}
+
+// resolveAddTypes resolves the note types add_notes' notes name — a stock
+// type by name, or one of the user's own by id or exact name — and checks
+// each note's field names against its type: a field the type lacks, or
+// none of the fields its cards' questions show, is a mistake in the call.
+// Any such mistake fails the whole call (invalid, nothing written) with
+// one line per note saying what to send instead.
+func resolveAddTypes(ctx context.Context, st ports.Stores, uid string, in []contracts.NewNote) ([]addedType, error) {
+	out := make([]addedType, len(in))
+	var own []ports.NoteTypeRow
+	loaded := false
+	var problems []string
+	problem := func(i int, format string, args ...any) {
+		problems = append(problems, fmt.Sprintf("notes[%d]: ", i)+fmt.Sprintf(format, args...))
+	}
+	for i, n := range in {
+		ref := strings.TrimSpace(n.NoteType)
+		if t, ok := notes.StockByName(ref); ok {
+			out[i] = addedType{t: t, ref: t.Name}
+		} else {
+			if !loaded {
+				var err error
+				if own, err = allNoteTypes(ctx, st, uid); err != nil {
+					return nil, err
+				}
+				loaded = true
+			}
+			var hits []ports.NoteTypeRow
+			for _, r := range own {
+				if r.ID == ref || r.Name == ref {
+					hits = append(hits, r)
+				}
+			}
+			switch len(hits) {
+			case 1:
+				out[i] = addedType{t: typeOfRow(hits[0]), ref: hits[0].ID}
+			case 0:
+				problem(i, "unknown note type %q; %s", n.NoteType, typeChoices(own))
+				continue
+			default:
+				ids := make([]string, len(hits))
+				for j, r := range hits {
+					ids[j] = r.ID
+				}
+				problem(i, "you have %d note types named %q; name one by its id: %s", len(hits), ref, strings.Join(ids, ", "))
+				continue
+			}
+		}
+		t := out[i].t
+		var unknown []string
+		for name := range n.Fields {
+			if !slices.Contains(t.Fields, name) {
+				unknown = append(unknown, strconv.Quote(name))
+			}
+		}
+		if len(unknown) > 0 {
+			slices.Sort(unknown)
+			problem(i, "note type %q has no field %s; its fields are %s", t.Name, strings.Join(unknown, ", "), strings.Join(t.Fields, ", "))
+			continue
+		}
+		q := t.QuestionFields()
+		if len(q) > 0 && !slices.ContainsFunc(q, func(f string) bool { return strings.TrimSpace(n.Fields[f]) != "" }) {
+			problem(i, "a %q note needs %s (what its cards ask); its fields are %s", t.Name, orList(q), strings.Join(t.Fields, ", "))
+		}
+	}
+	if len(problems) == 0 {
+		return out, nil
+	}
+	msg := problems
+	if len(msg) > maxTypeProblems {
+		msg = append(slices.Clone(msg[:maxTypeProblems]), fmt.Sprintf("… and %d more", len(problems)-maxTypeProblems))
+	}
+	return nil, contracts.Errorf(contracts.KindInvalid, "nothing was added: %s", strings.Join(msg, "\n"))
+}
+
+// typeChoices says which note types add_notes takes: the stock ones and
+// the user's own (by name and id, with their fields).
+func typeChoices(own []ports.NoteTypeRow) string {
+	s := "give a stock type (" + strings.Join(contracts.StockNoteTypes, ", ") + ")"
+	if len(own) == 0 {
+		return s + "; you have no note types of your own"
+	}
+	parts := make([]string, 0, min(len(own), maxTypesListed))
+	for _, r := range own[:min(len(own), maxTypesListed)] {
+		parts = append(parts, fmt.Sprintf("%q (%s; fields %s)", r.Name, r.ID, strings.Join(r.Fields, ", ")))
+	}
+	s += " or one of your own by id or name: " + strings.Join(parts, ", ")
+	if len(own) > maxTypesListed {
+		s += fmt.Sprintf(", and %d more", len(own)-maxTypesListed)
+	}
+	return s
+}
+
+// orList joins names as `"A"`, `"A" or "B"`, `one of "A", "B", "C"`.
+func orList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = strconv.Quote(n)
+	}
+	switch len(q) {
+	case 1:
+		return q[0]
+	case 2:
+		return q[0] + " or " + q[1]
+	}
+	return "one of " + strings.Join(q, ", ")
 }

@@ -22,8 +22,10 @@ var fuzzLimits = ankipkg.Limits{Entries: 64, CollectionBytes: 4 << 20, MediaFile
 // invalid, within bounded time and memory; it never panics, and every
 // media file it lists opens or fails cleanly.
 func FuzzReadPackage(f *testing.F) {
-	if b, err := os.ReadFile("testdata/genanki.apkg"); err == nil {
-		f.Add(b)
+	for _, name := range []string{"testdata/genanki.apkg", "testdata/genanki-custom.apkg"} {
+		if b, err := os.ReadFile(name); err == nil {
+			f.Add(b)
+		}
 	}
 	f.Add([]byte("PK\x05\x06" + string(make([]byte, 18))))
 	dir := f.TempDir()

@@ -27,9 +27,20 @@ func TestReadGenankiPackage(t *testing.T) {
 	checkGenanki(t, read(t, b))
 }
 
+// TestReadGenankiCustomType reads the committed package with a note type
+// of its own that genanki-js wrote (testdata/genanki-custom.apkg, from
+// generate.mjs custom).
+func TestReadGenankiCustomType(t *testing.T) {
+	b, err := os.ReadFile("testdata/genanki-custom.apkg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGenankiCustom(t, read(t, b))
+}
+
 // TestReadFreshGenankiPackage runs the harness and reads what it writes
-// now, so the expectations hold for the library as pinned, not only for
-// the committed file.
+// now, both cases, so the expectations hold for the library as pinned,
+// not only for the committed files.
 func TestReadFreshGenankiPackage(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(genankiHarness, "node_modules", "genanki-js")); err != nil {
 		if os.Getenv("CI") != "" {
@@ -37,17 +48,62 @@ func TestReadFreshGenankiPackage(t *testing.T) {
 		}
 		t.Skip("the genanki harness is not installed: run make anki-harness")
 	}
-	out := filepath.Join(t.TempDir(), "fresh.apkg")
-	cmd := exec.Command("node", "generate.mjs", out)
-	cmd.Dir = genankiHarness
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("generate.mjs: %v\n%s", err, msg)
+	for _, c := range []struct {
+		which string
+		check func(*testing.T, ports.AnkiPackage)
+	}{{"stock", checkGenanki}, {"custom", checkGenankiCustom}} {
+		t.Run(c.which, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "fresh.apkg")
+			cmd := exec.Command("node", "generate.mjs", out, c.which)
+			cmd.Dir = genankiHarness
+			if msg, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("generate.mjs: %v\n%s", err, msg)
+			}
+			b, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.check(t, read(t, b))
+		})
 	}
-	b, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
+}
+
+// checkGenankiCustom holds what generate.mjs custom writes: one deck, a
+// standard note type of its own (four fields, two templates with
+// {{#F}} and {{^F}} sections, CSS) and three notes whose cards genanki
+// made from the type's requirements: the second card only for a note
+// with an example.
+func checkGenankiCustom(t *testing.T, p ports.AnkiPackage) {
+	t.Helper()
+	made := p.Created
+	if len(p.Decks) != 1 || p.Decks[0].Key != 2059400120 || p.Decks[0].Name != "Vokabeln" {
+		t.Errorf("decks = %+v", p.Decks)
 	}
-	checkGenanki(t, read(t, b))
+	want := ports.AnkiNoteType{Key: 1607392330, Name: "Vokabel (Genus)", Fields: []string{"Wort", "Bedeutung", "Beispiel", "Genus"},
+		CSS: ".card { font-family: Georgia, serif; color: #223; background: url(\"paper.png\"); }\n.card small { color: gray; }",
+		Templates: []ports.AnkiTemplate{
+			{Name: "Erkennen", Front: "{{Wort}}{{#Genus}} <small>({{Genus}})</small>{{/Genus}}",
+				Back: "{{FrontSide}}<hr id=answer>{{Bedeutung}}{{#Beispiel}}<br><i>{{Beispiel}}</i>{{/Beispiel}}"},
+			{Name: "Beispiel", Front: "{{#Beispiel}}Im Satz: {{Beispiel}}{{/Beispiel}}",
+				Back: "{{FrontSide}}<hr id=answer>{{Wort}}{{^Genus}} (ohne Genus){{/Genus}}: {{Bedeutung}}"}}}
+	if len(p.NoteTypes) != 1 || !reflect.DeepEqual(p.NoteTypes[0], want) {
+		t.Errorf("note types = %+v\nwant %+v", p.NoteTypes, want)
+	}
+	wantNotes := []ports.AnkiNote{
+		{Key: 1, GUID: "genanki-vokabel-hund", TypeKey: 1607392330, Fields: []string{"Hund", "dog", "Der Hund bellt.", "der"}, Tags: []string{"Tiere"}, Modified: made},
+		{Key: 2, GUID: "genanki-vokabel-katze", TypeKey: 1607392330, Fields: []string{"Katze", "cat", "Die Katze schläft.", ""}, Tags: []string{"Tiere"}, Modified: made},
+		{Key: 3, GUID: "genanki-vokabel-maus", TypeKey: 1607392330, Fields: []string{"Maus", "mouse", "", "die"}, Modified: made},
+	}
+	if !reflect.DeepEqual(p.Notes, wantNotes) {
+		t.Errorf("notes = %+v\nwant %+v", p.Notes, wantNotes)
+	}
+	card := func(key, note int64, ord int) ports.AnkiCard {
+		return ports.AnkiCard{Key: key, NoteKey: note, DeckKey: 2059400120, Ord: ord, State: contracts.CardState{Phase: contracts.PhaseNew}, Modified: made}
+	}
+	wantCards := []ports.AnkiCard{card(1, 1, 0), card(2, 1, 1), card(3, 2, 0), card(4, 2, 1), card(5, 3, 0)}
+	if !reflect.DeepEqual(p.Cards, wantCards) {
+		t.Errorf("cards = %+v\nwant %+v", p.Cards, wantCards)
+	}
 }
 
 // checkGenanki holds what generate.mjs writes: decks German,

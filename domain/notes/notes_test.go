@@ -1,6 +1,7 @@
 package notes
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -184,4 +185,30 @@ func FuzzRender(f *testing.F) {
 			t.Fatalf("took %v", d)
 		}
 	})
+}
+
+// QuestionFields names the fields a note must fill for a card to be made:
+// what the fronts show (inside conditionals too), for a cloze type only
+// the clozed fields; never a special field or a field only tested.
+func TestQuestionFields(t *testing.T) {
+	opt, _ := StockByName(BasicOptReversed)
+	cloze, _ := StockByName(Cloze)
+	own := Type{Name: "Vocab", Kind: KindStandard, Fields: []string{"Word", "Picture", "Meaning", "Hint"}, Templates: []Template{
+		{Name: "1", Front: "{{Word}} {{Deck}}", Back: "{{Meaning}}"},
+		{Name: "2", Front: "{{#Hint}}{{Picture}}{{/Hint}}{{^Hint}}{{text:Meaning}}{{/Hint}}", Back: "{{Word}}"},
+	}}
+	ownCloze := Type{Name: "C", Kind: KindCloze, Fields: []string{"Intro", "Satz"}, Templates: []Template{{Name: "c", Front: "{{Intro}} {{cloze:Satz}}", Back: "{{cloze:Satz}}"}}}
+	for _, c := range []struct {
+		t    Type
+		want []string
+	}{
+		{opt, []string{"Front", "Back"}},
+		{cloze, []string{"Text"}},
+		{own, []string{"Word", "Picture", "Meaning"}},
+		{ownCloze, []string{"Satz"}},
+	} {
+		if got := c.t.QuestionFields(); !slices.Equal(got, c.want) {
+			t.Errorf("%s: QuestionFields() = %v, want %v", c.t.Name, got, c.want)
+		}
+	}
 }

@@ -311,3 +311,39 @@ func FieldEmpty(s string) bool {
 	t := StripHTML(s)
 	return strings.TrimSpace(strings.ReplaceAll(t, "\u00a0", " ")) == "" && !strings.Contains(strings.ToLower(s), "<img")
 }
+
+// QuestionFields returns the fields a card's question can show, in the
+// type's order: for a standard type the fields its fronts put in the
+// question, for a cloze type the fields its front clozes. A note that
+// leaves all of them empty makes no card.
+func (t Type) QuestionFields() []string {
+	used := map[string]bool{}
+	for i, tp := range t.Templates {
+		if t.Kind == KindCloze && i > 0 {
+			break
+		}
+		p, err := parseTemplate(tp.Front)
+		if err != nil {
+			continue
+		}
+		var walk func([]node)
+		walk = func(ns []node) {
+			for _, n := range ns {
+				switch {
+				case n.kind == nodeField && (t.Kind != KindCloze || hasFilter(n.filters, "cloze")):
+					used[n.field] = true
+				case n.kind == nodeIf || n.kind == nodeIfNot:
+					walk(n.children)
+				}
+			}
+		}
+		walk(p)
+	}
+	var out []string
+	for _, f := range t.Fields {
+		if used[f] {
+			out = append(out, f)
+		}
+	}
+	return out
+}

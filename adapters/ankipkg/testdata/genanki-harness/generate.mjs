@@ -1,7 +1,12 @@
-// Writes an .apkg with genanki-js: a reversed note type, a cloze type,
-// subdecks, tags, HTML, an image and audio. Usage: node generate.mjs OUT
-// The package reader's tests read it with exact expectations
-// (adapters/ankipkg/genanki_test.go), so change both together.
+// Writes an .apkg with genanki-js. Usage: node generate.mjs OUT [CASE]
+//   stock (the default): a reversed note type, a cloze type, subdecks,
+//     tags, HTML, an image and audio (testdata/genanki.apkg);
+//   custom: a note type of its own — own fields, two templates with
+//     {{#Field}} conditionals, CSS (testdata/genanki-custom.apkg).
+// The package reader's and the importer's tests read them with exact
+// expectations (adapters/ankipkg/genanki_test.go,
+// apiserver/internal/domaintest/import_genanki_test.go), so change them
+// together.
 import { register } from "node:module";
 import { writeFileSync } from "node:fs";
 
@@ -12,7 +17,38 @@ const { default: JSZip } = await import("jszip");
 const { APKG_SCHEMA } = await import("genanki-js");
 
 const out = process.argv[2];
-if (!out) throw new Error("usage: node generate.mjs OUT.apkg");
+const which = process.argv[3] ?? "stock";
+if (!out || !["stock", "custom"].includes(which)) throw new Error("usage: node generate.mjs OUT.apkg [stock|custom]");
+const SQL = await initSqlJs();
+const db = new SQL.Database();
+db.run(APKG_SCHEMA);
+const pkg = new Package();
+
+if (which === "custom") {
+  // A type of its own: what Anki users make when the stock types do not
+  // fit. The second card exists only for notes with an example (req).
+  const vokabel = new Model({
+    id: "1607392330",
+    name: "Vokabel (Genus)",
+    flds: [{ name: "Wort" }, { name: "Bedeutung" }, { name: "Beispiel" }, { name: "Genus" }],
+    req: [[0, "any", [0]], [1, "any", [2]]],
+    tmpls: [
+      { name: "Erkennen", qfmt: "{{Wort}}{{#Genus}} <small>({{Genus}})</small>{{/Genus}}",
+        afmt: "{{FrontSide}}<hr id=answer>{{Bedeutung}}{{#Beispiel}}<br><i>{{Beispiel}}</i>{{/Beispiel}}" },
+      { name: "Beispiel", qfmt: "{{#Beispiel}}Im Satz: {{Beispiel}}{{/Beispiel}}",
+        afmt: "{{FrontSide}}<hr id=answer>{{Wort}}{{^Genus}} (ohne Genus){{/Genus}}: {{Bedeutung}}" },
+    ],
+    css: ".card { font-family: Georgia, serif; color: #223; background: url(\"paper.png\"); }\n.card small { color: gray; }",
+  });
+  const deck = new Deck(2059400120, "Vokabeln");
+  deck.addNote(new Note(vokabel, ["Hund", "dog", "Der Hund bellt.", "der"], ["Tiere"], "genanki-vokabel-hund"));
+  deck.addNote(new Note(vokabel, ["Katze", "cat", "Die Katze schläft.", ""], ["Tiere"], "genanki-vokabel-katze"));
+  deck.addNote(new Note(vokabel, ["Maus", "mouse", "", "die"], null, "genanki-vokabel-maus"));
+  pkg.addDeck(deck);
+  pkg.write(db);
+  await save();
+  process.exit(0);
+}
 
 const reversed = new Model({
   id: "1607392319",
@@ -41,10 +77,6 @@ vocab.addNote(new Note(reversed, ["die Katze", ""], ["Animals"], "genanki-katze"
 grammar.addNote(new Note(cloze, ["{{c1::Der}} Hund {{c2::bellt}}.", "<i>bellen</i>: to bark"], ["Grammar"], "genanki-cloze"));
 german.addNote(new Note(reversed, ["<ul><li>eins</li><li>zwei</li></ul>", "one, two<br>three &lt;3"], null, "genanki-list"));
 
-const SQL = await initSqlJs();
-const db = new SQL.Database();
-db.run(APKG_SCHEMA);
-const pkg = new Package();
 for (const d of [german, vocab, grammar]) pkg.addDeck(d);
 pkg.write(db);
 
@@ -55,14 +87,19 @@ const mp3 = Buffer.from("494433030000000000000ffffb9064000f", "hex");
 pkg.addMedia(png, "hund.png");
 pkg.addMedia(mp3, "hund.mp3");
 
-// Package.writeToFile saves through a browser download; the same zip
-// layout (collection.anki2, numbered media, the JSON media map) here.
-const zip = new JSZip();
-zip.file("collection.anki2", Buffer.from(db.export()));
-const map = {};
-pkg.media.forEach((m, i) => {
-  zip.file(String(i), m.data);
-  map[i] = m.name;
-});
-zip.file("media", JSON.stringify(map));
-writeFileSync(out, await zip.generateAsync({ type: "nodebuffer", compression: "DEFLATE" }));
+await save();
+
+// save writes the package: Package.writeToFile saves through a browser
+// download; the same zip layout (collection.anki2, numbered media, the
+// JSON media map) here.
+async function save() {
+  const zip = new JSZip();
+  zip.file("collection.anki2", Buffer.from(db.export()));
+  const map = {};
+  pkg.media.forEach((m, i) => {
+    zip.file(String(i), m.data);
+    map[i] = m.name;
+  });
+  zip.file("media", JSON.stringify(map));
+  writeFileSync(out, await zip.generateAsync({ type: "nodebuffer", compression: "DEFLATE" }));
+}
