@@ -9,7 +9,7 @@ GO ?= go
 DB ?=
 ADDR ?=
 
-.PHONY: axe fsrs-harness anki-harness run build test generate widget check-widget check-generated lint tidy-check bench bench-big bench-quick loadtest loadtest-smoke loadtest-scale pgbouncer-suite replica-test fuzz-import fuzz-oauth fuzz-hostile conformance conformance-oauth ci help
+.PHONY: axe fsrs-harness anki-harness run build test generate widget check-widget check-generated lint tidy-check bench bench-big bench-import bench-quick loadtest loadtest-smoke loadtest-scale pgbouncer-suite replica-test fuzz-import fuzz-oauth fuzz-hostile conformance conformance-oauth ci help
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
@@ -74,6 +74,9 @@ bench: ## benchmarks: storage, domain, and the MCP engine against its peers (rat
 
 bench-big: ## the read tools on a 100,000-card account, SQLite and Postgres (TAKHTABUSH_TEST_POSTGRES_URL): CPU per call against the issue 12 §3 goals
 	$(GO) run ./bench/cmd/bigread
+
+bench-import: ## issue 13 §9: import an .apkg of 20,000 notes, 100,000 review-log rows and 200 MB of media on SQLite, reporting its seconds and peak heap
+	$(GO) test -run '^$$' -bench 'BenchmarkImportPackage$$' -benchtime 1x -timeout 30m ./apiserver/internal/domaintest/
 
 bench-quick: ## a fast smoke run of the MCP comparison
 	$(GO) run ./bench/cmd/mcpbench -quick

@@ -18,32 +18,36 @@ import (
 	"github.com/takhtabush/takhtabush/ports"
 )
 
-// Apply imports a package's content for the acting user: its media into
-// the blob store (counted against the quota; types cards cannot show are
-// skipped), its deck tree (Parent::Child names, each new deck with a
-// preset of the package's settings), its notes and their cards (Anki HTML
-// converted to the card content format, what the conversion removes
-// counted in the report's Dropped), the cards' scheduling state (the FSRS
-// memory state replayed from the review log when the package has none)
-// and the review log. A note whose GUID the account already has is
-// updated, with its cards, instead of added again; reviews it already has
-// are not added twice.
+// Apply imports an opened package's content for the acting user: its
+// media into the blob store (counted against the quota; types cards
+// cannot show are skipped), its deck tree (Parent::Child names, each new
+// deck with a preset of the package's settings), its notes and their
+// cards (Anki HTML converted to the card content format, what the
+// conversion removes counted in the report's Dropped), the cards'
+// scheduling state (the FSRS memory state replayed from the review log
+// when the package has none) and the review log. A note whose GUID the
+// account already has is updated, with its cards, instead of added
+// again; reviews it already has are not added twice.
 //
-// The slow work (reading media, converting and rendering notes, replaying
-// reviews) happens first, outside any transaction; the rows are then
-// written in one transaction, so an import is visible whole or not at all
-// and a failed or canceled import leaves no rows (media it stored are
-// deleted again).
-func (s *ImportService) Apply(ctx context.Context, pkg ports.AnkiPackage, opts ImportOptions) (contracts.ImportReport, error) {
+// Decks and note types are planned first, from the package's head; the
+// notes then stream a chunk at a time (converted, rendered, deduplicated,
+// their reviews replayed) into a stage no read sees, in short
+// transactions, so memory is bounded by the chunk, not the package. One
+// more short transaction publishes the stage with the new decks, note
+// types and the updates of notes the account had, so an import is
+// visible whole or not at all and a failed or canceled import leaves no
+// rows (media it stored are deleted again). The caller closes src.
+func (s *ImportService) Apply(ctx context.Context, src ports.PackageSource, opts ImportOptions) (contracts.ImportReport, error) {
 	uid, err := userID(ctx)
 	if err != nil {
 		return contracts.ImportReport{}, err
 	}
-	im := &importer{s: s, uid: uid, pkg: pkg, opts: opts, skips: map[string]*contracts.ImportSkip{}, dropped: cardtext.Dropped{},
-		mediaIDs: map[string]string{}}
+	head := src.Head()
+	im := &importer{s: s, uid: uid, head: head, opts: opts, skips: map[string]*contracts.ImportSkip{}, dropped: cardtext.Dropped{},
+		mediaIDs: map[string]string{}, guids: keySet{}, taken: keySet{}, converted: map[string]int{}, settings: map[string]contracts.DeckSettings{}}
 	im.rep = contracts.ImportReport{Format: "apkg", DecksCreated: []string{}, Skipped: []contracts.ImportSkip{}}
-	im.total = int64(len(pkg.Media) + 2*len(pkg.Notes) + len(pkg.Reviews)/100)
-	rep, err := im.run(ctx)
+	im.total = int64(len(head.Media) + 2*head.Notes + head.Reviews/100)
+	rep, err := im.run(ctx, src)
 	if err != nil {
 		im.dropStoredMedia(context.WithoutCancel(ctx))
 		return contracts.ImportReport{}, err
@@ -51,11 +55,13 @@ func (s *ImportService) Apply(ctx context.Context, pkg ports.AnkiPackage, opts I
 	return rep, nil
 }
 
-// importer is one import's working state.
+// importer is one import's working state. What spans the whole package
+// is small: ids, digests and counts, never note content (except the
+// notes the account had, which are updated when the import publishes).
 type importer struct {
 	s    *ImportService
 	uid  string
-	pkg  ports.AnkiPackage
+	head ports.AnkiPackageHead
 	opts ImportOptions
 	now  time.Time
 
@@ -73,15 +79,39 @@ type importer struct {
 	deckIDs   map[string]string
 	newDecks  []contracts.Deck
 	deckByKey map[int64]ports.AnkiDeck
+	settings  map[string]contracts.DeckSettings // deck id → settings, for replays
 
-	notes        []*noteWork
-	cardByKey    map[int64]*cardWork // package card key → card
-	droppedCards map[string]bool     // new cards left out as duplicates
+	typeOf    map[int64]importedType // package note type key → how it is imported
+	types     []ports.NoteTypeRow    // the package's own note types, to store
+	converted map[string]int         // notes converted to a stock type, by why
 
-	types []ports.NoteTypeRow // the package's own note types, to store
+	guids   keySet               // GUIDs of the package's notes seen so far
+	taken   keySet               // deck id and hash of the cards staged so far
+	have    map[reviewKey]bool   // reviews the account had of the cards updated (nil until needed)
+	day     contracts.LearnerDay // the learner's day boundary, for review-log day numbers
+	updates []*noteWork          // notes the account had, to update when publishing
 
-	stage   ports.ImportStage // where the new rows wait until published
-	touched time.Time         // when the stage was last marked alive
+	stage         ports.ImportStage // where the new rows wait until published
+	touched       time.Time         // when the stage was last marked alive
+	stagedCards   int
+	stagedReviews int
+}
+
+// keySet is a set of digests: 16 bytes an entry, whatever they digest.
+type keySet map[[16]byte]struct{}
+
+// digestOf digests strings joined by NUL.
+func digestOf(parts ...string) [16]byte {
+	h := sha256.New()
+	for i, p := range parts {
+		if i > 0 {
+			h.Write([]byte{0})
+		}
+		h.Write([]byte(p))
+	}
+	var k [16]byte
+	copy(k[:], h.Sum(nil))
+	return k
 }
 
 // noteWork is one note to write.
@@ -101,6 +131,7 @@ type cardWork struct {
 	created   time.Time
 	existing  *ports.CardRow
 	id        string
+	dropped   bool // left out as a duplicate of a card of its deck
 }
 
 func (im *importer) progress(step int64, msg string) {
@@ -131,7 +162,7 @@ func truncateRunes(s string, n int) string {
 	return string([]rune(s)[:n]) + "…"
 }
 
-func (im *importer) run(ctx context.Context) (contracts.ImportReport, error) {
+func (im *importer) run(ctx context.Context, src ports.PackageSource) (contracts.ImportReport, error) {
 	im.now = im.s.now()
 	if err := im.importMedia(ctx); err != nil {
 		return im.rep, err
@@ -139,14 +170,11 @@ func (im *importer) run(ctx context.Context) (contracts.ImportReport, error) {
 	if err := im.planDecks(ctx); err != nil {
 		return im.rep, err
 	}
-	if err := im.planNotes(ctx); err != nil {
+	var err error
+	if im.typeOf, err = im.planTypes(ctx); err != nil {
 		return im.rep, err
 	}
-	if err := im.planReviews(ctx); err != nil {
-		return im.rep, err
-	}
-	im.progress(0, "writing")
-	if err := im.write(ctx); err != nil {
+	if err := im.write(ctx, src); err != nil {
 		return im.rep, err
 	}
 	im.done = im.total
@@ -169,7 +197,7 @@ var importMediaTypes = map[string]string{
 
 // importMedia stores the package's media the cards can show.
 func (im *importer) importMedia(ctx context.Context) error {
-	for _, m := range im.pkg.Media {
+	for _, m := range im.head.Media {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -223,17 +251,17 @@ func (im *importer) resolveMedia(name string) (string, bool) {
 // prepares the others.
 func (im *importer) planDecks(ctx context.Context) error {
 	im.deckByKey = map[int64]ports.AnkiDeck{}
-	for _, d := range im.pkg.Decks {
+	for _, d := range im.head.Decks {
 		im.deckByKey[d.Key] = d
 	}
 	used := map[string]bool{}
-	for _, c := range im.pkg.Cards {
-		if d, ok := im.deckByKey[c.DeckKey]; ok {
+	for key, n := range im.head.DeckCards {
+		if d, ok := im.deckByKey[key]; ok && n > 0 {
 			used[d.Name] = true
 		}
 	}
 	byName := map[string]ports.AnkiDeck{}
-	for _, d := range im.pkg.Decks {
+	for _, d := range im.head.Decks {
 		byName[d.Name] = d
 	}
 	// Parents of used decks that the package has.
@@ -382,22 +410,17 @@ func mapFields(t notes.Type, fields []string) []string {
 	return out
 }
 
-// planNotes converts the notes and makes their cards, pairing them with
-// the notes and cards the account already has (by GUID, then by card ord).
-func (im *importer) planNotes(ctx context.Context) error {
-	types, err := im.planTypes(ctx)
-	if err != nil {
-		return err
-	}
-	cardsOf := map[int64][]ports.AnkiCard{}
-	maxPos := 0
-	for _, c := range im.pkg.Cards {
+// planNotes converts a chunk's notes and makes their cards, pairing them
+// with the notes and cards the account already has (by GUID, then by
+// card ord).
+func (im *importer) planNotes(ctx context.Context, ch ports.AnkiChunk) ([]*noteWork, error) {
+	cardsOf := make(map[int64][]ports.AnkiCard, len(ch.Notes))
+	for _, c := range ch.Cards {
 		cardsOf[c.NoteKey] = append(cardsOf[c.NoteKey], c)
-		maxPos = max(maxPos, c.Position)
 	}
-	existing, err := im.existingNotes(ctx)
+	existing, err := im.existingNotes(ctx, ch.Notes)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	var existingIDs []string
 	for _, n := range existing {
@@ -407,7 +430,7 @@ func (im *importer) planNotes(ctx context.Context) error {
 	for i := 0; i < len(existingIDs); i += 500 {
 		rows, err := im.s.store.Notes().CardsOfNotes(ctx, im.uid, existingIDs[i:min(i+500, len(existingIDs))])
 		if err != nil {
-			return fail(err)
+			return nil, fail(err)
 		}
 		for _, c := range rows {
 			if oldCards[c.NoteID] == nil {
@@ -416,25 +439,25 @@ func (im *importer) planNotes(ctx context.Context) error {
 			oldCards[c.NoteID][c.Ord] = c
 		}
 	}
-	converted := map[string]int{}
-	guids := map[string]bool{}
-	for i, an := range im.pkg.Notes {
+	var out []*noteWork
+	for i, an := range ch.Notes {
 		if i%200 == 0 {
 			if err := ctx.Err(); err != nil {
-				return err
+				return nil, err
 			}
 		}
 		im.progress(1, "converting notes")
-		it, ok := types[an.TypeKey]
+		it, ok := im.typeOf[an.TypeKey]
 		if !ok {
 			im.skip("note", "its note type is missing from the package", firstField(an), 1)
 			continue
 		}
-		if an.GUID == "" || guids[an.GUID] {
+		guid := digestOf(an.GUID)
+		if _, dup := im.guids[guid]; an.GUID == "" || dup {
 			im.skip("note", "no GUID, or a GUID another note of the package has", firstField(an), 1)
 			continue
 		}
-		guids[an.GUID] = true
+		im.guids[guid] = struct{}{}
 		acards := cardsOf[an.Key]
 		if len(acards) == 0 {
 			im.skip("note", "the note has no cards", firstField(an), 1)
@@ -452,7 +475,7 @@ func (im *importer) planNotes(ctx context.Context) error {
 		}
 		if conv {
 			fields = mapFields(t, fields)
-			converted[it.converted]++
+			im.converted[it.converted]++
 		} else if len(fields) != len(t.Fields) {
 			fields = mapFields(t, fields)
 		}
@@ -491,7 +514,7 @@ func (im *importer) planNotes(ctx context.Context) error {
 				continue
 			}
 			cw := &cardWork{key: ac.Key, made: mc, deckID: deckID, state: ac.State, suspended: ac.Suspended,
-				created: im.now.Add(-time.Duration(maxPos-ac.Position) * time.Millisecond)}
+				created: im.now.Add(-time.Duration(im.head.MaxPosition-ac.Position) * time.Millisecond)}
 			if cw.state.Phase == "" || cw.state.Phase == contracts.PhaseNew {
 				cw.state = newCardState(im.now)
 			}
@@ -506,12 +529,9 @@ func (im *importer) planNotes(ctx context.Context) error {
 		if len(w.cards) == 0 {
 			continue
 		}
-		im.notes = append(im.notes, w)
+		out = append(out, w)
 	}
-	for why, n := range converted {
-		im.skip("noteType", why, "", n)
-	}
-	return nil
+	return out, nil
 }
 
 func findMade(made []madeCard, ord int) (madeCard, bool) {
@@ -557,13 +577,13 @@ func (im *importer) tags(in []string) []string {
 	return out
 }
 
-// existingNotes returns the account's notes with the package's GUIDs, by
-// GUID: notes imported before (their ids derive from their GUID) and
-// notes made here and exported (their GUID is their id).
-func (im *importer) existingNotes(ctx context.Context) (map[string]ports.NoteRow, error) {
+// existingNotes returns the account's notes with the GUIDs of a chunk's
+// notes, by GUID: notes imported before (their ids derive from their
+// GUID) and notes made here and exported (their GUID is their id).
+func (im *importer) existingNotes(ctx context.Context, ns []ports.AnkiNote) (map[string]ports.NoteRow, error) {
 	want := map[string]bool{}
 	var ids []string
-	for _, n := range im.pkg.Notes {
+	for _, n := range ns {
 		if n.GUID == "" {
 			continue
 		}

@@ -128,11 +128,12 @@ func (s *ImportService) importUpload(ctx context.Context, run *JobRun, uid strin
 		return contracts.ImportReport{}, contracts.Errorf(contracts.KindUnavailable, "package imports are not available on this server")
 	}
 	run.Progress(0, 0, "reading the package")
-	pkg, err := s.reader.ReadPackage(ctx, blob, blob.Size())
+	src, err := s.reader.OpenPackage(ctx, blob, blob.Size())
 	if err != nil {
 		return contracts.ImportReport{}, err
 	}
-	return s.Apply(ctx, pkg, ImportOptions{DeckID: in.DeckID, Progress: run.Progress, JobID: run.Job.ID})
+	defer src.Close()
+	return s.Apply(ctx, src, ImportOptions{DeckID: in.DeckID, Progress: run.Progress, JobID: run.Job.ID})
 }
 
 // release deletes an import's upload: the row, and its bytes unless

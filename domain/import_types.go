@@ -31,7 +31,7 @@ func (im *importer) planTypes(ctx context.Context) (map[int64]importedType, erro
 	var have []ports.NoteTypeRow
 	loaded := false
 	taken := map[string]bool{} // stored type ids this import already claims
-	for _, at := range im.pkg.NoteTypes {
+	for _, at := range im.head.NoteTypes {
 		if st, conv := importNoteType(at); !conv {
 			out[at.Key] = importedType{t: st, ref: st.Name}
 			continue

@@ -10,40 +10,30 @@ import (
 	"github.com/takhtabush/takhtabush/ports"
 )
 
-// planReviews replays the package's review log through FSRS for the
-// cards whose state has no memory state. Only those cards' reviews are
-// gathered (by card, in time order); the review-log rows are made later,
-// a chunk at a time, by stageReviews.
-func (im *importer) planReviews(ctx context.Context) error {
-	im.cardByKey = map[int64]*cardWork{}
-	need := map[int64]bool{}
-	for _, n := range im.notes {
+// replayChunk replays a chunk's review log through FSRS for the chunk's
+// cards whose state has no memory state (by card, in time order).
+func (im *importer) replayChunk(ctx context.Context, works []*noteWork, reviews []ports.AnkiReview) {
+	need := map[int64]*cardWork{}
+	for _, n := range works {
 		for _, c := range n.cards {
-			im.cardByKey[c.key] = c
 			if c.state.Phase != contracts.PhaseNew && c.state.Stability == 0 {
-				need[c.key] = true
+				need[c.key] = c
 			}
 		}
 	}
 	if len(need) == 0 {
-		return nil
+		return
 	}
 	byCard := map[int64][]ports.AnkiReview{}
-	for i, r := range im.pkg.Reviews {
-		if i%4096 == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
-		if need[r.CardKey] {
+	for _, r := range reviews {
+		if need[r.CardKey] != nil {
 			byCard[r.CardKey] = append(byCard[r.CardKey], r)
 		}
 	}
 	for key, rs := range byCard {
 		slices.SortStableFunc(rs, func(a, b ports.AnkiReview) int { return cmp.Compare(a.Key, b.Key) })
-		im.replay(ctx, im.cardByKey[key], rs)
+		im.replay(ctx, need[key], rs)
 	}
-	return nil
 }
 
 // replay computes a card's FSRS memory state from its reviews under its
@@ -73,16 +63,17 @@ func (im *importer) replay(ctx context.Context, c *cardWork, rs []ports.AnkiRevi
 // settingsOf returns a deck's settings: a new deck's from the package, an
 // existing one's from the store (defaults when it cannot be read).
 func (im *importer) settingsOf(ctx context.Context, deckID string) contracts.DeckSettings {
-	for _, d := range im.newDecks {
-		if d.ID == deckID {
-			return d.Settings.WithDefaults()
-		}
+	if s, ok := im.settings[deckID]; ok {
+		return s
 	}
-	d, err := im.s.store.Decks().DeckWithoutCounts(ctx, im.uid, deckID)
-	if err != nil {
-		return contracts.DefaultDeckSettings()
+	s := contracts.DefaultDeckSettings()
+	if i := slices.IndexFunc(im.newDecks, func(d contracts.Deck) bool { return d.ID == deckID }); i >= 0 {
+		s = im.newDecks[i].Settings.WithDefaults()
+	} else if d, err := im.s.store.Decks().DeckWithoutCounts(ctx, im.uid, deckID); err == nil {
+		s = d.Settings.WithDefaults()
 	}
-	return d.Settings.WithDefaults()
+	im.settings[deckID] = s
+	return s
 }
 
 // importChunk is how many rows one staging transaction writes: small
@@ -97,11 +88,12 @@ const stageTouchEvery = time.Minute
 // takes it for the leftover of an import that died.
 const importStageStale = time.Hour
 
-// write stages the new notes, cards and review logs in chunks of short
-// transactions, where no read sees them, then publishes them with the new
-// decks and the updates of notes the account had in one short
-// transaction. Whatever happens, the staged rows are dropped afterwards.
-func (im *importer) write(ctx context.Context) error {
+// write stages the package's notes, cards and review logs a chunk of
+// notes at a time, in short transactions, where no read sees them, then
+// publishes them with the new decks and the updates of notes the account
+// had in one short transaction. Whatever happens, the staged rows are
+// dropped afterwards.
+func (im *importer) write(ctx context.Context, src ports.PackageSource) error {
 	if im.opts.JobID != "" { // an earlier attempt of the job may have left a stage
 		left, err := im.s.store.ImportStages().StagesToDrop(ctx, im.opts.JobID, time.Time{}, 16)
 		if err != nil {
@@ -109,28 +101,28 @@ func (im *importer) write(ctx context.Context) error {
 		}
 		im.s.dropStages(ctx, left)
 	}
+	var err error
+	if im.day, err = learnerDay(ctx, im.s.store, im.uid); err != nil {
+		return err
+	}
 	im.stage = ports.ImportStage{ID: im.s.ids.NewID(), UserID: im.uid, JobID: im.opts.JobID}
 	if err := im.s.store.ImportStages().CreateStage(ctx, im.stage, im.s.now()); err != nil {
 		return err
 	}
 	im.touched = im.s.now()
 	defer im.s.dropStages(context.WithoutCancel(ctx), []string{im.stage.ID})
-	im.droppedCards = map[string]bool{}
 	im.progress(0, "staging notes and cards")
-	newCards, err := im.stageNotes(ctx)
-	if err != nil {
+	if err := src.Chunks(ctx, importChunk, func(ch ports.AnkiChunk) error { return im.chunk(ctx, ch) }); err != nil {
 		return err
 	}
-	im.progress(0, "staging the review log")
-	reviews, err := im.stageReviews(ctx)
-	if err != nil {
-		return err
+	for why, n := range im.converted {
+		im.skip("noteType", why, "", n)
 	}
 	im.progress(0, "publishing")
 	rep := im.rep
 	err = im.s.store.InTx(ctx, func(tx ports.Stores) error {
 		im.rep = rep // a retried transaction starts over
-		return im.publish(ctx, tx, newCards, reviews)
+		return im.publish(ctx, tx)
 	})
 	if err == nil {
 		im.progress(0, "published")
@@ -138,10 +130,41 @@ func (im *importer) write(ctx context.Context) error {
 	return err
 }
 
+// chunk plans, replays and stages one chunk of the package; the notes
+// the account had wait in updates for the publishing.
+func (im *importer) chunk(ctx context.Context, ch ports.AnkiChunk) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	works, err := im.planNotes(ctx, ch)
+	if err != nil {
+		return err
+	}
+	im.replayChunk(ctx, works, ch.Reviews)
+	if len(works) > 0 {
+		im.progress(0, "staging notes and cards")
+	}
+	if err := im.stageNotes(ctx, works); err != nil {
+		return err
+	}
+	if len(ch.Reviews) > 0 {
+		im.progress(0, "staging the review log")
+	}
+	if err := im.stageReviews(ctx, works, ch.Reviews); err != nil {
+		return err
+	}
+	for _, n := range works {
+		if n.existing {
+			im.updates = append(im.updates, n)
+		}
+	}
+	return nil
+}
+
 // publish creates the new decks, copies the stage into the live tables
 // and updates the notes the account had, in tx.
-func (im *importer) publish(ctx context.Context, tx ports.Stores, newCards, reviews int) error {
-	held, err := im.s.checkHoldings(ctx, tx, im.uid, 0, newCards)
+func (im *importer) publish(ctx context.Context, tx ports.Stores) error {
+	held, err := im.s.checkHoldings(ctx, tx, im.uid, 0, im.stagedCards)
 	if err != nil {
 		return err
 	}
@@ -171,7 +194,7 @@ func (im *importer) publish(ctx context.Context, tx ports.Stores, newCards, revi
 	if pub.CardsSkipped > 0 {
 		im.skip("card", "its deck already has a card with the same front and back", "", pub.CardsSkipped)
 	}
-	if lost := reviews - pub.Reviews; lost > 0 {
+	if lost := im.stagedReviews - pub.Reviews; lost > 0 {
 		im.skip("review", "its card was not imported", "", lost)
 	}
 	im.rep.NotesCreated, im.rep.CardsCreated, im.rep.Reviews = pub.Notes, pub.Cards, pub.Reviews
@@ -187,20 +210,23 @@ func (im *importer) touch(ctx context.Context) error {
 	return nil
 }
 
-// stageNotes stages the new notes and cards, a chunk a transaction, and
-// returns how many cards it staged.
-func (im *importer) stageNotes(ctx context.Context) (int, error) {
-	taken, err := im.takenHashes(ctx)
+// stageNotes stages a chunk's new notes and cards, at most importChunk
+// rows a transaction, leaving out (and marking dropped) new cards whose
+// deck has their front and back already, here or earlier in the package.
+func (im *importer) stageNotes(ctx context.Context, works []*noteWork) error {
+	taken, err := im.takenHashes(ctx, works)
 	if err != nil {
-		return 0, err
+		return err
 	}
 	st := im.s.store.ImportStages()
 	var noteRows []ports.NoteRow
 	var cardRows []ports.CardRow
-	staged := 0
 	flush := func() error {
 		if err := ctx.Err(); err != nil {
 			return err
+		}
+		if len(noteRows) == 0 && len(cardRows) == 0 {
+			return nil
 		}
 		if err := st.StageNotes(ctx, im.uid, im.stage.ID, noteRows); err != nil {
 			return fail(err)
@@ -209,22 +235,24 @@ func (im *importer) stageNotes(ctx context.Context) (int, error) {
 			return fail(err)
 		}
 		im.progress(int64(len(noteRows)), "staging notes and cards")
-		staged += len(cardRows)
+		im.stagedCards += len(cardRows)
 		noteRows, cardRows = noteRows[:0], cardRows[:0]
 		return im.touch(ctx)
 	}
-	for _, n := range im.notes {
+	for _, n := range works {
 		kept := 0
 		for _, c := range n.cards {
 			if c.existing != nil {
 				continue
 			}
-			if taken[c.deckID+"\x00"+c.made.hash] {
+			key := digestOf(c.deckID, c.made.hash)
+			_, dup := im.taken[key]
+			if dup || taken[key] {
 				im.skip("card", "its deck already has a card with the same front and back", c.made.card.Front, 1)
-				im.droppedCards[c.id] = true
+				c.dropped = true
 				continue
 			}
-			taken[c.deckID+"\x00"+c.made.hash] = true
+			im.taken[key] = struct{}{}
 			kept++
 			cardRows = append(cardRows, ports.CardRow{Hash: c.made.hash, Version: 1, Card: contracts.Card{
 				ID: c.id, DeckID: c.deckID, NoteID: n.row.ID, Ord: c.made.ord, Front: c.made.card.Front, Back: c.made.card.Back,
@@ -239,28 +267,25 @@ func (im *importer) stageNotes(ctx context.Context) (int, error) {
 		}
 		if len(cardRows) >= importChunk || len(noteRows) >= importChunk {
 			if err := flush(); err != nil {
-				return 0, err
+				return err
 			}
 		}
 	}
-	if err := flush(); err != nil {
-		return 0, err
-	}
-	return staged, nil
+	return flush()
 }
 
-// takenHashes returns deck id + NUL + hash of the new cards' hashes their
-// decks already have, one set-based read a chunk.
-func (im *importer) takenHashes(ctx context.Context) (map[string]bool, error) {
+// takenHashes returns the digests (deck id, hash) of a chunk's new cards
+// whose decks have their hash already, one set-based read a deck.
+func (im *importer) takenHashes(ctx context.Context, works []*noteWork) (map[[16]byte]bool, error) {
 	hashes := map[string][]string{}
-	for _, n := range im.notes {
+	for _, n := range works {
 		for _, c := range n.cards {
 			if c.existing == nil {
 				hashes[c.deckID] = append(hashes[c.deckID], c.made.hash)
 			}
 		}
 	}
-	taken := map[string]bool{}
+	taken := map[[16]byte]bool{}
 	for d, hs := range hashes {
 		for i := 0; i < len(hs); i += importChunk {
 			m, err := im.s.store.Cards().HashesInDeck(ctx, im.uid, d, hs[i:min(i+importChunk, len(hs))])
@@ -268,48 +293,58 @@ func (im *importer) takenHashes(ctx context.Context) (map[string]bool, error) {
 				return nil, fail(err)
 			}
 			for h := range m {
-				taken[d+"\x00"+h] = true
+				taken[digestOf(d, h)] = true
 			}
 		}
 	}
 	return taken, nil
 }
 
-// stageReviews turns the package's review log into review-log rows of the
+// stageReviews turns a chunk's review log into review-log rows of the
 // imported cards (leaving out those the account has already: an earlier
-// import added them) and stages them a chunk a transaction; it returns
-// how many it staged.
-func (im *importer) stageReviews(ctx context.Context) (int, error) {
-	have, err := im.reviewsHad(ctx)
-	if err != nil {
-		return 0, err
+// import added them) and stages them, at most importChunk a transaction.
+func (im *importer) stageReviews(ctx context.Context, works []*noteWork, reviews []ports.AnkiReview) error {
+	if len(reviews) == 0 {
+		return nil
 	}
-	day, err := learnerDay(ctx, im.s.store, im.uid)
-	if err != nil {
-		return 0, err
+	byKey := map[int64]*cardWork{}
+	anyOld := false
+	for _, n := range works {
+		for _, c := range n.cards {
+			byKey[c.key] = c
+			anyOld = anyOld || c.existing != nil
+		}
+	}
+	if anyOld && im.have == nil {
+		var err error
+		if im.have, err = im.reviewsHad(ctx); err != nil {
+			return err
+		}
 	}
 	st := im.s.store.ImportStages()
-	rows := make([]ports.ReviewLog, 0, importChunk)
-	staged := 0
+	rows := make([]ports.ReviewLog, 0, min(importChunk, len(reviews)))
 	flush := func() error {
 		if err := ctx.Err(); err != nil {
 			return err
+		}
+		if len(rows) == 0 {
+			return nil
 		}
 		if err := st.StageReviews(ctx, im.uid, im.stage.ID, rows); err != nil {
 			return fail(err)
 		}
 		im.progress(int64(len(rows)/100), "staging the review log")
-		staged += len(rows)
+		im.stagedReviews += len(rows)
 		rows = rows[:0]
 		return im.touch(ctx)
 	}
-	for _, r := range im.pkg.Reviews {
-		c, ok := im.cardByKey[r.CardKey]
-		if !ok || im.droppedCards[c.id] {
+	for _, r := range reviews {
+		c, ok := byKey[r.CardKey]
+		if !ok || c.dropped {
 			im.skip("review", "its card was not imported", "", 1)
 			continue
 		}
-		if have[reviewKey{c.id, r.Key}] {
+		if c.existing != nil && im.have[reviewKey{c.id, r.Key}] {
 			continue
 		}
 		kind := r.Kind
@@ -319,17 +354,14 @@ func (im *importer) stageReviews(ctx context.Context) (int, error) {
 		at := time.UnixMilli(r.Key).UTC()
 		rows = append(rows, ports.ReviewLog{ID: im.s.ids.NewID(), UserID: im.uid, CardID: c.id, DeckID: c.deckID,
 			Rating: r.Rating, PrevPhase: r.PrevPhase, State: r.State, ReviewedAt: at, DurationMs: r.DurationMs, Kind: kind,
-			Day: dayNumber(day, at), PrevInterval: r.PrevInterval})
-		if len(rows) == cap(rows) {
+			Day: dayNumber(im.day, at), PrevInterval: r.PrevInterval})
+		if len(rows) >= importChunk {
 			if err := flush(); err != nil {
-				return 0, err
+				return err
 			}
 		}
 	}
-	if err := flush(); err != nil {
-		return 0, err
-	}
-	return staged, nil
+	return flush()
 }
 
 // reviewKey is a review of a card here at a time (Unix ms).
@@ -338,19 +370,10 @@ type reviewKey struct {
 	at     int64
 }
 
-// reviewsHad returns the reviews the account has of the cards the import
-// updates (none when it updates none).
+// reviewsHad returns the reviews the account has (read when a chunk
+// first updates a card the account had).
 func (im *importer) reviewsHad(ctx context.Context) (map[reviewKey]bool, error) {
 	have := map[reviewKey]bool{}
-	anyOld := false
-	for _, n := range im.notes {
-		for _, c := range n.cards {
-			anyOld = anyOld || c.existing != nil
-		}
-	}
-	if !anyOld {
-		return have, nil
-	}
 	for after := ""; ; {
 		page, err := im.s.store.Reviews().ListReviews(ctx, im.uid, after, 1000)
 		if err != nil {
@@ -416,10 +439,7 @@ func importConflict(err error) error {
 // updateOld updates the notes the account had and their cards: fields,
 // tags, deck, suspension and the scheduling state the package carries.
 func (im *importer) updateOld(ctx context.Context, tx ports.Stores) error {
-	for _, n := range im.notes {
-		if !n.existing {
-			continue
-		}
+	for _, n := range im.updates {
 		if err := tx.Notes().UpdateNote(ctx, im.uid, n.row); err != nil {
 			return importConflict(err)
 		}

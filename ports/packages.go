@@ -98,17 +98,62 @@ type PackageWriter interface {
 	WritePackage(ctx context.Context, w io.Writer, p AnkiPackage) error
 }
 
+// AnkiPackageHead is the small part of an opened package, read whole:
+// what the importer plans with before the notes stream.
+type AnkiPackageHead struct {
+	Created   time.Time // the collection's creation time (its day count's origin)
+	Decks     []AnkiDeck
+	NoteTypes []AnkiNoteType
+	Media     []AnkiMedia
+	// Notes, Cards and Reviews count the package's records.
+	Notes, Cards, Reviews int
+	// DeckCards counts the cards of each deck key (a card in a filtered
+	// deck counted in its home deck).
+	DeckCards map[int64]int
+	// MaxPosition is the largest Position of the package's new cards.
+	MaxPosition int
+}
+
+// AnkiChunk is a run of a package's notes in key order with the cards of
+// those notes (by note, then card key) and the review logs of those cards
+// (by card, then time). The last chunk may have no notes: the reviews of
+// cards the package lacks.
+type AnkiChunk struct {
+	Notes   []AnkiNote
+	Cards   []AnkiCard
+	Reviews []AnkiReview
+}
+
+// PackageSource is an opened package: its head whole, its notes, cards
+// and review log streamed a chunk at a time, so memory stays bounded by
+// the chunk, not the package.
+type PackageSource interface {
+	// Head returns the package's creation time, decks, note types, media
+	// (read only when opened) and counts.
+	Head() AnkiPackageHead
+	// Chunks calls fn with the package's notes, at most n at a time, each
+	// chunk with its notes' cards and their reviews; it stops at fn's
+	// first error and returns it. Invalid (with a reason a person can act
+	// on) when a record breaks a limit or names a note, note type or deck
+	// the package lacks; canceled when ctx ends.
+	Chunks(ctx context.Context, n int, fn func(AnkiChunk) error) error
+	// Close releases what the source holds (the unpacked collection).
+	Close() error
+}
+
 // PackageReader reads Anki packages and collection backups.
 type PackageReader interface {
-	// ReadPackage reads the .apkg or .colpkg of size bytes at r: the legacy
-	// collection.anki2 / collection.anki21 and the current
+	// OpenPackage opens the .apkg or .colpkg of size bytes at r: the
+	// legacy collection.anki2 / collection.anki21 and the current
 	// collection.anki21b (zstd, protobuf media map). Media are not read
 	// here: each AnkiMedia's Open reads its bytes from r when called, so
-	// memory stays bounded by the largest media file. A package reports
-	// its Anki-side content faithfully (fields as Anki HTML, templates in
+	// memory stays bounded by the largest media file; notes, cards and
+	// reviews stream through the source's Chunks. A package reports its
+	// Anki-side content faithfully (fields as Anki HTML, templates in
 	// Anki syntax); the domain converts. Invalid (with a reason a person
 	// can act on) when r is not a zip, holds no collection, or breaks a
 	// limit (entry count, uncompressed size, field size, path traversal
-	// in a media name); canceled when ctx ends.
-	ReadPackage(ctx context.Context, r io.ReaderAt, size int64) (AnkiPackage, error)
+	// in a media name); canceled when ctx ends. The caller closes the
+	// source.
+	OpenPackage(ctx context.Context, r io.ReaderAt, size int64) (PackageSource, error)
 }

@@ -68,9 +68,10 @@ func (r randReader) Read(p []byte) (int, error) {
 }
 
 // BenchmarkReadPackage reads the large package (written by our
-// writer to a file first, outside the timing) and every media file in
-// it, reporting the peak heap while reading: it stays near the notes,
-// cards and review log held, not the package's size.
+// writer to a file first, outside the timing) through OpenPackage, its
+// notes, cards and reviews a chunk of 1000 notes at a time, and every
+// media file in it, reporting the peak heap while reading: it stays near
+// one chunk and one media file, not the package's size.
 //
 //	go test -run '^$' -bench ReadPackage -benchtime 1x ./adapters/ankipkg/
 func BenchmarkReadPackage(b *testing.B) {
@@ -103,15 +104,24 @@ func BenchmarkReadPackage(b *testing.B) {
 		}
 	}()
 	for b.Loop() {
-		p, err := (ankipkg.Reader{TempDir: dir}).ReadPackage(context.Background(), f, size)
+		src, err := (ankipkg.Reader{TempDir: dir}).OpenPackage(context.Background(), f, size)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if len(p.Notes) != 20_000 || len(p.Cards) != 20_000 || len(p.Reviews) != 100_000 || len(p.Media) != 50 {
-			b.Fatalf("read %d notes, %d cards, %d reviews, %d media", len(p.Notes), len(p.Cards), len(p.Reviews), len(p.Media))
+		var notes, cards, reviews int
+		err = src.Chunks(context.Background(), 1000, func(ch ports.AnkiChunk) error {
+			notes, cards, reviews = notes+len(ch.Notes), cards+len(ch.Cards), reviews+len(ch.Reviews)
+			return nil
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		h := src.Head()
+		if notes != 20_000 || cards != 20_000 || reviews != 100_000 || len(h.Media) != 50 || h.Notes != notes || h.Cards != cards || h.Reviews != reviews {
+			b.Fatalf("read %d notes, %d cards, %d reviews, %d media (head %+v)", notes, cards, reviews, len(h.Media), h)
 		}
 		var media int64
-		for _, m := range p.Media {
+		for _, m := range h.Media {
 			rc, err := m.Open(context.Background())
 			if err != nil {
 				b.Fatal(err)
@@ -125,6 +135,9 @@ func BenchmarkReadPackage(b *testing.B) {
 		}
 		if media != 200<<20 {
 			b.Fatalf("read %d bytes of media", media)
+		}
+		if err := src.Close(); err != nil {
+			b.Fatal(err)
 		}
 	}
 	close(done)

@@ -95,9 +95,9 @@ func (c *collection) readLegacy(models, decks, dconf string) error {
 		if err != nil {
 			return err
 		}
-		c.pkg.NoteTypes = append(c.pkg.NoteTypes, t)
+		c.head.NoteTypes = append(c.head.NoteTypes, t)
 	}
-	sort.Slice(c.pkg.NoteTypes, func(i, j int) bool { return c.pkg.NoteTypes[i].Key < c.pkg.NoteTypes[j].Key })
+	sort.Slice(c.head.NoteTypes, func(i, j int) bool { return c.head.NoteTypes[i].Key < c.head.NoteTypes[j].Key })
 
 	var ps map[string]legacyPreset
 	if dconf != "" {
@@ -122,10 +122,10 @@ func (c *collection) readLegacy(models, decks, dconf string) error {
 		if err := checkName("deck", d.Name, c.lim); err != nil {
 			return err
 		}
-		c.pkg.Decks = append(c.pkg.Decks, ports.AnkiDeck{Key: id, Name: d.Name, Description: d.Desc})
+		c.head.Decks = append(c.head.Decks, ports.AnkiDeck{Key: id, Name: d.Name, Description: d.Desc})
 		c.deckOf[id] = int64(d.Conf)
 	}
-	sortDecks(c.pkg.Decks)
+	sortDecks(c.head.Decks)
 	return nil
 }
 

@@ -58,8 +58,8 @@ func (c *collection) modernTypes(ctx context.Context) error {
 			rows.Close()
 			return invalid(nil, "note type %q has %s of CSS; the limit is %s", clip(t.Name), size(len(t.CSS)), size(c.lim.TemplateBytes))
 		}
-		byKey[t.Key] = len(c.pkg.NoteTypes)
-		c.pkg.NoteTypes = append(c.pkg.NoteTypes, t)
+		byKey[t.Key] = len(c.head.NoteTypes)
+		c.head.NoteTypes = append(c.head.NoteTypes, t)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
@@ -85,7 +85,7 @@ func (c *collection) modernTypes(ctx context.Context) error {
 			rows.Close()
 			return err
 		}
-		c.pkg.NoteTypes[i].Fields = append(c.pkg.NoteTypes[i].Fields, name)
+		c.head.NoteTypes[i].Fields = append(c.head.NoteTypes[i].Fields, name)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
@@ -119,10 +119,10 @@ func (c *collection) modernTypes(ctx context.Context) error {
 		}); err != nil {
 			return invalid(err, "template %q has a damaged config", clip(tp.Name))
 		}
-		if err := checkTemplate(c.pkg.NoteTypes[i].Name, tp, c.lim); err != nil {
+		if err := checkTemplate(c.head.NoteTypes[i].Name, tp, c.lim); err != nil {
 			return err
 		}
-		c.pkg.NoteTypes[i].Templates = append(c.pkg.NoteTypes[i].Templates, tp)
+		c.head.NoteTypes[i].Templates = append(c.head.NoteTypes[i].Templates, tp)
 	}
 	if err := rows.Err(); err != nil {
 		return invalid(err, "the templates table is damaged")
@@ -279,11 +279,11 @@ func (c *collection) modernDecks(ctx context.Context) error {
 			continue
 		}
 		c.deckOf[d.Key] = conf
-		c.pkg.Decks = append(c.pkg.Decks, d)
+		c.head.Decks = append(c.head.Decks, d)
 	}
 	if err := rows.Err(); err != nil {
 		return invalid(err, "the decks table is damaged")
 	}
-	sortDecks(c.pkg.Decks)
+	sortDecks(c.head.Decks)
 	return nil
 }

@@ -85,20 +85,22 @@ func invalid(cause error, format string, args ...any) error {
 	return &contracts.Error{Kind: contracts.KindInvalid, Message: "the Anki package cannot be read: " + fmt.Sprintf(format, args...), Err: cause}
 }
 
-// ReadPackage implements ports.PackageReader.
-func (rd Reader) ReadPackage(ctx context.Context, r io.ReaderAt, size int64) (ports.AnkiPackage, error) {
+// OpenPackage implements ports.PackageReader: it unpacks the collection
+// to a temporary file, reads its head and leaves the notes, cards and
+// review log to the source's Chunks.
+func (rd Reader) OpenPackage(ctx context.Context, r io.ReaderAt, size int64) (ports.PackageSource, error) {
 	lim := rd.Limits.withDefaults()
 	zr, err := zip.NewReader(r, size)
 	if err != nil {
-		return ports.AnkiPackage{}, invalid(err, "it is not a zip file (an .apkg or .colpkg is one)")
+		return nil, invalid(err, "it is not a zip file (an .apkg or .colpkg is one)")
 	}
 	files, err := index(zr, lim)
 	if err != nil {
-		return ports.AnkiPackage{}, err
+		return nil, err
 	}
 	latest, err := isLatest(files, lim)
 	if err != nil {
-		return ports.AnkiPackage{}, err
+		return nil, err
 	}
 	name := colLatest
 	if !latest {
@@ -108,28 +110,57 @@ func (rd Reader) ReadPackage(ctx context.Context, r io.ReaderAt, size int64) (po
 		case files[colLegacy1] != nil:
 			name = colLegacy1
 		default:
-			return ports.AnkiPackage{}, invalid(nil, "it holds no collection (collection.anki2, collection.anki21 or collection.anki21b)")
+			return nil, invalid(nil, "it holds no collection (collection.anki2, collection.anki21 or collection.anki21b)")
 		}
 	} else if files[colLatest] == nil {
-		return ports.AnkiPackage{}, invalid(nil, "its meta file announces the current format, but it holds no collection.anki21b")
+		return nil, invalid(nil, "its meta file announces the current format, but it holds no collection.anki21b")
 	}
 	dir, err := os.MkdirTemp(rd.TempDir, "apkg-read-*")
 	if err != nil {
-		return ports.AnkiPackage{}, contracts.Internal(err)
+		return nil, contracts.Internal(err)
 	}
-	defer os.RemoveAll(dir)
+	src := &source{dir: dir}
+	ok := false
+	defer func() {
+		if !ok {
+			_ = src.Close()
+		}
+	}()
 	path := filepath.Join(dir, "collection.db")
 	if err := unpackCollection(ctx, files[name], latest, path, lim); err != nil {
-		return ports.AnkiPackage{}, err
+		return nil, err
 	}
-	p, err := readCollection(ctx, path, latest, lim)
-	if err != nil {
-		return ports.AnkiPackage{}, err
+	if src.c, err = openHead(ctx, path, latest, lim); err != nil {
+		return nil, err
 	}
-	if p.Media, err = readMedia(files, latest, lim); err != nil {
-		return ports.AnkiPackage{}, err
+	if src.c.head.Media, err = readMedia(files, latest, lim); err != nil {
+		return nil, err
 	}
-	return p, nil
+	ok = true
+	return src, nil
+}
+
+// source is an opened package: its unpacked collection and head.
+type source struct {
+	dir string
+	c   *collection
+}
+
+// Head implements ports.PackageSource.
+func (s *source) Head() ports.AnkiPackageHead { return s.c.head }
+
+// Chunks implements ports.PackageSource.
+func (s *source) Chunks(ctx context.Context, n int, fn func(ports.AnkiChunk) error) error {
+	return s.c.wrap(ctx, s.c.chunks(ctx, max(n, 1), fn))
+}
+
+// Close implements ports.PackageSource: it closes the collection and
+// removes its temporary copy.
+func (s *source) Close() error {
+	if s.c != nil {
+		_ = s.c.db.Close()
+	}
+	return os.RemoveAll(s.dir)
 }
 
 // index checks the zip's entries against the limits and maps them by name.
@@ -206,29 +237,48 @@ func (c ctxReader) Read(p []byte) (int, error) {
 	return c.r.Read(p)
 }
 
-// readCollection opens the unpacked collection read-only and reads it.
-func readCollection(ctx context.Context, path string, latest bool, lim Limits) (ports.AnkiPackage, error) {
+// openHead opens the unpacked collection read-only and reads its head.
+func openHead(ctx context.Context, path string, latest bool, lim Limits) (*collection, error) {
 	db, err := openCollection(path)
 	if err != nil {
-		return ports.AnkiPackage{}, err
+		return nil, err
 	}
-	defer db.Close()
 	if err := db.PingContext(ctx); err != nil {
-		return ports.AnkiPackage{}, invalid(err, "its collection is not a SQLite database")
+		db.Close()
+		return nil, invalid(err, "its collection is not a SQLite database")
 	}
 	c := &collection{db: db, lim: lim}
-	if err := c.read(ctx, latest); err != nil {
-		if ctx.Err() != nil {
-			return ports.AnkiPackage{}, &contracts.Error{Kind: contracts.KindUnavailable, Message: "the package read was canceled", Err: ctx.Err()}
-		}
-		var ce *contracts.Error
-		if errors.As(err, &ce) {
-			return ports.AnkiPackage{}, err
-		}
-		return ports.AnkiPackage{}, invalid(err, "its collection is damaged")
+	if err := c.wrap(ctx, c.readHead(ctx, latest)); err != nil {
+		db.Close()
+		return nil, err
 	}
-	return c.pkg, nil
+	return c, nil
 }
+
+// wrap turns an error of reading the collection into the port's:
+// canceled when ctx ended, invalid when the collection is damaged; the
+// importer's own errors (from a chunk's callback) pass unchanged.
+func (c *collection) wrap(ctx context.Context, err error) error {
+	if err == nil {
+		return nil
+	}
+	var ce *contracts.Error
+	var fe callbackError
+	switch {
+	case errors.As(err, &fe):
+		return fe.err
+	case ctx.Err() != nil:
+		return &contracts.Error{Kind: contracts.KindUnavailable, Message: "the package read was canceled", Err: ctx.Err()}
+	case errors.As(err, &ce):
+		return err
+	}
+	return invalid(err, "its collection is damaged")
+}
+
+// callbackError carries the error of a chunk's callback through unchanged.
+type callbackError struct{ err error }
+
+func (e callbackError) Error() string { return e.err.Error() }
 
 // size is a byte count for a person: MiB, KiB or bytes.
 func size[T int | int64 | uint64](n T) string {
@@ -255,6 +305,7 @@ func clip(s string) string {
 func openCollection(path string) (*sql.DB, error) {
 	dsn := "file:" + path + "?mode=ro&immutable=1&_pragma=trusted_schema(0)&_pragma=query_only(1)"
 	db := sql.OpenDB(connector{dsn: dsn})
-	db.SetMaxOpenConns(1)
+	db.SetMaxOpenConns(4) // notes, cards and reviews stream side by side
+	db.SetMaxIdleConns(4)
 	return db, nil
 }

@@ -1,7 +1,6 @@
 package ankipkg
 
 import (
-	"context"
 	"encoding/json"
 	"math"
 	"time"
@@ -18,60 +17,39 @@ const epochFloor = 1_000_000_000
 // hostile one could name a year outside time.Time's range).
 const maxDays = 100 * 366
 
-// readCards reads every card with its scheduling state: type → phase,
-// due from a position, an epoch second or a day number since crt,
-// FSRS memory state from the data column, suspension from the queue.
-// A card in a filtered deck belongs to its original deck (odid, odue).
-func (c *collection) readCards(ctx context.Context) error {
-	rows, err := c.db.QueryContext(ctx, `SELECT id, nid, did, ord, mod, type, queue, due, ivl, reps, lapses, left, odue, odid, data FROM cards ORDER BY id`)
-	if err != nil {
-		return invalid(err, "its collection has no cards table")
+// card checks and maps one card row with its scheduling state: type →
+// phase, due from a position, an epoch second or a day number since crt,
+// FSRS memory state from the data column (or its last rating, from last,
+// the card's reviews), suspension from the queue. A card in a filtered
+// deck belongs to its original deck (odid, odue).
+func (c *collection) card(x cardRow, last map[int64]time.Time) (ports.AnkiCard, error) {
+	k := ports.AnkiCard{Key: x.key, NoteKey: x.nid, DeckKey: x.did, Ord: int(clamp64(x.ord, -1, 1001))}
+	due := x.due
+	if x.odid != 0 {
+		k.DeckKey = x.odid
+		if x.odue != 0 {
+			due = x.odue
+		}
 	}
-	defer rows.Close()
-	notes := make(map[int64]bool, len(c.pkg.Notes))
-	for _, n := range c.pkg.Notes {
-		notes[n.Key] = true
+	if !c.decks[k.DeckKey] {
+		if !c.decks[defaultDeckKey] {
+			return k, invalid(nil, "card %d names deck %d, which the package lacks", k.Key, k.DeckKey)
+		}
+		k.DeckKey = defaultDeckKey // where Anki puts a card whose deck is gone
 	}
-	for rows.Next() {
-		var k ports.AnkiCard
-		var mod, typ, queue, due, ivl, reps, lapses, left, odue, odid int64
-		var data string
-		if err := rows.Scan(&k.Key, &k.NoteKey, &k.DeckKey, &k.Ord, &mod, &typ, &queue, &due, &ivl, &reps, &lapses, &left, &odue, &odid, &data); err != nil {
-			return invalid(err, "a card row is damaged")
-		}
-		if odid != 0 {
-			k.DeckKey = odid
-			if odue != 0 {
-				due = odue
-			}
-		}
-		if !notes[k.NoteKey] {
-			return invalid(nil, "card %d names note %d, which the package lacks", k.Key, k.NoteKey)
-		}
-		if !c.decks[k.DeckKey] {
-			if !c.decks[defaultDeckKey] {
-				return invalid(nil, "card %d names deck %d, which the package lacks", k.Key, k.DeckKey)
-			}
-			k.DeckKey = defaultDeckKey // where Anki puts a card whose deck is gone
-		}
-		if k.Ord < 0 || k.Ord > 1000 {
-			return invalid(nil, "card %d has template number %d", k.Key, k.Ord)
-		}
-		if len(data) > c.lim.FieldBytes {
-			return invalid(nil, "card %d has %s of data; the limit is %s", k.Key, size(len(data)), size(c.lim.FieldBytes))
-		}
-		k.Modified = time.Unix(clamp64(mod, 0, epochFloor*100), 0).UTC()
-		k.Suspended = queue == -1
-		k.State = c.cardState(k, typ, due, ivl, reps, lapses, left, data)
-		if k.State.Phase == contracts.PhaseNew {
-			k.Position = int(clamp64(due, 0, math.MaxInt32))
-		}
-		c.pkg.Cards = append(c.pkg.Cards, k)
+	if x.ord < 0 || x.ord > 1000 {
+		return k, invalid(nil, "card %d has template number %d", k.Key, x.ord)
 	}
-	if err := rows.Err(); err != nil {
-		return invalid(err, "the cards table is damaged")
+	if len(x.data) > c.lim.FieldBytes {
+		return k, invalid(nil, "card %d has %s of data; the limit is %s", k.Key, size(len(x.data)), size(c.lim.FieldBytes))
 	}
-	return nil
+	k.Modified = time.Unix(clamp64(x.mod, 0, epochFloor*100), 0).UTC()
+	k.Suspended = x.queue == -1
+	k.State = c.cardState(k, x.typ, due, x.ivl, x.reps, x.lapses, x.left, x.data, last)
+	if k.State.Phase == contracts.PhaseNew {
+		k.Position = int(clamp64(due, 0, math.MaxInt32))
+	}
+	return k, nil
 }
 
 // memoryState is the FSRS part of a card's data column.
@@ -82,7 +60,7 @@ type memoryState struct {
 }
 
 // cardState is a card's scheduling state from its columns.
-func (c *collection) cardState(k ports.AnkiCard, typ, due, ivl, reps, lapses, left int64, data string) contracts.CardState {
+func (c *collection) cardState(k ports.AnkiCard, typ, due, ivl, reps, lapses, left int64, data string, last map[int64]time.Time) contracts.CardState {
 	st := contracts.CardState{Reps: clampInt(reps, 0, math.MaxInt32), Lapses: clampInt(lapses, 0, math.MaxInt32)}
 	switch typ {
 	case 1:
@@ -123,7 +101,7 @@ func (c *collection) cardState(k ports.AnkiCard, typ, due, ivl, reps, lapses, le
 		}
 	}
 	if st.LastReview == nil {
-		if t, ok := c.last[k.Key]; ok {
+		if t, ok := last[k.Key]; ok {
 			st.LastReview = &t
 		}
 	}
@@ -136,34 +114,6 @@ func (c *collection) day(n int64) time.Time {
 }
 
 func clamp64(v, lo, hi int64) int64 { return min(max(v, lo), hi) }
-
-// readRevlog reads the review log: ease → rating, type → kind and the
-// phase before, ivl → the state after (days, or negative seconds for a
-// learning step).
-func (c *collection) readRevlog(ctx context.Context) error {
-	rows, err := c.db.QueryContext(ctx, `SELECT id, cid, ease, ivl, lastIvl, factor, time, type FROM revlog ORDER BY id`)
-	if err != nil {
-		return invalid(err, "its collection has no revlog table")
-	}
-	defer rows.Close()
-	seen := map[int64]bool{}
-	for rows.Next() {
-		var id, cid, ease, ivl, lastIvl, fac, took, typ int64
-		if err := rows.Scan(&id, &cid, &ease, &ivl, &lastIvl, &fac, &took, &typ); err != nil {
-			return invalid(err, "a review-log row is damaged")
-		}
-		r := reviewOf(id, cid, ease, ivl, lastIvl, fac, took, typ, !seen[cid])
-		seen[cid] = true
-		if r.Kind != ports.ReviewKindManual && r.State.LastReview != nil {
-			c.last[cid] = *r.State.LastReview
-		}
-		c.pkg.Reviews = append(c.pkg.Reviews, r)
-	}
-	if err := rows.Err(); err != nil {
-		return invalid(err, "the revlog table is damaged")
-	}
-	return nil
-}
 
 var ratings = [...]contracts.Rating{"", contracts.RatingAgain, contracts.RatingHard, contracts.RatingGood, contracts.RatingEasy}
 

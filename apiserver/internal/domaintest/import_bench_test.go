@@ -72,21 +72,31 @@ func benchPackage(notes, reviews, media, mediaBytes int) ports.AnkiPackage {
 	return pkg
 }
 
-// BenchmarkImportPackage imports 20,000 notes with 100,000 review-log rows
-// and 200 files of 1 MB (200 MB of media) on SQLite in a file (set
-// TAKHTABUSH_BENCH_IMPORT_MEDIA_MB to change the media's size), while
-// another user submits reviews. It reports the import's time, the time
-// its staging and its publishing transaction took (publish-tx-s), the
-// longest the other user's review took (max-writer-wait-ms), and the
-// peak Go heap during the import (peak-heap-MiB, sampled every 10 ms),
-// the cleanup of the staged rows after publishing (cleanup-s) and the
-// process's CPU time in all and while publishing (cpu-s, publish-cpu-s);
-// run it under /usr/bin/time -v for the peak RSS.
+// BenchmarkImportPackage is issue 13 §9: it imports an .apkg of 20,000
+// notes with 100,000 review-log rows and 400 files of 0.5 MB of
+// incompressible media (200 MB; set TAKHTABUSH_BENCH_IMPORT_MEDIA_MB to
+// change it), written by our package writer to a file outside the
+// timing and read by the package reader as an import job does, on SQLite
+// in a file, while another user submits reviews. The goal: within 60 s on
+// the 2-core CI machine, the peak heap near the largest media file, not
+// the package. It reports the import's time (import-s), the time its
+// staging and its publishing transaction took (staging-s, publish-tx-s),
+// the longest the other user's review took (max-writer-wait-ms), the
+// peak Go heap during the import (peak-heap-MiB, sampled every 10 ms)
+// beside the largest media file (largest-media-MiB), the cleanup of the
+// staged rows after publishing (cleanup-s) and the process's CPU time in
+// all and while publishing (cpu-s, publish-cpu-s); run it under
+// /usr/bin/time -v for the peak RSS.
+//
+//	make bench-import
 func BenchmarkImportPackage(b *testing.B) {
 	mb := 200
 	if v, err := strconv.Atoi(os.Getenv("TAKHTABUSH_BENCH_IMPORT_MEDIA_MB")); err == nil && v >= 0 {
 		mb = v
 	}
+	const notes, reviews, mediaSize = 20000, 100000, 500_000
+	files := mb * 1_000_000 / mediaSize
+	path := writeApkg(b, benchPackage(notes, reviews, files, mediaSize))
 	for b.Loop() {
 		b.StopTimer()
 		e := newEnv(b, onSQLite)
@@ -98,21 +108,30 @@ func BenchmarkImportPackage(b *testing.B) {
 		e.store = file
 		e.svc = domain.NewServices(e.store, e.blobs, e.clock, domain.RandomIDs{}, fsrs.New(), domain.Config{BaseURL: baseURL, MediaQuotaBytes: 1 << 40})
 		ctx := e.user("ada@example.com")
-		pkg := benchPackage(20000, 100000, mb, 1<<20)
+		f, err := os.Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		st, err := f.Stat()
+		if err != nil {
+			b.Fatal(err)
+		}
 		probe := e.startProbe(1000, 20*time.Millisecond)
 		runtime.GC()
 		heap := sampleHeap()
 		b.StartTimer()
+		start := time.Now()
 		ph := newPhases()
 		cpu0 := cpuTime()
 		var cpuPublish time.Duration
 		ph.on["publishing"] = func() { cpuPublish = cpuTime() }
 		ph.on["published"] = func() { cpuPublish = cpuTime() - cpuPublish }
-		rep, err := e.svc.Import.Apply(ctx, pkg, domain.ImportOptions{Progress: ph.progress})
+		rep, err := importFile(ctx, e, f, st.Size(), domain.ImportOptions{Progress: ph.progress})
 		b.StopTimer()
 		end := time.Now()
 		cpuAll := cpuTime() - cpu0
 		peak := heap()
+		f.Close()
 		longest, _, perr := probe.finish(time.Time{}, time.Now())
 		if err != nil {
 			b.Fatal(err)
@@ -120,6 +139,7 @@ func BenchmarkImportPackage(b *testing.B) {
 		if perr != nil {
 			b.Fatal(perr)
 		}
+		b.ReportMetric(end.Sub(start).Seconds(), "import-s")
 		b.ReportMetric(ph.when("publishing").Sub(ph.when("staging notes and cards")).Seconds(), "staging-s")
 		b.ReportMetric(ph.when("published").Sub(ph.when("publishing")).Seconds(), "publish-tx-s")
 		b.ReportMetric(end.Sub(ph.when("published")).Seconds(), "cleanup-s")
@@ -127,7 +147,8 @@ func BenchmarkImportPackage(b *testing.B) {
 		b.ReportMetric(cpuPublish.Seconds(), "publish-cpu-s")
 		b.ReportMetric(float64(longest.Milliseconds()), "max-writer-wait-ms")
 		b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
-		if rep.NotesCreated != 20000 || rep.Reviews != 100000 || rep.Media != mb {
+		b.ReportMetric(float64(mediaSize)/(1<<20), "largest-media-MiB")
+		if rep.NotesCreated != notes || rep.Reviews != reviews || rep.Media != files {
 			b.Fatalf("report %+v", rep)
 		}
 		b.StartTimer()

@@ -25,13 +25,15 @@ func testImportGenankiCustomType(t *testing.T, store string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pkg, err := (ankipkg.Reader{TempDir: t.TempDir()}).ReadPackage(context.Background(), bytes.NewReader(b), int64(len(b)))
+	src, err := (ankipkg.Reader{TempDir: t.TempDir()}).OpenPackage(context.Background(), bytes.NewReader(b), int64(len(b)))
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer src.Close()
+	pkg := src.Head()
 	e, _ := newImportEnv(t, store)
 	ctx := e.user("ada@example.com")
-	rep, err := e.svc.Import.Apply(ctx, pkg, domain.ImportOptions{})
+	rep, err := e.svc.Import.Apply(ctx, src, domain.ImportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -170,7 +170,7 @@ func testImportRoundTrip(t *testing.T, store string) {
 	root := e.fillGerman(ada)
 	p := e.exportPackage(ada, root.ID, pkg)
 
-	rep, err := e.svc.Import.Apply(bob, p, domain.ImportOptions{})
+	rep, err := e.svc.Import.Apply(bob, sourceOf(p), domain.ImportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +197,7 @@ func testImportRoundTrip(t *testing.T, store string) {
 	}
 
 	// Importing again updates every note and adds nothing.
-	again, err := e.svc.Import.Apply(bob, p, domain.ImportOptions{})
+	again, err := e.svc.Import.Apply(bob, sourceOf(p), domain.ImportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +209,7 @@ func testImportRoundTrip(t *testing.T, store string) {
 	}
 	// The exporting account's own notes are found by their GUID too.
 	before := len(e.cardViews(ada))
-	own, err := e.svc.Import.Apply(ada, p, domain.ImportOptions{})
+	own, err := e.svc.Import.Apply(ada, sourceOf(p), domain.ImportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +245,7 @@ func testImportBuiltPackage(t *testing.T, store string) {
 		},
 		Media: []ports.AnkiMedia{{Name: "notes.pdf", Open: func(context.Context) (io.ReadCloser, error) { return io.NopCloser(strings.NewReader("%PDF")), nil }}},
 	}
-	rep, err := e.svc.Import.Apply(ctx, pkg, domain.ImportOptions{DeckID: target.ID})
+	rep, err := e.svc.Import.Apply(ctx, sourceOf(pkg), domain.ImportOptions{DeckID: target.ID})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -265,16 +265,17 @@ func testImportOwnNoteTypes(t *testing.T, store string) {
 
 // viaApkg writes p as an .apkg with our writer and reads it back with our
 // reader, as an import of a file does.
-func viaApkg(t *testing.T, p ports.AnkiPackage) ports.AnkiPackage {
+func viaApkg(t *testing.T, p ports.AnkiPackage) ports.PackageSource {
 	t.Helper()
 	var buf bytes.Buffer
 	if err := (ankipkg.Writer{TempDir: t.TempDir()}).WritePackage(context.Background(), &buf, p); err != nil {
 		t.Fatal(err)
 	}
-	out, err := (ankipkg.Reader{TempDir: t.TempDir()}).ReadPackage(context.Background(), bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	out, err := (ankipkg.Reader{TempDir: t.TempDir()}).OpenPackage(context.Background(), bytes.NewReader(buf.Bytes()), int64(buf.Len()))
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { out.Close() })
 	return out
 }
 
