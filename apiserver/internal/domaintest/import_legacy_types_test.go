@@ -111,7 +111,7 @@ func testReimportConvertedNotes(t *testing.T, store string) {
 			delete(want, k)
 		}
 	}
-	want["die Katze/1"] = [2]string{"the cat", "die Katze"}                                         // Vocab makes no second card for it: left as it was
+	want["die Katze/1"] = [2]string{"the cat", "die Katze"}                                             // Vocab makes no second card for it: left as it was
 	want["{{c1::Berlin}} is the capital of {{c2::Germany}}./0"] = [2]string{oldCards[4].Front, "Atlas"} // skipped: as it was
 	checkCards(t, e.noteCards(ctx), want)
 	if c := e.card1(ctx, "c-hund-0"); c.State.Phase != contracts.PhaseReview || c.State.Due.Sub(reviewed.Due).Abs() > 24*time.Hour || c.State.Reps != 3 || c.NoteID != oldNotes[0].ID {
