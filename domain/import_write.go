@@ -308,18 +308,18 @@ func (im *importer) stageReviews(ctx context.Context, works []*noteWork, reviews
 		return nil
 	}
 	byKey := map[int64]*cardWork{}
-	anyOld := false
+	var old []string
 	for _, n := range works {
 		for _, c := range n.cards {
 			byKey[c.key] = c
-			anyOld = anyOld || c.existing != nil
+			if c.existing != nil {
+				old = append(old, c.id)
+			}
 		}
 	}
-	if anyOld && im.have == nil {
-		var err error
-		if im.have, err = im.reviewsHad(ctx); err != nil {
-			return err
-		}
+	have, err := im.reviewsHad(ctx, old)
+	if err != nil {
+		return err
 	}
 	st := im.s.store.ImportStages()
 	rows := make([]ports.ReviewLog, 0, min(importChunk, len(reviews)))
@@ -344,7 +344,7 @@ func (im *importer) stageReviews(ctx context.Context, works []*noteWork, reviews
 			im.skip("review", "its card was not imported", "", 1)
 			continue
 		}
-		if c.existing != nil && im.have[reviewKey{c.id, r.Key}] {
+		if have[reviewKey{c.id, r.Key}] {
 			continue
 		}
 		kind := r.Kind
@@ -370,23 +370,21 @@ type reviewKey struct {
 	at     int64
 }
 
-// reviewsHad returns the reviews the account has (read when a chunk
-// first updates a card the account had).
-func (im *importer) reviewsHad(ctx context.Context) (map[reviewKey]bool, error) {
+// reviewsHad returns the reviews the account has of the cards with
+// these ids (a chunk's cards the import updates).
+func (im *importer) reviewsHad(ctx context.Context, cardIDs []string) (map[reviewKey]bool, error) {
 	have := map[reviewKey]bool{}
-	for after := ""; ; {
-		page, err := im.s.store.Reviews().ListReviews(ctx, im.uid, after, 1000)
-		if err != nil {
-			return nil, fail(err)
-		}
-		for _, r := range page {
-			have[reviewKey{r.CardID, r.ReviewedAt.UnixMilli()}] = true
-		}
-		if len(page) < 1000 {
-			return have, nil
-		}
-		after = page[len(page)-1].ID
+	if len(cardIDs) == 0 {
+		return have, nil
 	}
+	rows, err := im.s.store.Reviews().ReviewsOfCards(ctx, im.uid, cardIDs)
+	if err != nil {
+		return nil, fail(err)
+	}
+	for _, r := range rows {
+		have[reviewKey{r.CardID, r.ReviewedAt.UnixMilli()}] = true
+	}
+	return have, nil
 }
 
 // PurgeStages drops, for the purge scheduler, the stages of imports that

@@ -403,6 +403,10 @@ type ReviewStore interface {
 	// ListReviews returns up to limit of a user's review logs with ids
 	// greater than afterID (all when ""), ordered by id.
 	ListReviews(ctx context.Context, userID, afterID string, limit int) ([]ReviewLog, error)
+	// ReviewsOfCards returns the review logs of the user's cards with these
+	// ids, each with ID, CardID and ReviewedAt (the other fields left
+	// zero), in no particular order; other users' cards have none.
+	ReviewsOfCards(ctx context.Context, userID string, cardIDs []string) ([]ReviewLog, error)
 	// DeleteReview deletes one of the user's review logs (undoing a
 	// rating). Not found when absent or another user's.
 	DeleteReview(ctx context.Context, userID, reviewID string) error

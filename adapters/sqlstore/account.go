@@ -51,6 +51,36 @@ func (s userStore) CountDeletions(ctx context.Context) (int, error) {
 	return n, nil
 }
 
+// ReviewsOfCards returns the ids, cards and times of the review logs of
+// the user's cards with these ids, a chunk of ids a query.
+func (s reviewStore) ReviewsOfCards(ctx context.Context, userID string, cardIDs []string) ([]ports.ReviewLog, error) {
+	out := []ports.ReviewLog{}
+	for _, chunk := range chunks(dedupe(cardIDs), inChunk) {
+		var a args
+		rows, err := s.q.QueryContext(ctx, `SELECT id, card_id, reviewed_at FROM review_logs WHERE user_id = `+a.add(userID)+
+			` AND card_id IN (`+list(&a, chunk)+`)`, a...)
+		if err != nil {
+			return nil, s.s.wrap(ctx, err, "reviews of cards")
+		}
+		for rows.Next() {
+			r := ports.ReviewLog{UserID: userID}
+			var at int64
+			if err := rows.Scan(&r.ID, &r.CardID, &at); err != nil {
+				rows.Close()
+				return nil, s.s.wrap(ctx, err, "reviews of cards")
+			}
+			r.ReviewedAt = fromMs(at)
+			out = append(out, r)
+		}
+		err = rows.Err()
+		rows.Close()
+		if err != nil {
+			return nil, s.s.wrap(ctx, err, "reviews of cards")
+		}
+	}
+	return out, nil
+}
+
 // ListReviews returns up to limit of a user's review logs with ids greater
 // than afterID, ordered by id.
 func (s reviewStore) ListReviews(ctx context.Context, userID, afterID string, limit int) ([]ports.ReviewLog, error) {
