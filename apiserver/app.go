@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/takhtabush/takhtabush/adapters/sqlcount"
 	"github.com/takhtabush/takhtabush/apiserver/internal/obs"
 	"github.com/takhtabush/takhtabush/apiserver/internal/purge"
 	"github.com/takhtabush/takhtabush/domain"
@@ -106,7 +107,10 @@ func (a *App) Purge(ctx context.Context) (map[string]int, error) { return a.purg
 // serves, the purge of what has expired runs on its schedule. It does not
 // close the database: call Close after it returns.
 func (a *App) Serve(ctx context.Context, ln, admin net.Listener) error {
-	stopPurge := a.purge.Start()
+	// Background work is not counted against the requests it overlaps
+	// (Config.StatementCounter: statement budgets, benchmarks).
+	background := sqlcount.Uncounted(ctx)
+	stopPurge := a.purge.Start(background)
 	defer stopPurge()
 	servers := []*http.Server{a.httpServer(a.public)}
 	listeners := []net.Listener{ln}
@@ -118,7 +122,7 @@ func (a *App) Serve(ctx context.Context, ln, admin net.Listener) error {
 	for i, s := range servers {
 		go func() { errc <- s.Serve(listeners[i]) }()
 	}
-	jctx, stopJobs := context.WithCancel(context.WithoutCancel(ctx))
+	jctx, stopJobs := context.WithCancel(context.WithoutCancel(background))
 	jobsDone := a.RunJobs(jctx)
 	defer func() { stopJobs(); <-jobsDone }()
 	var err error

@@ -37,7 +37,8 @@ func registerE2EKind(e *env, step time.Duration) {
 // Jobs through the official Go SDK client: get_job waits and streams
 // progress notifications when the call carries a progressToken, reports
 // the result; cancel_job stops a running job; a credential without the
-// job's scope is refused, another user never sees it.
+// job's scope (but with another that reaches get_job) is refused, another
+// user never sees it.
 func TestJobsOverMCP(t *testing.T) {
 	forEachDB(t, func(t *testing.T, dbURL string) {
 		e := newEnv(t, dbURL, nil)
@@ -133,12 +134,12 @@ func TestJobsOverMCP(t *testing.T) {
 			call(t, cs, contracts.ToolGetJob, map[string]any{"jobId": running.ID}, &again)
 		}
 
-		// A read-only key sees get_job but not the job, which needs decks:write.
-		ro, _ := e.key(t, contracts.ScopeDecksRead)
-		rcs := connect(t, e.base+"/mcp", bearer(ro), "")
-		res, err = rcs.CallTool(context.Background(), &mcp.CallToolParams{Name: contracts.ToolGetJob, Arguments: map[string]any{"jobId": job.ID}})
+		// A study:write key sees get_job but not the job, which needs decks:write.
+		sw, _ := e.key(t, contracts.ScopeStudyWrite)
+		scs := connect(t, e.base+"/mcp", bearer(sw), "")
+		res, err = scs.CallTool(context.Background(), &mcp.CallToolParams{Name: contracts.ToolGetJob, Arguments: map[string]any{"jobId": job.ID}})
 		if err != nil || !res.IsError || !strings.Contains(resultText(res), "decks:write") {
-			t.Errorf("get_job through a read-only key = %v, %s; want a refusal naming decks:write", err, resultText(res))
+			t.Errorf("get_job through a study:write key = %v, %s; want a refusal naming decks:write", err, resultText(res))
 		}
 		// Another user's job is not found.
 		if _, _, err := e.app.EnsureUser(context.Background(), "bob@example.com", ""); err != nil {

@@ -16,11 +16,12 @@ import (
 	"github.com/takhtabush/takhtabush/contracts"
 )
 
-// toolsNeeding lists the catalog tools whose scopes are all in granted.
+// toolsNeeding lists the catalog tools that granted allows: all of their
+// Scopes and one of their AnyScopes (the job tools).
 func toolsNeeding(granted ...contracts.Scope) []string {
 	var names []string
 	for _, d := range contracts.Catalog() {
-		if contracts.HasScopes(granted, d.Scopes) {
+		if d.Allows(granted) {
 			names = append(names, d.Name)
 		}
 	}
@@ -56,13 +57,14 @@ func scopeRefused(t *testing.T, e *env, cs *mcp.ClientSession, header http.Heade
 			Code int `json:"code"`
 			Data struct {
 				RequiredScopes []string `json:"requiredScopes"`
+				AnyOfScopes    []string `json:"anyOfScopes"`
 			} `json:"data"`
 		} `json:"error"`
 	}
 	def, _ := contracts.Tool(name)
 	if err := json.Unmarshal(body, &m); err != nil || resp.StatusCode != http.StatusOK || m.Error.Code != -32003 ||
-		!slices.Equal(m.Error.Data.RequiredScopes, contracts.ScopeStrings(def.Scopes)) {
-		t.Errorf("%s on the wire: %d %s, want 200 with -32003 and requiredScopes %v", name, resp.StatusCode, body, def.Scopes)
+		!slices.Equal(m.Error.Data.RequiredScopes, contracts.ScopeStrings(def.Scopes)) || !slices.Equal(m.Error.Data.AnyOfScopes, contracts.ScopeStrings(def.AnyScopes)) {
+		t.Errorf("%s on the wire: %d %s, want 200 with -32003, requiredScopes %v and anyOfScopes %v", name, resp.StatusCode, body, def.Scopes, def.AnyScopes)
 	}
 }
 
@@ -75,7 +77,9 @@ func TestScopesAndNarrowing(t *testing.T) {
 		readKey, _ := e.key(t, contracts.ScopeDecksRead)
 		fullKey, _ := e.key(t, contracts.AllScopes...)
 		readOnly := toolsNeeding(contracts.ScopeDecksRead)
-		if len(readOnly) != 9 { // list_decks, get_deck, search_cards, get_study_snapshot, get_settings, get_note, export_deck, get_job, list_trash
+		// get_job and cancel_job need one of the scopes that start jobs
+		// (AnyScopes: decks:write, study:write), which a decks:read key lacks.
+		if len(readOnly) != 8 { // list_decks, get_deck, search_cards, get_study_snapshot, get_settings, get_note, export_deck, list_trash
 			t.Fatalf("decks:read tools = %v", readOnly)
 		}
 
@@ -86,6 +90,7 @@ func TestScopesAndNarrowing(t *testing.T) {
 		call(t, cs, "list_decks", map[string]any{}, nil)
 		scopeRefused(t, e, cs, bearer(readKey), "create_deck", map[string]any{"name": "x"})
 		scopeRefused(t, e, cs, bearer(readKey), "get_stats", map[string]any{})
+		scopeRefused(t, e, cs, bearer(readKey), "get_job", map[string]any{"jobId": "j1"})
 
 		h := bearer(fullKey)
 		h.Set("X-Mcp-Scopes", "decks:read")
@@ -100,6 +105,15 @@ func TestScopesAndNarrowing(t *testing.T) {
 		two := connect(t, e.base+"/mcp", h, "")
 		if got, want := sorted(toolNames(t, two)), toolsNeeding(contracts.ScopeDecksRead, contracts.ScopeStatsRead); !slices.Equal(got, want) {
 			t.Errorf("narrowed to decks:read stats:read lists %v, want %v", got, want)
+		}
+		// Narrowed to study:write alone, the job tools stay (one of their
+		// AnyScopes) beside the study tools.
+		h = bearer(fullKey)
+		h.Set("X-Mcp-Scopes", "study:write")
+		study := connect(t, e.base+"/mcp", h, "")
+		if got, want := sorted(toolNames(t, study)), toolsNeeding(contracts.ScopeStudyWrite); !slices.Equal(got, want) ||
+			!slices.Contains(got, contracts.ToolGetJob) || !slices.Contains(got, contracts.ToolCancelJob) || !slices.Contains(got, contracts.ToolOptimizeParameters) {
+			t.Errorf("narrowed to study:write lists %v, want %v with the job tools and optimize_parameters", got, want)
 		}
 
 		// Narrowing never widens: a decks:read key asking for everything keeps decks:read.

@@ -50,10 +50,10 @@ func TestCatalogDefinitions(t *testing.T) {
 		if len(tool.Description) > 300 {
 			t.Errorf("%s: description is %d bytes; keep it under 300, agents pay for every byte", tool.Name, len(tool.Description))
 		}
-		if len(tool.Scopes) == 0 {
+		if len(tool.Scopes) == 0 && len(tool.AnyScopes) == 0 {
 			t.Errorf("%s: no scopes", tool.Name)
 		}
-		for _, s := range append(slices.Clone(tool.Scopes), tool.WriteScopes...) {
+		for _, s := range slices.Concat(tool.Scopes, tool.AnyScopes, tool.WriteScopes) {
 			if !s.Valid() {
 				t.Errorf("%s: unknown scope %q", tool.Name, s)
 			}
@@ -171,5 +171,49 @@ func TestToolLookup(t *testing.T) {
 	c[0].Name = "changed"
 	if contracts.Catalog()[0].Name == "changed" {
 		t.Fatal("Catalog exposes its backing array")
+	}
+}
+
+// The job tools reach every job a credential may have started: their
+// AnyScopes are exactly the scopes of the tools that start jobs (a job
+// kind of its own, or a call run as a task), and only they use AnyScopes.
+func TestJobToolsAnyScopes(t *testing.T) {
+	var starters []contracts.Scope
+	for _, tool := range contracts.Catalog() {
+		if tool.JobKind != "" || tool.TaskSupport != "" {
+			for _, s := range tool.Scopes {
+				if !slices.Contains(starters, s) {
+					starters = append(starters, s)
+				}
+			}
+		}
+	}
+	slices.Sort(starters)
+	if len(starters) < 2 {
+		t.Fatalf("job-starting scopes = %v; want import's and optimisation's", starters)
+	}
+	if opt, _ := contracts.Tool(contracts.ToolOptimizeParameters); !slices.Equal(opt.Scopes, []contracts.Scope{contracts.ScopeStudyWrite}) {
+		t.Errorf("optimize_parameters needs %v; it changes scheduling weights, so study:write", opt.Scopes)
+	}
+	for _, tool := range contracts.Catalog() {
+		jobTool := tool.Name == contracts.ToolGetJob || tool.Name == contracts.ToolCancelJob
+		if !jobTool {
+			if len(tool.AnyScopes) > 0 {
+				t.Errorf("%s has AnyScopes %v; only the job tools do", tool.Name, tool.AnyScopes)
+			}
+			continue
+		}
+		got := slices.Sorted(slices.Values(tool.AnyScopes))
+		if len(tool.Scopes) != 0 || !slices.Equal(got, starters) {
+			t.Errorf("%s: Scopes %v AnyScopes %v; want no Scopes and AnyScopes %v", tool.Name, tool.Scopes, tool.AnyScopes, starters)
+		}
+		for _, s := range starters {
+			if !tool.Allows([]contracts.Scope{s}) {
+				t.Errorf("%s refuses a credential with only %s", tool.Name, s)
+			}
+		}
+		if tool.Allows([]contracts.Scope{contracts.ScopeDecksRead, contracts.ScopeStatsRead, contracts.ScopeMediaWrite, contracts.ScopeStudyRender}) {
+			t.Errorf("%s allows a credential that can start no job", tool.Name)
+		}
 	}
 }

@@ -14,7 +14,7 @@ const (
 	ScopeDecksRead   Scope = "decks:read"   // list decks, read cards, study snapshots
 	ScopeStatsRead   Scope = "stats:read"   // statistics and study plans
 	ScopeDecksWrite  Scope = "decks:write"  // create, update, delete and import decks and cards
-	ScopeStudyWrite  Scope = "study:write"  // start study sessions and record reviews
+	ScopeStudyWrite  Scope = "study:write"  // study sessions, reviews, rescheduling and weight optimisation
 	ScopeMediaWrite  Scope = "media:write"  // request media upload intents
 	ScopeStudyRender Scope = "study:render" // the MCP Apps study widget and its resources
 )
@@ -73,6 +73,20 @@ func HasScopes(granted, need []Scope) bool {
 		}
 	}
 	return true
+}
+
+// HasAnyScope reports whether granted contains at least one scope of any;
+// an empty any asks for nothing and is always met.
+func HasAnyScope(granted, any []Scope) bool {
+	if len(any) == 0 {
+		return true
+	}
+	for _, a := range any {
+		if slices.Contains(granted, a) {
+			return true
+		}
+	}
+	return false
 }
 
 // String implements fmt.Stringer.

@@ -66,7 +66,12 @@ type ToolDef struct {
 	OutputSchema json.RawMessage // the wire form of ResultSchema that tools/list sends; filled from it
 	ResultSchema json.RawMessage // JSON Schema 2020-12 of structuredContent, complete: closed objects, required, formats
 	Annotations  Annotations
-	Scopes       []Scope        // all are required to see and call the tool
+	Scopes       []Scope // all are required to see and call the tool
+	// AnyScopes, when set, must be matched by at least one granted scope
+	// (besides all of Scopes) to see and call the tool: the job tools,
+	// which any scope that starts a job may reach; the handler then checks
+	// the scope of the one job asked for.
+	AnyScopes    []Scope
 	Mutates      bool           // writes data; hidden in read-only mode; audited
 	MutatesWith  string         // an argument whose presence makes a call mutate (and need WriteScopes)
 	WriteScopes  []Scope        // extra scopes a call needs when MutatesWith is present
@@ -86,6 +91,12 @@ type ToolDef struct {
 
 // TaskOptional marks a tool whose calls may run as MCP tasks.
 const TaskOptional = "optional"
+
+// Allows reports whether granted scopes let a caller see and call the
+// tool: all of Scopes and, when AnyScopes is set, one of them.
+func (t ToolDef) Allows(granted []Scope) bool {
+	return HasScopes(granted, t.Scopes) && HasAnyScope(granted, t.AnyScopes)
+}
 
 // Audited reports whether a call with the given argument names writes an
 // audit row.
@@ -128,6 +139,12 @@ var (
 		"newOrder":        enum("New cards: as added, or random.", NewOrders...),
 	}
 )
+
+// jobScopes are the scopes of the tools that start jobs (import_package,
+// import_cards as a task: decks:write; optimize_parameters: study:write):
+// any of them reaches get_job and cancel_job, and each job then needs its
+// own kind's scope.
+var jobScopes = []Scope{ScopeDecksWrite, ScopeStudyWrite}
 
 var catalog = []ToolDef{
 	{
@@ -432,7 +449,7 @@ var catalog = []ToolDef{
 			"presetId": id("Preset id; omit both when there is one preset."),
 		})),
 		ResultSchema: raw(jobOut),
-		Annotations:  additive, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "preset.optimize",
+		Annotations:  additive, Scopes: []Scope{ScopeStudyWrite}, Mutates: true, AuditAction: "preset.optimize",
 		TaskSupport: TaskOptional, JobKind: JobKindOptimizeParameters,
 	},
 	{
@@ -451,14 +468,14 @@ var catalog = []ToolDef{
 		Description:  "Status, progress and result of a long job. Poll until succeeded, failed or canceled; with a progressToken the call waits and reports progress.",
 		InputSchema:  raw(object(schema{"jobId": jobIDArg}, "jobId")),
 		ResultSchema: raw(jobOut),
-		Annotations:  readOnly, Scopes: []Scope{ScopeDecksRead},
+		Annotations:  readOnly, AnyScopes: jobScopes,
 	},
 	{
 		Name: ToolCancelJob, Title: "Cancel job",
 		Description:  "Stop a long job: a queued one at once, a running one at its next step; nothing half-done stays.",
 		InputSchema:  raw(object(schema{"jobId": jobIDArg}, "jobId")),
 		ResultSchema: raw(jobOut),
-		Annotations:  idempotent, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "job.cancel",
+		Annotations:  idempotent, AnyScopes: jobScopes, Mutates: true, AuditAction: "job.cancel",
 	},
 	{
 		Name: ToolListTrash, Title: "List trash",

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -128,10 +129,39 @@ func (s *JobService) visible(ctx context.Context, jobID string) (contracts.Princ
 	if err != nil {
 		return p, ports.JobRow{}, err
 	}
-	if !slices.Contains(p.Scopes, j.Scope) {
-		return p, ports.JobRow{}, contracts.Errorf(contracts.KindForbidden, "job %s needs the %s scope, which this credential lacks", quoteID(jobID), j.Scope)
+	need := s.jobScope(j)
+	if !slices.Contains(p.Scopes, need) {
+		return p, ports.JobRow{}, contracts.Errorf(contracts.KindForbidden,
+			"job %s (%s) can be read or cancelled only with the %s scope, which this credential lacks (it has %s); use a key or connection granted %s",
+			quoteID(jobID), jobKindName(j.Kind), need, grantedList(p.Scopes), need)
 	}
 	return p, j, nil
+}
+
+// jobScope is the scope a caller needs to see or cancel j: its kind's
+// scope when the kind is registered (a kind whose scope changed governs
+// its older jobs too), else the scope stored with the job.
+func (s *JobService) jobScope(j ports.JobRow) contracts.Scope {
+	if k, ok := s.kind(j.Kind); ok {
+		return k.scope
+	}
+	return j.Scope
+}
+
+// jobKindName names a job kind for a message: a task's kind names its tool.
+func jobKindName(kind string) string {
+	if t, ok := strings.CutPrefix(kind, "mcp_task:"); ok {
+		return t + " task"
+	}
+	return kind
+}
+
+// grantedList lists scopes for a message, or says there are none.
+func grantedList(scopes []contracts.Scope) string {
+	if len(scopes) == 0 {
+		return "no scopes"
+	}
+	return contracts.JoinScopes(scopes, ", ")
 }
 
 // GetJob implements ports.JobService.

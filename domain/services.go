@@ -176,7 +176,9 @@ type Services struct {
 func NewServices(store ports.Database, blobs ports.BlobStore, clock ports.Clock, ids ports.IDSource, sched ports.Scheduler, cfg Config) *Services {
 	d := &deps{store: store, blobs: blobs, clock: clock, ids: ids, sched: sched, cfg: cfg.withDefaults(), content: content.New(), days: &dayCache{}, reads: &readCache{}}
 	d.jobs = newJobService(d)
-	d.jobs.Register(contracts.JobKindOptimizeParameters, contracts.ScopeDecksWrite, optimizeJob{d}.run)
+	// Optimising changes the person's scheduling weights: study:write, the
+	// scope optimize_parameters needs, reads and cancels its jobs.
+	d.jobs.Register(contracts.JobKindOptimizeParameters, contracts.ScopeStudyWrite, optimizeJob{d}.run)
 	svc := &Services{
 		Decks:       &DeckService{d},
 		Cards:       &CardService{d},

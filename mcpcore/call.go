@@ -94,8 +94,8 @@ func (x *exchange) toolsCall(ctx context.Context, b []byte) ([]byte, error) {
 				return b, unknownTool(name)
 			}
 		}
-		if !hasAll(x.principal.Scopes, te.scopes) {
-			return b, ScopeError(te.scopes)
+		if err := te.scopeError(x.principal.Scopes); err != nil {
+			return b, err
 		}
 	}
 	args := json.RawMessage(x.p.arguments)

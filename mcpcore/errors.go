@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 )
 
@@ -84,6 +85,25 @@ func ScopeError(required []string) *Error {
 		Message: "insufficient scope",
 		Data:    map[string]any{"requiredScopes": req},
 		scopes:  req,
+	}
+}
+
+// AnyScopeError returns the -32003 "insufficient scope" error of a tool
+// that needs all of required and one of anyOf: data carries
+// {"requiredScopes":[...],"anyOfScopes":[...]}. For an OAuth principal the
+// HTTP challenge asks for required and the first of anyOf, the least grant
+// that allows the call.
+func AnyScopeError(required, anyOf []string) *Error {
+	req := append([]string{}, required...)
+	challenge := append([]string(nil), required...)
+	if len(anyOf) > 0 {
+		challenge = append(challenge, anyOf[0])
+	}
+	return &Error{
+		Code:    CodeInsufficientScope,
+		Message: "insufficient scope: needs one of " + strings.Join(anyOf, ", "),
+		Data:    map[string]any{"requiredScopes": req, "anyOfScopes": append([]string(nil), anyOf...)},
+		scopes:  challenge,
 	}
 }
 

@@ -66,7 +66,7 @@ func (x *exchange) toolVisible(ctx context.Context, te *toolEntry) (bool, error)
 	if x.principal == nil {
 		return true, nil
 	}
-	if !hasAll(x.principal.Scopes, te.scopes) {
+	if !te.allows(x.principal.Scopes) {
 		return false, nil
 	}
 	if f := x.s.opts.ToolVisible; f != nil {

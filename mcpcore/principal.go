@@ -36,6 +36,39 @@ func PrincipalFrom(ctx context.Context) (Principal, bool) {
 // HasScopes reports whether the principal was granted every scope in need.
 func (p Principal) HasScopes(need ...string) bool { return hasAll(p.Scopes, need) }
 
+// hasAny reports whether granted holds one of anyOf; an empty anyOf is met.
+func hasAny(granted, anyOf []string) bool {
+	if len(anyOf) == 0 {
+		return true
+	}
+	for _, a := range anyOf {
+		for _, g := range granted {
+			if g == a {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// allows reports whether granted scopes let a caller see and call the
+// tool: all of its Scopes and one of its AnyScopes.
+func (te *toolEntry) allows(granted []string) bool {
+	return hasAll(granted, te.scopes) && hasAny(granted, te.any)
+}
+
+// scopeError is the -32003 error of a call the granted scopes do not
+// allow, or nil when they do.
+func (te *toolEntry) scopeError(granted []string) *Error {
+	if !hasAll(granted, te.scopes) {
+		return ScopeError(te.scopes)
+	}
+	if !hasAny(granted, te.any) {
+		return AnyScopeError(te.scopes, te.any)
+	}
+	return nil
+}
+
 // hasAll reports whether need ⊆ granted.
 func hasAll(granted, need []string) bool {
 outer:

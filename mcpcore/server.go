@@ -98,6 +98,7 @@ type toolEntry struct {
 	in     *schema
 	out    *schema
 	scopes []string
+	any    []string      // AnyScopes: one must be granted
 	params []headerParam // x-mcp-header parameters, mirrored as Mcp-Param-* headers
 }
 
@@ -221,7 +222,7 @@ func (s *Server) newToolEntry(t Tool) (*toolEntry, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tool %q: inputSchema: %w", t.Name, err)
 	}
-	te := &toolEntry{def: t, in: in, scopes: t.Scopes}
+	te := &toolEntry{def: t, in: in, scopes: t.Scopes, any: t.AnyScopes}
 	if te.params, err = headerParams(t.InputSchema); err != nil {
 		return nil, fmt.Errorf("tool %q: %w", t.Name, err)
 	}
@@ -241,7 +242,7 @@ func (s *Server) newToolEntry(t Tool) (*toolEntry, error) {
 			return nil, fmt.Errorf("tool %q: _meta ui resource %q is not registered", t.Name, uri)
 		}
 	}
-	s.scoped = s.scoped || len(t.Scopes) > 0
+	s.scoped = s.scoped || len(t.Scopes) > 0 || len(t.AnyScopes) > 0
 	if te.json, err = toolJSON(&t); err != nil {
 		return nil, fmt.Errorf("tool %q: %w", t.Name, err)
 	}

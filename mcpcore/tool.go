@@ -24,6 +24,10 @@ type Tool struct {
 	Meta map[string]any
 	// Scopes must ALL be granted for the tool to be listed or called.
 	Scopes []string
+	// AnyScopes, when set, must be granted at least ONE of (besides all
+	// of Scopes) for the tool to be listed or called: a tool whose
+	// handler then decides, per call, which one it needs.
+	AnyScopes []string
 	// Timeout bounds one call; 0 uses Options.DefaultTimeout.
 	Timeout time.Duration
 	// NeedsApproval, when it returns true, gates the call behind Options.Approve.

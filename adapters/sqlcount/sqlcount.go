@@ -29,6 +29,23 @@ func (c *Counter) Trace(fn func(query string)) {
 	c.trace.Store(&fn)
 }
 
+// uncountedKey marks a context whose statements are not counted.
+type uncountedKey struct{}
+
+// Uncounted returns ctx marked so that the statements and transactions
+// run on it (or on a context derived from it) are not counted: for
+// background work (scheduled purges, the job runner) that would
+// otherwise be counted against whichever request it overlaps.
+// Statements run without a context are always counted.
+func Uncounted(ctx context.Context) context.Context {
+	return context.WithValue(ctx, uncountedKey{}, true)
+}
+
+// counted reports whether statements on ctx are counted.
+func counted(ctx context.Context) bool {
+	return ctx == nil || ctx.Value(uncountedKey{}) == nil
+}
+
 // count counts one statement.
 func (c *Counter) count(query string) {
 	c.statements.Add(1)
@@ -138,10 +155,13 @@ func (c *conn) Begin() (driver.Tx, error) { //nolint:staticcheck // the driver.C
 func (c *conn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
 	bt, ok := c.Conn.(driver.ConnBeginTx)
 	if !ok {
+		if !counted(ctx) {
+			return c.Conn.Begin() //nolint:staticcheck // the inner connection has no context variant
+		}
 		return c.Begin()
 	}
 	tx, err := bt.BeginTx(ctx, opts)
-	if err == nil {
+	if err == nil && counted(ctx) {
 		c.c.txs.Add(1)
 	}
 	return tx, err
@@ -153,7 +173,7 @@ func (c *conn) ExecContext(ctx context.Context, query string, args []driver.Name
 		return nil, driver.ErrSkip
 	}
 	r, err := ex.ExecContext(ctx, query, args)
-	if err != driver.ErrSkip { //nolint:errorlint // ErrSkip is compared, never wrapped
+	if err != driver.ErrSkip && counted(ctx) { //nolint:errorlint // ErrSkip is compared, never wrapped
 		c.c.count(query)
 	}
 	return r, err
@@ -165,7 +185,7 @@ func (c *conn) QueryContext(ctx context.Context, query string, args []driver.Nam
 		return nil, driver.ErrSkip
 	}
 	r, err := q.QueryContext(ctx, query, args)
-	if err != driver.ErrSkip { //nolint:errorlint // ErrSkip is compared, never wrapped
+	if err != driver.ErrSkip && counted(ctx) { //nolint:errorlint // ErrSkip is compared, never wrapped
 		c.c.count(query)
 	}
 	return r, err
@@ -225,18 +245,28 @@ func (s *stmt) Query(args []driver.Value) (driver.Rows, error) { //nolint:static
 func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (driver.Result, error) {
 	ex, ok := s.Stmt.(driver.StmtExecContext)
 	if !ok {
+		if !counted(ctx) {
+			return s.Stmt.Exec(values(args)) //nolint:staticcheck // the inner statement has no context variant
+		}
 		return s.Exec(values(args))
 	}
-	s.c.count(s.query)
+	if counted(ctx) {
+		s.c.count(s.query)
+	}
 	return ex.ExecContext(ctx, args)
 }
 
 func (s *stmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driver.Rows, error) {
 	q, ok := s.Stmt.(driver.StmtQueryContext)
 	if !ok {
+		if !counted(ctx) {
+			return s.Stmt.Query(values(args)) //nolint:staticcheck // the inner statement has no context variant
+		}
 		return s.Query(values(args))
 	}
-	s.c.count(s.query)
+	if counted(ctx) {
+		s.c.count(s.query)
+	}
 	return q.QueryContext(ctx, args)
 }
 

@@ -55,6 +55,31 @@ func TestCounts(t *testing.T) {
 	if d := c.Read().Sub(sqlcount.Counts{Statements: 2}); d.Statements != 3 {
 		t.Fatalf("Sub = %+v", d)
 	}
+	// Work on an Uncounted context (background jobs) is not counted, nor
+	// traced: neither its statements, prepared or not, nor its transactions.
+	c.Trace(func(q string) { t.Errorf("traced uncounted %q", q) })
+	before := c.Read()
+	bg := sqlcount.Uncounted(ctx)
+	if err := db.QueryRowContext(bg, `SELECT COUNT(*) FROM t`).Scan(&n); err != nil || n != 3 {
+		t.Fatalf("count = %d, %v", n, err)
+	}
+	btx, err := db.BeginTx(bg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := btx.StmtContext(bg, st).ExecContext(bg, 9); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := btx.ExecContext(bg, `DELETE FROM t WHERE n = 9`); err != nil {
+		t.Fatal(err)
+	}
+	if err := btx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	c.Trace(nil)
+	if got := c.Read(); got != before {
+		t.Fatalf("uncounted work counted: %+v, before %+v", got, before)
+	}
 	// Without a counter, Open is sql.Open.
 	plain, err := sqlcount.Open("sqlite", filepath.Join(t.TempDir(), "p.db"), nil)
 	if err != nil {

@@ -23,12 +23,9 @@ func (dialect) Name() string { return "sqlite" }
 // among 100,000 cards).
 const commonMatches = 1000
 
-// MatchText matches the FTS5 index: every word as a phrase, the last one
-// as a prefix. For a query with many matches the rowid test is written
-// +c.seq, so the planner scans the cards in id order, testing each against
-// the set of matches, and stops after a page, instead of fetching and
-// sorting every match.
-func (dialect) MatchText(ctx context.Context, q sqlstore.Querier, param string, words []string) (string, any, error) {
+// ftsQuery is the FTS5 query of words: every word as a phrase, the last
+// one as a prefix.
+func ftsQuery(words []string) string {
 	var b strings.Builder
 	for i, w := range words {
 		if i > 0 {
@@ -37,7 +34,16 @@ func (dialect) MatchText(ctx context.Context, q sqlstore.Querier, param string, 
 		b.WriteString(`"` + strings.ReplaceAll(w, `"`, `""`) + `"`)
 	}
 	b.WriteByte('*')
-	expr := b.String()
+	return b.String()
+}
+
+// MatchText matches the FTS5 index: every word as a phrase, the last one
+// as a prefix. For a query with many matches the rowid test is written
+// +c.seq, so the planner scans the cards in id order, testing each against
+// the set of matches, and stops after a page, instead of fetching and
+// sorting every match.
+func (dialect) MatchText(ctx context.Context, q sqlstore.Querier, param string, words []string) (string, any, error) {
+	expr := ftsQuery(words)
 	var n int
 	err := q.QueryRowContext(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM cards_fts WHERE cards_fts MATCH $1 LIMIT $2)`, expr, commonMatches).Scan(&n)
 	if err != nil {
@@ -48,6 +54,13 @@ func (dialect) MatchText(ctx context.Context, q sqlstore.Querier, param string, 
 		seq = "+c.seq"
 	}
 	return seq + ` IN (SELECT rowid FROM cards_fts WHERE cards_fts MATCH ` + param + `)`, expr, nil
+}
+
+// MatchTextIn matches the FTS5 index as MatchText does, over the rowids
+// (cards.seq) between lo and hi: FTS5 seeks its doclists to the range
+// instead of reading them whole (sqlstore.TextWindower).
+func (dialect) MatchTextIn(col, param, lo, hi string, words []string) (string, any) {
+	return col + ` IN (SELECT rowid FROM cards_fts WHERE cards_fts MATCH ` + param + ` AND rowid BETWEEN ` + lo + ` AND ` + hi + `)`, ftsQuery(words)
 }
 
 // BulkCache grows the connection's page cache to 64 MiB for an import's

@@ -26,6 +26,13 @@ func (s cardStore) Search(ctx context.Context, userID string, f contracts.CardFi
 	if limit <= 0 {
 		return []ports.CardRow{}, nil
 	}
+	words := queryWords(f.Query)
+	if w, ok := s.s.d.(TextWindower); ok && len(words) > 0 {
+		rows, done, err := s.searchWindow(ctx, w, userID, f, words, afterID, limit)
+		if err != nil || done {
+			return rows, err
+		}
+	}
 	var a args
 	q := `SELECT ` + cardCols + ` FROM cards c WHERE c.user_id = ` + a.add(userID)
 	if f.DeckID != "" {
@@ -34,7 +41,7 @@ func (s cardStore) Search(ctx context.Context, userID string, f contracts.CardFi
 	if afterID != "" {
 		q += ` AND c.id > ` + a.add(afterID)
 	}
-	if words := queryWords(f.Query); len(words) > 0 {
+	if len(words) > 0 {
 		param := "$" + itoa(len(a)+1)
 		cond, arg, err := s.s.d.MatchText(ctx, s.q, param, words)
 		if err != nil {
@@ -43,6 +50,19 @@ func (s cardStore) Search(ctx context.Context, userID string, f contracts.CardFi
 		a.add(arg)
 		q += ` AND ` + cond
 	}
+	cond, err := s.filterCards(f, &a)
+	if err != nil {
+		return nil, err
+	}
+	q += cond + ` ORDER BY c.id LIMIT ` + a.add(limit)
+	return s.scanCards(ctx, "search cards", q, a...)
+}
+
+// filterCards returns the conditions of f's tags, state and due time on
+// the cards row aliased c, each starting with AND, adding their
+// arguments to a. Invalid for an unknown state.
+func (s cardStore) filterCards(f contracts.CardFilter, a *args) (string, error) {
+	var q string
 	for _, tag := range dedupe(f.Tags) {
 		q += ` AND ` + s.s.d.HasTag(a.add(tag))
 	}
@@ -53,14 +73,73 @@ func (s cardStore) Search(ctx context.Context, userID string, f contracts.CardFi
 	case string(contracts.PhaseNew), string(contracts.PhaseLearning), string(contracts.PhaseReview), string(contracts.PhaseRelearning):
 		q += ` AND c.suspended = FALSE AND c.phase = ` + a.add(f.State)
 	default:
-		return nil, contracts.Errorf(contracts.KindInvalid, "unknown state %q: use new, learning, review, relearning or suspended", f.State)
+		return "", contracts.Errorf(contracts.KindInvalid, "unknown state %q: use new, learning, review, relearning or suspended", f.State)
 	}
 	if f.DueBy != nil {
 		q += ` AND ` + queued + ` AND c.due <= ` + a.add(ms(*f.DueBy))
 	}
-	q += ` ORDER BY c.id LIMIT ` + a.add(limit)
-	return s.scanCards(ctx, "search cards", q, a...)
+	return q, nil
 }
+
+// searchWindow is Search with words on a TextWindower: it takes the next
+// searchWindowFactor × limit cards of the user (of the deck) by id after
+// afterID, an index-only read, and keeps those matching f, reading the
+// text index only between the least and the greatest of their seq. done
+// is true when the answer is Search's: the window held limit matches, or
+// it held every remaining card. Otherwise (the words are rarer than one
+// card in searchWindowFactor, or the other filters rule most cards out)
+// Search reads every match instead.
+func (s cardStore) searchWindow(ctx context.Context, w TextWindower, userID string, f contracts.CardFilter, words []string, afterID string, limit int) (rows []ports.CardRow, done bool, err error) {
+	var a args
+	window := limit * searchWindowFactor
+	cand := `SELECT c.seq, c.id FROM cards c WHERE c.user_id = ` + a.add(userID)
+	if f.DeckID != "" {
+		cand += ` AND c.deck_id = ` + a.add(f.DeckID)
+	}
+	if afterID != "" {
+		cand += ` AND c.id > ` + a.add(afterID)
+	}
+	cand += ` ORDER BY c.id LIMIT ` + a.add(window)
+	match, arg := w.MatchTextIn("cand.seq", "$"+itoa(len(a)+1), `(SELECT MIN(seq) FROM cand)`, `(SELECT MAX(seq) FROM cand)`, words)
+	a.add(arg)
+	cond, err := s.filterCards(f, &a)
+	if err != nil {
+		return nil, false, err
+	}
+	q := `WITH cand AS MATERIALIZED (` + cand + `)
+SELECT ` + cardCols + `, (SELECT COUNT(*) FROM cand) FROM cand JOIN cards c ON c.seq = cand.seq
+WHERE ` + match + cond + ` ORDER BY cand.id LIMIT ` + a.add(limit)
+	const op = "search cards"
+	dbRows, err := s.q.QueryContext(ctx, q, a...)
+	if err != nil {
+		return nil, false, s.s.wrap(ctx, err, op)
+	}
+	defer dbRows.Close()
+	rows = []ports.CardRow{}
+	candidates := 0
+	for dbRows.Next() {
+		var d cardDest
+		if err := dbRows.Scan(append(d.dest(), &candidates)...); err != nil {
+			return nil, false, s.s.wrap(ctx, err, op)
+		}
+		c, err := d.row()
+		if err != nil {
+			return nil, false, s.s.wrap(ctx, err, op)
+		}
+		rows = append(rows, c)
+	}
+	if err := dbRows.Err(); err != nil {
+		return nil, false, s.s.wrap(ctx, err, op)
+	}
+	// With no row, how many candidates there were is unknown: read every
+	// match (a cheap read when the word is rare, as it then likely is).
+	return rows, len(rows) == limit || (len(rows) > 0 && candidates < window), nil
+}
+
+// searchWindowFactor sizes a text search's window (searchWindow): a page
+// of limit cards is looked for among the next searchWindowFactor × limit
+// cards by id, so words on one card in 16 or more are answered from it.
+const searchWindowFactor = 16
 
 // DueCards returns up to limit unsuspended, non-new cards of a deck due at
 // or before now, most overdue first (ties by id).

@@ -3,7 +3,6 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"strconv"
 	"time"
@@ -43,12 +42,13 @@ func (dd *deckDest) dest(d *contracts.Deck) []any {
 // fill completes d from what was scanned: its settings with its preset's
 // fields over them, its times.
 func (dd *deckDest) fill(d *contracts.Deck) error {
-	if err := json.Unmarshal([]byte(dd.settings), &d.Settings); err != nil {
+	var err error
+	if d.Settings, err = deckSettingsCache.decode(dd.settings); err != nil {
 		return err
 	}
 	if dd.presetID.Valid && dd.preset.Valid {
 		var p contracts.Preset
-		if err := json.Unmarshal([]byte(dd.preset.String), &p.Settings); err != nil {
+		if p.Settings, err = presetSettingsCache.decode(dd.preset.String); err != nil {
 			return err
 		}
 		p.ID = dd.presetID.String

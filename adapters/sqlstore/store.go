@@ -60,6 +60,23 @@ type Dialect interface {
 	Placeholder(n int) string
 }
 
+// TextWindower is what a Dialect implements when its text index can be
+// read over a range of a row key that follows the cards' id order in
+// practice (SQLite: FTS5's rowid is cards.seq, given in insertion order,
+// and card ids are time-ordered), so that a text search can look for its
+// page among the next cards by id instead of reading every match: a
+// common word on a big account matches tens of thousands of cards, and
+// reading them all costs milliseconds however few a page shows. The
+// answer stays exact whatever the correlation; only its cost depends on it.
+type TextWindower interface {
+	// MatchTextIn returns a condition on col, a cards.seq value, that holds
+	// when that card matches words as MatchText's condition would, reading
+	// the index only for keys between lo and hi (SQL expressions, both
+	// bounds included), given that param is the placeholder of the
+	// returned argument.
+	MatchTextIn(col, param, lo, hi string, words []string) (cond string, arg any)
+}
+
 // ShareLocker is what a Dialect implements when reading rows can lock
 // them against deletion until the transaction ends (Postgres: FOR KEY
 // SHARE); a dialect whose writers are serialised (SQLite) needs none.

@@ -168,8 +168,8 @@ func camel(snake string) string {
 	return string(b)
 }
 
-func without(scopes []contracts.Scope, drop contracts.Scope) []contracts.Scope {
-	return slices.DeleteFunc(slices.Clone(scopes), func(s contracts.Scope) bool { return s == drop })
+func without(scopes []contracts.Scope, drop ...contracts.Scope) []contracts.Scope {
+	return slices.DeleteFunc(slices.Clone(scopes), func(s contracts.Scope) bool { return slices.Contains(drop, s) })
 }
 
 // httpServer serves the surface over the engine's HTTP handler, acting for

@@ -14,32 +14,59 @@ import (
 )
 
 // TestScopeMatrix: for every tool, a principal holding exactly its scopes
-// sees and calls it; a principal missing any one of them neither sees it
-// nor reaches the service, and gets -32003 naming the required scopes.
+// (and, for a tool with AnyScopes, each one of those alone) sees and calls
+// it; a principal missing any one of them (or all of AnyScopes) neither
+// sees it nor reaches the service, and gets -32003 naming the required
+// scopes.
 func TestScopeMatrix(t *testing.T) {
 	for _, def := range contracts.Catalog() {
 		ex := contracts.Examples()[def.Name]
 		need := append(slices.Clone(def.Scopes), def.WriteScopes...) // the examples use the writing form
-		t.Run(def.Name+"/granted", func(t *testing.T) {
-			f := newFixture(t)
-			f.exposure(contracts.ExposureSettings{})
-			if def.AuditAction != "" {
-				f.svc.EXPECT().WriteAudit(gomock.Any(), gomock.Any()).Return(nil)
-			}
-			f.expectTool(def.Name, ex.Result, nil)
-			ctx := as(need...)
-			if !slices.Contains(f.listTools(ctx), def.Name) {
-				t.Fatalf("%s not listed for scopes %v", def.Name, need)
-			}
-			res, rerr := f.call(ctx, def.Name, ex.Args)
-			if rerr != nil || res.IsError {
-				t.Fatalf("call failed: %+v %+v", rerr, res)
-			}
-			want, _ := json.Marshal(ex.Result)
-			if !jsonEqual(t, res.StructuredContent, want) {
-				t.Fatalf("structuredContent = %s, want %s", res.StructuredContent, want)
-			}
-		})
+		grants := map[string][]contracts.Scope{"granted": need}
+		for _, s := range def.AnyScopes {
+			grants["granted_"+string(s)] = append(slices.Clone(need), s)
+		}
+		if len(def.AnyScopes) > 0 {
+			delete(grants, "granted")
+			t.Run(def.Name+"/without_any_of", func(t *testing.T) {
+				f := newFixture(t)
+				f.exposure(contracts.ExposureSettings{})
+				ctx := as(without(contracts.AllScopes, def.AnyScopes...)...)
+				if slices.Contains(f.listTools(ctx), def.Name) {
+					t.Fatalf("%s listed without any of %v", def.Name, def.AnyScopes)
+				}
+				_, rerr := f.call(ctx, def.Name, ex.Args) // no service expectation: reaching it fails the test
+				if rerr == nil || rerr.Code != -32003 {
+					t.Fatalf("want -32003, got %+v", rerr)
+				}
+				var data struct{ AnyOfScopes []string }
+				if json.Unmarshal(rerr.Data, &data) != nil || !slices.Equal(data.AnyOfScopes, contracts.ScopeStrings(def.AnyScopes)) {
+					t.Fatalf("error data %s does not name the scopes of which one is needed, %v", rerr.Data, def.AnyScopes)
+				}
+			})
+		}
+		for name, need := range grants {
+			t.Run(def.Name+"/"+name, func(t *testing.T) {
+				f := newFixture(t)
+				f.exposure(contracts.ExposureSettings{})
+				if def.AuditAction != "" {
+					f.svc.EXPECT().WriteAudit(gomock.Any(), gomock.Any()).Return(nil)
+				}
+				f.expectTool(def.Name, ex.Result, nil)
+				ctx := as(need...)
+				if !slices.Contains(f.listTools(ctx), def.Name) {
+					t.Fatalf("%s not listed for scopes %v", def.Name, need)
+				}
+				res, rerr := f.call(ctx, def.Name, ex.Args)
+				if rerr != nil || res.IsError {
+					t.Fatalf("call failed: %+v %+v", rerr, res)
+				}
+				want, _ := json.Marshal(ex.Result)
+				if !jsonEqual(t, res.StructuredContent, want) {
+					t.Fatalf("structuredContent = %s, want %s", res.StructuredContent, want)
+				}
+			})
+		}
 		for _, missing := range need {
 			t.Run(def.Name+"/without_"+string(missing), func(t *testing.T) {
 				f := newFixture(t)
@@ -131,7 +158,7 @@ func TestNarrowingHeader(t *testing.T) {
 	granted := []contracts.Scope{contracts.ScopeDecksRead, contracts.ScopeStatsRead, contracts.ScopeDecksWrite}
 	want := 0
 	for _, tool := range contracts.Catalog() {
-		if !slices.ContainsFunc(tool.Scopes, func(s contracts.Scope) bool { return !slices.Contains(granted, s) }) {
+		if tool.Allows(granted) {
 			want++
 		}
 	}
@@ -143,6 +170,14 @@ func TestNarrowingHeader(t *testing.T) {
 	}
 	if got := list("stats:read study:write"); len(got) != 2 {
 		t.Fatalf("a header cannot widen: %v", got)
+	}
+	// The job tools need one of their AnyScopes: narrowing away
+	// decks:write, the only one granted, hides them.
+	if got := list("decks:read decks:write"); !slices.Contains(got, contracts.ToolGetJob) || !slices.Contains(got, contracts.ToolCancelJob) {
+		t.Fatalf("narrowed to decks:read decks:write: %v lacks the job tools", got)
+	}
+	if got := list("decks:read stats:read"); slices.Contains(got, contracts.ToolGetJob) || slices.Contains(got, contracts.ToolCancelJob) {
+		t.Fatalf("narrowed to decks:read stats:read: %v lists a job tool", got)
 	}
 	if got := list(`decks:read "x"`); len(got) != 0 {
 		t.Fatalf("invalid header must leave no tools: %v", got)

@@ -131,6 +131,7 @@ func (s *Tools) tool(def contracts.ToolDef) mcpcore.Tool {
 		},
 		Meta:           def.Meta,
 		Scopes:         contracts.ScopeStrings(def.Scopes),
+		AnyScopes:      contracts.ScopeStrings(def.AnyScopes),
 		Handler:        s.handler(def),
 		TaskSupport:    mcpcore.TaskSupport(def.TaskSupport),
 		TaskFromResult: taskFromJob(def),

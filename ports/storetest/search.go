@@ -1,7 +1,9 @@
 package storetest
 
 import (
+	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -169,4 +171,86 @@ func testSearchPaging(t *testing.T, f *fixture) {
 	}
 	sameIDs(t, page(contracts.CardFilter{Query: "vocab", DeckID: d.ID}, 4), sorted(inDeck), "Search pages of a prefix query in a deck")
 	sameIDs(t, page(contracts.CardFilter{}, 7), sorted(append(all, f.search(a, contracts.CardFilter{Query: "unrelated"})...)), "Search pages of everything")
+}
+
+// testSearchWindows pages text searches over more cards than a page's
+// window (a store may look for a page among the next cards by id before
+// reading every match) with words on most cards, on few, and with
+// filters, the cards stored in an order unlike their ids' (inserted in
+// reverse, then a few more interleaved): every page is exact whatever
+// the store's internal order.
+func testSearchWindows(t *testing.T, f *fixture) {
+	a := f.user()
+	d, e := f.deck(a, "Window"), f.deck(a, "Window side")
+	const n = 90
+	cards := make([]ports.CardRow, n)
+	for i := range cards {
+		front, deck := "plain card "+itoa(i), d.ID
+		if i%3 == 0 {
+			deck = e.ID
+		}
+		if i%2 == 0 {
+			front += " commonword"
+		}
+		c := f.card(deck, front, "back "+itoa(i))
+		if i%4 == 0 {
+			c = f.reviewCard(deck, front, f.now.Add(day))
+		}
+		if i == 7 || i == 83 {
+			c.Back += " sparseword"
+		}
+		cards[i] = c
+	}
+	var dense, sparse, denseInE, denseReview []string
+	for _, c := range cards {
+		text := c.Front + " " + c.Back
+		if strings.Contains(text, "commonword") {
+			dense = append(dense, c.ID)
+			if c.DeckID == e.ID {
+				denseInE = append(denseInE, c.ID)
+			}
+			if c.State.Phase == contracts.PhaseReview {
+				denseReview = append(denseReview, c.ID)
+			}
+		}
+		if strings.Contains(text, "sparseword") {
+			sparse = append(sparse, c.ID)
+		}
+	}
+	rev := slices.Clone(cards[:n-10])
+	slices.Reverse(rev)
+	f.insert(a, rev...)
+	for _, c := range cards[n-10:] {
+		f.insert(a, c)
+	}
+	page := func(flt contracts.CardFilter, size int) []string {
+		var got []string
+		after := ""
+		for pages := 0; ; pages++ {
+			if pages > 2*n {
+				t.Fatal("Search paging does not end")
+			}
+			res, err := f.s.Cards().Search(f.ctx, a, flt, after, size, f.now)
+			must(t, err)
+			if len(res) > size {
+				t.Fatalf("Search returned %d cards, limit %d", len(res), size)
+			}
+			if len(res) == 0 {
+				return got
+			}
+			got = append(got, ids(res)...)
+			after = res[len(res)-1].ID
+		}
+	}
+	for _, size := range []int{1, 2, 5} {
+		sameIDs(t, page(contracts.CardFilter{Query: "commonword"}, size), sorted(dense), "Search pages of a common word, size "+itoa(size))
+		sameIDs(t, page(contracts.CardFilter{Query: "common"}, size), sorted(dense), "Search pages of a common prefix, size "+itoa(size))
+		sameIDs(t, page(contracts.CardFilter{Query: "sparseword"}, size), sorted(sparse), "Search pages of a rare word, size "+itoa(size))
+		sameIDs(t, page(contracts.CardFilter{Query: "commonw", DeckID: e.ID}, size), sorted(denseInE), "Search pages of a common word in a deck, size "+itoa(size))
+		sameIDs(t, page(contracts.CardFilter{Query: "commonword", State: "review"}, size), sorted(denseReview), "Search pages of a common word in a state, size "+itoa(size))
+	}
+	sameIDs(t, page(contracts.CardFilter{Query: "plain sparse"}, 1), sorted(sparse), "Search pages of a common and a rare word")
+	if got := f.search(a, contracts.CardFilter{Query: "commonword"}); len(got) != len(dense) || len(dense) < n/3 {
+		t.Fatalf("Search of a common word found %d of %d", len(got), len(dense))
+	}
 }

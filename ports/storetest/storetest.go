@@ -62,6 +62,7 @@ func TestStore(t *testing.T, open func(t *testing.T) ports.Database) {
 		{"Search", testSearch},
 		{"SearchFilters", testSearchFilters},
 		{"SearchPaging", testSearchPaging},
+		{"SearchWindows", testSearchWindows},
 		{"DueCards", testDueCards},
 		{"NewCards", testNewCards},
 		{"CountPhasesAndDue", testCountPhasesAndDue},

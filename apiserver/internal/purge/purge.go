@@ -147,13 +147,14 @@ func (s *Scheduler) RunNow(ctx context.Context) (map[string]int, error) {
 // run after a random delay of up to a tenth of its period (instances
 // started together do not purge together), then every period give or
 // take a tenth. stop waits for runs in progress to end (they are
-// cancelled).
-func (s *Scheduler) Start() (stop func()) {
+// cancelled). The runs' context carries parent's values (not its
+// cancellation: stop ends them).
+func (s *Scheduler) Start(parent context.Context) (stop func()) {
 	s.mu.Lock()
 	s.on = true
 	jobs := append([]Job(nil), s.jobs...)
 	s.mu.Unlock()
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(context.WithoutCancel(parent))
 	var wg sync.WaitGroup
 	for _, j := range jobs {
 		wg.Add(1)

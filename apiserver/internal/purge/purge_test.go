@@ -91,7 +91,7 @@ func TestStartRunsOnScheduleUntilStopped(t *testing.T) {
 		ran <- struct{}{}
 		return n, err
 	}})
-	stop := s.Start()
+	stop := s.Start(context.Background())
 	deadline := time.After(10 * time.Second)
 	for calls := 0; calls < 6; calls++ { // 3 calls drain the pile; later runs find it empty
 		select {
@@ -134,7 +134,7 @@ func TestRegisterRefusesWiringMistakes(t *testing.T) {
 			s.Register(j)
 		}()
 	}
-	stop := s.Start()
+	stop := s.Start(context.Background())
 	defer stop()
 	defer func() {
 		if recover() == nil {

@@ -29,8 +29,12 @@ func (p *AccountPages) agentsData(e contracts.ExposureSettings) agentsPage {
 	ap := agentsPage{ReadOnly: e.ReadOnly, MCPURL: p.mcpURL, Placeholder: KeyPlaceholder, Clients: ClientConfigs(p.mcpURL, KeyPlaceholder)}
 	for _, t := range contracts.Catalog() {
 		on := !slices.Contains(e.DisabledTools, t.Name)
+		scopes := contracts.ScopeStrings(t.Scopes)
+		if len(t.AnyScopes) > 0 { // one badge: any one of them will do
+			scopes = append(scopes, contracts.JoinScopes(t.AnyScopes, " or "))
+		}
 		ap.Tools = append(ap.Tools, toolRow{Name: t.Name, Title: t.Title, Description: t.Description,
-			Scopes: contracts.ScopeStrings(t.Scopes), Mutates: t.Mutates, Destructive: t.Annotations.DestructiveHint,
+			Scopes: scopes, Mutates: t.Mutates, Destructive: t.Annotations.DestructiveHint,
 			On: on, Hidden: on && e.ReadOnly && t.Mutates})
 	}
 	return ap

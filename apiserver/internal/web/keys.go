@@ -14,7 +14,7 @@ var scopeHelp = map[contracts.Scope]string{
 	contracts.ScopeDecksRead:   "See your decks and cards, search them and see what is due.",
 	contracts.ScopeStatsRead:   "Read your statistics and study plans.",
 	contracts.ScopeDecksWrite:  "Create, change, import and delete decks and cards, and change your day settings.",
-	contracts.ScopeStudyWrite:  "Start study sessions and record your answers.",
+	contracts.ScopeStudyWrite:  "Start study sessions, record your answers, reschedule cards and optimise your scheduling weights.",
 	contracts.ScopeMediaWrite:  "Upload images and sounds for cards.",
 	contracts.ScopeStudyRender: "Show the study widget inside the agent's chat.",
 }
@@ -72,7 +72,7 @@ func (p *AccountPages) keysData(r *http.Request, name string, checked []contract
 	}
 	byScope := map[contracts.Scope][]string{}
 	for _, t := range contracts.Catalog() {
-		for _, s := range t.Scopes {
+		for _, s := range slices.Concat(t.Scopes, t.AnyScopes) {
 			byScope[s] = append(byScope[s], t.Name)
 		}
 	}

@@ -42,6 +42,7 @@ func run() error {
 		quick     = flag.Bool("quick", false, "smoke-test settings: 1 round of a few hundred requests (overrides the load flags)")
 		asJSON    = flag.Bool("json", false, "write the report as JSON instead of markdown")
 		list      = flag.String("servers", "", "comma-separated servers to compare, in run order (default all: "+serverNames()+")")
+		scens     = flag.String("scenarios", "", "comma-separated scenarios to measure (default all; the others are still checked once), e.g. list_decks")
 		baseline  = flag.String("baseline", def.Baseline, "server the ratios are relative to")
 		rounds    = flag.Int("rounds", def.Rounds, "measurement rounds; the report gives medians across rounds")
 		workers   = flag.Int("workers", def.Workers, "concurrent keep-alive workers")
@@ -67,6 +68,9 @@ func run() error {
 		q := harness.Quick()
 		q.Baseline = *baseline
 		cfg = q
+	}
+	if *scens != "" {
+		cfg.Scenarios = strings.Split(*scens, ",")
 	}
 	if *list != "" {
 		cfg.Servers = strings.Split(*list, ",")

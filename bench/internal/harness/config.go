@@ -15,6 +15,9 @@ type Config struct {
 	Servers []string
 	// Baseline names the server whose figures the ratios divide by.
 	Baseline string
+	// Scenarios, when not empty, names the only scenarios measured (the
+	// others are still checked once); the default measures every one.
+	Scenarios []string
 	// Rounds is how many times every server × scenario cell is measured; the
 	// report gives the median across rounds.
 	Rounds int

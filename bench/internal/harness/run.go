@@ -71,6 +71,9 @@ func Run(ctx context.Context, cfg Config) (rep *Report, err error) {
 
 	for round := 1; round <= cfg.Rounds; round++ {
 		for _, name := range rep.Scenarios {
+			if len(cfg.Scenarios) > 0 && !slices.Contains(cfg.Scenarios, name) {
+				continue
+			}
 			for _, s := range srvs {
 				c := children[s.Name()]
 				sc, ok := c.scenario(name)

@@ -1,6 +1,7 @@
 package servers
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/takhtabush/takhtabush/adapters/sqlcount"
 	"github.com/takhtabush/takhtabush/contracts"
@@ -119,6 +121,9 @@ type dbFloor struct {
 	stmtsMu sync.RWMutex
 	// days remembers accounts' learner's days (user id → floorDay).
 	days sync.Map
+	// settings remembers decks' answered settings (settingsKey →
+	// contracts.DeckSettings), shared read-only by answers.
+	settings sync.Map
 }
 
 // prepare prepares the fixed statements.
@@ -223,12 +228,87 @@ func (f *dbFloor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeFloor(w, http.StatusOK, floorResponse{ID: req.ID, Result: floorToolResult{Content: []floorContent{{"text", err.Error()}}, IsError: true}})
 		return
 	}
-	raw, err := json.Marshal(out)
-	if err != nil {
-		writeFloor(w, http.StatusOK, floorResponse{ID: req.ID, Error: &floorError{-32603, "internal error"}})
+	writeToolResult(w, req.ID, out)
+}
+
+// resultBufs recycles the buffers answers are written in.
+var resultBufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// writeToolResult writes a tool's result as a hand-written server would:
+// the result encoded once, the JSON-RPC envelope appended around it, the
+// text block escaped as the service escapes it and the structured copy
+// as encoded (not re-validated), so the answer is byte for byte what the
+// service sends (TestDBFloorAnswersAsService).
+func writeToolResult(w http.ResponseWriter, id json.RawMessage, out any) {
+	buf := resultBufs.Get().(*bytes.Buffer)
+	defer resultBufs.Put(buf)
+	buf.Reset()
+	if err := json.NewEncoder(buf).Encode(out); err != nil { // as json.Marshal, which the service uses, encodes (with a newline)
+		writeFloor(w, http.StatusOK, floorResponse{ID: id, Error: &floorError{-32603, "internal error"}})
 		return
 	}
-	writeFloor(w, http.StatusOK, floorResponse{ID: req.ID, Result: floorToolResult{Content: []floorContent{{"text", string(raw)}}, StructuredContent: raw}})
+	raw := bytes.TrimSuffix(buf.Bytes(), []byte{'\n'})
+	b := make([]byte, 0, 2*len(raw)+128)
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = append(b, id...)
+	b = append(b, `,"result":{"content":[{"type":"text","text":`...)
+	b = appendJSONString(b, raw)
+	b = append(b, `}],"structuredContent":`...)
+	b = append(b, raw...)
+	b = append(b, `}}`...)
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(b)
+}
+
+// appendJSONString appends s as a JSON string literal, escaped as the
+// service's engine escapes text (quotes, backslashes, control characters,
+// invalid UTF-8, U+2028 and U+2029; not HTML).
+func appendJSONString(dst, s []byte) []byte {
+	const hex = "0123456789abcdef"
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				dst = append(dst, '\\', c)
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRune(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hex[r&0xF])
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
 }
 
 // errDenied refuses a call; its text is what the model reads.

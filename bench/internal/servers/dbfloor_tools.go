@@ -44,17 +44,9 @@ func (f *dbFloor) listDecks(ctx context.Context, p principal) (contracts.DeckPag
 			&c.Total, &c.New, &c.Learning, &c.Review, &c.Suspended, &c.DueNow); err != nil {
 			return contracts.DeckPage{}, err
 		}
-		if err := json.Unmarshal([]byte(settings), &d.Settings); err != nil {
+		if d.Settings, err = f.deckSettings(settings, presetID, preset); err != nil {
 			return contracts.DeckPage{}, err
 		}
-		if presetID.Valid && preset.Valid { // the preset's scheduling fields over the deck's own
-			pr := contracts.Preset{ID: presetID.String}
-			if err := json.Unmarshal([]byte(preset.String), &pr.Settings); err != nil {
-				return contracts.DeckPage{}, err
-			}
-			d.Settings = d.Settings.WithPreset(pr)
-		}
-		d.Settings = d.Settings.WithDefaults() // steps and weights left unset are the defaults, as the answer states them
 		d.CreatedAt, d.UpdatedAt = time.UnixMilli(created).UTC(), time.UnixMilli(updated).UTC()
 		page.Items = append(page.Items, d)
 	}
@@ -66,6 +58,38 @@ func (f *dbFloor) listDecks(ctx context.Context, p principal) (contracts.DeckPag
 		page.NextCursor = page.Items[limit-1].ID // (the service encodes its cursors; the benchmark reads one page)
 	}
 	return page, nil
+}
+
+// settingsKey is what a deck's answered settings are made of.
+type settingsKey struct{ deck, presetID, preset string }
+
+// deckSettings returns a deck's settings as list_decks answers them: its
+// own with its preset's scheduling fields over them and the defaults for
+// what neither sets. Decoding the JSON costs more than reading the row,
+// so, as the service does, what the same texts make is remembered (by
+// content: a changed setting is a new text); the answer only reads it.
+func (f *dbFloor) deckSettings(deck string, presetID, preset sql.NullString) (contracts.DeckSettings, error) {
+	k := settingsKey{deck: deck}
+	if presetID.Valid && preset.Valid {
+		k.presetID, k.preset = presetID.String, preset.String
+	}
+	if v, ok := f.settings.Load(k); ok {
+		return v.(contracts.DeckSettings), nil
+	}
+	var set contracts.DeckSettings
+	if err := json.Unmarshal([]byte(deck), &set); err != nil {
+		return set, err
+	}
+	if k.presetID != "" { // the preset's scheduling fields over the deck's own
+		pr := contracts.Preset{ID: k.presetID}
+		if err := json.Unmarshal([]byte(k.preset), &pr.Settings); err != nil {
+			return set, err
+		}
+		set = set.WithPreset(pr)
+	}
+	set = set.WithDefaults() // steps and weights left unset are the defaults, as the answer states them
+	f.settings.Store(k, set)
+	return set, nil
 }
 
 // submitReview answers submit_review in one transaction: read, charge

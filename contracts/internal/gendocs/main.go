@@ -67,6 +67,9 @@ func render(tools []contracts.ToolDef) []byte {
 	for _, t := range tools {
 		p("\n## %s\n\n**%s.** %s\n\n", t.Name, t.Title, t.Description)
 		p("- Scopes: %s\n", scopes(t))
+		if len(t.AnyScopes) > 0 {
+			p("- Each job also needs the scope of the tool that started it: the call is refused (forbidden, naming the scope) for a job of another kind\n")
+		}
 		p("- Annotations: %s\n", hints(t))
 		switch {
 		case t.Mutates:
@@ -97,7 +100,14 @@ func render(tools []contracts.ToolDef) []byte {
 }
 
 func scopes(t contracts.ToolDef) string {
-	s := "`" + contracts.JoinScopes(t.Scopes, "`, `") + "`"
+	var parts []string
+	if len(t.Scopes) > 0 {
+		parts = append(parts, "`"+contracts.JoinScopes(t.Scopes, "`, `")+"`")
+	}
+	if len(t.AnyScopes) > 0 {
+		parts = append(parts, "one of `"+contracts.JoinScopes(t.AnyScopes, "`, `")+"`")
+	}
+	s := strings.Join(parts, " and ")
 	if len(t.WriteScopes) > 0 {
 		s += " (+ `" + contracts.JoinScopes(t.WriteScopes, "`, `") + "` with `" + t.MutatesWith + "`)"
 	}
