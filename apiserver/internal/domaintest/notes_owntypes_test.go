@@ -151,6 +151,23 @@ func testAddNotesOwnTypes(t *testing.T, store string) {
 		t.Errorf("by id: %+v %v", r, err)
 	}
 
+	// The study view's stylesheet: the type's CSS scoped to the card
+	// container; none for a card without a note type of its own; another
+	// user's card is not found.
+	style, err := e.svc.Notes.CardStyle(ctx, r.Items[0].CardIDs[0], ".nt-card")
+	if err != nil || style != ".nt-card { color: navy; }" {
+		t.Errorf("CardStyle = %q, %v", style, err)
+	}
+	plain := e.add(ctx, d.ID, card("plain", "card")).Items[0].ID
+	if style, err := e.svc.Notes.CardStyle(ctx, plain, ".nt-card"); err != nil || style != "" {
+		t.Errorf("CardStyle of a plain card = %q, %v", style, err)
+	}
+	if style, err := e.svc.Notes.CardStyle(ctx, stock.Cards[0].ID, ".nt-card"); err != nil || style != "" {
+		t.Errorf("CardStyle of an own cloze type without CSS = %q, %v", style, err)
+	}
+	_, err = e.svc.Notes.CardStyle(ctx, plain, "body")
+	wantKind(t, err, contracts.KindInvalid)
+
 	// Another user has no such type, by id or by name.
 	bob := e.user("bob@example.com")
 	bd := e.deck(bob, "Bob's")
@@ -159,4 +176,6 @@ func testAddNotesOwnTypes(t *testing.T, store string) {
 	if err == nil || !strings.Contains(err.Error(), "you have no note types of your own") {
 		t.Errorf("another user's type: %v", err)
 	}
+	_, err = e.svc.Notes.CardStyle(bob, r.Items[0].CardIDs[0], ".nt-card")
+	wantKind(t, err, contracts.KindNotFound)
 }
