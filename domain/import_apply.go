@@ -118,6 +118,7 @@ func digestOf(parts ...string) [16]byte {
 type noteWork struct {
 	row      ports.NoteRow
 	existing bool
+	same     bool // an existing note whose fields and tags the package leaves as they are
 	cards    []*cardWork
 }
 
@@ -502,6 +503,7 @@ func (im *importer) planNotes(ctx context.Context, ch ports.AnkiChunk) ([]*noteW
 		}
 		w := &noteWork{existing: isOld}
 		if isOld {
+			w.same = slices.Equal(old.Fields, fields) && slices.Equal(old.Tags, tags)
 			old.Fields, old.Tags, old.UpdatedAt = fields, tags, im.now
 			w.row = old
 		} else {
