@@ -37,23 +37,7 @@ func TestAddNotesOwnTypeOverMCP(t *testing.T) {
 			Notes: []ports.AnkiNote{{Key: 10, GUID: "g-hund", TypeKey: 1700000000001, Fields: []string{"der Hund", "the dog", ""}}},
 			Cards: []ports.AnkiCard{{Key: 100, NoteKey: 10, DeckKey: 1, Ord: 0, Position: 1}, {Key: 101, NoteKey: 10, DeckKey: 1, Ord: 1, Position: 2}},
 		}
-		var buf bytes.Buffer
-		if err := (ankipkg.Writer{TempDir: t.TempDir()}).WritePackage(t.Context(), &buf, pkg); err != nil {
-			t.Fatal(err)
-		}
-		in := intent(t, cs, "application/zip", buf.Len(), "vocab.apkg")
-		if code, body := e.put(t, in, buf.String(), nil); code != http.StatusNoContent && code != http.StatusOK {
-			t.Fatalf("PUT: %d %s", code, body)
-		}
-		var job contracts.Job
-		call(t, cs, contracts.ToolImportPackage, map[string]any{"uploadId": in.MediaID}, &job)
-		for deadline := time.Now().Add(2 * time.Minute); !job.Status.Final() && time.Now().Before(deadline); {
-			time.Sleep(200 * time.Millisecond)
-			call(t, cs, contracts.ToolGetJob, map[string]any{"jobId": job.ID}, &job)
-		}
-		if job.Status != contracts.JobSucceeded {
-			t.Fatalf("import job %+v", job)
-		}
+		importOverMCP(t, e, cs, pkg)
 
 		var found contracts.CardPage
 		call(t, cs, contracts.ToolSearchCards, map[string]any{"query": "der Hund"}, &found)
@@ -122,4 +106,28 @@ func TestAddNotesOwnTypeOverMCP(t *testing.T) {
 			t.Errorf("deck has %d cards, want the 3 of the added notes", d.Counts.Total)
 		}
 	})
+}
+
+// importOverMCP writes pkg with our package writer and imports it through
+// MCP the way an agent does: request_media_upload, PUT, import_package,
+// get_job until the job ends; it fails the test unless the job succeeds.
+func importOverMCP(t *testing.T, e *env, cs *mcp.ClientSession, pkg ports.AnkiPackage) {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := (ankipkg.Writer{TempDir: t.TempDir()}).WritePackage(t.Context(), &buf, pkg); err != nil {
+		t.Fatal(err)
+	}
+	in := intent(t, cs, "application/zip", buf.Len(), "package.apkg")
+	if code, body := e.put(t, in, buf.String(), nil); code != http.StatusNoContent && code != http.StatusOK {
+		t.Fatalf("PUT: %d %s", code, body)
+	}
+	var job contracts.Job
+	call(t, cs, contracts.ToolImportPackage, map[string]any{"uploadId": in.MediaID}, &job)
+	for deadline := time.Now().Add(2 * time.Minute); !job.Status.Final() && time.Now().Before(deadline); {
+		time.Sleep(200 * time.Millisecond)
+		call(t, cs, contracts.ToolGetJob, map[string]any{"jobId": job.ID}, &job)
+	}
+	if job.Status != contracts.JobSucceeded {
+		t.Fatalf("import job %+v", job)
+	}
 }

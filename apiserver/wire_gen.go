@@ -142,6 +142,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		Media:  mediaService,
 		Import: importService,
 		Jobs:   jobService,
+		Notes:  noteService,
 	}
 	deckPages := provideDeckPages(site, deckServices)
 	handler, err := provideOAuthHTTP(oAuthService, site, logger, cfg)

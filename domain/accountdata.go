@@ -56,9 +56,24 @@ type ExportReview struct {
 	DurationMs int                 `json:"durationMs,omitempty"`
 }
 
-// ExportNote is one note in the export: its note type, its fields in the
-// type's order (FieldNames names them when the type is a stock one) and
-// tags. Its cards are in the export's cards, naming it by noteId and ord.
+// ExportNoteType is one of the account's own note types in the export
+// (a note's noteType names it by id): its fields, templates in Anki's
+// syntax and CSS, as stored.
+type ExportNoteType struct {
+	ID        string                  `json:"id"`
+	Name      string                  `json:"name"`
+	Kind      string                  `json:"kind"`
+	Fields    []string                `json:"fields"`
+	Templates []ports.NoteTemplateRow `json:"templates"`
+	CSS       string                  `json:"css,omitempty"`
+	CreatedAt time.Time               `json:"createdAt"`
+	UpdatedAt time.Time               `json:"updatedAt"`
+}
+
+// ExportNote is one note in the export: its note type (a stock type's
+// name, or the id of one of the export's noteTypes), its fields in the
+// type's order (FieldNames names them) and tags. Its cards are in the
+// export's cards, naming it by noteId and ord.
 type ExportNote struct {
 	ID         string    `json:"id"`
 	NoteType   string    `json:"noteType"`
@@ -85,7 +100,7 @@ type ExportMedia struct {
 // Export writes the acting account's data to w as a zip archive: one JSON
 // document (ExportJSONName: the account, exposure settings, API keys
 // without secrets, deck presets with their FSRS weights and desired
-// retention, decks, notes, cards, the review log, the trash listing with
+// retention, decks, the account's own note types, notes, cards, the review log, the trash listing with
 // when each item is deleted for good, the audit trail and the media list) and every uploaded media file under media/. It reads page by
 // page, so memory stays bounded. Forbidden for an agent's credential.
 func (s *AccountDataService) Export(ctx context.Context, w io.Writer) error {
@@ -151,6 +166,18 @@ func (s *AccountDataService) Export(ctx context.Context, w io.Writer) error {
 			return lastID(ds, func(d contracts.Deck) string { return d.ID }), len(ds), err
 		})
 	})
+	own, err := allNoteTypes(ctx, s.store, uid)
+	if err != nil {
+		return err
+	}
+	ownFields := map[string][]string{}
+	doc.array("noteTypes", func(emit func(any)) error {
+		for _, t := range own {
+			ownFields[t.ID] = t.Fields
+			emit(ExportNoteType{ID: t.ID, Name: t.Name, Kind: t.Kind, Fields: t.Fields, Templates: t.Templates, CSS: t.CSS, CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt})
+		}
+		return nil
+	})
 	doc.array("notes", func(emit func(any)) error {
 		return pages(func(after string) (string, int, error) {
 			ns, err := s.store.Notes().ListNotes(ctx, uid, after, exportPage)
@@ -158,6 +185,8 @@ func (s *AccountDataService) Export(ctx context.Context, w io.Writer) error {
 				e := ExportNote{ID: n.ID, NoteType: n.NoteType, GUID: n.GUID, Fields: n.Fields, Tags: n.Tags, CreatedAt: n.CreatedAt, UpdatedAt: n.UpdatedAt}
 				if t, err := noteType(n.NoteType); err == nil {
 					e.FieldNames = t.Fields
+				} else if f, ok := ownFields[n.NoteType]; ok {
+					e.FieldNames = f
 				}
 				if e.Tags == nil {
 					e.Tags = []string{}

@@ -8,6 +8,7 @@ replace (
 )
 
 require (
+	github.com/gorilla/css v1.0.1
 	github.com/microcosm-cc/bluemonday v1.0.27
 	github.com/open-spaced-repetition/go-fsrs/v4 v4.0.0
 	github.com/takhtabush/takhtabush/contracts v0.0.0-00010101000000-000000000000
@@ -17,7 +18,4 @@ require (
 	pgregory.net/rapid v1.3.0
 )
 
-require (
-	github.com/aymerick/douceur v0.2.0 // indirect
-	github.com/gorilla/css v1.0.1 // indirect
-)
+require github.com/aymerick/douceur v0.2.0 // indirect

@@ -118,6 +118,7 @@ func digestOf(parts ...string) [16]byte {
 type noteWork struct {
 	row      ports.NoteRow
 	existing bool
+	same     bool // an existing note whose fields and tags the package leaves as they are
 	cards    []*cardWork
 }
 
@@ -466,8 +467,14 @@ func (im *importer) planNotes(ctx context.Context, ch ports.AnkiChunk) ([]*noteW
 		t, conv := it.t, it.converted != ""
 		old, isOld := existing[an.GUID]
 		if isOld && old.NoteType != it.ref {
-			im.skip("note", fmt.Sprintf("the note is here already with another note type; the package's is %q", t.Name), firstField(an), 1)
-			continue
+			if it.legacy == "" || old.NoteType != it.legacy {
+				im.skip("note", fmt.Sprintf("the note is here already with another note type; the package's is %q", t.Name), firstField(an), 1)
+				continue
+			}
+			// Imported before own note types were kept, converted to
+			// it.legacy: the note moves to the package's own type, and its
+			// cards keep their ids, history and place by template ordinal.
+			old.NoteType = it.ref
 		}
 		fields := make([]string, len(an.Fields))
 		for j, f := range an.Fields {
@@ -496,6 +503,7 @@ func (im *importer) planNotes(ctx context.Context, ch ports.AnkiChunk) ([]*noteW
 		}
 		w := &noteWork{existing: isOld}
 		if isOld {
+			w.same = slices.Equal(old.Fields, fields) && slices.Equal(old.Tags, tags)
 			old.Fields, old.Tags, old.UpdatedAt = fields, tags, im.now
 			w.row = old
 		} else {

@@ -17,6 +17,11 @@ type importedType struct {
 	t         notes.Type
 	ref       string
 	converted string // why it was converted to a stock type; "" when it was not
+	// legacy is, for a type kept as the account's own, the stock type an
+	// import converted it to before own note types were kept: a note of
+	// the package here with that type was imported then, and moves to
+	// the kept type.
+	legacy string
 }
 
 // planTypes decides, for each note type of the package, whether it is a
@@ -32,13 +37,13 @@ func (im *importer) planTypes(ctx context.Context) (map[int64]importedType, erro
 	loaded := false
 	taken := map[string]bool{} // stored type ids this import already claims
 	for _, at := range im.head.NoteTypes {
-		if st, conv := importNoteType(at); !conv {
+		st, conv := importNoteType(at)
+		if !conv {
 			out[at.Key] = importedType{t: st, ref: st.Name}
 			continue
 		}
 		t := typeOfAnki(at)
 		if err := t.Validate(); err != nil {
-			st, _ := importNoteType(at)
 			why := fmt.Sprintf("note type %q could not be kept (%v): its notes were converted to %q by field position", at.Name, err, st.Name)
 			out[at.Key] = importedType{t: st, ref: st.Name, converted: truncateRunes(why, 300)}
 			continue
@@ -58,7 +63,7 @@ func (im *importer) planTypes(ctx context.Context) (map[int64]importedType, erro
 		row.Name, row.Kind, row.Fields, row.Templates, row.CSS = t.Name, string(t.Kind), t.Fields, templateRows(t), t.CSS
 		row.AnkiID, row.UpdatedAt = at.Key, im.now
 		im.types = append(im.types, row)
-		out[at.Key] = importedType{t: t, ref: row.ID}
+		out[at.Key] = importedType{t: t, ref: row.ID, legacy: st.Name}
 	}
 	return out, nil
 }

@@ -436,10 +436,15 @@ func importConflict(err error) error {
 
 // updateOld updates the notes the account had and their cards: fields,
 // tags, deck, suspension and the scheduling state the package carries.
+// What the package leaves as it is is not written again (a re-import of
+// an unchanged package writes next to nothing while it holds the
+// writer), though it counts as updated in the report.
 func (im *importer) updateOld(ctx context.Context, tx ports.Stores) error {
 	for _, n := range im.updates {
-		if err := tx.Notes().UpdateNote(ctx, im.uid, n.row); err != nil {
-			return importConflict(err)
+		if !n.same {
+			if err := tx.Notes().UpdateNote(ctx, im.uid, n.row); err != nil {
+				return importConflict(err)
+			}
 		}
 		im.rep.NotesUpdated++
 		for _, c := range n.cards {
@@ -449,7 +454,9 @@ func (im *importer) updateOld(ctx context.Context, tx ports.Stores) error {
 			row := *c.existing
 			row.DeckID, row.Front, row.Back, row.Tags, row.Suspended, row.Hash, row.UpdatedAt =
 				c.deckID, c.made.card.Front, c.made.card.Back, c.made.card.Tags, c.suspended, c.made.hash, im.now
-			if err := tx.Cards().UpdateCard(ctx, im.uid, row); err != nil {
+			if sameContent(row, *c.existing) {
+				row = *c.existing
+			} else if err := tx.Cards().UpdateCard(ctx, im.uid, row); err != nil {
 				if contracts.IsKind(err, contracts.KindConflict) {
 					im.skip("card", "its new front and back duplicate another card of its deck; the card kept its text", row.Front, 1)
 					row = *c.existing
@@ -459,11 +466,30 @@ func (im *importer) updateOld(ctx context.Context, tx ports.Stores) error {
 			} else {
 				row.Version++
 			}
-			if err := tx.Cards().UpdateState(ctx, im.uid, row.ID, row.Version, c.state, im.now); err != nil {
-				return importConflict(err)
+			if !sameState(row.State, c.state) {
+				if err := tx.Cards().UpdateState(ctx, im.uid, row.ID, row.Version, c.state, im.now); err != nil {
+					return importConflict(err)
+				}
 			}
 			im.rep.CardsUpdated++
 		}
 	}
 	return nil
+}
+
+// sameContent reports whether a card update would leave what a card
+// shows, where it is and whether it is suspended as they are.
+func sameContent(a, b ports.CardRow) bool {
+	return a.DeckID == b.DeckID && a.Front == b.Front && a.Back == b.Back && slices.Equal(a.Tags, b.Tags) &&
+		a.Suspended == b.Suspended && a.Hash == b.Hash
+}
+
+// sameState reports whether two scheduling states are the same (times
+// compared as instants).
+func sameState(a, b contracts.CardState) bool {
+	if (a.LastReview == nil) != (b.LastReview == nil) || (a.LastReview != nil && !a.LastReview.Equal(*b.LastReview)) || !a.Due.Equal(b.Due) {
+		return false
+	}
+	a.LastReview, b.LastReview, a.Due, b.Due = nil, nil, time.Time{}, time.Time{}
+	return a == b
 }

@@ -3,6 +3,7 @@ package domain
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -204,4 +205,47 @@ func orList(names []string) string {
 		return q[0] + " or " + q[1]
 	}
 	return "one of " + strings.Join(q, ", ")
+}
+
+// styleScope is what CardStyle takes as a scope: one class selector.
+var styleScope = regexp.MustCompile(`^\.[a-zA-Z][a-zA-Z0-9_-]{0,63}$`)
+
+// CardStyle returns the CSS of a card's own note type, scoped and made
+// safe (notes.ScopeCSS); "" for a card of a stock type or without a note.
+func (s *NoteService) CardStyle(ctx context.Context, cardID, scope string) (string, error) {
+	uid, err := userID(ctx)
+	if err != nil {
+		return "", err
+	}
+	if !styleScope.MatchString(scope) {
+		return "", contracts.Errorf(contracts.KindInvalid, "the scope must be a class selector such as .nt-card")
+	}
+	if !plausibleID(cardID) {
+		return "", contracts.Errorf(contracts.KindNotFound, "card %q not found", cardID)
+	}
+	cards, err := s.store.Cards().GetCards(ctx, uid, []string{cardID})
+	if err != nil {
+		return "", fail(err)
+	}
+	if len(cards) == 0 {
+		return "", contracts.Errorf(contracts.KindNotFound, "card %q not found", cardID)
+	}
+	if cards[0].NoteID == "" {
+		return "", nil
+	}
+	ns, err := s.store.Notes().GetNotes(ctx, uid, []string{cards[0].NoteID})
+	if err != nil {
+		return "", fail(err)
+	}
+	if len(ns) == 0 || !isStoredType(ns[0].NoteType) {
+		return "", nil
+	}
+	types, err := s.store.NoteTypes().GetNoteTypes(ctx, uid, []string{ns[0].NoteType})
+	if err != nil {
+		return "", fail(err)
+	}
+	if len(types) == 0 {
+		return "", nil
+	}
+	return notes.ScopeCSS(types[0].CSS, scope), nil
 }

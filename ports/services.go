@@ -81,10 +81,13 @@ type CardService interface {
 // which cards are made. Bulk methods report one outcome per note and fail
 // as a whole only as CardService's do.
 type NoteService interface {
-	// AddNotes adds notes to a deck, each with the cards its note type
-	// makes, in one transaction. A note whose fields name no field of its
-	// type, or that makes no card, is invalid; one whose cards duplicate
-	// cards of the deck is a duplicate (ExistingID names one of them).
+	// AddNotes adds notes to a deck, each with the cards its note type (a
+	// stock type by name, or one of the user's own by id or name) makes,
+	// in one transaction. An unknown type, a field the type lacks, or a
+	// note without any field its cards ask fails the call (invalid,
+	// nothing added); a note that makes no card is invalid; one whose
+	// cards duplicate cards of the deck is a duplicate (ExistingID names
+	// one of them).
 	AddNotes(ctx context.Context, args contracts.AddNotesArgs) (contracts.BulkResult, error)
 	// UpdateNotes changes notes' fields and tags and re-makes their cards,
 	// which keep their scheduling and review history. Per-note not_found,
@@ -93,6 +96,13 @@ type NoteService interface {
 	UpdateNotes(ctx context.Context, args contracts.UpdateNotesArgs) (contracts.BulkResult, error)
 	// GetNote returns one note with its cards. Not found when absent.
 	GetNote(ctx context.Context, noteID string) (contracts.Note, error)
+	// CardStyle returns the CSS of a card's note type made safe for a
+	// page: confined to the elements inside the container scope matches
+	// (a class selector, e.g. ".nt-card") and stripped of anything that
+	// loads (see notes.ScopeCSS). "" for a card of a stock type, without
+	// a note, or whose type has no CSS. Not found when the card is not
+	// the user's.
+	CardStyle(ctx context.Context, cardID, scope string) (string, error)
 }
 
 // StudyService runs study sessions. Every session it returns carries its

@@ -218,8 +218,9 @@ type NoteStore interface {
 	// are none. Another user's notes are never among them. Any error is the
 	// store's (internal, never a kind the caller can act on).
 	ListNotes(ctx context.Context, userID, afterID string, limit int) ([]NoteRow, error)
-	// UpdateNote stores fields, tags and updatedAt when the stored version
-	// is n.Version, and increments it. Not found when absent; conflict when
+	// UpdateNote stores note type, fields, tags and updatedAt when the
+	// stored version is n.Version, and increments it (GUID and createdAt
+	// stay). Not found when absent; conflict when
 	// the version moved on.
 	UpdateNote(ctx context.Context, userID string, n NoteRow) error
 	// CardsOfNotes returns the cards of these notes, ordered by note and ord.

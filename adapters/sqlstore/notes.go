@@ -97,10 +97,11 @@ func (s noteStore) scanNotes(ctx context.Context, out []ports.NoteRow, what, q s
 	return out, nil
 }
 
-// UpdateNote stores fields, tags and updatedAt when the version matches.
+// UpdateNote stores note type, fields, tags and updatedAt when the
+// version matches.
 func (s noteStore) UpdateNote(ctx context.Context, userID string, n ports.NoteRow) error {
-	res, err := s.exec(ctx, `UPDATE notes SET fields = $3, tags = $4, updated_at = $5, version = version + 1
-WHERE user_id = $1 AND id = $2 AND version = $6`, userID, n.ID, stringsJSON(n.Fields), stringsJSON(n.Tags), ms(n.UpdatedAt), n.Version)
+	res, err := s.exec(ctx, `UPDATE notes SET note_type = $7, fields = $3, tags = $4, updated_at = $5, version = version + 1
+WHERE user_id = $1 AND id = $2 AND version = $6`, userID, n.ID, stringsJSON(n.Fields), stringsJSON(n.Tags), ms(n.UpdatedAt), n.Version, n.NoteType)
 	c, err := s.affected(ctx, res, err, "update note")
 	if err != nil {
 		return err

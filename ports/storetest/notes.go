@@ -61,13 +61,15 @@ func testNotes(t *testing.T, f *fixture) {
 	upd := want
 	upd.Fields = []string{"der Hund", "the dog (m.)"}
 	upd.Tags = []string{"Tag", "B1"}
+	upd.NoteType = ports.NoteTypeIDPrefix + "own" // a note moves to another type (a re-import of a converted note)
 	upd.UpdatedAt = f.now.Add(time.Minute)
 	must(t, f.s.Notes().UpdateNote(f.ctx, a, upd))
 	wantKind(t, f.s.Notes().UpdateNote(f.ctx, a, upd), contracts.KindConflict, "UpdateNote with a stale version")
 	wantKind(t, f.s.Notes().UpdateNote(f.ctx, b, upd), contracts.KindNotFound, "UpdateNote of another user's note")
 	got, err = f.s.Notes().GetNotes(f.ctx, a, []string{n.ID})
 	must(t, err)
-	if len(got) != 1 || got[0].Version != 2 || !slices.Equal(got[0].Fields, upd.Fields) || !slices.Equal(got[0].Tags, upd.Tags) || !got[0].UpdatedAt.Equal(upd.UpdatedAt) {
+	if len(got) != 1 || got[0].Version != 2 || !slices.Equal(got[0].Fields, upd.Fields) || !slices.Equal(got[0].Tags, upd.Tags) || !got[0].UpdatedAt.Equal(upd.UpdatedAt) ||
+		got[0].NoteType != upd.NoteType || got[0].GUID != want.GUID {
 		t.Errorf("after UpdateNote: %+v", got)
 	}
 }

@@ -196,10 +196,26 @@ func testImportRoundTrip(t *testing.T, store string) {
 		t.Errorf("imported media bytes %q %v", b, err)
 	}
 
-	// Importing again updates every note and adds nothing.
+	// Importing again updates every note and adds nothing; what the
+	// package leaves as it is is not written again (versions stay; the
+	// image is stored again under a new id, so its note and cards change).
+	versions := e.versionsOf(bob)
 	again, err := e.svc.Import.Apply(bob, sourceOf(p), domain.ImportOptions{})
 	if err != nil {
 		t.Fatal(err)
+	}
+	after := e.versionsOf(bob)
+	kept := 0
+	for id, v := range versions {
+		if after[id].version != v.version && !strings.Contains(v.text, "media:") && (strings.HasPrefix(id, "n:") || v.phase != contracts.PhaseNew) {
+			t.Errorf("re-importing the unchanged package wrote %s again (version %d → %d)", id, v.version, after[id].version)
+		}
+		if after[id].version == v.version {
+			kept++
+		}
+	}
+	if kept == 0 {
+		t.Errorf("versions before %v, after %v: every row was written again", versions, after)
 	}
 	if again.NotesCreated != 0 || again.CardsCreated != 0 || again.NotesUpdated != 4 || again.CardsUpdated != 6 || again.Reviews != 0 {
 		t.Errorf("re-import report %+v; want 4 notes and 6 cards updated, nothing added", again)
@@ -420,4 +436,38 @@ func testImportApkgRoundTrip(t *testing.T, store string) {
 		t.Errorf("report %+v", rep)
 	}
 	e.sameCards(t, ada, bob, true)
+}
+
+// rowVersion is a note's or card's version, text and (a card's) phase.
+type rowVersion struct {
+	version int64
+	text    string
+	phase   contracts.Phase
+}
+
+// versionsOf returns the versions of the user's cards (by card id) and
+// notes (by note id, prefixed "n:").
+func (e *env) versionsOf(ctx context.Context) map[string]rowVersion {
+	e.t.Helper()
+	uid, _ := contracts.UserID(ctx)
+	out := map[string]rowVersion{}
+	rows, err := e.store.Cards().Search(ctx, uid, contracts.CardFilter{}, "", 500, e.clock.Now())
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	var noteIDs []string
+	for _, c := range rows {
+		out[c.ID] = rowVersion{c.Version, c.Front + "\n" + c.Back, c.State.Phase}
+		if c.NoteID != "" {
+			noteIDs = append(noteIDs, c.NoteID)
+		}
+	}
+	notes, err := e.store.Notes().GetNotes(ctx, uid, noteIDs)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	for _, n := range notes {
+		out["n:"+n.ID] = rowVersion{version: n.Version, text: strings.Join(n.Fields, "\n")}
+	}
+	return out
 }

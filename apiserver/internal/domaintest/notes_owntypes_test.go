@@ -1,12 +1,17 @@
 package domain_test
 
 import (
+	"archive/zip"
+	"bytes"
 	"context"
+	"encoding/json"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/domain"
 	"github.com/takhtabush/takhtabush/ports"
 )
 
@@ -151,6 +156,23 @@ func testAddNotesOwnTypes(t *testing.T, store string) {
 		t.Errorf("by id: %+v %v", r, err)
 	}
 
+	// The study view's stylesheet: the type's CSS scoped to the card
+	// container; none for a card without a note type of its own; another
+	// user's card is not found.
+	style, err := e.svc.Notes.CardStyle(ctx, r.Items[0].CardIDs[0], ".nt-card")
+	if err != nil || style != ".nt-card { color: navy; }" {
+		t.Errorf("CardStyle = %q, %v", style, err)
+	}
+	plain := e.add(ctx, d.ID, card("plain", "card")).Items[0].ID
+	if style, err := e.svc.Notes.CardStyle(ctx, plain, ".nt-card"); err != nil || style != "" {
+		t.Errorf("CardStyle of a plain card = %q, %v", style, err)
+	}
+	if style, err := e.svc.Notes.CardStyle(ctx, stock.Cards[0].ID, ".nt-card"); err != nil || style != "" {
+		t.Errorf("CardStyle of an own cloze type without CSS = %q, %v", style, err)
+	}
+	_, err = e.svc.Notes.CardStyle(ctx, plain, "body")
+	wantKind(t, err, contracts.KindInvalid)
+
 	// Another user has no such type, by id or by name.
 	bob := e.user("bob@example.com")
 	bd := e.deck(bob, "Bob's")
@@ -158,5 +180,48 @@ func testAddNotesOwnTypes(t *testing.T, store string) {
 	wantKind(t, err, contracts.KindInvalid)
 	if err == nil || !strings.Contains(err.Error(), "you have no note types of your own") {
 		t.Errorf("another user's type: %v", err)
+	}
+	_, err = e.svc.Notes.CardStyle(bob, r.Items[0].CardIDs[0], ".nt-card")
+	wantKind(t, err, contracts.KindNotFound)
+}
+
+// The account export carries the account's own note types (fields,
+// templates, CSS) and names the fields of their notes.
+func TestExportAccountOwnNoteTypes(t *testing.T) {
+	e := newEnv(t, onSQLite)
+	ctx := e.user("ada@example.com")
+	d := e.deck(ctx, "D")
+	vocab := putVocabType(t, e, ctx, "nt_vocab1", "Vocab")
+	r, err := e.svc.Notes.AddNotes(ctx, contracts.AddNotesArgs{DeckID: d.ID, Notes: []contracts.NewNote{
+		{NoteType: "Vocab", Fields: map[string]string{"Word": "der Hund", "Meaning": "the dog"}}}})
+	if err != nil || statuses(r) != "created" {
+		t.Fatalf("add: %+v %v", r, err)
+	}
+	var buf bytes.Buffer
+	if err := e.svc.AccountData.Export(ctx, &buf); err != nil {
+		t.Fatal(err)
+	}
+	zr, err := zip.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := zr.Open(domain.ExportJSONName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var doc struct {
+		NoteTypes []domain.ExportNoteType `json:"noteTypes"`
+		Notes     []domain.ExportNote     `json:"notes"`
+	}
+	if err := json.NewDecoder(f).Decode(&doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.NoteTypes) != 1 || doc.NoteTypes[0].ID != vocab.ID || doc.NoteTypes[0].Name != "Vocab" || doc.NoteTypes[0].CSS != vocab.CSS ||
+		!slices.Equal(doc.NoteTypes[0].Fields, vocab.Fields) || !reflect.DeepEqual(doc.NoteTypes[0].Templates, vocab.Templates) {
+		t.Errorf("exported note types %+v", doc.NoteTypes)
+	}
+	if len(doc.Notes) != 1 || doc.Notes[0].NoteType != vocab.ID || !slices.Equal(doc.Notes[0].FieldNames, vocab.Fields) || doc.Notes[0].Fields[0] != "der Hund" {
+		t.Errorf("exported notes %+v", doc.Notes)
 	}
 }

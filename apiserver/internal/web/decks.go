@@ -29,6 +29,8 @@ type DeckServices struct {
 	Media  ports.MediaService
 	Import ports.ImportService
 	Jobs   ports.JobService
+	// Notes gives the study view a card's note type stylesheet.
+	Notes ports.NoteService
 }
 
 // DeckPages serve the decks, a deck's cards, pasting cards and studying.
@@ -59,6 +61,7 @@ func NewDeckPages(site *Site, svc DeckServices) *DeckPages {
 //	POST /decks/{id}/study                   start a session → /study/{sessionId}
 //	GET  /cards/{id}/edit, POST /cards/{id}  edit, move
 //	POST /cards/{id}/suspend, …/delete       suspend or unsuspend; delete
+//	GET  /cards/{id}/style.css               the CSS of a card's note type, scoped to the study view's card
 //	GET  /study/{id}                         study: front, reveal, rate
 //	POST /study/{id}/review                  rate the current card
 //	POST /study/{id}/undo                    take back the session's last rating
@@ -87,6 +90,7 @@ func (p *DeckPages) Register(mux *http.ServeMux) {
 	mux.Handle("POST /import/upload", s.Page(p.importUpload))
 	mux.Handle("POST /import", s.Page(p.importStart))
 	mux.Handle("GET /import/{id}", s.Page(p.importJob))
+	mux.Handle("GET /cards/{id}/style.css", s.Page(p.cardStyle))
 	mux.Handle("GET /study/{id}", s.Page(p.study))
 	mux.Handle("POST /study/{id}/review", s.Page(p.review))
 	mux.Handle("POST /study/{id}/undo", s.Page(p.undo))

@@ -3,6 +3,7 @@ package web
 import (
 	"github.com/takhtabush/takhtabush/domain"
 	"html/template"
+	"io"
 	"net/http"
 	"strconv"
 
@@ -28,6 +29,9 @@ type studyData struct {
 	Front   template.HTML
 	Back    template.HTML
 	Shown   bool // the answer is shown without JavaScript (?show=1)
+	// Styled: the current card's note type has CSS, served by
+	// /cards/{id}/style.css for the container of class cardStyleScope.
+	Styled  bool
 	Buttons []ratingButton
 	Percent int
 	Total   int
@@ -44,6 +48,27 @@ type studiedRow struct {
 	contracts.StudiedCard
 	Label string // the rating's button label
 	Text  string // the front as short plain text
+}
+
+// cardStyleScope is the class of the study view's card container, to
+// which a note type's CSS is confined.
+const cardStyleScope = "nt-card"
+
+// cardStyle serves the CSS of a card's note type as a stylesheet (the
+// pages' Content-Security-Policy allows our own stylesheets, never inline
+// styles), confined to the card container and stripped of anything that
+// loads by the domain (notes.ScopeCSS); empty for a card without one.
+func (p *DeckPages) cardStyle(w http.ResponseWriter, r *http.Request, v View) {
+	css, err := p.svc.Notes.CardStyle(r.Context(), r.PathValue("id"), "."+cardStyleScope)
+	if err != nil {
+		p.site.Fail(w, r, v, err)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/css; charset=utf-8")
+	h.Set("Cache-Control", "private, max-age=60")
+	h.Set("X-Content-Type-Options", "nosniff")
+	_, _ = io.WriteString(w, css)
 }
 
 func (p *DeckPages) study(w http.ResponseWriter, r *http.Request, v View) {
@@ -71,6 +96,9 @@ func (p *DeckPages) study(w http.ResponseWriter, r *http.Request, v View) {
 	if s.Current != nil {
 		data.Front, data.Back = p.html(s.Current.Front), p.html(s.Current.Back)
 		data.Buttons = p.buttons(r, s)
+		// A card whose style cannot be read is still studied, unstyled.
+		css, err := p.svc.Notes.CardStyle(ctx, s.Current.CardID, "."+cardStyleScope)
+		data.Styled = err == nil && css != ""
 	}
 	studied, err := p.svc.Study.Studied(ctx, s.ID)
 	if err != nil {
