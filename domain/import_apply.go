@@ -466,6 +466,7 @@ func (im *importer) planNotes(ctx context.Context, ch ports.AnkiChunk) ([]*noteW
 		}
 		t, conv := it.t, it.converted != ""
 		old, isOld := existing[an.GUID]
+		moved := false
 		if isOld && old.NoteType != it.ref {
 			if it.legacy == "" || old.NoteType != it.legacy {
 				im.skip("note", fmt.Sprintf("the note is here already with another note type; the package's is %q", t.Name), firstField(an), 1)
@@ -474,7 +475,7 @@ func (im *importer) planNotes(ctx context.Context, ch ports.AnkiChunk) ([]*noteW
 			// Imported before own note types were kept, converted to
 			// it.legacy: the note moves to the package's own type, and its
 			// cards keep their ids, history and place by template ordinal.
-			old.NoteType = it.ref
+			old.NoteType, moved = it.ref, true
 		}
 		fields := make([]string, len(an.Fields))
 		for j, f := range an.Fields {
@@ -503,7 +504,7 @@ func (im *importer) planNotes(ctx context.Context, ch ports.AnkiChunk) ([]*noteW
 		}
 		w := &noteWork{existing: isOld}
 		if isOld {
-			w.same = slices.Equal(old.Fields, fields) && slices.Equal(old.Tags, tags)
+			w.same = !moved && slices.Equal(old.Fields, fields) && slices.Equal(old.Tags, tags)
 			old.Fields, old.Tags, old.UpdatedAt = fields, tags, im.now
 			w.row = old
 		} else {

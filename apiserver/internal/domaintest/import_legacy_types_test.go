@@ -128,3 +128,43 @@ func testReimportConvertedNotes(t *testing.T, store string) {
 		t.Errorf("second re-import %+v %v", rep, err)
 	}
 }
+
+// A converted note whose fields the conversion left as they were (a type
+// of its own with two fields and two templates became Basic (and
+// reversed card) field for field) still moves to the package's type on a
+// re-import, though its fields and tags are unchanged.
+func TestReimportConvertedNoteSameFields(t *testing.T) {
+	e, _ := newImportEnv(t, onSQLite)
+	ctx := e.user("ada@example.com")
+	uid := e.uid(ctx)
+	deck := e.deck(ctx, "Pairs")
+	sum := sha256.Sum256([]byte(uid + "\x00g-pair"))
+	id := "n" + hex.EncodeToString(sum[:16])
+	at := t0.Add(-time.Hour)
+	if err := e.store.Notes().InsertNotes(ctx, uid, []ports.NoteRow{{ID: id, NoteType: contracts.NoteTypeBasicReversed, GUID: "g-pair",
+		Fields: []string{"eins", "one"}, Tags: []string{}, Version: 1, CreatedAt: at, UpdatedAt: at}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.store.Cards().InsertCards(ctx, uid, []ports.CardRow{
+		{Hash: cardtext.Hash("eins", "one"), Version: 1, Card: contracts.Card{ID: "c-pair-0", DeckID: deck.ID, NoteID: id, Ord: 0, Front: "eins", Back: "one",
+			Tags: []string{}, State: contracts.CardState{Phase: contracts.PhaseNew, Due: at}, CreatedAt: at, UpdatedAt: at}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	pkg := ports.AnkiPackage{
+		Created: t0.Add(-24 * time.Hour),
+		Decks:   []ports.AnkiDeck{{Key: 1, Name: "Pairs", Settings: contracts.DefaultDeckSettings()}},
+		NoteTypes: []ports.AnkiNoteType{{Key: 1700000000009, Name: "Pair", Fields: []string{"A", "B"}, Templates: []ports.AnkiTemplate{
+			{Name: "AB", Front: "Q: {{A}}", Back: "{{FrontSide}}<hr id=answer>{{B}}"}, {Name: "BA", Front: "Q: {{B}}", Back: "{{FrontSide}}<hr id=answer>{{A}}"}}}},
+		Notes: []ports.AnkiNote{{Key: 1, GUID: "g-pair", TypeKey: 1700000000009, Fields: []string{"eins", "one"}}},
+		Cards: []ports.AnkiCard{{Key: 10, NoteKey: 1, DeckKey: 1, Ord: 0, Position: 1}},
+	}
+	rep, err := e.svc.Import.Apply(ctx, viaApkg(t, pkg), domain.ImportOptions{})
+	if err != nil || rep.NotesUpdated != 1 || len(rep.Skipped) != 0 {
+		t.Fatalf("re-import %+v %v", rep, err)
+	}
+	n, err := e.svc.Notes.GetNote(ctx, id)
+	if err != nil || n.NoteType != "Pair" || !strings.HasPrefix(n.NoteTypeID, ports.NoteTypeIDPrefix) || n.Cards[0].ID != "c-pair-0" || n.Cards[0].Front != "Q: eins" {
+		t.Errorf("the note after the re-import: %+v %v", n, err)
+	}
+}
