@@ -14,7 +14,8 @@ import (
 // running job's panel current without reloading the page, so what a
 // person types beside it (the deck settings form) stays; when the job
 // ends the page reloads to show what changed, unless a field was edited,
-// when only the panel changes. Both job pages use it: the optimisation
+// when only the panel changes; the refreshed panel then offers to start
+// another optimisation, which it hides while one runs. Both job pages use it: the optimisation
 // panel of deck settings and the import job's page. The runner is off, so
 // the jobs wait until the test cancels them.
 func TestBrowserDataRefresh(t *testing.T) {
@@ -47,6 +48,10 @@ func TestBrowserDataRefresh(t *testing.T) {
 		t.Fatalf("the queued optimisation's panel: %s", b.textOf("#optimiseJob"))
 	}
 	b.look("deck-optimise-queued")
+	start := `form[action="/decks/` + deck.ID + `/optimize"]`
+	if b.exists(start) {
+		t.Fatal("the queued optimisation's page offers to start another optimisation beside it")
+	}
 	evalJS[bool](b, `window.sameDocument = true`)
 	b.fill("#description", "typed while it runs")
 	// Two refreshes (every 2 s) later the page is the same document, the
@@ -63,6 +68,9 @@ func TestBrowserDataRefresh(t *testing.T) {
 	if !evalJS[bool](b, `window.sameDocument === true && document.querySelector("#description").value === "typed while it runs"`) ||
 		b.exists("[data-refresh]") {
 		t.Errorf("after the job ended with an edited field: reloaded, lost the edit, or still refreshing")
+	}
+	if !b.exists("#optimiseJob " + start) {
+		t.Errorf("after the job ended, its refreshed panel does not offer to optimise again")
 	}
 	b.checkClean("deck settings while the optimisation ran")
 
