@@ -22,6 +22,30 @@ func (f *fixture) search(userID string, flt contracts.CardFilter) []string {
 	return ids(got)
 }
 
+// searchPages follows Search's pages of size cards for userID to the
+// end and returns the ids in order, failing when a page is over size or
+// the paging runs past maxPages.
+func (f *fixture) searchPages(t *testing.T, userID string, flt contracts.CardFilter, size, maxPages int) []string {
+	t.Helper()
+	var got []string
+	after := ""
+	for pages := 0; ; pages++ {
+		if pages > maxPages {
+			t.Fatal("Search paging does not end")
+		}
+		res, err := f.s.Cards().Search(f.ctx, userID, flt, after, size, f.now)
+		must(t, err)
+		if len(res) > size {
+			t.Fatalf("Search returned %d cards, limit %d", len(res), size)
+		}
+		if len(res) == 0 {
+			return got
+		}
+		got = append(got, ids(res)...)
+		after = res[len(res)-1].ID
+	}
+}
+
 func testSearch(t *testing.T, f *fixture) {
 	a, b := f.user(), f.user()
 	d := f.deck(a, "Search")
@@ -144,23 +168,7 @@ func testSearchPaging(t *testing.T, f *fixture) {
 	f.insert(b, f.card(bd.ID, "vocabulary word", "theirs"))
 
 	page := func(flt contracts.CardFilter, size int) []string {
-		var got []string
-		after := ""
-		for pages := 0; ; pages++ {
-			if pages > 50 {
-				t.Fatal("Search paging does not end")
-			}
-			res, err := f.s.Cards().Search(f.ctx, a, flt, after, size, f.now)
-			must(t, err)
-			if len(res) > size {
-				t.Fatalf("Search returned %d cards, limit %d", len(res), size)
-			}
-			if len(res) == 0 {
-				return got
-			}
-			got = append(got, ids(res)...)
-			after = res[len(res)-1].ID
-		}
+		return f.searchPages(t, a, flt, size, 50)
 	}
 	sameIDs(t, page(contracts.CardFilter{Query: "vocabulary"}, 5), sorted(all), "Search pages of a word query")
 	var inDeck []string
@@ -224,23 +232,7 @@ func testSearchWindows(t *testing.T, f *fixture) {
 		f.insert(a, c)
 	}
 	page := func(flt contracts.CardFilter, size int) []string {
-		var got []string
-		after := ""
-		for pages := 0; ; pages++ {
-			if pages > 2*n {
-				t.Fatal("Search paging does not end")
-			}
-			res, err := f.s.Cards().Search(f.ctx, a, flt, after, size, f.now)
-			must(t, err)
-			if len(res) > size {
-				t.Fatalf("Search returned %d cards, limit %d", len(res), size)
-			}
-			if len(res) == 0 {
-				return got
-			}
-			got = append(got, ids(res)...)
-			after = res[len(res)-1].ID
-		}
+		return f.searchPages(t, a, flt, size, 2*n)
 	}
 	for _, size := range []int{1, 2, 5} {
 		sameIDs(t, page(contracts.CardFilter{Query: "commonword"}, size), sorted(dense), "Search pages of a common word, size "+itoa(size))
