@@ -2,6 +2,7 @@ package apiserver_test
 
 import (
 	"context"
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
@@ -109,25 +110,50 @@ func TestJobScopesOverMCP(t *testing.T) {
 		refused(sw, contracts.ToolCancelJob, imp.ID, contracts.ScopeDecksWrite)
 
 		// The tasks extension reads jobs through the same check: the task of
-		// the other kind's job is refused with the same message, and a
-		// refused tasks/cancel leaves the job alone.
+		// the other kind's job is refused with the insufficient-scope error a
+		// tool outside the grant gives (-32003 naming the scope it needs),
+		// and a refused tasks/cancel leaves the job alone.
 		for _, c := range []struct {
-			key          string
-			own, other   string
-			otherNeeds   contracts.Scope
-			ownKind      string
-			otherKindTag string
-		}{{deckKey, imp.ID, optimize.ID, contracts.ScopeStudyWrite, contracts.JobKindImportPackage, "optimize_parameters"},
-			{studyKey, optimize.ID, imp.ID, contracts.ScopeDecksWrite, contracts.JobKindOptimizeParameters, "import_package"}} {
+			key        string
+			own, other string
+			otherNeeds contracts.Scope
+			ownKind    string
+		}{{deckKey, imp.ID, optimize.ID, contracts.ScopeStudyWrite, contracts.JobKindImportPackage},
+			{studyKey, optimize.ID, imp.ID, contracts.ScopeDecksWrite, contracts.JobKindOptimizeParameters}} {
 			mc := &modernClient{t: t, endpoint: e.base + "/mcp", key: c.key, tasks: true}
 			if task := mc.mustCall("tasks/get", map[string]any{"taskId": c.own}); task["taskId"] != c.own || task["status"] != "working" {
 				t.Errorf("tasks/get of the key's own %s job = %v", c.ownKind, task)
 			}
 			for _, method := range []string{"tasks/get", "tasks/cancel"} {
-				_, _, rpcErr := mc.call(method, map[string]any{"taskId": c.other})
-				msg, _ := rpcErr["message"].(string)
-				if rpcErr == nil || rpcErr["code"] != float64(-32602) || !strings.Contains(msg, string(c.otherNeeds)) || !strings.Contains(msg, c.otherKindTag) {
-					t.Errorf("%s of the %s job without %s = %v; want -32602 naming the scope", method, c.otherKindTag, c.otherNeeds, rpcErr)
+				taskScopeRefused(t, mc, method, c.other, c.otherNeeds)
+			}
+		}
+		// A key that can start no job is refused every task with the scope
+		// the task's kind needs.
+		rmc := &modernClient{t: t, endpoint: e.base + "/mcp", key: readKey, tasks: true}
+		taskScopeRefused(t, rmc, "tasks/get", imp.ID, contracts.ScopeDecksWrite)
+		taskScopeRefused(t, rmc, "tasks/get", optimize.ID, contracts.ScopeStudyWrite)
+
+		// Another user's task answers exactly as an id that names no task,
+		// whatever the scopes, so the refusal above reveals nothing to a
+		// stranger: only the owner's own credentials learn a task exists.
+		if _, _, err := e.app.EnsureUser(context.Background(), "bob@example.com", ""); err != nil {
+			t.Fatal(err)
+		}
+		for _, scopes := range [][]contracts.Scope{contracts.AllScopes, {contracts.ScopeDecksRead}} {
+			bob, err := e.app.CreateKey(context.Background(), "bob@example.com", "bob", scopes, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			bmc := &modernClient{t: t, endpoint: e.base + "/mcp", key: bob.Secret, tasks: true}
+			for _, method := range []string{"tasks/get", "tasks/cancel"} {
+				unknownStatus, _, unknown := bmc.call(method, map[string]any{"taskId": "01a23058-32e0-7587-8ce3-02a62f1e7922"})
+				for _, id := range []string{imp.ID, optimize.ID} {
+					status, _, rpcErr := bmc.call(method, map[string]any{"taskId": id})
+					if unknown == nil || unknown["code"] != float64(-32602) || status != unknownStatus ||
+						string(mustJSON(t, rpcErr)) != string(mustJSON(t, unknown)) {
+						t.Errorf("%s of another user's task with %v = %d %v; want the unknown task's %d %v", method, scopes, status, rpcErr, unknownStatus, unknown)
+					}
 				}
 			}
 		}
@@ -156,4 +182,16 @@ func TestJobScopesOverMCP(t *testing.T) {
 		scopeRefused(t, e, rcs, bearer(readKey), contracts.ToolGetJob, map[string]any{"jobId": imp.ID})
 		scopeRefused(t, e, rcs, bearer(readKey), contracts.ToolCancelJob, map[string]any{"jobId": imp.ID})
 	})
+}
+
+// taskScopeRefused checks method of task id is refused with the
+// insufficient-scope error naming need (an API key: HTTP 200, no challenge).
+func taskScopeRefused(t *testing.T, mc *modernClient, method, id string, need contracts.Scope) {
+	t.Helper()
+	status, _, rpcErr := mc.call(method, map[string]any{"taskId": id})
+	data, _ := rpcErr["data"].(map[string]any)
+	if status != http.StatusOK || rpcErr == nil || rpcErr["code"] != float64(-32003) ||
+		string(mustJSON(t, data["requiredScopes"])) != `["`+string(need)+`"]` {
+		t.Errorf("%s of task %s without %s = %d %v; want -32003 requiring %s", method, id, need, status, rpcErr, need)
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 )
 
 // ErrorKind classifies every failure that crosses a boundary. Each transport
@@ -45,6 +46,11 @@ type Error struct {
 	Kind    ErrorKind
 	Message string
 	Err     error
+	// Scopes, on a KindForbidden error, are the scopes the credential
+	// lacks for the operation (an insufficient scope rather than a
+	// refusal no grant would lift), so a transport can answer with its
+	// insufficient-scope error; empty otherwise.
+	Scopes []Scope
 }
 
 // Error implements error.
@@ -81,6 +87,22 @@ func (e *Error) Is(target error) bool {
 // Errorf returns an *Error of the given kind with a formatted message.
 func Errorf(kind ErrorKind, format string, args ...any) error {
 	return &Error{Kind: kind, Message: fmt.Sprintf(format, args...)}
+}
+
+// ScopeErrorf returns a KindForbidden *Error of a credential that lacks
+// scopes, with a formatted message.
+func ScopeErrorf(scopes []Scope, format string, args ...any) error {
+	return &Error{Kind: KindForbidden, Message: fmt.Sprintf(format, args...), Scopes: slices.Clone(scopes)}
+}
+
+// ScopesOf returns the scopes a KindForbidden err says the credential
+// lacks, and nil for any other error.
+func ScopesOf(err error) []Scope {
+	var e *Error
+	if errors.As(err, &e) && e.Kind == KindForbidden {
+		return e.Scopes
+	}
+	return nil
 }
 
 // Internal wraps an unexpected cause as an internal error. The cause stays

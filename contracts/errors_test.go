@@ -46,6 +46,26 @@ func TestErrorKinds(t *testing.T) {
 	}
 }
 
+// An insufficient-scope refusal carries the scopes it lacks through
+// wrapping; other refusals, and other kinds, carry none.
+func TestScopeErrorf(t *testing.T) {
+	need := []contracts.Scope{contracts.ScopeStudyWrite}
+	err := fmt.Errorf("reading: %w", contracts.ScopeErrorf(need, "job %s needs %s", "j1", need[0]))
+	need[0] = contracts.ScopeDecksRead // the error keeps its own copy
+	if !contracts.IsKind(err, contracts.KindForbidden) || contracts.MessageOf(err) != "job j1 needs study:write" {
+		t.Errorf("ScopeErrorf = kind %q, message %q", contracts.KindOf(err), contracts.MessageOf(err))
+	}
+	if got := contracts.ScopesOf(err); len(got) != 1 || got[0] != contracts.ScopeStudyWrite {
+		t.Errorf("ScopesOf = %v, want [study:write]", got)
+	}
+	if got := contracts.ScopesOf(contracts.Errorf(contracts.KindForbidden, "read-only")); got != nil {
+		t.Errorf("ScopesOf of a plain refusal = %v", got)
+	}
+	if got := contracts.ScopesOf(&contracts.Error{Kind: contracts.KindInvalid, Scopes: need}); got != nil {
+		t.Errorf("ScopesOf of an invalid-kind error = %v", got)
+	}
+}
+
 func TestParseScopes(t *testing.T) {
 	got, err := contracts.ParseScopes("stats:read, decks:read decks:read")
 	if err != nil || len(got) != 2 || got[0] != contracts.ScopeDecksRead || got[1] != contracts.ScopeStatsRead {

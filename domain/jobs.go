@@ -95,7 +95,7 @@ func (s *JobService) Submit(ctx context.Context, kind string, input any) (contra
 		return contracts.Job{}, contracts.Errorf(contracts.KindInvalid, "unknown job kind %q", kind)
 	}
 	if !slices.Contains(p.Scopes, k.scope) {
-		return contracts.Job{}, contracts.Errorf(contracts.KindForbidden, "this credential lacks %s, which %s jobs need", k.scope, kind)
+		return contracts.Job{}, contracts.ScopeErrorf([]contracts.Scope{k.scope}, "this credential lacks %s, which %s jobs need", k.scope, kind)
 	}
 	in, err := json.Marshal(input)
 	if err != nil {
@@ -131,7 +131,7 @@ func (s *JobService) visible(ctx context.Context, jobID string) (contracts.Princ
 	}
 	need := s.jobScope(j)
 	if !slices.Contains(p.Scopes, need) {
-		return p, ports.JobRow{}, contracts.Errorf(contracts.KindForbidden,
+		return p, ports.JobRow{}, contracts.ScopeErrorf([]contracts.Scope{need},
 			"job %s (%s) can be read or cancelled only with the %s scope, which this credential lacks (it has %s); use a key or connection granted %s",
 			quoteID(jobID), jobKindName(j.Kind), need, grantedList(p.Scopes), need)
 	}

@@ -109,7 +109,10 @@ type TaskStore interface {
 	// tools/call: a *Error as it is, anything else as an internal error.
 	Create(ctx context.Context, call TaskCall) (Task, error)
 	// Get returns the caller's task. ErrTaskNotFound when there is none
-	// by that id (never created, another caller's, or expired).
+	// by that id (never created, another caller's, or expired). A *Error
+	// answers as it is: ScopeError when the caller's grant does not
+	// cover its own task, which the transport turns into -32003 (a 403
+	// challenge for OAuth) as for a tool outside the grant.
 	Get(ctx context.Context, id string) (Task, error)
 	// Update gives an input_required task answers keyed as its
 	// InputRequests; keys not outstanding are ignored, and once none is

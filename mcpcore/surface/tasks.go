@@ -159,8 +159,18 @@ func (j jobTasks) job(ctx context.Context, id string) (contracts.Job, error) {
 }
 
 // taskStoreError maps a port error: an unknown job is an unknown task, a
-// refusal the model can act on is -32602 with its message, anything else
-// stays an internal error.
+// credential that lacks the scope of the job's kind gets the same -32003
+// insufficient-scope error as a tool outside its grant (over HTTP, for an
+// OAuth principal, a 403 challenge naming the scope, so the client can
+// step up), another refusal the model can act on is -32602 with its
+// message, anything else stays an internal error.
+//
+// The scope check cannot reveal a task to someone who may not see it: a
+// task is bound to its user (the authorization context the tasks
+// extension asks servers to bind tasks to), the job store finds only the
+// caller's own jobs, and another user's task answers exactly as an id
+// that names no task (-32602, "Task not found"). Only the owner, through a
+// narrower credential of their own, learns which scope their task needs.
 func taskStoreError(err error) error {
 	var ce *contracts.Error
 	if !errors.As(err, &ce) {
@@ -169,7 +179,12 @@ func taskStoreError(err error) error {
 	switch ce.Kind {
 	case contracts.KindNotFound:
 		return mcpcore.ErrTaskNotFound
-	case contracts.KindInvalid, contracts.KindForbidden, contracts.KindConflict:
+	case contracts.KindForbidden:
+		if scopes := contracts.ScopesOf(err); len(scopes) > 0 {
+			return mcpcore.ScopeError(contracts.ScopeStrings(scopes))
+		}
+		return mcpcore.InvalidParams("%s", ce.Message)
+	case contracts.KindInvalid, contracts.KindConflict:
 		return mcpcore.InvalidParams("%s", ce.Message)
 	}
 	return err
