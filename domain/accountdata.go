@@ -320,18 +320,28 @@ func (s *AccountDataService) DeleteAccount(ctx context.Context, confirmation str
 	}
 	var files []string
 	seen := map[string]bool{}
-	err = pages(func(after string) (string, int, error) {
-		ms, err := s.store.Media().ListMedia(ctx, user.ID, after, exportPage)
-		for _, m := range ms {
-			if k := MediaBlobKey(m); !seen[k] {
-				seen[k] = true
-				files = append(files, k)
+	for _, list := range []func(after string) ([]ports.MediaRow, error){
+		func(after string) ([]ports.MediaRow, error) {
+			return s.store.Media().ListMedia(ctx, user.ID, after, exportPage)
+		},
+		// and the files of an import that has not published yet
+		func(after string) ([]ports.MediaRow, error) {
+			return s.store.Media().StagedMedia(ctx, user.ID, "", after, exportPage)
+		},
+	} {
+		err = pages(func(after string) (string, int, error) {
+			ms, err := list(after)
+			for _, m := range ms {
+				if k := MediaBlobKey(m); !seen[k] {
+					seen[k] = true
+					files = append(files, k)
+				}
 			}
+			return lastID(ms, func(m ports.MediaRow) string { return m.ID }), len(ms), err
+		})
+		if err != nil {
+			return fail(err)
 		}
-		return lastID(ms, func(m ports.MediaRow) string { return m.ID }), len(ms), err
-	})
-	if err != nil {
-		return fail(err)
 	}
 	if err := s.store.Users().DeleteUser(ctx, user.ID, s.ids.NewID(), s.now()); err != nil {
 		return fail(err)

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"path"
 	"slices"
 	"sort"
@@ -32,11 +33,15 @@ import (
 // Decks and note types are planned first, from the package's head; the
 // notes then stream a chunk at a time (converted, rendered, deduplicated,
 // their reviews replayed) into a stage no read sees, in short
-// transactions, so memory is bounded by the chunk, not the package. One
-// more short transaction publishes the stage with the new decks, note
-// types and the updates of notes the account had, so an import is
-// visible whole or not at all and a failed or canceled import leaves no
-// rows (media it stored are deleted again). The caller closes src.
+// transactions, so memory is bounded by the chunk, not the package. The
+// media it stores belong to the stage too (counted against the quota, but
+// listed, served or referable only once published); a file the account
+// has already, of the same name and bytes, is reused instead. One more
+// short transaction publishes the stage with the new decks, note types
+// and the updates of notes the account had, so an import is visible whole
+// or not at all and a failed or canceled import leaves no rows and no
+// files (a stage an import left when its process died is dropped by the
+// job's next attempt or the purge). The caller closes src.
 func (s *ImportService) Apply(ctx context.Context, src ports.PackageSource, opts ImportOptions) (contracts.ImportReport, error) {
 	uid, err := userID(ctx)
 	if err != nil {
@@ -49,7 +54,6 @@ func (s *ImportService) Apply(ctx context.Context, src ports.PackageSource, opts
 	im.total = int64(len(head.Media) + 2*head.Notes + head.Reviews/100)
 	rep, err := im.run(ctx, src)
 	if err != nil {
-		im.dropStoredMedia(context.WithoutCancel(ctx))
 		return contracts.ImportReport{}, err
 	}
 	return rep, nil
@@ -73,7 +77,6 @@ type importer struct {
 	total   int64
 
 	mediaIDs map[string]string // package file name → media id
-	stored   []string          // media ids stored by this import
 
 	decks     map[int64]string // package deck key → deck name here
 	deckIDs   map[string]string
@@ -165,6 +168,12 @@ func truncateRunes(s string, n int) string {
 
 func (im *importer) run(ctx context.Context, src ports.PackageSource) (contracts.ImportReport, error) {
 	im.now = im.s.now()
+	if err := im.openStage(ctx); err != nil {
+		return im.rep, err
+	}
+	// Whatever happens, the staged rows are dropped afterwards; when the
+	// import failed, its staged media with them.
+	defer im.s.dropStages(context.WithoutCancel(ctx), []string{im.stage.ID})
 	if err := im.importMedia(ctx); err != nil {
 		return im.rep, err
 	}
@@ -196,16 +205,47 @@ var importMediaTypes = map[string]string{
 	".m4a": "audio/mp4", ".mp4": "audio/mp4",
 }
 
-// importMedia stores the package's media the cards can show.
+// openStage drops what an earlier attempt of the import's job staged and
+// starts the import's own stage.
+func (im *importer) openStage(ctx context.Context) error {
+	if im.opts.JobID != "" { // an earlier attempt of the job may have left a stage
+		left, err := im.s.store.ImportStages().StagesToDrop(ctx, im.opts.JobID, time.Time{}, 16)
+		if err != nil {
+			return fail(err)
+		}
+		im.s.dropStages(ctx, left)
+	}
+	im.stage = ports.ImportStage{ID: im.s.ids.NewID(), UserID: im.uid, JobID: im.opts.JobID}
+	if err := im.s.store.ImportStages().CreateStage(ctx, im.stage, im.s.now()); err != nil {
+		return err
+	}
+	im.touched = im.s.now()
+	return nil
+}
+
+// importMedia stores the package's media the cards can show, in the
+// import's stage, reusing the files the account has already.
 func (im *importer) importMedia(ctx context.Context) error {
 	for _, m := range im.head.Media {
 		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := im.touch(ctx); err != nil {
 			return err
 		}
 		im.progress(1, "storing media")
 		ct, ok := importMediaTypes[strings.ToLower(path.Ext(m.Name))]
 		if !ok {
 			im.skip("media", "a type cards cannot show (images: png, jpeg, gif, webp; audio: mp3, ogg, wav, m4a)", m.Name, 1)
+			continue
+		}
+		id, err := im.reuseMedia(ctx, m, ct)
+		if err != nil {
+			return err
+		}
+		if id != "" {
+			im.mediaIDs[m.Name] = id
+			im.rep.Media++
 			continue
 		}
 		rc, err := m.Open(ctx)
@@ -216,12 +256,11 @@ func (im *importer) importMedia(ctx context.Context) error {
 			im.skip("media", "the file could not be read from the package", m.Name, 1)
 			continue
 		}
-		id, err := im.s.media.ImportMedia(ctx, ct, m.Name, rc, contracts.MaxMediaBytes)
+		id, err = im.s.media.storeMedia(ctx, im.uid, im.stage.ID, ct, m.Name, rc, contracts.MaxMediaBytes)
 		_ = rc.Close()
 		switch {
 		case err == nil:
 			im.mediaIDs[m.Name] = id
-			im.stored = append(im.stored, id)
 			im.rep.Media++
 		case contracts.IsKind(err, contracts.KindInvalid):
 			im.skip("media", "not a valid file of its type, or larger than 10 MiB", m.Name, 1)
@@ -232,13 +271,38 @@ func (im *importer) importMedia(ctx context.Context) error {
 	return nil
 }
 
-// dropStoredMedia deletes the media a failed import stored.
-func (im *importer) dropStoredMedia(ctx context.Context) {
-	for _, id := range im.stored {
-		if row, err := im.s.store.Media().MediaByID(ctx, id); err == nil && row.UserID == im.uid {
-			im.s.dropMedia(ctx, row)
+// reuseMedia returns the id of the account's file with the name, type
+// and bytes of m, "" when it has none: a re-import of a package reuses
+// its files instead of storing them again (issue 13 §4). Only a file
+// whose name the account has is read (to hash it), so a first import
+// reads each file once. While the import's stage is unpublished the
+// media collector leaves the account's files alone, so the file stays.
+func (im *importer) reuseMedia(ctx context.Context, m ports.AnkiMedia, ct string) (string, error) {
+	name, err := cleanFilename(m.Name)
+	if err != nil {
+		return "", nil // storing it reports why
+	}
+	have, err := im.s.store.Media().MediaNamed(ctx, im.uid, name, ct, 16)
+	if err != nil || len(have) == 0 {
+		return "", fail(err)
+	}
+	rc, err := m.Open(ctx)
+	if err != nil {
+		return "", nil // storing it reports why
+	}
+	defer rc.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, io.LimitReader(rc, contracts.MaxMediaBytes+1))
+	if err != nil || n > contracts.MaxMediaBytes {
+		return "", nil
+	}
+	sum := hex.EncodeToString(h.Sum(nil))
+	for _, r := range have {
+		if r.SHA256 == sum && r.Size == n {
+			return r.ID, nil
 		}
 	}
+	return "", nil
 }
 
 // resolveMedia maps a file name the notes use to a stored media id.

@@ -90,27 +90,13 @@ const importStageStale = time.Hour
 
 // write stages the package's notes, cards and review logs a chunk of
 // notes at a time, in short transactions, where no read sees them, then
-// publishes them with the new decks and the updates of notes the account
-// had in one short transaction. Whatever happens, the staged rows are
-// dropped afterwards.
+// publishes them (and the staged media) with the new decks and the
+// updates of notes the account had in one short transaction.
 func (im *importer) write(ctx context.Context, src ports.PackageSource) error {
-	if im.opts.JobID != "" { // an earlier attempt of the job may have left a stage
-		left, err := im.s.store.ImportStages().StagesToDrop(ctx, im.opts.JobID, time.Time{}, 16)
-		if err != nil {
-			return fail(err)
-		}
-		im.s.dropStages(ctx, left)
-	}
 	var err error
 	if im.day, err = learnerDay(ctx, im.s.store, im.uid); err != nil {
 		return err
 	}
-	im.stage = ports.ImportStage{ID: im.s.ids.NewID(), UserID: im.uid, JobID: im.opts.JobID}
-	if err := im.s.store.ImportStages().CreateStage(ctx, im.stage, im.s.now()); err != nil {
-		return err
-	}
-	im.touched = im.s.now()
-	defer im.s.dropStages(context.WithoutCancel(ctx), []string{im.stage.ID})
 	im.progress(0, "staging notes and cards")
 	if err := src.Chunks(ctx, importChunk, func(ch ports.AnkiChunk) error { return im.chunk(ctx, ch) }); err != nil {
 		return err
@@ -398,6 +384,9 @@ func (s *ImportService) PurgeStages(ctx context.Context, limit int) (int, error)
 	}
 	n := 0
 	for _, id := range ids {
+		if err := s.dropStagedMedia(ctx, id); err != nil {
+			return n, err
+		}
 		for limit > 0 {
 			batch := min(limit, importChunk*2)
 			gone, err := s.store.ImportStages().DropStage(ctx, id, batch)
@@ -415,9 +404,13 @@ func (s *ImportService) PurgeStages(ctx context.Context, limit int) (int, error)
 }
 
 // dropStages deletes stages' rows in small transactions (the staged rows
-// of an import that published, failed or was canceled).
+// of an import that published, failed or was canceled), staged media
+// first: a stage whose media could not all be dropped stays for the purge.
 func (s *ImportService) dropStages(ctx context.Context, ids []string) {
 	for _, id := range ids {
+		if s.dropStagedMedia(ctx, id) != nil {
+			continue
+		}
 		for {
 			gone, err := s.store.ImportStages().DropStage(ctx, id, importChunk*2)
 			if err != nil || gone {
@@ -492,4 +485,59 @@ func sameState(a, b contracts.CardState) bool {
 	}
 	a.LastReview, b.LastReview, a.Due, b.Due = nil, nil, time.Time{}, time.Time{}
 	return a == b
+}
+
+// dropStagedMedia deletes the media rows still staged in a stage (those
+// of an import that failed, was canceled or died), a batch a transaction
+// under their account's media lock, and each one's blob when no other row
+// of the account has the same bytes. Their bytes stop counting against
+// the quota.
+func (s *ImportService) dropStagedMedia(ctx context.Context, stageID string) error {
+	for {
+		rows, err := s.store.Media().StagedMedia(ctx, "", stageID, "", 100)
+		if err != nil {
+			return fail(err)
+		}
+		if len(rows) == 0 {
+			return nil
+		}
+		err = s.store.InTx(ctx, func(tx ports.Stores) error {
+			md := tx.Media()
+			if err := md.LockMedia(ctx, rows[0].UserID); err != nil { // a stage is one user's
+				return fail(err)
+			}
+			for _, r := range rows {
+				if err := md.DeleteMedia(ctx, r.UserID, r.ID); err != nil && !contracts.IsKind(err, contracts.KindNotFound) {
+					return fail(err)
+				}
+			}
+			if s.blobs == nil {
+				return nil
+			}
+			done := map[string]bool{}
+			for _, r := range rows {
+				key := MediaBlobKey(r)
+				if done[key] {
+					continue
+				}
+				done[key] = true
+				if r.SHA256 != "" {
+					used, err := md.BlobInUse(ctx, r.UserID, r.SHA256)
+					if err != nil {
+						return fail(err)
+					}
+					if used {
+						continue
+					}
+				}
+				if err := s.blobs.DeleteBlob(ctx, key); err != nil && !contracts.IsKind(err, contracts.KindNotFound) {
+					return fail(err)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
 }

@@ -249,6 +249,12 @@ func (s *MediaService) ImportMedia(ctx context.Context, contentType, filename st
 	if err != nil {
 		return "", err
 	}
+	return s.storeMedia(ctx, uid, "", contentType, filename, body, maxBytes)
+}
+
+// storeMedia is ImportMedia for user uid, the new row staged in the import
+// stage stageID when it is set (seen by no read until the stage publishes).
+func (s *MediaService) storeMedia(ctx context.Context, uid, stageID, contentType, filename string, body io.Reader, maxBytes int64) (string, error) {
 	if s.blobs == nil {
 		return "", contracts.Errorf(contracts.KindUnavailable, "media files cannot be stored on this server")
 	}
@@ -263,7 +269,7 @@ func (s *MediaService) ImportMedia(ctx context.Context, contentType, filename st
 	}
 	now := s.now()
 	row := ports.MediaRow{ID: s.ids.NewID(), UserID: uid, ContentType: ct, Filename: name, MaxBytes: min(max(maxBytes, 1), limit),
-		CreatedAt: now, ExpiresAt: now, CredentialKind: contracts.CredentialLocal}
+		CreatedAt: now, ExpiresAt: now, CredentialKind: contracts.CredentialLocal, StageID: stageID}
 	w, err := s.stream(ctx, &row, body, "the file is larger than %d bytes")
 	if err != nil {
 		return "", err

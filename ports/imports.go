@@ -44,7 +44,8 @@ type ImportStageStore interface {
 	// TouchStage records that the stage's import is still running, at at.
 	TouchStage(ctx context.Context, stageID string, at time.Time) error
 	// PublishStage copies the user's unpublished stage into notes, cards
-	// and review_logs, at at, and marks it published; run it in a
+	// and review_logs and unstages its media, at at, and marks it
+	// published; run it in a
 	// transaction with the writes that go with it. Cards whose deck
 	// already has their hash are skipped, with their reviews and notes
 	// left without cards. Not found when the stage is absent or already

@@ -670,6 +670,12 @@ type MediaRow struct {
 	// refused.
 	CredentialKind contracts.CredentialKind
 	CredentialID   string
+	// StageID is the import stage a file an import stored belongs to
+	// until the import publishes ("" for every other row): a staged row
+	// is seen by no read but StagedMedia, BlobInUse and MediaUsage (its
+	// bytes count against the quota), so nothing of an import that fails
+	// is ever visible (issue 13 §6).
+	StageID string
 }
 
 // MediaUsage is what a user's media take up.
@@ -690,7 +696,8 @@ type MediaStore interface {
 	// when the user does not exist.
 	CreateMedia(ctx context.Context, m MediaRow) error
 	// MediaByID returns any user's media row, for the upload endpoint and
-	// signed URLs (callers check the owner). Not found when absent.
+	// signed URLs (callers check the owner). Not found when absent or
+	// staged.
 	MediaByID(ctx context.Context, id string) (MediaRow, error)
 	// ClaimUpload spends an intent's token: it sets ClaimedAt when the row
 	// was neither claimed nor uploaded. Conflict when it was (of two
@@ -700,8 +707,18 @@ type MediaStore interface {
 	// already uploaded; not found when absent.
 	MarkUploaded(ctx context.Context, id string, size int64, sha256 string, at time.Time) error
 	// ListMedia returns up to limit of a user's media rows (intents and
-	// uploads) with ids greater than afterID (all when ""), ordered by id.
+	// uploads, staged rows left out) with ids greater than afterID (all
+	// when ""), ordered by id.
 	ListMedia(ctx context.Context, userID, afterID string, limit int) ([]MediaRow, error)
+	// StagedMedia returns up to limit staged media rows with ids greater
+	// than afterID, ordered by id: those of the stage when stageID is
+	// set (whoever's it is; userID is not needed then), else all of the
+	// user's.
+	StagedMedia(ctx context.Context, userID, stageID, afterID string, limit int) ([]MediaRow, error)
+	// MediaNamed returns the user's uploaded, unstaged media rows of this
+	// file name and content type (at most limit), so an import can reuse
+	// a file the account has already instead of storing it again.
+	MediaNamed(ctx context.Context, userID, filename, contentType string, limit int) ([]MediaRow, error)
 	// LockMedia, inside a transaction, makes every other transaction that
 	// locks the same user's media wait until this one ends (uploads,
 	// collection and card writes that reference media use it). Not found
@@ -710,18 +727,20 @@ type MediaStore interface {
 	// MediaUsage sums a user's stored files and open intents at now.
 	MediaUsage(ctx context.Context, userID string, now time.Time) (MediaUsage, error)
 	// UploadedMedia returns which of ids are media of the user whose
-	// upload finished, in no particular order; other users' ids are
-	// absent.
+	// upload finished, in no particular order; other users' ids and
+	// staged rows are absent.
 	UploadedMedia(ctx context.Context, userID string, ids []string) ([]string, error)
 	// UnusedMedia returns up to limit uploaded media rows of any user,
 	// uploaded before before, with ids greater than afterID, that no card
 	// or note of their user references (as "media:ID" or "[sound:ID]"),
-	// trashed ones included; ordered by id.
+	// trashed ones included; ordered by id. Staged rows are left to their
+	// stage's drop.
 	UnusedMedia(ctx context.Context, before time.Time, afterID string, limit int) ([]MediaRow, error)
 	// MediaInUse reports whether a card or note of the user references
 	// the media id, trashed ones included.
 	MediaInUse(ctx context.Context, userID, id string) (bool, error)
-	// BlobInUse reports whether any media row of the user has this SHA-256.
+	// BlobInUse reports whether any media row of the user, staged ones
+	// included, has this SHA-256.
 	BlobInUse(ctx context.Context, userID, sha256 string) (bool, error)
 	// DeleteMedia deletes a user's media row. Not found when absent.
 	DeleteMedia(ctx context.Context, userID, id string) error

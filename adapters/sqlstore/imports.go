@@ -124,8 +124,8 @@ func reviewValues(r ports.ReviewLog) []any {
 		msPtr(st.LastReview), ms(r.ReviewedAt), duration, day, kind, r.PrevInterval, prev}
 }
 
-// PublishStage implements ports.ImportStageStore: four set-based
-// statements (the stage's mark, notes, cards, reviews) and, only when a
+// PublishStage implements ports.ImportStageStore: five set-based
+// statements (the stage's mark, media, notes, cards, reviews) and, only when a
 // card was skipped, one more for the notes left without cards.
 func (s importStageStore) PublishStage(ctx context.Context, userID, stageID string, at time.Time) (ports.StagePublished, error) {
 	var out ports.StagePublished
@@ -145,6 +145,11 @@ WHERE id = $2 AND user_id = $3 AND published_at IS NULL`, ms(at), stageID, userI
 		}
 		if n != 1 {
 			return notFound("import stage")
+		}
+		// The media the import stored become the account's, seen by
+		// every read from now on.
+		if _, err := h.exec(ctx, `UPDATE media SET stage_id = NULL WHERE stage_id = $1 AND user_id = $2`, stageID, userID); err != nil {
+			return h.s.wrap(ctx, err, "publish media")
 		}
 		res, err = h.exec(ctx, `INSERT INTO notes (`+stageNoteCols+`) SELECT `+stageNoteCols+
 			` FROM import_notes WHERE stage_id = $1 AND user_id = $2 ORDER BY seq`, stageID, userID)

@@ -11,7 +11,7 @@ import (
 )
 
 // mediaCols are the media columns scanMedia reads, in order.
-const mediaCols = `id, user_id, content_type, filename, max_bytes, token_hash, created_at, expires_at, claimed_at, uploaded_at, size, sha256, credential_kind, credential_id`
+const mediaCols = `id, user_id, content_type, filename, max_bytes, token_hash, created_at, expires_at, claimed_at, uploaded_at, size, sha256, credential_kind, credential_id, stage_id`
 
 // scanMedia reads a row of mediaCols.
 func scanMedia(sc interface{ Scan(...any) error }) (ports.MediaRow, error) {
@@ -19,7 +19,9 @@ func scanMedia(sc interface{ Scan(...any) error }) (ports.MediaRow, error) {
 	var created, expires int64
 	var claimed, uploaded sql.NullInt64
 	var kind string
-	err := sc.Scan(&m.ID, &m.UserID, &m.ContentType, &m.Filename, &m.MaxBytes, &m.TokenHash, &created, &expires, &claimed, &uploaded, &m.Size, &m.SHA256, &kind, &m.CredentialID)
+	var stage sql.NullString
+	err := sc.Scan(&m.ID, &m.UserID, &m.ContentType, &m.Filename, &m.MaxBytes, &m.TokenHash, &created, &expires, &claimed, &uploaded, &m.Size, &m.SHA256, &kind, &m.CredentialID, &stage)
+	m.StageID = stage.String
 	m.CreatedAt, m.ExpiresAt, m.ClaimedAt, m.UploadedAt = fromMs(created), fromMs(expires), fromNullMs(claimed), fromNullMs(uploaded)
 	m.CredentialKind = contracts.CredentialKind(kind)
 	return m, err
@@ -50,9 +52,9 @@ func (s mediaStore) listMedia(ctx context.Context, op, query string, args ...any
 // the user does not exist.
 func (s mediaStore) CreateMedia(ctx context.Context, m ports.MediaRow) error {
 	res, err := s.exec(ctx, `INSERT INTO media (`+mediaCols+`)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) ON CONFLICT DO NOTHING`,
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) ON CONFLICT DO NOTHING`,
 		m.ID, m.UserID, m.ContentType, m.Filename, m.MaxBytes, m.TokenHash, ms(m.CreatedAt), ms(m.ExpiresAt),
-		msPtr(m.ClaimedAt), msPtr(m.UploadedAt), m.Size, m.SHA256, string(m.CredentialKind), m.CredentialID)
+		msPtr(m.ClaimedAt), msPtr(m.UploadedAt), m.Size, m.SHA256, string(m.CredentialKind), m.CredentialID, nullString(m.StageID))
 	if err != nil {
 		return s.fail(ctx, err, "create media", failMsgs{fk: "user not found"})
 	}
@@ -66,9 +68,10 @@ VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) ON CONFLICT
 	return nil
 }
 
-// MediaByID returns any user's media row. Not found when absent.
+// MediaByID returns any user's media row. Not found when absent or
+// staged.
 func (s mediaStore) MediaByID(ctx context.Context, id string) (ports.MediaRow, error) {
-	m, err := scanMedia(s.q.QueryRowContext(ctx, `SELECT `+mediaCols+` FROM media WHERE id = $1`, id))
+	m, err := scanMedia(s.q.QueryRowContext(ctx, `SELECT `+mediaCols+` FROM media WHERE id = $1 AND stage_id IS NULL`, id))
 	if errNoRows(err) {
 		return ports.MediaRow{}, notFound("media")
 	}
@@ -113,13 +116,36 @@ func (s mediaStore) changedOrConflict(ctx context.Context, res sql.Result, err e
 	return contracts.Errorf(contracts.KindConflict, "%s", conflict)
 }
 
-// ListMedia returns up to limit of a user's media rows with ids greater
-// than afterID, ordered by id.
+// ListMedia returns up to limit of a user's unstaged media rows with ids
+// greater than afterID, ordered by id.
 func (s mediaStore) ListMedia(ctx context.Context, userID, afterID string, limit int) ([]ports.MediaRow, error) {
 	if limit <= 0 {
 		return []ports.MediaRow{}, nil
 	}
-	return s.listMedia(ctx, "list media", `SELECT `+mediaCols+` FROM media WHERE user_id = $1 AND id > $2 ORDER BY id LIMIT $3`, userID, afterID, limit)
+	return s.listMedia(ctx, "list media", `SELECT `+mediaCols+` FROM media WHERE user_id = $1 AND id > $2 AND stage_id IS NULL
+ORDER BY id LIMIT $3`, userID, afterID, limit)
+}
+
+// StagedMedia implements ports.MediaStore.
+func (s mediaStore) StagedMedia(ctx context.Context, userID, stageID, afterID string, limit int) ([]ports.MediaRow, error) {
+	if limit <= 0 {
+		return []ports.MediaRow{}, nil
+	}
+	if stageID != "" {
+		return s.listMedia(ctx, "staged media", `SELECT `+mediaCols+` FROM media WHERE stage_id = $1 AND id > $2
+ORDER BY id LIMIT $3`, stageID, afterID, limit)
+	}
+	return s.listMedia(ctx, "staged media", `SELECT `+mediaCols+` FROM media WHERE user_id = $1 AND stage_id IS NOT NULL AND id > $2
+ORDER BY id LIMIT $3`, userID, afterID, limit)
+}
+
+// MediaNamed implements ports.MediaStore.
+func (s mediaStore) MediaNamed(ctx context.Context, userID, filename, contentType string, limit int) ([]ports.MediaRow, error) {
+	if limit <= 0 {
+		return []ports.MediaRow{}, nil
+	}
+	return s.listMedia(ctx, "media by name", `SELECT `+mediaCols+` FROM media WHERE user_id = $1 AND filename = $2 AND content_type = $3
+AND uploaded_at IS NOT NULL AND stage_id IS NULL AND sha256 <> '' ORDER BY id LIMIT $4`, userID, filename, contentType, limit)
 }
 
 // LockMedia upserts the user's lock row: in Postgres the row lock holds
@@ -158,7 +184,7 @@ func (s mediaStore) UploadedMedia(ctx context.Context, userID string, ids []stri
 			args = append(args, id)
 		}
 		rows, err := s.q.QueryContext(ctx, `SELECT id FROM media WHERE user_id = `+s.s.d.Placeholder(1)+
-			` AND uploaded_at IS NOT NULL AND id IN (`+strings.Join(ph, ", ")+`)`, args...)
+			` AND uploaded_at IS NOT NULL AND stage_id IS NULL AND id IN (`+strings.Join(ph, ", ")+`)`, args...)
 		if err != nil {
 			return nil, s.s.wrap(ctx, err, "find media")
 		}
@@ -201,7 +227,7 @@ func (s mediaStore) UnusedMedia(ctx context.Context, before time.Time, afterID s
 		return []ports.MediaRow{}, nil
 	}
 	return s.listMedia(ctx, "unused media", `SELECT `+mediaCols+` FROM media m
-WHERE m.uploaded_at IS NOT NULL AND m.uploaded_at < $1 AND m.id > $2 AND NOT (`+mediaUsed+`)
+WHERE m.uploaded_at IS NOT NULL AND m.uploaded_at < $1 AND m.id > $2 AND m.stage_id IS NULL AND NOT (`+mediaUsed+`)
 ORDER BY m.id LIMIT $3`, ms(before), afterID, limit)
 }
 

@@ -107,3 +107,81 @@ func testImportStages(t *testing.T, f *fixture) {
 		t.Errorf("dropping a published stage touched its card: %+v", got)
 	}
 }
+
+// testImportStagedMedia: a media row stored in a stage is seen by no read
+// of media but StagedMedia, BlobInUse and MediaUsage until its stage is
+// published, then by all; MediaNamed finds the user's published files of
+// a name and type.
+func testImportStagedMedia(t *testing.T, f *fixture) {
+	a, b := f.user(), f.user()
+	st := f.s.ImportStages()
+	md := f.s.Media()
+	stage := ports.ImportStage{ID: f.id("stg"), UserID: a}
+	must(t, st.CreateStage(f.ctx, stage, f.now))
+	up := f.now
+	file := func(user, name, sum, stageID string) ports.MediaRow {
+		m := ports.MediaRow{ID: f.id("med"), UserID: user, ContentType: "image/png", Filename: name, MaxBytes: 100, CreatedAt: f.now,
+			ExpiresAt: f.now, UploadedAt: &up, Size: 100, SHA256: sum, CredentialKind: contracts.CredentialLocal, StageID: stageID}
+		must(t, md.CreateMedia(f.ctx, m))
+		return m
+	}
+	had := file(a, "cat.png", "sum-1", "")
+	staged := file(a, "dog.png", "sum-2", stage.ID)
+	file(b, "dog.png", "sum-2", "")
+
+	if _, err := md.MediaByID(f.ctx, staged.ID); !contracts.IsKind(err, contracts.KindNotFound) {
+		t.Fatalf("MediaByID of a staged file: %v", err)
+	}
+	if rows, err := md.ListMedia(f.ctx, a, "", 10); err != nil || len(rows) != 1 || rows[0].ID != had.ID {
+		t.Fatalf("ListMedia beside a staged file = %+v, %v", rows, err)
+	}
+	if ids, err := md.UploadedMedia(f.ctx, a, []string{had.ID, staged.ID}); err != nil || !slices.Equal(ids, []string{had.ID}) {
+		t.Fatalf("UploadedMedia beside a staged file = %v, %v", ids, err)
+	}
+	for _, user := range []string{a, ""} {
+		stageID := stage.ID
+		if user != "" {
+			stageID = ""
+		}
+		rows, err := md.StagedMedia(f.ctx, user, stageID, "", 10)
+		if err != nil || len(rows) != 1 || rows[0].ID != staged.ID || rows[0].StageID != stage.ID {
+			t.Fatalf("StagedMedia(%q, %q) = %+v, %v", user, stageID, rows, err)
+		}
+	}
+	if rows, err := md.StagedMedia(f.ctx, b, "", "", 10); err != nil || len(rows) != 0 {
+		t.Fatalf("StagedMedia of another user = %+v, %v", rows, err)
+	}
+	if used, err := md.BlobInUse(f.ctx, a, "sum-2"); err != nil || !used {
+		t.Fatalf("BlobInUse of a staged file = %v, %v", used, err)
+	}
+	if u, err := md.MediaUsage(f.ctx, a, f.now); err != nil || u.StoredBytes != 200 {
+		t.Fatalf("MediaUsage with a staged file = %+v, %v", u, err)
+	}
+	if rows, err := md.MediaNamed(f.ctx, a, "dog.png", "image/png", 10); err != nil || len(rows) != 0 {
+		t.Fatalf("MediaNamed of a staged file = %+v, %v", rows, err)
+	}
+	if rows, err := md.MediaNamed(f.ctx, a, "cat.png", "image/png", 10); err != nil || len(rows) != 1 || rows[0].ID != had.ID {
+		t.Fatalf("MediaNamed = %+v, %v", rows, err)
+	}
+	if rows, err := md.MediaNamed(f.ctx, a, "cat.png", "image/jpeg", 10); err != nil || len(rows) != 0 {
+		t.Fatalf("MediaNamed of another type = %+v, %v", rows, err)
+	}
+	if rows, err := md.UnusedMedia(f.ctx, f.now.Add(time.Hour), "", 100); err != nil || slices.ContainsFunc(rows, func(m ports.MediaRow) bool { return m.ID == staged.ID }) {
+		t.Fatalf("UnusedMedia offers a staged file: %+v, %v", rows, err)
+	}
+
+	must(t, f.s.InTx(f.ctx, func(tx ports.Stores) error {
+		_, err := tx.ImportStages().PublishStage(f.ctx, a, stage.ID, f.now)
+		return err
+	}))
+	got, err := md.MediaByID(f.ctx, staged.ID)
+	if err != nil || got.StageID != "" || got.SHA256 != "sum-2" {
+		t.Fatalf("MediaByID of a published file = %+v, %v", got, err)
+	}
+	if rows, err := md.StagedMedia(f.ctx, a, "", "", 10); err != nil || len(rows) != 0 {
+		t.Fatalf("StagedMedia after publishing = %+v, %v", rows, err)
+	}
+	if rows, err := md.MediaNamed(f.ctx, a, "dog.png", "image/png", 10); err != nil || len(rows) != 1 || rows[0].ID != staged.ID {
+		t.Fatalf("MediaNamed of a published file = %+v, %v", rows, err)
+	}
+}

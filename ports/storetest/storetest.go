@@ -49,6 +49,7 @@ func TestStore(t *testing.T, open func(t *testing.T) ports.Database) {
 		{"TrashPurge", testTrashPurge},
 		{"TrashKeepsMedia", testTrashKeepsMedia},
 		{"ImportStages", testImportStages},
+		{"ImportStagedMedia", testImportStagedMedia},
 		{"InsertAndGetCards", testInsertAndGetCards},
 		{"InsertCardsConflict", testInsertCardsConflict},
 		{"InsertNewCards", testInsertNewCards},

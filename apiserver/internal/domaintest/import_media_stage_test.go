@@ -1,0 +1,219 @@
+package domain_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/domain"
+	"github.com/takhtabush/takhtabush/ports"
+)
+
+// TestImportMediaStaged checks issue 13 §6 for an import's media: while
+// the import stages, the files it stored are neither listed, opened nor
+// referable, but count against the quota; an import canceled or failed
+// midway leaves no media rows and no blobs, and releases the quota; a
+// published import shows them all; a re-import of the same package (§4)
+// reuses the files instead of storing them again; and the purge drops the
+// staged files of an import that died.
+func TestImportMediaStaged(t *testing.T) { eachStore(t, testImportMediaStaged) }
+
+func testImportMediaStaged(t *testing.T, store string) {
+	e := newEnv(t, store)
+	ctx := e.user("ada@example.com")
+	p, _ := contracts.PrincipalFrom(ctx)
+	uid := p.UserID
+	const files, size = 12, 3000
+	pkg := benchPackage(1500, 3000, files, size)
+	md := e.store.Media()
+	listed := func() []ports.MediaRow {
+		t.Helper()
+		rows, err := md.ListMedia(context.Background(), uid, "", 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rows
+	}
+	staged := func() []ports.MediaRow {
+		t.Helper()
+		rows, err := md.StagedMedia(context.Background(), uid, "", "", 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rows
+	}
+	usage := func() int64 {
+		t.Helper()
+		u, err := md.MediaUsage(context.Background(), uid, e.clock.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return u.StoredBytes
+	}
+	// whileStaging checks, when the import stages its notes, that its
+	// files are stored and counted but seen by no read, and remembers
+	// them.
+	var seen []ports.MediaRow
+	whileStaging := func() {
+		seen = staged()
+		if len(seen) != files {
+			t.Errorf("staged media while staging: %d, want %d", len(seen), files)
+		}
+		if n := len(listed()); n != 0 {
+			t.Errorf("%d media listed while the import stages", n)
+		}
+		if u := usage(); u != files*size {
+			t.Errorf("quota in use while staging: %d bytes, want %d", u, files*size)
+		}
+		for _, r := range seen {
+			if _, err := md.MediaByID(context.Background(), r.ID); !contracts.IsKind(err, contracts.KindNotFound) {
+				t.Errorf("a staged file read by id: %v", err)
+			}
+			if _, err := e.svc.Media.OpenMedia(ctx, r.ID); !contracts.IsKind(err, contracts.KindNotFound) {
+				t.Errorf("a staged file opened: %v", err)
+			}
+			if got, err := md.UploadedMedia(context.Background(), uid, []string{r.ID}); err != nil || len(got) != 0 {
+				t.Errorf("a staged file referable: %v, %v", got, err)
+			}
+			if _, err := e.blobKey(domain.MediaBlobKey(r)); err != nil {
+				t.Errorf("the blob of a staged file: %v", err)
+			}
+		}
+	}
+	// nothingLeft checks that a failed import left no media, no blobs
+	// and no quota in use.
+	nothingLeft := func(when string) {
+		t.Helper()
+		if l, s := listed(), staged(); len(l) != 0 || len(s) != 0 {
+			t.Fatalf("%s: %d media listed, %d staged", when, len(l), len(s))
+		}
+		if u := usage(); u != 0 {
+			t.Fatalf("%s: %d bytes of the quota in use", when, u)
+		}
+		if len(seen) != files {
+			t.Fatalf("%s: the import did not stage its media", when)
+		}
+		for _, r := range seen {
+			if _, err := e.blobKey(domain.MediaBlobKey(r)); !contracts.IsKind(err, contracts.KindNotFound) {
+				t.Fatalf("%s: the blob of a dropped file: %v", when, err)
+			}
+		}
+	}
+
+	cctx, cancel := context.WithCancel(ctx)
+	ph := newPhases()
+	ph.on["staging notes and cards"] = func() { whileStaging(); cancel() }
+	if _, err := e.svc.Import.Apply(cctx, sourceOf(pkg), domain.ImportOptions{Progress: ph.progress}); err == nil {
+		t.Fatal("a canceled import succeeded")
+	}
+	nothingLeft("canceled while staging")
+
+	seen = nil
+	ph = newPhases()
+	ph.on["staging notes and cards"] = whileStaging
+	ph.on["publishing"] = func() { e.deck(ctx, "Big") }
+	_, err := e.svc.Import.Apply(ctx, sourceOf(pkg), domain.ImportOptions{Progress: ph.progress})
+	wantKind(t, err, contracts.KindConflict)
+	nothingLeft("failed while publishing")
+	rep, err := e.svc.Import.Apply(ctx, sourceOf(pkg), domain.ImportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := listed()
+	if rep.Media != files || len(first) != files || len(staged()) != 0 || usage() != files*size {
+		t.Fatalf("published: report %d media, %d listed, %d staged, %d bytes in use", rep.Media, len(first), len(staged()), usage())
+	}
+	for _, r := range first {
+		f, err := e.svc.Media.OpenMedia(ctx, r.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(f.Body)
+		f.Body.Close()
+		if sum := sha256.Sum256(body); hex.EncodeToString(sum[:]) != r.SHA256 || len(body) != size {
+			t.Fatalf("published file %s: %d bytes", r.Filename, len(body))
+		}
+	}
+
+	// A re-import reuses the files: same rows, nothing staged, and the
+	// notes still reference them.
+	rep, err = e.svc.Import.Apply(ctx, sourceOf(pkg), domain.ImportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	again := listed()
+	if rep.Media != files || rep.NotesUpdated != 1500 || len(again) != files || usage() != files*size {
+		t.Fatalf("re-import: report %d media, %d notes updated; %d files listed, %d bytes in use", rep.Media, rep.NotesUpdated, len(again), usage())
+	}
+	for i := range first {
+		if again[i].ID != first[i].ID {
+			t.Fatalf("re-import replaced file %s by %s", first[i].ID, again[i].ID)
+		}
+	}
+	notes, err := e.store.Notes().GetNotes(ctx, uid, []string{importedNoteID(uid, "bench-0")})
+	if err != nil || len(notes) != 1 || !strings.Contains(notes[0].Fields[0], "media:"+fileNamed(first, "img0.png")) {
+		t.Fatalf("the re-imported note: %+v (%v)", notes, err)
+	}
+
+	// An import that died left a stage with a file: the purge drops both
+	// once the stage is untouched for an hour.
+	st := ports.ImportStage{ID: "stage-dead", UserID: uid}
+	if err := e.store.ImportStages().CreateStage(ctx, st, e.clock.Now()); err != nil {
+		t.Fatal(err)
+	}
+	w, err := e.blobs.CreateBlob(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Write([]byte(tinyPNG)); err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256([]byte(tinyPNG))
+	now := e.clock.Now()
+	dead := ports.MediaRow{ID: "mdead", UserID: uid, ContentType: "image/png", Filename: "dead.png", MaxBytes: int64(len(tinyPNG)),
+		CreatedAt: now, ExpiresAt: now, UploadedAt: &now, Size: int64(len(tinyPNG)), SHA256: hex.EncodeToString(sum[:]),
+		CredentialKind: contracts.CredentialLocal, StageID: st.ID}
+	if err := md.CreateMedia(ctx, dead); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Commit(ctx, domain.MediaBlobKey(dead)); err != nil {
+		t.Fatal(err)
+	}
+	if u := usage(); u != files*size+int64(len(tinyPNG)) {
+		t.Fatalf("a dead import's file does not count: %d bytes in use", u)
+	}
+	e.clock.Advance(2 * time.Hour)
+	if n, err := e.svc.Media.CollectUnused(ctx, 100); err != nil || n != 0 {
+		t.Fatalf("the collector took %d files (%v); the staged file is the stage's to drop", n, err)
+	}
+	if n, err := e.svc.Import.PurgeStages(ctx, 100); err != nil || n != 1 {
+		t.Fatalf("purge of the dead stage: %d, %v", n, err)
+	}
+	if s := staged(); len(s) != 0 || usage() != files*size {
+		t.Fatalf("after the purge: %d staged files, %d bytes in use", len(s), usage())
+	}
+	if _, err := e.blobKey(domain.MediaBlobKey(dead)); !contracts.IsKind(err, contracts.KindNotFound) {
+		t.Fatalf("the blob of a dead import's file: %v", err)
+	}
+}
+
+// importedNoteID is the id the importer gives a note of a package GUID.
+func importedNoteID(uid, guid string) string {
+	sum := sha256.Sum256([]byte(uid + "\x00" + guid))
+	return "n" + hex.EncodeToString(sum[:16])
+}
+
+// fileNamed returns the id of the row of that file name.
+func fileNamed(rows []ports.MediaRow, name string) string {
+	for _, r := range rows {
+		if r.Filename == name {
+			return r.ID
+		}
+	}
+	return "?"
+}
