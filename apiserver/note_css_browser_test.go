@@ -6,9 +6,36 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/ports"
 )
+
+// hostileNoteCSS is a note type's CSS as a hostile package brings it:
+// loads (an import, url() images, a font), rules for the page and for the
+// card's siblings, beside the plain rules that should apply to the card.
+const hostileNoteCSS = `@import url("https://tracker.invalid/a.css");
+.card { color: rgb(0, 0, 128); background-image: url("https://tracker.invalid/x.png"); }
+body { background: rgb(255, 250, 205); }
+strong, b { color: rgb(128, 0, 0); }
+.card ~ * { display: none; }
+@font-face { font-family: Evil; src: url("https://tracker.invalid/f.woff"); }
+@media (min-width: 1px) { .card { letter-spacing: 1px; } }`
+
+// importStyledDeck imports, through cs, the deck "Styled" with one card of
+// a note type whose CSS is hostileNoteCSS ("der <b>Hund</b>" / "the dog").
+func importStyledDeck(t *testing.T, e *env, cs *mcp.ClientSession) {
+	t.Helper()
+	importOverMCP(t, e, cs, ports.AnkiPackage{
+		Created: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
+		Decks:   []ports.AnkiDeck{{Key: 1, Name: "Styled", Settings: contracts.DefaultDeckSettings()}},
+		NoteTypes: []ports.AnkiNoteType{{Key: 1700000000001, Name: "Vocab", Fields: []string{"Word", "Meaning"}, CSS: hostileNoteCSS,
+			Templates: []ports.AnkiTemplate{{Name: "Recognise", Front: "{{Word}}", Back: "{{FrontSide}}<hr id=answer>{{Meaning}}"}}}},
+		Notes: []ports.AnkiNote{{Key: 10, GUID: "g-hund", TypeKey: 1700000000001, Fields: []string{"der <b>Hund</b>", "the dog"}}},
+		Cards: []ports.AnkiCard{{Key: 100, NoteKey: 10, DeckKey: 1, Ord: 0, Position: 1}},
+	})
+}
 
 // TestBrowserNoteTypeCSS: a card of an imported note type is studied with
 // the type's CSS, under the pages' strict CSP (a stylesheet of our own
@@ -21,21 +48,7 @@ func TestBrowserNoteTypeCSS(t *testing.T) {
 	e := newEnv(t, sqliteURL(t), nil)
 	key, _ := e.key(t, contracts.ScopeDecksRead, contracts.ScopeDecksWrite, contracts.ScopeMediaWrite)
 	cs := connect(t, e.base+"/mcp", bearer(key), "")
-	css := `@import url("https://tracker.invalid/a.css");
-.card { color: rgb(0, 0, 128); background-image: url("https://tracker.invalid/x.png"); }
-body { background: rgb(255, 250, 205); }
-strong, b { color: rgb(128, 0, 0); }
-.card ~ * { display: none; }
-@font-face { font-family: Evil; src: url("https://tracker.invalid/f.woff"); }
-@media (min-width: 1px) { .card { letter-spacing: 1px; } }`
-	importOverMCP(t, e, cs, ports.AnkiPackage{
-		Created: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
-		Decks:   []ports.AnkiDeck{{Key: 1, Name: "Styled", Settings: contracts.DefaultDeckSettings()}},
-		NoteTypes: []ports.AnkiNoteType{{Key: 1700000000001, Name: "Vocab", Fields: []string{"Word", "Meaning"}, CSS: css,
-			Templates: []ports.AnkiTemplate{{Name: "Recognise", Front: "{{Word}}", Back: "{{FrontSide}}<hr id=answer>{{Meaning}}"}}}},
-		Notes: []ports.AnkiNote{{Key: 10, GUID: "g-hund", TypeKey: 1700000000001, Fields: []string{"der <b>Hund</b>", "the dog"}}},
-		Cards: []ports.AnkiCard{{Key: 100, NoteKey: 10, DeckKey: 1, Ord: 0, Position: 1}},
-	})
+	importStyledDeck(t, e, cs)
 	ctx := contracts.WithPrincipal(context.Background(), contracts.Principal{UserID: userID(t, e), Scopes: contracts.AllScopes, CredentialKind: contracts.CredentialSession})
 	svc := e.app.Services()
 	var deck contracts.Deck

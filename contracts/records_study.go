@@ -66,6 +66,12 @@ type StudyView struct {
 	// card waits (the session is done, or waits for a learning step).
 	FrontHTML string `json:"frontHtml,omitempty"`
 	BackHTML  string `json:"backHtml,omitempty"`
+	// CardCSS is the CSS of the current card's own note type, confined to
+	// the element of class CardStyleClass that holds the card and stripped
+	// of everything that loads (imports, url(), fonts), for the widget to
+	// insert as a style element; empty for a card of a stock type or one
+	// whose type has no CSS.
+	CardCSS string `json:"cardCss,omitempty"`
 	// Ratings are again, hard, good and easy in order with their next
 	// intervals; absent in a cram session, when no card waits, and when the
 	// preview failed (the card was rated elsewhere meanwhile).
@@ -74,6 +80,11 @@ type StudyView struct {
 	// model and for hosts that show no widget: progress and the study link.
 	Lead string `json:"-"`
 }
+
+// CardStyleClass is the class of the element that holds a card in the
+// study views (the web app's and the widget's): a note type's CSS is
+// confined to it.
+const CardStyleClass = "nt-card"
 
 // MaxReviewAheadDays bounds start_study_session's reviewAheadDays.
 const MaxReviewAheadDays = 365

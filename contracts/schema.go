@@ -140,7 +140,7 @@ var (
 	}, "cardId", "position", "front", "phase")
 	sessionOut = object(sessionProps(), sessionRequired...)
 	// studyViewOut is a session with the widget's rendered card.
-	studyViewOut = object(with(sessionProps(), "frontHtml", strOut, "backHtml", strOut, "ratings", anyListOut), sessionRequired...)
+	studyViewOut = object(with(sessionProps(), "frontHtml", strOut, "backHtml", strOut, "cardCss", strOut, "ratings", anyListOut), sessionRequired...)
 )
 
 var sessionRequired = []string{"sessionId", "deckId", "startedAt", "expiresAt", "reviewed", "remaining", "done"}

@@ -230,17 +230,24 @@ func (s *NoteService) CardStyle(ctx context.Context, cardID, scope string) (stri
 	if len(cards) == 0 {
 		return "", contracts.Errorf(contracts.KindNotFound, "card %q not found", cardID)
 	}
-	if cards[0].NoteID == "" {
+	return noteTypeCSS(ctx, s.store, uid, cards[0].NoteID, scope)
+}
+
+// noteTypeCSS returns the CSS of note noteID's type, scoped to scope and
+// made safe (notes.ScopeCSS); "" for no note, a note of a stock type, or
+// a type without CSS.
+func noteTypeCSS(ctx context.Context, st ports.Stores, uid, noteID, scope string) (string, error) {
+	if noteID == "" {
 		return "", nil
 	}
-	ns, err := s.store.Notes().GetNotes(ctx, uid, []string{cards[0].NoteID})
+	ns, err := st.Notes().GetNotes(ctx, uid, []string{noteID})
 	if err != nil {
 		return "", fail(err)
 	}
 	if len(ns) == 0 || !isStoredType(ns[0].NoteType) {
 		return "", nil
 	}
-	types, err := s.store.NoteTypes().GetNoteTypes(ctx, uid, []string{ns[0].NoteType})
+	types, err := st.NoteTypes().GetNoteTypes(ctx, uid, []string{ns[0].NoteType})
 	if err != nil {
 		return "", fail(err)
 	}

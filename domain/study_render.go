@@ -59,6 +59,12 @@ func (s *StudyService) RenderSession(ctx context.Context, args contracts.RenderS
 			return err
 		}
 		v.FrontHTML, v.BackHTML = r.HTML[0], r.HTML[1]
+		// The card's own note type's CSS, scoped as the web study view's
+		// stylesheet is: the widget cannot fetch one (its frame has no
+		// cookie), so it inserts this.
+		if v.CardCSS, err = noteTypeCSS(ctx, tx, uid, k.card.NoteID, "."+contracts.CardStyleClass); err != nil {
+			return err
+		}
 		if row.Mode == modeCram {
 			return nil // its ratings keep the schedule: nothing to preview
 		}

@@ -52,7 +52,7 @@ type studiedRow struct {
 
 // cardStyleScope is the class of the study view's card container, to
 // which a note type's CSS is confined.
-const cardStyleScope = "nt-card"
+const cardStyleScope = contracts.CardStyleClass
 
 // cardStyle serves the CSS of a card's note type as a stylesheet (the
 // pages' Content-Security-Policy allows our own stylesheets, never inline

@@ -5,7 +5,10 @@
 // sanitised on the server), and every rating goes back through the host as
 // a tools/call of submit_review. It never reaches the server itself and
 // holds no credential. Card HTML comes only from the server's renderer
-// (structuredContent.frontHtml / backHtml); everything else is text.
+// (structuredContent.frontHtml / backHtml), and a card's note-type CSS only
+// from the server's scoper (structuredContent.cardCss, confined to the
+// card's .nt-card container, with nothing in it that loads); everything
+// else is text.
 import {
   App,
   PostMessageTransport,
@@ -39,7 +42,11 @@ const ui = {
   recheck: $("recheck"),
   link: $("link"),
   expand: $("expand"),
+  cardStyle: document.createElement("style"),
 };
+// The current card's note-type CSS goes here, after the widget's own styles.
+ui.cardStyle.id = "card-css";
+document.head.append(ui.cardStyle);
 
 /** The session as the last tool result showed it (render_study_session's structuredContent). */
 let view = null;
@@ -109,6 +116,7 @@ function show(session) {
   if (session.current && typeof session.frontHtml === "string") {
     ui.front.innerHTML = session.frontHtml;
     ui.back.innerHTML = session.backHtml || "";
+    setCardStyle(session.cardCss);
     setIntervals(session.ratings || []);
     ui.answer.hidden = true;
     ui.card.hidden = false;
@@ -126,7 +134,17 @@ function show(session) {
   ui.actions.hidden = true;
   ui.front.textContent = "";
   ui.back.textContent = "";
+  setCardStyle("");
   showDone(session);
+}
+
+// setCardStyle applies the current card's note-type CSS, which the server
+// scoped to .nt-card: the card becomes that container while it has CSS.
+// It is set as text, so it can only ever be a style sheet.
+function setCardStyle(css) {
+  const styled = typeof css === "string" && css !== "";
+  ui.cardStyle.textContent = styled ? css : "";
+  ui.card.classList.toggle("nt-card", styled);
 }
 
 // showDone is the end of the session (or a pause until a learning step is
