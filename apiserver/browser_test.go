@@ -82,6 +82,22 @@ type browser struct {
 }
 
 // newBrowser starts a fresh chromium (its own user-data-dir) for the test;
+// browserLife bounds all of one test's browser calls together. It only
+// guards against a browser that stalls, so it need not be tight: a test
+// that takes screenshots and accessibility checks at two widths in two
+// schemes on several pages runs for minutes on a loaded two-core machine
+// (a three-minute bound failed such tests there, at a screenshot). It is
+// ten minutes, or less when the test binary's own deadline (go test
+// -timeout) comes first, so the test fails with the browser's message
+// rather than the binary's panic.
+func browserLife(t *testing.T) time.Duration {
+	life := 10 * time.Minute
+	if dl, ok := t.Deadline(); ok {
+		life = min(life, max(time.Until(dl)-30*time.Second, time.Minute))
+	}
+	return life
+}
+
 // extra adds command-line options.
 func newBrowser(t *testing.T, e *env, extra ...chromedp.ExecAllocatorOption) *browser {
 	t.Helper()
@@ -113,7 +129,7 @@ func newBrowser(t *testing.T, e *env, extra ...chromedp.ExecAllocatorOption) *br
 	if err := chromedp.Do(tctx); err != nil { // starts the browser, with no timeout
 		t.Fatalf("starting %s: %v", path, err)
 	}
-	ctx, cancelTime := context.WithTimeout(tctx, 3*time.Minute)
+	ctx, cancelTime := context.WithTimeout(tctx, browserLife(t))
 	t.Cleanup(cancelTime)
 	b.ctx = ctx
 	dir := os.Getenv("TAKHTABUSH_SCREENSHOTS")
