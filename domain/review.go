@@ -154,7 +154,7 @@ func (s *StudyService) review(ctx context.Context, tx ports.Stores, uid string, 
 	}
 	return contracts.ReviewResult{
 		SessionID: sess.ID, CardID: card.ID, Rating: args.Rating, State: next, NextDue: next.Due,
-		IntervalHuman: humanInterval(next, now), Reviewed: view.Reviewed, Remaining: view.Remaining,
+		IntervalHuman: HumanInterval(next, now), Reviewed: view.Reviewed, Remaining: view.Remaining,
 		Done: view.Done, Next: view.Current, NextCardAt: view.NextCardAt,
 	}, nil
 }
@@ -233,7 +233,7 @@ func dayNumber(day contracts.LearnerDay, t time.Time) int {
 // humanInterval renders the wait until a card's next showing: the interval
 // in days for a review-phase card (it is due from the start of that day),
 // the time until the step for a learning one.
-func humanInterval(st contracts.CardState, now time.Time) string {
+func HumanInterval(st contracts.CardState, now time.Time) string {
 	if st.Phase == contracts.PhaseReview && st.ScheduledDays > 0 {
 		return formatInterval(time.Duration(st.ScheduledDays) * day)
 	}
@@ -264,7 +264,7 @@ func (s *StudyService) replay(ctx context.Context, tx ports.Stores, uid string, 
 	}
 	return contracts.ReviewResult{
 		SessionID: sess.ID, CardID: log.CardID, Rating: log.Rating, State: log.State, NextDue: log.State.Due,
-		IntervalHuman: humanInterval(log.State, log.ReviewedAt), Reviewed: view.Reviewed, Remaining: view.Remaining,
+		IntervalHuman: HumanInterval(log.State, log.ReviewedAt), Reviewed: view.Reviewed, Remaining: view.Remaining,
 		Done: view.Done, Next: view.Current, NextCardAt: view.NextCardAt, Replayed: true,
 	}, true, nil
 }

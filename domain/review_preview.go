@@ -68,7 +68,7 @@ func (s *StudyService) previews(card contracts.Card, deck contracts.Deck, day co
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, contracts.RatingPreview{Rating: r, NextDue: next.Due, IntervalHuman: humanInterval(next, now)})
+		out = append(out, contracts.RatingPreview{Rating: r, NextDue: next.Due, IntervalHuman: HumanInterval(next, now)})
 	}
 	return out, nil
 }

@@ -38,7 +38,7 @@ func (s *StudyService) Studied(ctx context.Context, sessionID string) ([]contrac
 			l := r.Log
 			out = append(out, contracts.StudiedCard{
 				CardID: l.CardID, Position: r.Position, Front: fronts[l.CardID], Rating: l.Rating,
-				ReviewedAt: l.ReviewedAt, NextDue: l.State.Due, IntervalHuman: humanInterval(l.State, l.ReviewedAt),
+				ReviewedAt: l.ReviewedAt, NextDue: l.State.Due, IntervalHuman: HumanInterval(l.State, l.ReviewedAt),
 				Undoable: i == len(revs)-1 && l.PrevState != nil,
 			})
 		}

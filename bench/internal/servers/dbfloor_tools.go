@@ -226,7 +226,7 @@ func (f *dbFloor) submitReview(ctx context.Context, p principal, reqID, raw json
 			out.Next = n
 		}
 		out.State, out.NextDue, out.Done = next, next.Due, out.Remaining == 0
-		out.IntervalHuman = humanInterval(next.Due.Sub(now))
+		out.IntervalHuman = domain.HumanInterval(next, now)
 		return f.audit(ctx, tx, p, contracts.ToolSubmitReview, reqID, raw, []string{args.SessionID, args.CardID})
 	})
 	return out, err
@@ -387,17 +387,6 @@ func nonNil(s []string) []string {
 		return []string{}
 	}
 	return s
-}
-
-// humanInterval writes an interval as the service does, roughly.
-func humanInterval(d time.Duration) string {
-	switch {
-	case d < time.Hour:
-		return fmt.Sprintf("%dm", int(d.Minutes()))
-	case d < 24*time.Hour:
-		return fmt.Sprintf("%dh", int(d.Hours()))
-	}
-	return fmt.Sprintf("%dd", int(d.Hours()/24))
 }
 
 // in returns q, prepared before the transaction began (never on the pool
