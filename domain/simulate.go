@@ -3,7 +3,7 @@ package domain
 import (
 	"math"
 	"math/rand/v2"
-	"sort"
+	"slices"
 	"time"
 
 	"github.com/takhtabush/takhtabush/contracts"
@@ -67,6 +67,12 @@ const (
 
 // simulate runs the simulation; sched gives each next state. An error is
 // the scheduler's (invalid settings or a corrupt card).
+//
+// The budget bounds the work: runs are added while they fit it (up to
+// simMaxRuns), and when one run of every card would not fit, the run
+// studies a random sample of the scheduled cards (at least simMinSample),
+// each standing for len(Cards)/sample cards in the counts and the review
+// limit, so a deck of any size costs about the budget.
 func simulate(in SimInput, sched ports.Scheduler) ([]SimDay, error) {
 	out := make([]SimDay, in.Days)
 	if in.Days <= 0 {
@@ -76,13 +82,23 @@ func simulate(in SimInput, sched ports.Scheduler) ([]SimDay, error) {
 	if budget <= 0 {
 		budget = simBudget
 	}
-	runs := min(max(budget/simCost(in), 1), simMaxRuns)
+	in.Cards = simOrder(in.Cards)
+	weight := 1.0
+	if keep := simSample(in, budget); keep < len(in.Cards) {
+		weight = float64(len(in.Cards)) / float64(keep)
+		in.Cards = sampleCards(in.Cards, keep, rand.New(rand.NewPCG(in.Seed, 1<<32)))
+	}
+	runs := min(max(budget/simCost(in, weight), 1), simMaxRuns)
 	decay := contracts.DefaultWeights[20]
 	if len(in.Settings.Weights) == 21 {
 		decay = in.Settings.Weights[20]
 	}
+	rev, err := bind(sched, in.Settings)
+	if err != nil {
+		return nil, err
+	}
 	for r := range runs {
-		if err := simRun(in, sched, decay, rand.New(rand.NewPCG(in.Seed, uint64(r))), out); err != nil {
+		if err := simRun(in, weight, rev, decay, rand.New(rand.NewPCG(in.Seed, uint64(r))), out); err != nil {
 			return nil, err
 		}
 	}
@@ -95,124 +111,243 @@ func simulate(in SimInput, sched ports.Scheduler) ([]SimDay, error) {
 	return out, nil
 }
 
-// simCost is about what one run of a simulation costs: a review per card
-// every few days, plus the learning steps of the new cards.
-func simCost(in SimInput) int {
-	return len(in.Cards)*in.Days/4 + in.NewPerDay*in.Days*4 + 1
-}
+// simMinSample is the fewest scheduled cards a sampled simulation studies.
+const simMinSample = 2_000
 
-// simCard is a card in a run.
-type simCard struct {
-	st  contracts.CardState
-	idx int
-}
-
-// simRun is one run; it adds its counts to out.
-func simRun(in SimInput, sched ports.Scheduler, decay float64, rng *rand.Rand, out []SimDay) error {
-	active := make([]*simCard, 0, len(in.Cards)+in.NewPerDay*in.Days)
-	for i, c := range in.Cards {
-		active = append(active, &simCard{st: c, idx: i})
+// simSample is how many of the scheduled cards one run can study within
+// the budget: all of them, or a sample that fits (at least simMinSample).
+func simSample(in SimInput, budget int) int {
+	n := len(in.Cards)
+	if n <= simMinSample || simCost(in, 1) <= budget {
+		return n
 	}
+	// The new cards' part of the cost stays; the scheduled cards' part
+	// shrinks with the sample.
+	fixed := simCost(SimInput{Days: in.Days, NewPerDay: in.NewPerDay, Settings: in.Settings}, 1)
+	scaled := simCost(in, 1) - fixed
+	keep := int(float64(n) * float64(budget-fixed) / float64(max(scaled, 1)))
+	return min(max(keep, simMinSample), n)
+}
+
+// simOrder returns the cards oldest due first (stably), as a run takes
+// them; cards already in that order are returned as they are.
+func simOrder(cards []contracts.CardState) []contracts.CardState {
+	if slices.IsSortedFunc(cards, func(a, b contracts.CardState) int { return a.Due.Compare(b.Due) }) {
+		return cards
+	}
+	idx := make([]int, len(cards))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int {
+		if c := cards[a].Due.Compare(cards[b].Due); c != 0 {
+			return c
+		}
+		return a - b
+	})
+	out := make([]contracts.CardState, len(cards))
+	for i, k := range idx {
+		out[i] = cards[k]
+	}
+	return out
+}
+
+// sampleCards draws keep of the cards at random, in their order.
+func sampleCards(cards []contracts.CardState, keep int, rng *rand.Rand) []contracts.CardState {
+	idx := make([]int, len(cards))
+	for i := range idx {
+		idx[i] = i
+	}
+	for i := range keep {
+		j := i + rng.IntN(len(idx)-i)
+		idx[i], idx[j] = idx[j], idx[i]
+	}
+	idx = idx[:keep]
+	slices.Sort(idx)
+	out := make([]contracts.CardState, keep)
+	for i, k := range idx {
+		out[i] = cards[k]
+	}
+	return out
+}
+
+// bind binds the scheduler to a deck's settings once when it can
+// (ports.SettingsBinder), or calls it with them on every review.
+func bind(sched ports.Scheduler, set contracts.DeckSettings) (ports.BoundScheduler, error) {
+	if b, ok := sched.(ports.SettingsBinder); ok {
+		return b.Bind(set)
+	}
+	return perReview{sched, set}, nil
+}
+
+// perReview is a scheduler that cannot bind settings, called with them on
+// every review, with its own fuzz.
+type perReview struct {
+	sched ports.Scheduler
+	set   contracts.DeckSettings
+}
+
+// ReviewFuzzed is the scheduler's ReviewOn; u is unused.
+func (p perReview) ReviewFuzzed(st contracts.CardState, day contracts.LearnerDay, now time.Time, rating contracts.Rating, _ float64) (contracts.CardState, error) {
+	return p.sched.ReviewOn(st, p.set, day, now, rating)
+}
+
+// simCost is about what one run of a simulation costs, in reviews: a
+// review per scheduled card every few days, within the deck's review
+// limit (counted in cards of weight weight, as a sampled run counts
+// them), the learning steps of the new cards and of the lapses, and a
+// little per card for filing the scheduled cards.
+func simCost(in SimInput, weight float64) int {
+	perDay := len(in.Cards) / 4
+	if in.Settings.ReviewsPerDay > 0 {
+		perDay = min(perDay, int(float64(in.Settings.ReviewsPerDay)/weight)+1)
+	}
+	return in.Days*(perDay+perDay/8+in.NewPerDay*4) + len(in.Cards)/16 + 1
+}
+
+// simRun is one run; it adds its counts to out. Each of in.Cards stands
+// for weight cards (more than one when they are a sample); the new cards
+// the run adds for one each. Review-phase cards wait
+// in buckets by due day (those due before today in today's), oldest
+// first, so a day takes its due cards without looking at the others;
+// learning and relearning steps come back in order of their due times
+// from a heap.
+func simRun(in SimInput, weight float64, rev ports.BoundScheduler, decay float64, rng *rand.Rand, out []SimDay) error {
+	cards := make([]contracts.CardState, len(in.Cards), len(in.Cards)+in.NewPerDay*in.Days)
+	copy(cards, in.Cards)
+	sampled := int32(len(in.Cards))
+	weightOf := func(i int32) float64 {
+		if i < sampled {
+			return weight
+		}
+		return 1
+	}
+	buckets := make([][]int32, in.Days)
+	var steps stepHeap // learning and relearning cards due today, soonest first
+	var later []int32  // learning and relearning cards due on a later day
+	dayEnd := in.Day.StartOfDate(in.Day.Date(in.Now).AddDate(0, 0, 1))
+	// place files card i by its phase and due time after a review (or at the start).
+	place := func(i int32) {
+		st := &cards[i]
+		switch st.Phase {
+		case contracts.PhaseReview:
+			if k := max(in.Day.DaysBetween(in.Now, st.Due), 0); k < in.Days {
+				buckets[k] = append(buckets[k], i)
+			}
+		case contracts.PhaseLearning, contracts.PhaseRelearning:
+			if st.Due.Before(dayEnd) {
+				steps.push(cards, i)
+			} else {
+				later = append(later, i)
+			}
+		}
+	}
+	// The cards at the start, oldest due first (simOrder).
+	for i := range sampled {
+		place(i)
+	}
+	factor := math.Pow(0.9, -1/decay) - 1
 	fresh := in.NewCards
 	today := in.Day.Date(in.Now)
 	set := in.Settings
+	var carry []int32 // review cards due but left over by the review limit, oldest first
 	for d := range in.Days {
 		dayStart := in.Day.StartOfDate(today.AddDate(0, 0, d))
-		dayEnd := in.Day.StartOfDate(today.AddDate(0, 0, d+1))
+		dayEnd = in.Day.StartOfDate(today.AddDate(0, 0, d+1))
+		if d > 0 {
+			// Learning steps due today join the heap.
+			kept := later[:0]
+			for _, i := range later {
+				if cards[i].Due.Before(dayEnd) {
+					steps.push(cards, i)
+				} else {
+					kept = append(kept, i)
+				}
+			}
+			later = kept
+		}
 		t := dayStart.Add(simStudyHour * time.Hour)
 		if d == 0 && in.Now.After(t) {
 			t = in.Now
 		}
-		reviewsLeft := set.ReviewsPerDay
+		reviewsLeft := float64(set.ReviewsPerDay)
 		if reviewsLeft <= 0 {
-			reviewsLeft = math.MaxInt
+			reviewsLeft = math.Inf(1)
 		}
-		review := func(c *simCard) error {
+		review := func(i int32) error {
+			st := cards[i]
 			rating := contracts.RatingGood
-			phase := c.st.Phase
 			switch {
-			case phase == contracts.PhaseNew:
+			case st.Phase == contracts.PhaseNew:
 				rating = pick(rng, in.Mix.First[:], contracts.RatingAgain, contracts.RatingHard, contracts.RatingGood, contracts.RatingEasy)
 			default:
-				if rng.Float64() >= recallProbability(c.st, in.Day, t, decay) {
+				if rng.Float64() >= recallProbability(st, in.Day, t, decay, factor) {
 					rating = contracts.RatingAgain
 				} else {
 					rating = pick(rng, in.Mix.Recall[:], contracts.RatingHard, contracts.RatingGood, contracts.RatingEasy)
 				}
 			}
-			next, err := sched.ReviewOn(c.st, set, in.Day, t, rating)
+			next, err := rev.ReviewFuzzed(st, in.Day, t, rating, rng.Float64())
 			if err != nil {
 				return err
 			}
-			out[d].Reviews++
-			if phase == contracts.PhaseReview {
-				out[d].Due++
+			w := weightOf(i)
+			out[d].Reviews += w
+			if st.Phase == contracts.PhaseReview {
+				out[d].Due += w
 				if rating == contracts.RatingAgain {
-					out[d].Lapses++
+					out[d].Lapses += w
 				}
 			}
-			c.st = next
+			cards[i] = next
+			place(i)
 			t = t.Add(simReviewTime)
 			return nil
 		}
 		// Reviews due today, oldest first, within the review limit.
-		var due []*simCard
-		for _, c := range active {
-			if c.st.Phase == contracts.PhaseReview && c.st.Due.Before(dayEnd) {
-				due = append(due, c)
+		due := append(carry, buckets[d]...)
+		buckets[d] = nil
+		carry = nil
+		take := 0
+		for ; take < len(due); take++ {
+			w := weightOf(due[take])
+			if w > reviewsLeft+1e-9 {
+				break
 			}
+			reviewsLeft -= w
 		}
-		sort.Slice(due, func(i, j int) bool {
-			if !due[i].st.Due.Equal(due[j].st.Due) {
-				return due[i].st.Due.Before(due[j].st.Due)
-			}
-			return due[i].idx < due[j].idx
-		})
-		if len(due) > reviewsLeft {
-			due = due[:reviewsLeft]
+		if take < len(due) {
+			carry = slices.Clone(due[take:])
+			due = due[:take]
 		}
-		reviewsLeft -= len(due)
-		for _, c := range due {
-			if err := review(c); err != nil {
+		for _, i := range due {
+			if err := review(i); err != nil {
 				return err
 			}
 		}
 		// New cards, within the new-card limit and what the review limit leaves.
-		n := min(in.NewPerDay, fresh, reviewsLeft)
+		n := min(in.NewPerDay, fresh, int(min(reviewsLeft, math.MaxInt32)+1e-9))
 		if set.NewCardsPerDay >= 0 {
 			n = min(n, set.NewCardsPerDay)
 		}
 		for range max(n, 0) {
-			c := &simCard{st: contracts.CardState{Phase: contracts.PhaseNew, Due: t}, idx: len(active)}
+			cards = append(cards, contracts.CardState{Phase: contracts.PhaseNew, Due: t})
 			fresh--
-			active = append(active, c)
 			out[d].New++
-			if err := review(c); err != nil {
+			if err := review(int32(len(cards) - 1)); err != nil {
 				return err
 			}
 		}
 		// Learning and relearning steps come back as they come due, until none is left today.
-		var steps []*simCard
-		for _, c := range active {
-			if c.st.Phase == contracts.PhaseLearning || c.st.Phase == contracts.PhaseRelearning {
-				steps = append(steps, c)
-			}
-		}
 		for range 100_000 {
-			var next *simCard
-			for _, c := range steps {
-				if (c.st.Phase == contracts.PhaseLearning || c.st.Phase == contracts.PhaseRelearning) &&
-					c.st.Due.Before(dayEnd) && (next == nil || c.st.Due.Before(next.st.Due)) {
-					next = c
-				}
-			}
-			if next == nil {
+			i, ok := steps.pop(cards)
+			if !ok {
 				break
 			}
-			if next.st.Due.After(t) {
-				t = next.st.Due
+			if cards[i].Due.After(t) {
+				t = cards[i].Due
 			}
-			if err := review(next); err != nil {
+			if err := review(i); err != nil {
 				return err
 			}
 		}
@@ -220,15 +355,68 @@ func simRun(in SimInput, sched ports.Scheduler, decay float64, rng *rand.Rand, o
 	return nil
 }
 
+// stepHeap is a min-heap of cards by due time (then index: the card
+// added first).
+type stepHeap []int32
+
+func (h stepHeap) less(cards []contracts.CardState, a, b int32) bool {
+	if c := cards[a].Due.Compare(cards[b].Due); c != 0 {
+		return c < 0
+	}
+	return a < b
+}
+
+// push adds card i.
+func (h *stepHeap) push(cards []contracts.CardState, i int32) {
+	*h = append(*h, i)
+	s := *h
+	for k := len(s) - 1; k > 0; {
+		p := (k - 1) / 2
+		if !s.less(cards, s[k], s[p]) {
+			break
+		}
+		s[k], s[p] = s[p], s[k]
+		k = p
+	}
+}
+
+// pop removes and returns the card due soonest; ok is false when empty.
+func (h *stepHeap) pop(cards []contracts.CardState) (int32, bool) {
+	s := *h
+	if len(s) == 0 {
+		return 0, false
+	}
+	top := s[0]
+	last := len(s) - 1
+	s[0] = s[last]
+	s = s[:last]
+	for k := 0; ; {
+		m, l, r := k, 2*k+1, 2*k+2
+		if l < len(s) && s.less(cards, s[l], s[m]) {
+			m = l
+		}
+		if r < len(s) && s.less(cards, s[r], s[m]) {
+			m = r
+		}
+		if m == k {
+			break
+		}
+		s[k], s[m] = s[m], s[k]
+		k = m
+	}
+	*h = s
+	return top, true
+}
+
 // recallProbability is the FSRS-6 forgetting curve: the chance of
 // recalling a card at t, from its stability and the learner's days since
-// its last review (1 on the day of that review).
-func recallProbability(st contracts.CardState, day contracts.LearnerDay, t time.Time, decay float64) float64 {
+// its last review (1 on the day of that review). factor is the curve's
+// 0.9^(-1/decay) - 1.
+func recallProbability(st contracts.CardState, day contracts.LearnerDay, t time.Time, decay, factor float64) float64 {
 	if st.LastReview == nil || st.Stability <= 0 {
 		return 1
 	}
 	elapsed := float64(max(day.DaysBetween(*st.LastReview, t), 0))
-	factor := math.Pow(0.9, -1/decay) - 1
 	return math.Pow(1+factor*elapsed/st.Stability, -decay)
 }
 

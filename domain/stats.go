@@ -245,13 +245,11 @@ func (s *StatsService) plan(ctx context.Context, uid, deckID string, days int, m
 		p.SecondsPerReview, p.SecondsPerReviewSource = meanMs/1000, "measured"
 	}
 	p.CapacityPerDay = int(math.Floor(minutes * 60 / p.SecondsPerReview))
-	if p.NewCardsPerDay, err = recommendNew(w, days, p.CapacityPerDay, s.sched); err != nil {
-		return contracts.StudyPlan{}, err
-	}
-	sim, err := w.simulate(p.NewCardsPerDay, days, simBudget, s.sched)
+	n, sim, err := planForecast(w, days, p.CapacityPerDay, s.sched)
 	if err != nil {
 		return contracts.StudyPlan{}, err
 	}
+	p.NewCardsPerDay = n
 	today := w.day.Date(now)
 	p.Forecast = make([]contracts.DueDay, days)
 	sum := 0.0
@@ -280,10 +278,22 @@ func simInput(deck contracts.Deck, states []contracts.CardState, newCards int, a
 	}
 	today := day.Date(now)
 	return SimInput{
-		Cards: states, NewCards: newCards, Settings: set.WithDefaults(), Day: day, Now: now,
+		Cards: simOrder(states), NewCards: newCards, Settings: set.WithDefaults(), Day: day, Now: now,
 		NewPerDay: max(min(newCap, newCards), 0), Mix: DefaultRatingMix,
 		Seed: uint64(today.Unix()) ^ uint64(len(states))<<32 ^ uint64(newCards),
 	}
+}
+
+// planForecast is the simulation behind a study plan: the new cards a
+// day that fit capacity (recommendNew), and the workload of days with
+// them.
+func planForecast(w workload, days, capacity int, sched ports.Scheduler) (int, []SimDay, error) {
+	n, err := recommendNew(w, days, capacity, sched)
+	if err != nil {
+		return 0, nil, err
+	}
+	sim, err := w.simulate(n, days, simBudget, sched)
+	return n, sim, err
 }
 
 // planHorizon is the least number of days the recommendation simulates:

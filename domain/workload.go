@@ -124,11 +124,11 @@ func (w workload) simulate(n, days, budget int, sched ports.Scheduler) ([]SimDay
 	for i, in := range w.decks {
 		in.NewPerDay, in.Days = alloc[i], days
 		ins[i] = in
-		total += simCost(in)
+		total += simCost(in, 1)
 	}
 	out := make([]SimDay, days)
 	for _, in := range ins {
-		in.Budget = max(budget*simCost(in)/max(total, 1), 1)
+		in.Budget = max(budget*simCost(in, 1)/max(total, 1), 1)
 		sim, err := simulate(in, sched)
 		if err != nil {
 			return nil, err

@@ -37,6 +37,24 @@ type Scheduler interface {
 	ReviewOn(state contracts.CardState, settings contracts.DeckSettings, day contracts.LearnerDay, now time.Time, rating contracts.Rating) (contracts.CardState, error)
 }
 
+// SettingsBinder is a Scheduler that can bind one deck's settings once,
+// for a simulation that reviews many cards under the same settings (the
+// workload forecast); a Scheduler without it is called per review.
+type SettingsBinder interface {
+	Scheduler
+	// Bind returns the scheduler bound to settings. Invalid for
+	// out-of-range settings.
+	Bind(settings contracts.DeckSettings) (BoundScheduler, error)
+}
+
+// BoundScheduler reviews cards under the settings it was bound to.
+type BoundScheduler interface {
+	// ReviewFuzzed is Scheduler.ReviewOn under the bound settings, with
+	// the interval fuzz drawn by the caller where the scheduler can take
+	// it: u, uniform in [0, 1), replaces the scheduler's own draw.
+	ReviewFuzzed(state contracts.CardState, day contracts.LearnerDay, now time.Time, rating contracts.Rating, u float64) (contracts.CardState, error)
+}
+
 // Database is the whole storage: its stores, a transaction runner, and its
 // lifecycle. Calls made on a Database itself run outside a transaction.
 //

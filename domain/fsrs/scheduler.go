@@ -39,7 +39,7 @@ type Scheduler struct {
 	relearning []float64
 }
 
-var _ ports.Scheduler = (*Scheduler)(nil)
+var _ ports.SettingsBinder = (*Scheduler)(nil)
 
 // New returns a scheduler whose default steps are LearningSteps and
 // RelearningSteps (a deck's own steps replace them).
@@ -56,16 +56,48 @@ func (s *Scheduler) Review(state contracts.CardState, settings contracts.DeckSet
 // days in the learner's day. Zero settings fields take the defaults;
 // out-of-range settings, an unknown rating or a corrupt state are invalid.
 func (s *Scheduler) ReviewOn(state contracts.CardState, settings contracts.DeckSettings, day contracts.LearnerDay, now time.Time, rating contracts.Rating) (contracts.CardState, error) {
+	p, err := s.preset(settings)
+	if err != nil {
+		return contracts.CardState{}, err
+	}
+	return p.ReviewOn(state, day, now, rating)
+}
+
+// Bind returns the scheduler bound to one deck's settings, checked and
+// built once: a simulation reviewing thousands of cards under the same
+// settings uses it instead of ReviewOn, which builds it on every review.
+// Zero settings fields take the defaults; out-of-range settings are
+// invalid.
+func (s *Scheduler) Bind(settings contracts.DeckSettings) (ports.BoundScheduler, error) {
+	return s.preset(settings)
+}
+
+// preset is Bind.
+func (s *Scheduler) preset(settings contracts.DeckSettings) (*Preset, error) {
+	params, err := s.params(settings)
+	if err != nil {
+		return nil, err
+	}
+	lib := gofsrs.NewFSRS(params)
+	return &Preset{lib: lib, steps: stepSet{learning: params.LearningSteps, relearning: params.RelearningSteps},
+		maxIvl: int(params.MaximumInterval)}, nil
+}
+
+// Preset is a scheduler bound to one deck's settings (Scheduler.Bind).
+// It is read-only once built, so safe for concurrent use.
+type Preset struct {
+	lib    *gofsrs.FSRS
+	steps  stepSet
+	maxIvl int
+}
+
+// ReviewOn is Scheduler.ReviewOn under the preset's settings.
+func (p *Preset) ReviewOn(state contracts.CardState, day contracts.LearnerDay, now time.Time, rating contracts.Rating) (contracts.CardState, error) {
 	grade, err := toGrade(rating)
 	if err != nil {
 		return contracts.CardState{}, err
 	}
-	params, err := s.params(settings)
-	if err != nil {
-		return contracts.CardState{}, err
-	}
-	steps := stepSet{learning: params.LearningSteps, relearning: params.RelearningSteps}
-	card, err := steps.toFSRS(state)
+	card, err := p.steps.toFSRS(state)
 	if err != nil {
 		return contracts.CardState{}, err
 	}
@@ -74,7 +106,7 @@ func (s *Scheduler) ReviewOn(state contracts.CardState, settings contracts.DeckS
 		card.LastReview = virtual(day, card.LastReview)
 	}
 	card.Due = vnow.Add(card.Due.Sub(now))
-	info, err := gofsrs.NewFSRS(params).Next(card, vnow, grade)
+	info, err := p.lib.Next(card, vnow, grade)
 	if err != nil {
 		var fe *gofsrs.Error
 		if errors.As(err, &fe) {
@@ -85,16 +117,21 @@ func (s *Scheduler) ReviewOn(state contracts.CardState, settings contracts.DeckS
 	next := info.Card
 	next.Due = now.Add(next.Due.Sub(vnow))
 	next.LastReview = now
-	out, err := steps.fromFSRS(next)
+	out, err := p.steps.fromFSRS(next)
 	if err != nil {
 		return contracts.CardState{}, err
 	}
 	if out.Phase == contracts.PhaseReview {
-		maxIvl := int(params.MaximumInterval)
-		out.ScheduledDays = min(max(out.ScheduledDays, 1), maxIvl)
-		out.Due = day.StartOfDate(day.Date(now).AddDate(0, 0, out.ScheduledDays))
+		p.dueIn(&out, day, now)
 	}
 	return out, nil
+}
+
+// dueIn clamps a review-phase state's interval to 1 day and the maximum,
+// and makes it due from the start of that day in the learner's day.
+func (p *Preset) dueIn(out *contracts.CardState, day contracts.LearnerDay, now time.Time) {
+	out.ScheduledDays = min(max(out.ScheduledDays, 1), p.maxIvl)
+	out.Due = day.StartOfDate(day.Date(now).AddDate(0, 0, out.ScheduledDays))
 }
 
 // virtual maps t to the library's clock: the UTC date is the learner's

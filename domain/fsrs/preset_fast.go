@@ -1,0 +1,105 @@
+package fsrs
+
+import (
+	"math"
+	"time"
+
+	gofsrs "github.com/open-spaced-repetition/go-fsrs/v4"
+
+	"github.com/takhtabush/takhtabush/contracts"
+)
+
+// fuzzRanges is the library's interval fuzz table.
+var fuzzRanges = gofsrs.FuzzRanges()
+
+// ReviewFuzzed is ReviewOn with the interval fuzz drawn by the caller: u,
+// uniform in [0, 1), takes the place of the library's draw (seeded from
+// the review time, the repetition count and the memory state, which costs
+// more than the rest of a review). For a review-phase card reviewed a day
+// or more after its last review, the usual case in a simulation, it
+// computes the next state from the library's memory model alone, without
+// building the library's per-review scheduler: the same stability,
+// difficulty, phase, step and interval as the library with that draw
+// (TestReviewFuzzedMatchesLibrary). Any other review is ReviewOn, fuzzed
+// by the library.
+func (p *Preset) ReviewFuzzed(state contracts.CardState, day contracts.LearnerDay, now time.Time, rating contracts.Rating, u float64) (contracts.CardState, error) {
+	if state.Phase != contracts.PhaseReview || state.LastReview == nil || state.Reps < 0 || state.Lapses < 0 ||
+		state.ScheduledDays < 0 || state.Step < 0 || !finite(state.Stability) || state.Stability < 0.001 ||
+		!finite(state.Difficulty) || state.Difficulty < 1 {
+		return p.ReviewOn(state, day, now, rating)
+	}
+	elapsed := day.DaysBetween(*state.LastReview, now)
+	if elapsed < 1 {
+		return p.ReviewOn(state, day, now, rating)
+	}
+	lib := &p.lib.Parameters
+	mem0 := &gofsrs.MemoryState{Stability: state.Stability, Difficulty: state.Difficulty}
+	// next is the library's state after grade (only the grades this
+	// rating's interval depends on are computed).
+	next := func(grade gofsrs.Rating) gofsrs.ItemState {
+		return lib.NextState(mem0, lib.RequestRetention, uint64(elapsed), grade)
+	}
+	at := now
+	out := contracts.CardState{Phase: contracts.PhaseReview, Reps: state.Reps + 1, Lapses: state.Lapses, LastReview: &at}
+	var mem gofsrs.MemoryState
+	switch rating {
+	case contracts.RatingAgain:
+		// A lapse goes to the first relearning step: every deck has one,
+		// an instant within the day (contracts.CheckSteps).
+		mem = next(gofsrs.Again).Memory
+		if !finite(mem.Stability) || mem.Stability < 0.001 || !finite(mem.Difficulty) || mem.Difficulty < 1 {
+			return p.ReviewOn(state, day, now, rating) // the library's error
+		}
+		out.Lapses++
+		out.Phase, out.Due = contracts.PhaseRelearning, now.Add(time.Duration(p.steps.relearning[0]*float64(time.Minute)))
+		out.Stability, out.Difficulty = mem.Stability, mem.Difficulty
+		return out, nil
+	case contracts.RatingHard, contracts.RatingGood, contracts.RatingEasy:
+		h, g := next(gofsrs.Hard), next(gofsrs.Good)
+		hard := p.interval(h.Interval, elapsed, u)
+		good := p.interval(g.Interval, elapsed, u)
+		hard = min(hard, good)
+		good = max(good, hard+1)
+		switch rating {
+		case contracts.RatingHard:
+			mem, out.ScheduledDays = h.Memory, int(hard)
+		case contracts.RatingGood:
+			mem, out.ScheduledDays = g.Memory, int(good)
+		default:
+			e := next(gofsrs.Easy)
+			mem, out.ScheduledDays = e.Memory, int(max(p.interval(e.Interval, elapsed, u), good+1))
+		}
+	default:
+		return p.ReviewOn(state, day, now, rating) // invalid: ReviewOn says why
+	}
+	if !finite(mem.Stability) || mem.Stability < 0.001 || !finite(mem.Difficulty) || mem.Difficulty < 1 {
+		return p.ReviewOn(state, day, now, rating) // the library's error
+	}
+	out.Stability, out.Difficulty = mem.Stability, mem.Difficulty
+	p.dueIn(&out, day, now)
+	return out, nil
+}
+
+// interval is the library's interval of a raw interval in days, rounded,
+// within 1 day and the maximum, fuzzed with the draw u.
+func (p *Preset) interval(raw float64, elapsed int, u float64) float64 {
+	maxIvl := p.lib.MaximumInterval
+	ivl := max(min(math.Round(raw), maxIvl), 1)
+	if !p.lib.EnableFuzz || ivl < 2.5 {
+		return ivl
+	}
+	delta := 1.0
+	for _, r := range fuzzRanges {
+		delta += r.Factor * max(min(ivl, r.End)-r.Start, 0)
+	}
+	ivl = min(ivl, maxIvl)
+	lo := max(2, math.Round(ivl-delta))
+	hi := min(math.Round(ivl+delta), maxIvl)
+	if ivl > float64(elapsed) {
+		lo = max(lo, float64(elapsed)+1)
+	}
+	lo = min(lo, hi)
+	return math.Floor(u*(float64(int(hi)-int(lo)+1))) + float64(int(lo))
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
