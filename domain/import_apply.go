@@ -60,8 +60,8 @@ func (s *ImportService) Apply(ctx context.Context, src ports.PackageSource, opts
 }
 
 // importer is one import's working state. What spans the whole package
-// is small: ids, digests and counts, never note content (except the
-// notes the account had, which are updated when the import publishes).
+// is small: ids, digests and counts, never note content (the updates of
+// the notes the account had wait in the stage too).
 type importer struct {
 	s    *ImportService
 	uid  string
@@ -88,11 +88,10 @@ type importer struct {
 	types     []ports.NoteTypeRow    // the package's own note types, to store
 	converted map[string]int         // notes converted to a stock type, by why
 
-	guids   keySet               // GUIDs of the package's notes seen so far
-	taken   keySet               // deck id and hash of the cards staged so far
-	have    map[reviewKey]bool   // reviews the account had of the cards updated (nil until needed)
-	day     contracts.LearnerDay // the learner's day boundary, for review-log day numbers
-	updates []*noteWork          // notes the account had, to update when publishing
+	guids keySet               // GUIDs of the package's notes seen so far
+	taken keySet               // deck id and hash of the cards staged so far
+	have  map[reviewKey]bool   // reviews the account had of the cards updated (nil until needed)
+	day   contracts.LearnerDay // the learner's day boundary, for review-log day numbers
 
 	stage         ports.ImportStage // where the new rows wait until published
 	touched       time.Time         // when the stage was last marked alive

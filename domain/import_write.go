@@ -3,6 +3,7 @@ package domain
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"slices"
 	"time"
 
@@ -116,8 +117,8 @@ func (im *importer) write(ctx context.Context, src ports.PackageSource) error {
 	return err
 }
 
-// chunk plans, replays and stages one chunk of the package; the notes
-// the account had wait in updates for the publishing.
+// chunk plans, replays and stages one chunk of the package; the updates
+// of the notes the account had are staged too, for the publishing.
 func (im *importer) chunk(ctx context.Context, ch ports.AnkiChunk) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -139,12 +140,7 @@ func (im *importer) chunk(ctx context.Context, ch ports.AnkiChunk) error {
 	if err := im.stageReviews(ctx, works, ch.Reviews); err != nil {
 		return err
 	}
-	for _, n := range works {
-		if n.existing {
-			im.updates = append(im.updates, n)
-		}
-	}
-	return nil
+	return im.stageUpdates(ctx, works)
 }
 
 // publish creates the new decks, copies the stage into the live tables
@@ -427,44 +423,161 @@ func importConflict(err error) error {
 	return fail(err)
 }
 
-// updateOld updates the notes the account had and their cards: fields,
-// tags, deck, suspension and the scheduling state the package carries.
-// What the package leaves as it is is not written again (a re-import of
-// an unchanged package writes next to nothing while it holds the
-// writer), though it counts as updated in the report.
-func (im *importer) updateOld(ctx context.Context, tx ports.Stores) error {
-	for _, n := range im.updates {
-		if !n.same {
-			if err := tx.Notes().UpdateNote(ctx, im.uid, n.row); err != nil {
-				return importConflict(err)
-			}
+// pendingUpdate is the update of one note the account had and of its
+// cards, staged (JSON in import_updates) until the import publishes, so a
+// re-import holds no note across chunks: the note's new fields and tags
+// when they changed, and its cards whose text, place, suspension or
+// scheduling state changed. What the package leaves as it is is not
+// staged at all (it is counted as updated in the report).
+type pendingUpdate struct {
+	Note  *pendingNote  `json:"n,omitempty"`
+	Cards []pendingCard `json:"c,omitempty"`
+}
+
+// pendingNote is a note's update, made on the version read when staging.
+type pendingNote struct {
+	ID       string   `json:"id"`
+	Version  int64    `json:"v"`
+	NoteType string   `json:"type"`
+	Fields   []string `json:"fields"`
+	Tags     []string `json:"tags"`
+}
+
+// pendingCard is a card's update, made on the version read when staging:
+// its new content and its new scheduling state, each when it changed.
+type pendingCard struct {
+	ID      string               `json:"id"`
+	Version int64                `json:"v"`
+	Content *pendingContent      `json:"content,omitempty"`
+	State   *contracts.CardState `json:"state,omitempty"`
+}
+
+// pendingContent is what a card shows, where it is and whether it is
+// suspended.
+type pendingContent struct {
+	DeckID    string   `json:"deck"`
+	Front     string   `json:"front"`
+	Back      string   `json:"back"`
+	Tags      []string `json:"tags"`
+	Suspended bool     `json:"suspended,omitempty"`
+	Hash      string   `json:"hash"`
+}
+
+// stageUpdates stages the updates of a chunk's notes the account had
+// (fields, tags, deck, suspension and the scheduling state the package
+// carries), at most importChunk a transaction, and counts them in the
+// report.
+func (im *importer) stageUpdates(ctx context.Context, works []*noteWork) error {
+	var bodies []string
+	flush := func() error {
+		if len(bodies) == 0 {
+			return nil
+		}
+		if err := im.s.store.ImportStages().StageUpdates(ctx, im.stage.ID, bodies); err != nil {
+			return fail(err)
+		}
+		bodies = bodies[:0]
+		return im.touch(ctx)
+	}
+	for _, n := range works {
+		if !n.existing {
+			continue
 		}
 		im.rep.NotesUpdated++
+		var u pendingUpdate
+		if !n.same {
+			u.Note = &pendingNote{ID: n.row.ID, Version: n.row.Version, NoteType: n.row.NoteType, Fields: n.row.Fields, Tags: n.row.Tags}
+		}
 		for _, c := range n.cards {
 			if c.existing == nil {
 				continue
 			}
-			row := *c.existing
-			row.DeckID, row.Front, row.Back, row.Tags, row.Suspended, row.Hash, row.UpdatedAt =
-				c.deckID, c.made.card.Front, c.made.card.Back, c.made.card.Tags, c.suspended, c.made.hash, im.now
-			if sameContent(row, *c.existing) {
-				row = *c.existing
-			} else if err := tx.Cards().UpdateCard(ctx, im.uid, row); err != nil {
-				if contracts.IsKind(err, contracts.KindConflict) {
-					im.skip("card", "its new front and back duplicate another card of its deck; the card kept its text", row.Front, 1)
-					row = *c.existing
-				} else {
+			im.rep.CardsUpdated++
+			old := *c.existing
+			row := old
+			row.DeckID, row.Front, row.Back, row.Tags, row.Suspended, row.Hash = c.deckID, c.made.card.Front, c.made.card.Back, c.made.card.Tags, c.suspended, c.made.hash
+			pc := pendingCard{ID: old.ID, Version: old.Version}
+			if !sameContent(row, old) {
+				pc.Content = &pendingContent{DeckID: row.DeckID, Front: row.Front, Back: row.Back, Tags: row.Tags, Suspended: row.Suspended, Hash: row.Hash}
+			}
+			if !sameState(old.State, c.state) {
+				st := c.state
+				pc.State = &st
+			}
+			if pc.Content != nil || pc.State != nil {
+				u.Cards = append(u.Cards, pc)
+			}
+		}
+		if u.Note == nil && len(u.Cards) == 0 {
+			continue
+		}
+		body, err := json.Marshal(u)
+		if err != nil {
+			return fail(err)
+		}
+		if bodies = append(bodies, string(body)); len(bodies) >= importChunk {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+	}
+	return flush()
+}
+
+// updatePage is how many staged updates the publishing reads at a time.
+const updatePage = 500
+
+// updateOld applies the staged updates of the notes the account had and
+// their cards, in tx, a page at a time. A card whose new text duplicates
+// another card of its deck keeps its text (and is counted as skipped).
+func (im *importer) updateOld(ctx context.Context, tx ports.Stores) error {
+	for after := int64(0); ; {
+		page, err := tx.ImportStages().StagedUpdates(ctx, im.stage.ID, after, updatePage)
+		if err != nil {
+			return fail(err)
+		}
+		for _, p := range page {
+			after = p.Seq
+			var u pendingUpdate
+			if err := json.Unmarshal([]byte(p.Body), &u); err != nil {
+				return fail(err)
+			}
+			if err := im.applyUpdate(ctx, tx, u); err != nil {
+				return err
+			}
+		}
+		if len(page) < updatePage {
+			return nil
+		}
+	}
+}
+
+// applyUpdate writes one staged update in tx.
+func (im *importer) applyUpdate(ctx context.Context, tx ports.Stores, u pendingUpdate) error {
+	if n := u.Note; n != nil {
+		row := ports.NoteRow{ID: n.ID, NoteType: n.NoteType, Fields: n.Fields, Tags: n.Tags, Version: n.Version, UpdatedAt: im.now}
+		if err := tx.Notes().UpdateNote(ctx, im.uid, row); err != nil {
+			return importConflict(err)
+		}
+	}
+	for _, c := range u.Cards {
+		version := c.Version
+		if t := c.Content; t != nil {
+			row := ports.CardRow{Hash: t.Hash, Version: version, Card: contracts.Card{ID: c.ID, DeckID: t.DeckID, Front: t.Front, Back: t.Back,
+				Tags: t.Tags, Suspended: t.Suspended, UpdatedAt: im.now}}
+			if err := tx.Cards().UpdateCard(ctx, im.uid, row); err != nil {
+				if !contracts.IsKind(err, contracts.KindConflict) {
 					return fail(err)
 				}
+				im.skip("card", "its new front and back duplicate another card of its deck; the card kept its text", t.Front, 1)
 			} else {
-				row.Version++
+				version++
 			}
-			if !sameState(row.State, c.state) {
-				if err := tx.Cards().UpdateState(ctx, im.uid, row.ID, row.Version, c.state, im.now); err != nil {
-					return importConflict(err)
-				}
+		}
+		if c.State != nil {
+			if err := tx.Cards().UpdateState(ctx, im.uid, c.ID, version, *c.State, im.now); err != nil {
+				return importConflict(err)
 			}
-			im.rep.CardsUpdated++
 		}
 	}
 	return nil

@@ -27,6 +27,13 @@ type StagePublished struct {
 	Reviews      int
 }
 
+// StagedUpdate is one pending update an import staged (its body is the
+// domain's own encoding), read back in Seq order when the stage publishes.
+type StagedUpdate struct {
+	Seq  int64
+	Body string
+}
+
 // ImportStageStore keeps the staged rows of package imports. Staging
 // writes go in whatever transaction the store runs in (one of their own
 // outside a transaction), so an import writes its rows in short
@@ -41,6 +48,13 @@ type ImportStageStore interface {
 	StageCards(ctx context.Context, userID, stageID string, cards []CardRow) error
 	// StageReviews adds review logs to the user's stage.
 	StageReviews(ctx context.Context, userID, stageID string, reviews []ReviewLog) error
+	// StageUpdates appends pending updates of rows the account had to the
+	// stage, in order, so an import holds none of them in memory until
+	// it publishes.
+	StageUpdates(ctx context.Context, stageID string, bodies []string) error
+	// StagedUpdates returns up to limit of the stage's pending updates
+	// after afterSeq (all when 0), in the order they were staged.
+	StagedUpdates(ctx context.Context, stageID string, afterSeq int64, limit int) ([]StagedUpdate, error)
 	// TouchStage records that the stage's import is still running, at at.
 	TouchStage(ctx context.Context, stageID string, at time.Time) error
 	// PublishStage copies the user's unpublished stage into notes, cards

@@ -9,7 +9,8 @@ import (
 )
 
 // The staged tables (migration 00017) have the columns of notes, cards
-// and review_logs plus stage_id; these are the columns copied into the
+// and review_logs plus stage_id (import_updates, migration 00025, holds
+// the domain's pending updates of rows the account had); these are the columns copied into the
 // live tables when a stage is published, the same on both sides.
 const (
 	stageNoteCols   = `id, user_id, note_type, guid, fields, tags, version, created_at, updated_at`
@@ -98,6 +99,38 @@ func (s importStageStore) StageReviews(ctx context.Context, userID, stageID stri
 		v[1] = userID
 		return append([]any{stageID}, v...)
 	})
+}
+
+// StageUpdates implements ports.ImportStageStore.
+func (s importStageStore) StageUpdates(ctx context.Context, stageID string, bodies []string) error {
+	return stageRows(ctx, s.handle, "stage updates", "import_updates", "body", bodies, func(b string) []any {
+		return []any{stageID, b}
+	})
+}
+
+// StagedUpdates implements ports.ImportStageStore.
+func (s importStageStore) StagedUpdates(ctx context.Context, stageID string, afterSeq int64, limit int) ([]ports.StagedUpdate, error) {
+	out := []ports.StagedUpdate{}
+	if limit <= 0 {
+		return out, nil
+	}
+	rows, err := s.q.QueryContext(ctx, `SELECT seq, body FROM import_updates WHERE stage_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
+		stageID, afterSeq, limit)
+	if err != nil {
+		return nil, s.s.wrap(ctx, err, "staged updates")
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var u ports.StagedUpdate
+		if err := rows.Scan(&u.Seq, &u.Body); err != nil {
+			return nil, s.s.wrap(ctx, err, "staged updates")
+		}
+		out = append(out, u)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.s.wrap(ctx, err, "staged updates")
+	}
+	return out, nil
 }
 
 // reviewValues are a review log's values for stageReviewCols, in order,
@@ -209,7 +242,7 @@ func (s importStageStore) DropStage(ctx context.Context, stageID string, limit i
 	gone := false
 	err := s.atomicIfOutside(ctx, func(h *handle) error {
 		left := max(limit, 1)
-		for _, t := range []string{"import_review_logs", "import_cards", "import_notes"} {
+		for _, t := range []string{"import_review_logs", "import_cards", "import_notes", "import_updates"} {
 			res, err := h.exec(ctx, `DELETE FROM `+t+` WHERE seq IN (SELECT seq FROM `+t+
 				` WHERE stage_id = $1 ORDER BY seq LIMIT $2)`, stageID, left)
 			n, err := h.affected(ctx, res, err, "drop import stage")

@@ -10,7 +10,7 @@ import (
 )
 
 // testImportStages: staged notes, cards and reviews are seen by no read
-// until the stage is published; publishing copies them once, skipping a
+// until the stage is published (staged updates are read back in order); publishing copies them once, skipping a
 // card whose deck has its text by then (with its review); the stage is
 // then dropped in batches, and StagesToDrop finds a job's stages, the
 // published ones and those untouched since a time.
@@ -27,6 +27,25 @@ func testImportStages(t *testing.T, f *fixture) {
 	must(t, st.StageCards(f.ctx, a, stage.ID, []ports.CardRow{c1, c2}))
 	r1, r2 := f.reviewLog(a, c1, "", contracts.RatingGood, f.now.Add(-day), 1000), f.reviewLog(a, c2, "", contracts.RatingAgain, f.now.Add(-day), 0)
 	must(t, st.StageReviews(f.ctx, a, stage.ID, []ports.ReviewLog{r1, r2}))
+	must(t, st.StageUpdates(f.ctx, stage.ID, []string{`{"u":1}`, `{"u":2}`}))
+	must(t, st.StageUpdates(f.ctx, stage.ID, []string{`{"u":3}`}))
+	var bodies []string
+	for after := int64(0); ; {
+		page, err := st.StagedUpdates(f.ctx, stage.ID, after, 2)
+		must(t, err)
+		for _, u := range page {
+			bodies, after = append(bodies, u.Body), u.Seq
+		}
+		if len(page) < 2 {
+			break
+		}
+	}
+	if !slices.Equal(bodies, []string{`{"u":1}`, `{"u":2}`, `{"u":3}`}) {
+		t.Fatalf("StagedUpdates in pages of 2 = %q", bodies)
+	}
+	if page, err := st.StagedUpdates(f.ctx, f.id("stg"), 0, 10); err != nil || len(page) != 0 {
+		t.Fatalf("StagedUpdates of another stage = %+v, %v", page, err)
+	}
 
 	if got, err := f.s.Cards().GetCards(f.ctx, a, []string{c1.ID, c2.ID}); err != nil || len(got) != 0 {
 		t.Fatalf("staged cards read before publishing: %+v, %v", got, err)
@@ -89,8 +108,8 @@ func testImportStages(t *testing.T, f *fixture) {
 		gone, err := st.DropStage(f.ctx, stage.ID, 2)
 		must(t, err)
 		if gone {
-			if i < 2 { // 5 staged rows, 2 a call
-				t.Errorf("DropStage with limit 2 dropped 5 rows in %d calls", i+1)
+			if i < 3 { // 8 staged rows, 2 a call
+				t.Errorf("DropStage with limit 2 dropped 8 rows in %d calls", i+1)
 			}
 			break
 		}
@@ -102,6 +121,9 @@ func testImportStages(t *testing.T, f *fixture) {
 	must(t, err)
 	if len(ids) != 0 {
 		t.Errorf("stages to drop after DropStage: %v", ids)
+	}
+	if page, err := st.StagedUpdates(f.ctx, stage.ID, 0, 10); err != nil || len(page) != 0 {
+		t.Errorf("staged updates after DropStage = %+v, %v", page, err)
 	}
 	if got := f.get(a, c1.ID); got.ID != c1.ID {
 		t.Errorf("dropping a published stage touched its card: %+v", got)

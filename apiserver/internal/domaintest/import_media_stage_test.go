@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -216,4 +217,69 @@ func fileNamed(rows []ports.MediaRow, name string) string {
 		}
 	}
 	return "?"
+}
+
+// TestReimportEditedPackage: a re-import applies, when it publishes, the
+// updates it staged: a note's edited fields and its card's text, a card's
+// new scheduling state; a card whose new text duplicates another card of
+// its deck keeps its text (counted as skipped); notes the package leaves
+// as they are keep their versions.
+func TestReimportEditedPackage(t *testing.T) { eachStore(t, testReimportEditedPackage) }
+
+func testReimportEditedPackage(t *testing.T, store string) {
+	e := newEnv(t, store)
+	ctx := e.user("ada@example.com")
+	p, _ := contracts.PrincipalFrom(ctx)
+	uid := p.UserID
+	pkg := benchPackage(40, 100, 0, 0)
+	if _, err := e.svc.Import.Apply(ctx, sourceOf(pkg), domain.ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	cardOf := func(guid string) ports.CardRow {
+		t.Helper()
+		cs, err := e.store.Notes().CardsOfNotes(ctx, uid, []string{importedNoteID(uid, guid)})
+		if err != nil || len(cs) != 1 {
+			t.Fatalf("cards of %s: %+v, %v", guid, cs, err)
+		}
+		return cs[0]
+	}
+	untouched, dupBefore := cardOf("bench-7"), cardOf("bench-2")
+
+	pkg.Notes[1].Fields = []string{"<b>word one</b>", "edited"}
+	pkg.Notes[2].Fields = slices.Clone(pkg.Notes[0].Fields) // bench-0 and bench-2 are in deck Big
+	due := t0.Add(40 * 24 * time.Hour)
+	pkg.Cards[4].State.Due, pkg.Cards[4].State.Reps = due, 9
+	rep, err := e.svc.Import.Apply(ctx, sourceOf(pkg), domain.ImportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.NotesUpdated != 40 || rep.CardsUpdated != 40 || rep.NotesCreated != 0 || rep.CardsCreated != 0 {
+		t.Fatalf("re-import report %+v", rep)
+	}
+	skipped := false
+	for _, s := range rep.Skipped {
+		skipped = skipped || (s.What == "card" && strings.Contains(s.Reason, "kept its text") && s.Count == 1)
+	}
+	if !skipped {
+		t.Errorf("the duplicate card was not reported: %+v", rep.Skipped)
+	}
+	notes, err := e.store.Notes().GetNotes(ctx, uid, []string{importedNoteID(uid, "bench-1")})
+	if err != nil || len(notes) != 1 || notes[0].Fields[1] != "edited" || notes[0].Version != 2 {
+		t.Fatalf("the edited note: %+v, %v", notes, err)
+	}
+	if c := cardOf("bench-1"); c.Front != "<b>word one</b>" || c.Back != "edited" || c.Version != 2 {
+		t.Errorf("the edited note's card: %q / %q, version %d", c.Front, c.Back, c.Version)
+	}
+	if c := cardOf("bench-2"); c.Front != dupBefore.Front || c.Hash != dupBefore.Hash {
+		t.Errorf("the duplicating card changed its text: %q, was %q", c.Front, dupBefore.Front)
+	}
+	if c := cardOf("bench-4"); !c.State.Due.Equal(due) || c.State.Reps != 9 {
+		t.Errorf("the rescheduled card: %+v", c.State)
+	}
+	if c := cardOf("bench-7"); c.Version != untouched.Version {
+		t.Errorf("an unchanged card was written again: version %d → %d", untouched.Version, c.Version)
+	}
+	if left := e.stagesLeft(t); len(left) != 0 {
+		t.Fatalf("stages left: %v", left)
+	}
 }

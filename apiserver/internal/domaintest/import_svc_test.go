@@ -198,7 +198,7 @@ func testImportRoundTrip(t *testing.T, store string) {
 
 	// Importing again updates every note and adds nothing; what the
 	// package leaves as it is is not written again (versions stay; the
-	// image is stored again under a new id, so its note and cards change).
+	// image is the file bob has already, so its note and cards too).
 	versions := e.versionsOf(bob)
 	again, err := e.svc.Import.Apply(bob, sourceOf(p), domain.ImportOptions{})
 	if err != nil {
@@ -207,7 +207,7 @@ func testImportRoundTrip(t *testing.T, store string) {
 	after := e.versionsOf(bob)
 	kept := 0
 	for id, v := range versions {
-		if after[id].version != v.version && !strings.Contains(v.text, "media:") && (strings.HasPrefix(id, "n:") || v.phase != contracts.PhaseNew) {
+		if after[id].version != v.version && (strings.HasPrefix(id, "n:") || v.phase != contracts.PhaseNew) {
 			t.Errorf("re-importing the unchanged package wrote %s again (version %d → %d)", id, v.version, after[id].version)
 		}
 		if after[id].version == v.version {
@@ -222,6 +222,9 @@ func testImportRoundTrip(t *testing.T, store string) {
 	}
 	if n := len(e.cardViews(bob)); n != 6 {
 		t.Errorf("after re-import bob has %d cards, want 6", n)
+	}
+	if m, err := e.store.Media().ListMedia(bob, bobUID, "", 10); err != nil || len(m) != 1 || m[0].ID != media[0].ID || again.Media != 1 {
+		t.Errorf("bob's media after the re-import %+v (%v), report %d; want the one file he had", m, err, again.Media)
 	}
 	// The exporting account's own notes are found by their GUID too.
 	before := len(e.cardViews(ada))
