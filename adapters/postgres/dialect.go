@@ -34,6 +34,10 @@ func (dialect) MatchText(_ context.Context, _ sqlstore.Querier, param string, wo
 	return `c.search @@ to_tsquery('simple', ` + param + `)`, strings.Join(parts, " & "), nil
 }
 
+// MatchColumns names the column MatchText's condition tests
+// (sqlstore.RowTextMatcher).
+func (dialect) MatchColumns() string { return "c.search" }
+
 // ShareLock locks the rows a SELECT reads against deletion (and key
 // changes) until the transaction ends.
 func (dialect) ShareLock() string { return " FOR KEY SHARE" }

@@ -33,6 +33,13 @@ func (s cardStore) Search(ctx context.Context, userID string, f contracts.CardFi
 			return rows, err
 		}
 	}
+	rm, rowMatch := s.s.d.(RowTextMatcher)
+	if rowMatch && len(words) > 0 {
+		rows, done, err := s.searchRowWindow(ctx, rm, userID, f, words, afterID, limit)
+		if err != nil || done {
+			return rows, err
+		}
+	}
 	var a args
 	q := `SELECT ` + cardCols + ` FROM cards c WHERE c.user_id = ` + a.add(userID)
 	if f.DeckID != "" {
@@ -54,7 +61,15 @@ func (s cardStore) Search(ctx context.Context, userID string, f contracts.CardFi
 	if err != nil {
 		return nil, err
 	}
-	q += cond + ` ORDER BY c.id LIMIT ` + a.add(limit)
+	if rowMatch && len(words) > 0 {
+		// Every match first (the text index), then the page: the words
+		// are rarer than the window found them, and ORDER BY id LIMIT on
+		// the cards themselves could be planned as a walk of every card
+		// by id testing each (searchRowWindow).
+		q = `WITH m AS MATERIALIZED (` + q + cond + `) SELECT * FROM m ORDER BY m.id LIMIT ` + a.add(limit)
+	} else {
+		q += cond + ` ORDER BY c.id LIMIT ` + a.add(limit)
+	}
 	return s.scanCards(ctx, "search cards", q, a...)
 }
 
@@ -109,6 +124,47 @@ func (s cardStore) searchWindow(ctx context.Context, w TextWindower, userID stri
 	q := `WITH cand AS MATERIALIZED (` + cand + `)
 SELECT ` + cardCols + `, (SELECT COUNT(*) FROM cand) FROM cand JOIN cards c ON c.seq = cand.seq
 WHERE ` + match + cond + ` ORDER BY cand.id LIMIT ` + a.add(limit)
+	return s.windowPage(ctx, q, a, window, limit)
+}
+
+// searchRowWindow is Search with words on a RowTextMatcher, as
+// searchWindow: it reads the cards of the user (of the deck) by id after
+// afterID, at most searchWindowFactor × limit of them, with the columns
+// the match tests, and keeps those matching f, testing each row, until it
+// has limit (a common word stops after a few dozen). The window is a
+// subquery with its own LIMIT, so the planner cannot answer the match
+// from the text index instead (fetching every match of a common word to
+// join the window); its size is counted beside, an index read. done as
+// searchWindow's.
+func (s cardStore) searchRowWindow(ctx context.Context, m RowTextMatcher, userID string, f contracts.CardFilter, words []string, afterID string, limit int) (rows []ports.CardRow, done bool, err error) {
+	var a args
+	window := limit * searchWindowFactor
+	from := ` FROM cards c WHERE c.user_id = ` + a.add(userID)
+	if f.DeckID != "" {
+		from += ` AND c.deck_id = ` + a.add(f.DeckID)
+	}
+	if afterID != "" {
+		from += ` AND c.id > ` + a.add(afterID)
+	}
+	from += ` ORDER BY c.id LIMIT ` + a.add(window)
+	match, arg, err := s.s.d.MatchText(ctx, s.q, "$"+itoa(len(a)+1), words)
+	if err != nil {
+		return nil, false, s.s.wrap(ctx, err, "search cards")
+	}
+	a.add(arg)
+	cond, err := s.filterCards(f, &a)
+	if err != nil {
+		return nil, false, err
+	}
+	q := `SELECT ` + cardCols + `, (SELECT COUNT(*) FROM (SELECT c.id` + from + `) w)
+FROM (SELECT ` + cardCols + `, ` + m.MatchColumns() + from + `) c
+WHERE ` + match + cond + ` ORDER BY c.id LIMIT ` + a.add(limit)
+	return s.windowPage(ctx, q, a, window, limit)
+}
+
+// windowPage runs a window query (searchWindow, searchRowWindow): rows
+// of cardCols and the number of candidates in the window.
+func (s cardStore) windowPage(ctx context.Context, q string, a args, window, limit int) (rows []ports.CardRow, done bool, err error) {
 	const op = "search cards"
 	dbRows, err := s.q.QueryContext(ctx, q, a...)
 	if err != nil {
