@@ -42,6 +42,24 @@ type NoteCard struct {
 	Phase  Phase  `json:"phase"`
 }
 
+// NoteTypeInfo is a note type a note can be added with: a stock type or
+// one of the user's own.
+type NoteTypeInfo struct {
+	ID     string   `json:"id,omitempty"` // the user's own type's id; "" for a stock type
+	Name   string   `json:"name"`
+	Cloze  bool     `json:"cloze,omitempty"` // its cards come from {{c1::…}} deletions in its first field
+	Fields []string `json:"fields"`          // in order; a NewNote's Fields are keyed by these names
+}
+
+// Ref is what a NewNote's NoteType names this type by: its id for the
+// user's own type, its name for a stock type.
+func (t NoteTypeInfo) Ref() string {
+	if t.ID != "" {
+		return t.ID
+	}
+	return t.Name
+}
+
 // NewNote is one note to add.
 type NewNote struct {
 	NoteType string            `json:"noteType"`

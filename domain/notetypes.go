@@ -86,6 +86,29 @@ func allNoteTypes(ctx context.Context, st ports.Stores, uid string) ([]ports.Not
 	}
 }
 
+// NoteTypes implements ports.NoteService.
+func (s *NoteService) NoteTypes(ctx context.Context) ([]contracts.NoteTypeInfo, error) {
+	uid, err := userID(ctx)
+	if err != nil {
+		return nil, err
+	}
+	own, err := allNoteTypes(ctx, s.store, uid)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]contracts.NoteTypeInfo, 0, len(own)+len(contracts.StockNoteTypes))
+	for _, t := range notes.Stock() {
+		out = append(out, contracts.NoteTypeInfo{Name: t.Name, Cloze: t.Kind == notes.KindCloze, Fields: slices.Clone(t.Fields)})
+	}
+	slices.SortStableFunc(own, func(a, b ports.NoteTypeRow) int {
+		return strings.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name))
+	})
+	for _, r := range own {
+		out = append(out, contracts.NoteTypeInfo{ID: r.ID, Name: r.Name, Cloze: r.Kind == string(notes.KindCloze), Fields: slices.Clone(r.Fields)})
+	}
+	return out, nil
+}
+
 // maxTypeProblems bounds the problems one add_notes error lists, and
 // maxTypesListed the account's own types an unknown-type problem names.
 const (

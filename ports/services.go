@@ -96,6 +96,9 @@ type NoteService interface {
 	UpdateNotes(ctx context.Context, args contracts.UpdateNotesArgs) (contracts.BulkResult, error)
 	// GetNote returns one note with its cards. Not found when absent.
 	GetNote(ctx context.Context, noteID string) (contracts.Note, error)
+	// NoteTypes lists the note types a note can be added with: the stock
+	// types in Anki's order, then the user's own by name.
+	NoteTypes(ctx context.Context) ([]contracts.NoteTypeInfo, error)
 	// CardStyle returns the CSS of a card's note type made safe for a
 	// page: confined to the elements inside the container scope matches
 	// (a class selector, e.g. ".nt-card") and stripped of anything that

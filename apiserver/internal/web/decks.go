@@ -4,6 +4,8 @@ import (
 	"github.com/takhtabush/takhtabush/apiserver/internal/httperr"
 	"html/template"
 	"net/http"
+	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -53,6 +55,7 @@ func NewDeckPages(site *Site, svc DeckServices) *DeckPages {
 //	GET  /decks, POST /decks                 the decks with their counts; create one
 //	GET  /decks/{id}                         a deck's cards: search, filters, add one
 //	POST /decks/{id}/cards                   add one card
+//	POST /decks/{id}/notes                   add one note of a stock or own note type (?type= on the deck page shows its fields)
 //	GET  /decks/{id}/paste, POST …           paste many: preview, then add
 //	GET  /decks/{id}/settings, POST …        rename, limits, retention
 //	POST /decks/{id}/optimize, …/cancel      optimise the preset's weights; stop it
@@ -71,6 +74,7 @@ func (p *DeckPages) Register(mux *http.ServeMux) {
 	mux.Handle("POST /decks", s.Page(p.createDeck))
 	mux.Handle("GET /decks/{id}", s.Page(p.deck))
 	mux.Handle("POST /decks/{id}/cards", s.Page(p.addCard))
+	mux.Handle("POST /decks/{id}/notes", s.Page(p.addNote))
 	mux.Handle("GET /decks/{id}/paste", s.Page(p.paste))
 	mux.Handle("POST /decks/{id}/paste", s.Page(p.pastePost))
 	mux.Handle("GET /decks/{id}/settings", s.Page(p.settings))
@@ -164,6 +168,27 @@ type deckData struct {
 	Tag      string
 	Decks    []contracts.Deck // for moving
 	Filtered bool
+	// Types are the note types the add form offers (stock, then own);
+	// Type is the one ?type= chose, whose fields the form shows (nil: the
+	// plain front-and-back card).
+	Types []contracts.NoteTypeInfo
+	Type  *contracts.NoteTypeInfo
+}
+
+// OwnTypes reports whether the user has note types of their own.
+func (d deckData) OwnTypes() bool {
+	return slices.ContainsFunc(d.Types, func(t contracts.NoteTypeInfo) bool { return t.ID != "" })
+}
+
+// findNoteType returns the type ref names in types (an own type's id or
+// a stock type's name).
+func findNoteType(types []contracts.NoteTypeInfo, ref string) (contracts.NoteTypeInfo, bool) {
+	for _, t := range types {
+		if ref != "" && t.Ref() == ref {
+			return t, true
+		}
+	}
+	return contracts.NoteTypeInfo{}, false
 }
 
 func (p *DeckPages) deck(w http.ResponseWriter, r *http.Request, v View) {
@@ -196,6 +221,13 @@ func (p *DeckPages) deck(w http.ResponseWriter, r *http.Request, v View) {
 		return
 	}
 	data := deckData{Deck: d, Query: args.Query, Filter: filter, Tag: q.Get("tag"), Filtered: args.Query != "" || filter != "" || len(args.Tags) > 0}
+	if data.Types, err = p.svc.Notes.NoteTypes(ctx); err != nil {
+		p.site.Fail(w, r, v, err)
+		return
+	}
+	if t, ok := findNoteType(data.Types, q.Get("type")); ok {
+		data.Type = &t
+	}
 	now := time.Now()
 	for _, c := range page.Items {
 		data.Cards = append(data.Cards, cardRow{Card: c, FrontText: p.content.Plain(c.Front, 80), BackText: p.content.Plain(c.Back, 80),
@@ -234,12 +266,52 @@ func (p *DeckPages) addCard(w http.ResponseWriter, r *http.Request, v View) {
 	SeeOther(w, r, "/decks/"+id+"?flash=added")
 }
 
+// addNote adds one note of the chosen note type, its fields posted as
+// field-0, field-1, … in the type's order, and comes back to the deck
+// with the same type chosen, ready for the next note.
+func (p *DeckPages) addNote(w http.ResponseWriter, r *http.Request, v View) {
+	ctx := r.Context()
+	id := r.PathValue("id")
+	types, err := p.svc.Notes.NoteTypes(ctx)
+	if err != nil {
+		p.site.Fail(w, r, v, err)
+		return
+	}
+	t, ok := findNoteType(types, r.PostFormValue("noteType"))
+	if !ok {
+		p.site.Fail(w, r, v, contracts.Errorf(contracts.KindInvalid, "The note was not added: choose one of the note types the form lists."))
+		return
+	}
+	fields := make(map[string]string, len(t.Fields))
+	for i, name := range t.Fields {
+		fields[name] = r.PostFormValue("field-" + strconv.Itoa(i))
+	}
+	res, err := p.svc.Notes.AddNotes(ctx, contracts.AddNotesArgs{DeckID: id, Notes: []contracts.NewNote{{
+		NoteType: t.Ref(), Fields: fields, Tags: strings.Fields(r.PostFormValue("tags")),
+	}}})
+	if err != nil {
+		p.site.Fail(w, r, v, err)
+		return
+	}
+	it := res.Items[0]
+	back := "/decks/" + id + "?" + url.Values{"type": {t.Ref()}}.Encode() + "&flash="
+	switch it.Status {
+	case contracts.OutcomeCreated:
+		p.audited(r, contracts.ToolAddNotes, map[string]any{"deckId": id, "notes": 1, "noteType": t.Ref()}, it.ID)
+		SeeOther(w, r, back+"note-added#add")
+	case contracts.OutcomeDuplicate:
+		SeeOther(w, r, back+"duplicate#add")
+	default:
+		p.site.Fail(w, r, v, contracts.Errorf(contracts.KindInvalid, "The note was not added: %s", it.Reason))
+	}
+}
+
 // flashes are the one-line messages a redirect may ask for.
 var flashes = map[string]string{
 	"created": "Deck created. Add cards one by one or paste many.", "added": "Card added.",
 	"duplicate": "That card is already in this deck; nothing was added.", "saved": "Saved.",
 	"deleted": "Deleted.", "suspended": "Card suspended.", "unsuspended": "Card back in the queue.",
-	"imported": "Cards added.",
+	"imported": "Cards added.", "note-added": "Note added, with the cards its type makes.",
 }
 
 func deckFlash(r *http.Request) string { return flashes[r.URL.Query().Get("flash")] }
