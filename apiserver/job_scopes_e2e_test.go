@@ -133,6 +133,16 @@ func TestJobScopesOverMCP(t *testing.T) {
 		rmc := &modernClient{t: t, endpoint: e.base + "/mcp", key: readKey, tasks: true}
 		taskScopeRefused(t, rmc, "tasks/get", imp.ID, contracts.ScopeDecksWrite)
 		taskScopeRefused(t, rmc, "tasks/get", optimize.ID, contracts.ScopeStudyWrite)
+		// A wider key narrowed by the x-mcp-scopes header is refused the same
+		// way: the services see the narrowed grant, as the engine does.
+		nmc := &modernClient{t: t, endpoint: e.base + "/mcp", key: fullKey, tasks: true, scopes: string(contracts.ScopeDecksWrite)}
+		if task := nmc.mustCall("tasks/get", map[string]any{"taskId": imp.ID}); task["taskId"] != imp.ID {
+			t.Errorf("tasks/get of the import through a key narrowed to decks:write = %v", task)
+		}
+		taskScopeRefused(t, nmc, "tasks/get", optimize.ID, contracts.ScopeStudyWrite)
+		taskScopeRefused(t, nmc, "tasks/cancel", optimize.ID, contracts.ScopeStudyWrite)
+		refused(connect(t, e.base+"/mcp", http.Header{"Authorization": {"Bearer " + fullKey}, "X-Mcp-Scopes": {string(contracts.ScopeDecksWrite)}}, ""),
+			contracts.ToolGetJob, optimize.ID, contracts.ScopeStudyWrite)
 
 		// Another user's task answers exactly as an id that names no task,
 		// whatever the scopes, so the refusal above reveals nothing to a

@@ -18,7 +18,8 @@ type modernClient struct {
 	t        *testing.T
 	endpoint string
 	key      string
-	tasks    bool // declare the io.modelcontextprotocol/tasks extension
+	tasks    bool   // declare the io.modelcontextprotocol/tasks extension
+	scopes   string // the x-mcp-scopes header narrowing the key's grant, when set
 	id       int
 }
 
@@ -45,6 +46,9 @@ func (c *modernClient) call(method string, params map[string]any) (status int, r
 	req.Header.Set("Authorization", "Bearer "+c.key)
 	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
 	req.Header.Set("Mcp-Method", method)
+	if c.scopes != "" {
+		req.Header.Set("X-Mcp-Scopes", c.scopes)
+	}
 	for _, k := range []string{"name", "taskId"} {
 		if v, ok := params[k].(string); ok {
 			req.Header.Set("Mcp-Name", v)

@@ -143,6 +143,7 @@ func (s *Tools) tool(def contracts.ToolDef) mcpcore.Tool {
 func (s *Tools) handler(def contracts.ToolDef) mcpcore.ToolHandler {
 	run := dispatch[def.Name].run
 	return func(ctx context.Context, req *mcpcore.CallRequest) (*mcpcore.CallToolResult, error) {
+		ctx = withGrant(ctx)
 		if len(def.ExactlyOneOf) > 0 {
 			n := 0
 			for _, a := range def.ExactlyOneOf {

@@ -110,7 +110,7 @@ func (j jobTasks) Create(ctx context.Context, call mcpcore.TaskCall) (mcpcore.Ta
 	if err != nil {
 		return mcpcore.Task{}, err
 	}
-	job, err := j.svc.SubmitJob(ctx, TaskJobKind(call.Tool), in)
+	job, err := j.svc.SubmitJob(withGrant(ctx), TaskJobKind(call.Tool), in)
 	if err != nil {
 		return mcpcore.Task{}, taskStoreError(err)
 	}
@@ -142,12 +142,13 @@ func (j jobTasks) Cancel(ctx context.Context, id string) error {
 	if err != nil || job.Status.Final() {
 		return err
 	}
-	_, err = j.svc.CancelJob(ctx, contracts.CancelJobArgs{JobID: id})
+	_, err = j.svc.CancelJob(withGrant(ctx), contracts.CancelJobArgs{JobID: id})
 	return taskStoreError(err)
 }
 
 // job reads the caller's task job; any other id is not a task.
 func (j jobTasks) job(ctx context.Context, id string) (contracts.Job, error) {
+	ctx = withGrant(ctx)
 	job, err := j.svc.GetJob(ctx, contracts.GetJobArgs{JobID: id})
 	if err != nil {
 		return job, taskStoreError(err)
