@@ -67,7 +67,9 @@ func openBulk(ctx context.Context, db *benchDB) (bulkStore, error) {
 // as a package import does:
 //
 //   - 60% in review (1–4 reps, one review log each, stability 1–120 days,
-//     last reviewed 0–95 days ago, due from 5 days ago to 90 days ahead),
+//     last reviewed 0–95 days ago, due from 5 days ago to 90 days ahead,
+//     from the start of the due day in the learner's day, as the
+//     scheduler sets review cards' due times),
 //     3% learning and 1% relearning (due within the hour), the rest new;
 //   - 1% of the cards suspended;
 //   - every card's front and back are distinct text from a small
@@ -164,6 +166,10 @@ func stageBig(ctx context.Context, st bulkStore, uid string, data scenario.BigDa
 	})
 }
 
+// bigDay is the big account's learner's day: it keeps the default
+// settings.
+var bigDay = contracts.NewLearnerDay(contracts.DefaultAccountSettings())
+
 // bigCard makes card i with its review logs.
 func bigCard(rng *rand.Rand, ids domain.RandomIDs, uid string, data scenario.BigData, i int, now time.Time) (ports.CardRow, []ports.ReviewLog) {
 	w := func() string { return bigWords[rng.IntN(len(bigWords))] }
@@ -190,7 +196,10 @@ func bigCard(rng *rand.Rand, ids domain.RandomIDs, uid string, data scenario.Big
 		sched := 1 + rng.IntN(90)
 		elapsed := rng.IntN(sched + 6)
 		last := now.Add(-time.Duration(elapsed)*24*time.Hour - time.Duration(rng.IntN(3600))*time.Second)
-		s = contracts.CardState{Phase: contracts.PhaseReview, Due: last.Add(time.Duration(sched) * 24 * time.Hour),
+		// As the scheduler does (fsrs dueIn): due from the start of the
+		// learner's day sched days after the review's.
+		due := bigDay.StartOfDate(bigDay.Date(last).AddDate(0, 0, sched))
+		s = contracts.CardState{Phase: contracts.PhaseReview, Due: due,
 			Stability: float64(sched) * (0.8 + 0.4*rng.Float64()), Difficulty: 1 + 9*rng.Float64(),
 			ScheduledDays: sched, Reps: 1 + rng.IntN(4), Lapses: rng.IntN(2), LastReview: &last}
 	default:
