@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/ports"
@@ -28,7 +29,22 @@ var _ ports.ImportService = (*ImportService)(nil)
 func newImportService(d *deps, media *MediaService, cards *CardService, jobs *JobService) *ImportService {
 	s := &ImportService{deps: d, reader: d.cfg.PackageReader, media: media, cards: cards, jobs: jobs}
 	jobs.Register(contracts.JobKindImportPackage, contracts.ScopeDecksWrite, s.run)
+	jobs.OnAbandoned(contracts.JobKindImportPackage, s.abandoned)
 	return s
+}
+
+// abandoned ends an import whose runner stopped and that will not run
+// again (canceled meanwhile, or out of attempts): what it staged, its
+// media included, is dropped and its upload released, so neither stays
+// invisible yet counted against the quota until the purges find them.
+func (s *ImportService) abandoned(ctx context.Context, j ports.JobRow) {
+	if ids, err := s.store.ImportStages().StagesToDrop(ctx, j.ID, time.Time{}, 16); err == nil {
+		s.dropStages(ctx, ids)
+	}
+	var in importInput
+	if json.Unmarshal(j.Input, &in) == nil && in.UploadID != "" {
+		s.release(ctx, j.UserID, in.UploadID)
+	}
 }
 
 // importInput is an import job's input.

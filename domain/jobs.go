@@ -51,6 +51,9 @@ func (r *JobRun) current() contracts.JobProgress {
 type jobKind struct {
 	scope   contracts.Scope
 	handler JobHandler
+	// abandoned, when set, cleans up after a job of the kind that ends
+	// without its handler returning (see OnAbandoned).
+	abandoned func(ctx context.Context, j ports.JobRow)
 }
 
 // JobService starts, reports on and cancels the acting user's long jobs
@@ -70,7 +73,22 @@ func newJobService(d *deps) *JobService { return &JobService{deps: d, kinds: map
 func (s *JobService) Register(kind string, scope contracts.Scope, h JobHandler) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.kinds[kind] = jobKind{scope: scope, handler: h}
+	k := s.kinds[kind]
+	k.scope, k.handler = scope, h
+	s.kinds[kind] = k
+}
+
+// OnAbandoned registers f to clean up after a job of kind whose runner
+// stopped (a crash, a restart) and which a runner then ends without
+// running its handler again: canceled meanwhile, or failed after
+// MaxAttempts. f runs before the job is marked ended, without a
+// principal; it must bound its own work.
+func (s *JobService) OnAbandoned(kind string, f func(ctx context.Context, j ports.JobRow)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k := s.kinds[kind]
+	k.abandoned = f
+	s.kinds[kind] = k
 }
 
 func (s *JobService) kind(name string) (jobKind, bool) {
@@ -327,8 +345,10 @@ func (r *JobRunner) RunOnce(ctx context.Context) (ran bool, err error) {
 	case !known:
 		return true, r.finish(j, contracts.JobFailed, nil, fmt.Sprintf("this server cannot run %s jobs", j.Kind))
 	case j.CancelRequested:
+		r.abandon(ctx, k, j)
 		return true, r.finish(j, contracts.JobCanceled, nil, "canceled")
 	case j.Attempts > r.cfg.MaxAttempts:
+		r.abandon(ctx, k, j)
 		return true, r.finish(j, contracts.JobFailed, nil, "the server running this job stopped; start it again")
 	}
 	run := &JobRun{Job: j, progress: j.Progress}
@@ -423,6 +443,17 @@ func (r *JobRunner) safely(ctx context.Context, h JobHandler, run *JobRun) (resu
 		}
 	}()
 	return h(ctx, run)
+}
+
+// abandon runs the kind's clean-up of a job that ends without its
+// handler, within the runner's job timeout.
+func (r *JobRunner) abandon(ctx context.Context, k jobKind, j ports.JobRow) {
+	if k.abandoned == nil {
+		return
+	}
+	actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.cfg.Timeout)
+	defer cancel()
+	k.abandoned(actx, j)
 }
 
 // finish ends a job this runner holds; a lost lease is not an error.

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -163,29 +164,8 @@ func testImportMediaStaged(t *testing.T, store string) {
 
 	// An import that died left a stage with a file: the purge drops both
 	// once the stage is untouched for an hour.
-	st := ports.ImportStage{ID: "stage-dead", UserID: uid}
-	if err := e.store.ImportStages().CreateStage(ctx, st, e.clock.Now()); err != nil {
-		t.Fatal(err)
-	}
-	w, err := e.blobs.CreateBlob(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := w.Write([]byte(tinyPNG)); err != nil {
-		t.Fatal(err)
-	}
-	sum := sha256.Sum256([]byte(tinyPNG))
-	now := e.clock.Now()
-	dead := ports.MediaRow{ID: "mdead", UserID: uid, ContentType: "image/png", Filename: "dead.png", MaxBytes: int64(len(tinyPNG)),
-		CreatedAt: now, ExpiresAt: now, UploadedAt: &now, Size: int64(len(tinyPNG)), SHA256: hex.EncodeToString(sum[:]),
-		CredentialKind: contracts.CredentialLocal, StageID: st.ID}
-	if err := md.CreateMedia(ctx, dead); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Commit(ctx, domain.MediaBlobKey(dead)); err != nil {
-		t.Fatal(err)
-	}
-	if u := usage(); u != files*size+int64(len(tinyPNG)) {
+	dead := e.stagedFile(ctx, uid, "stage-dead", "", "dead.png")
+	if u := usage(); u != files*size+dead.Size {
 		t.Fatalf("a dead import's file does not count: %d bytes in use", u)
 	}
 	e.clock.Advance(2 * time.Hour)
@@ -201,6 +181,36 @@ func testImportMediaStaged(t *testing.T, store string) {
 	if _, err := e.blobKey(domain.MediaBlobKey(dead)); !contracts.IsKind(err, contracts.KindNotFound) {
 		t.Fatalf("the blob of a dead import's file: %v", err)
 	}
+}
+
+// stagedFile leaves what an import that died leaves: a stage (of job
+// jobID, "" for none) holding a stored file, its blob written.
+func (e *env) stagedFile(ctx context.Context, uid, stageID, jobID, name string) ports.MediaRow {
+	t := e.t
+	t.Helper()
+	if err := e.store.ImportStages().CreateStage(ctx, ports.ImportStage{ID: stageID, UserID: uid, JobID: jobID}, e.clock.Now()); err != nil {
+		t.Fatal(err)
+	}
+	w, err := e.blobs.CreateBlob(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := tinyPNG + name // bytes of the file's own
+	if _, err := w.Write([]byte(body)); err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256([]byte(body))
+	now := e.clock.Now()
+	m := ports.MediaRow{ID: "m" + stageID, UserID: uid, ContentType: "image/png", Filename: name, MaxBytes: int64(len(body)),
+		CreatedAt: now, ExpiresAt: now, UploadedAt: &now, Size: int64(len(body)), SHA256: hex.EncodeToString(sum[:]),
+		CredentialKind: contracts.CredentialLocal, StageID: stageID}
+	if err := e.store.Media().CreateMedia(ctx, m); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Commit(ctx, domain.MediaBlobKey(m)); err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
 
 // importedNoteID is the id the importer gives a note of a package GUID.
@@ -281,5 +291,57 @@ func testReimportEditedPackage(t *testing.T, store string) {
 	}
 	if left := e.stagesLeft(t); len(left) != 0 {
 		t.Fatalf("stages left: %v", left)
+	}
+}
+
+// TestImportJobAbandoned: an import job whose runner died and that then
+// ends without running again (failed after its attempts, or canceled)
+// drops what it staged, its files and their blobs included, and releases
+// its upload, instead of leaving them counted against the quota until the
+// purges.
+func TestImportJobAbandoned(t *testing.T) { eachStore(t, testImportJobAbandoned) }
+
+func testImportJobAbandoned(t *testing.T, store string) {
+	e, _ := newImportEnv(t, store)
+	ctx := e.user("ada@example.com")
+	uid := mustUser(t, ctx)
+	d := e.deck(ctx, "Big")
+	for i, cancel := range []bool{false, true} {
+		upload := e.uploaded(ctx, "text/tab-separated-values", "front\tback\n")
+		job, err := e.svc.Import.ImportPackage(ctx, contracts.ImportPackageArgs{UploadID: upload, DeckID: d.ID})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// A runner that dies after staging a file.
+		if _, ok, err := e.store.Jobs().ClaimJob(context.Background(), "dead", e.clock.Now(), e.clock.Now().Add(time.Second)); !ok || err != nil {
+			t.Fatalf("claim = %v, %v", ok, err)
+		}
+		file := e.stagedFile(ctx, uid, "stage-"+job.ID, job.ID, "f"+strconv.Itoa(i)+".png")
+		if cancel {
+			if _, err := e.svc.Jobs.CancelJob(ctx, job.ID); err != nil {
+				t.Fatal(err)
+			}
+		}
+		e.clock.Advance(2 * time.Second)
+		r := e.svc.Jobs.Runner(domain.RunnerConfig{Owner: "alive", MaxAttempts: 1})
+		if ran, err := r.RunOnce(context.Background()); !ran || err != nil {
+			t.Fatalf("RunOnce = %v, %v", ran, err)
+		}
+		got, _ := e.svc.Jobs.GetJob(ctx, job.ID)
+		if want := map[bool]contracts.JobStatus{false: contracts.JobFailed, true: contracts.JobCanceled}[cancel]; got.Status != want {
+			t.Fatalf("job %+v; want %s", got, want)
+		}
+		if left := e.stagesLeft(t); len(left) != 0 {
+			t.Fatalf("stages left: %v", left)
+		}
+		if rows, err := e.store.Media().StagedMedia(ctx, uid, "", "", 10); err != nil || len(rows) != 0 {
+			t.Fatalf("staged files left: %+v, %v", rows, err)
+		}
+		if _, err := e.blobKey(domain.MediaBlobKey(file)); !contracts.IsKind(err, contracts.KindNotFound) {
+			t.Fatalf("the staged file's blob: %v", err)
+		}
+		if _, err := e.store.Media().MediaByID(ctx, upload); !contracts.IsKind(err, contracts.KindNotFound) {
+			t.Fatalf("the upload is still stored (%v)", err)
+		}
 	}
 }
