@@ -160,6 +160,19 @@ func reviewValues(r ports.ReviewLog) []any {
 // PublishStage implements ports.ImportStageStore: five set-based
 // statements (the stage's mark, media, notes, cards, reviews) and, only when a
 // card was skipped, one more for the notes left without cards.
+//
+// Its cost is the B-tree and trigger work of the rows it copies, all in the
+// one transaction that holds SQLite's writer. Measured on
+// BenchmarkImportPackage (20,000 notes and cards, 100,000 review logs; CPU
+// of the process per statement, 2-core machine under a load of ~15): notes
+// 0.3 s, cards 1.2 s (five indexes, the FTS, deck-count, due and version
+// triggers a row), review logs 3.7 s (the id index, three more, the
+// version trigger a row); copying the logs in reviewed_at order instead
+// of staging order cost more (5.9 s). Publishing in slices of short
+// transactions would need every read of notes, cards and review logs, and
+// those triggers, to leave out the rows of unpublished slices until one
+// statement flips them visible; that gate is not built.
+
 func (s importStageStore) PublishStage(ctx context.Context, userID, stageID string, at time.Time) (ports.StagePublished, error) {
 	var out ports.StagePublished
 	err := s.atomicIfOutside(ctx, func(h *handle) error {
