@@ -206,7 +206,7 @@ var catalog = []ToolDef{
 	},
 	{
 		Name: ToolGetStudyPlan, Title: "Study plan",
-		Description: "Cards due per day ahead, and how many new cards per day fit a daily time budget (from the user's review times).",
+		Description: "Cards due per day ahead (sampled on big decks), and how many new cards per day fit a daily time budget (from the user's review times).",
 		InputSchema: raw(object(schema{
 			"deckId":        id("A deck's id; omit for all decks."),
 			"days":          integer("Forecast length in days, default 30.", 1, MaxPlanDays),

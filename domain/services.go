@@ -142,6 +142,7 @@ type deps struct {
 	content *content.Renderer
 	days    *dayCache  // the accounts' learner's days, for the daily quota
 	reads   *readCache // plans and stats per account, learner's day and data version
+	sims    *simCache  // deck simulations by their input
 	jobs    *JobService
 }
 
@@ -174,7 +175,7 @@ type Services struct {
 // NewServices builds every service. blobs may be nil when media uploads
 // are not served (AcceptUpload then fails as unavailable).
 func NewServices(store ports.Database, blobs ports.BlobStore, clock ports.Clock, ids ports.IDSource, sched ports.Scheduler, cfg Config) *Services {
-	d := &deps{store: store, blobs: blobs, clock: clock, ids: ids, sched: sched, cfg: cfg.withDefaults(), content: content.New(), days: &dayCache{}, reads: &readCache{}}
+	d := &deps{store: store, blobs: blobs, clock: clock, ids: ids, sched: sched, cfg: cfg.withDefaults(), content: content.New(), days: &dayCache{}, reads: &readCache{}, sims: &simCache{}}
 	d.jobs = newJobService(d)
 	// Optimising changes the person's scheduling weights: study:write, the
 	// scope optimize_parameters needs, reads and cancels its jobs.

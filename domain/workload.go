@@ -15,6 +15,11 @@ type workload struct {
 	decks   []SimInput
 	acctNew int // the account-wide new-card cap; 0 when none
 	day     contracts.LearnerDay
+	// userID, sums (the hash of each deck's cards, cardsSum) and sims
+	// remember each deck's simulations; with a nil sims nothing is.
+	userID string
+	sums   []uint64
+	sims   *simCache
 }
 
 // workload gathers the simulation inputs of a deck, or of every deck of
@@ -24,7 +29,7 @@ func (s *StatsService) workload(ctx context.Context, uid, deckID string, now tim
 	if err != nil {
 		return workload{}, err
 	}
-	w := workload{acctNew: acct.NewCardsPerDay, day: day}
+	w := workload{acctNew: acct.NewCardsPerDay, day: day, userID: uid, sims: s.sims}
 	if deckID != "" {
 		d, err := loadDeck(ctx, s.store, uid, deckID)
 		if err != nil {
@@ -38,7 +43,7 @@ func (s *StatsService) workload(ctx context.Context, uid, deckID string, now tim
 		if err != nil {
 			return workload{}, fail(err)
 		}
-		w.decks = []SimInput{simInput(d, states, phases.New, acct, day, now)}
+		w.add(simInput(d, states, phases.New, acct, day, now))
 		return w, nil
 	}
 	decks, err := allDecks(ctx, s.store, uid, now) // with their counts of new cards
@@ -50,9 +55,17 @@ func (s *StatsService) workload(ctx context.Context, uid, deckID string, now tim
 		return workload{}, fail(err)
 	}
 	for _, d := range decks {
-		w.decks = append(w.decks, simInput(d, states[d.ID], d.Counts.New, acct, day, now))
+		w.add(simInput(d, states[d.ID], d.Counts.New, acct, day, now))
 	}
 	return w, nil
+}
+
+// add adds a deck's simulation input.
+func (w *workload) add(in SimInput) {
+	w.decks = append(w.decks, in)
+	if w.sims != nil {
+		w.sums = append(w.sums, cardsSum(in.Cards))
+	}
 }
 
 // allDecks lists every deck of the user, in id order.
@@ -116,7 +129,10 @@ func (w workload) split(n int) []int {
 
 // simulate simulates every deck for days with n new cards a day split
 // among them, and sums the days. The budget is shared in proportion to
-// each deck's cost, so every deck gets about the same number of runs.
+// each deck's cost, so every deck gets about the same number of runs
+// (coarseBudget rounds the shares, so that they stay put when another
+// deck changes a little). A deck simulated with the same input before is
+// not simulated again (simCache).
 func (w workload) simulate(n, days, budget int, sched ports.Scheduler) ([]SimDay, error) {
 	alloc := w.split(n)
 	ins := make([]SimInput, len(w.decks))
@@ -127,9 +143,13 @@ func (w workload) simulate(n, days, budget int, sched ports.Scheduler) ([]SimDay
 		total += simCost(in, 1)
 	}
 	out := make([]SimDay, days)
-	for _, in := range ins {
-		in.Budget = max(budget*simCost(in, 1)/max(total, 1), 1)
-		sim, err := simulate(in, sched)
+	for i, in := range ins {
+		in.Budget = coarseBudget(budget * simCost(in, 1) / max(total, 1))
+		var sum uint64
+		if w.sims != nil {
+			sum = w.sums[i]
+		}
+		sim, err := w.sims.simulate(w.userID, sum, in, sched)
 		if err != nil {
 			return nil, err
 		}

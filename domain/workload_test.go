@@ -60,3 +60,58 @@ func TestWorkloadSumsDecks(t *testing.T) {
 		t.Errorf("day 19: the one-day deck simulates %.1f reviews, the 0.8-retention deck %.1f; want the first far more", sa[19].Reviews, sb[19].Reviews)
 	}
 }
+
+// A plan recomputed after one deck changed simulates only that deck
+// again, and answers exactly what a computation remembering nothing
+// does.
+func TestWorkloadRemembersUnchangedDecks(t *testing.T) {
+	now := time.Date(2026, 12, 2, 14, 0, 0, 0, time.UTC)
+	w := bigWorkload(6_000, now)
+	sched := fsrs.New()
+	remember := func(w workload) workload {
+		w.sims, w.userID, w.sums = &simCache{}, "u1", nil
+		for _, in := range w.decks {
+			w.sums = append(w.sums, cardsSum(in.Cards))
+		}
+		return w
+	}
+	cached := remember(w)
+	plan := func(w workload) (int, []SimDay) {
+		t.Helper()
+		n, sim, err := planForecast(w, 30, 120, sched)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n, sim
+	}
+	n0, sim0 := plan(cached)
+	first := cached.sims.misses
+	if n, sim := plan(cached); n != n0 || !slices.Equal(sim, sim0) || cached.sims.misses != first {
+		t.Fatalf("the same plan again: %d new a day and %d more simulations, want %d and none", n, cached.sims.misses-first, n0)
+	}
+	// One review-phase card of deck 1 is reviewed: its state changes.
+	changed := w
+	changed.decks = slices.Clone(w.decks)
+	cards := slices.Clone(changed.decks[1].Cards)
+	for i, c := range cards {
+		if c.Phase == contracts.PhaseReview {
+			c.Stability *= 2
+			c.Due = c.Due.AddDate(0, 0, 3)
+			cards[i] = c
+			break
+		}
+	}
+	changed.decks[1].Cards = simOrder(cards)
+	again := remember(changed)
+	again.sims = cached.sims
+	before := cached.sims.misses
+	n1, sim1 := plan(again)
+	resimulated := cached.sims.misses - before
+	if resimulated == 0 || resimulated*len(w.decks) > first {
+		t.Errorf("after one deck changed, %d of %d simulations ran again; want those of that deck only", resimulated, first)
+	}
+	fresh, freshSim := plan(changed) // nothing remembered
+	if n1 != fresh || !slices.Equal(sim1, freshSim) {
+		t.Errorf("remembered plan after the change: %d new a day, %v; computed afresh %d, %v", n1, sim1, fresh, freshSim)
+	}
+}
