@@ -330,20 +330,29 @@ func testDeleteDeckCascades(t *testing.T, f *fixture) {
 // them, suspensions, moves between decks, deletions of cards and of a
 // deck) and after each one compares every count the store keeps
 // (GetDeck's and ListDecks' due now, CountDue, DueCounts, DueHistogram,
-// CountPhases, for one deck and for all) with a count over the cards.
+// CountPhases, for one deck and for all) with a count over the cards, at
+// instants that include a millisecond either side of two day boundaries.
 func testDueCountsFollowChanges(t *testing.T, f *fixture) {
 	a := f.user()
 	decks := []string{f.deck(a, "One").ID, f.deck(a, "Two").ID}
 	r := rand.New(rand.NewPCG(12, 34))
 	var live []ports.CardRow
-	// A few shared due times (day starts) and exact instants.
+	// A few shared due times (day starts), exact instants, and instants a
+	// millisecond either side of a day boundary (the learner's day here is
+	// UTC midnight).
+	dayStart := f.now.Truncate(day)
+	edges := []time.Time{dayStart.Add(-time.Millisecond), dayStart, dayStart.Add(day - time.Millisecond), dayStart.Add(day)}
 	dueAt := func() time.Time {
+		if r.IntN(5) == 0 {
+			return edges[r.IntN(len(edges))]
+		}
 		if r.IntN(3) == 0 {
 			return f.now.Add(time.Duration(r.IntN(48*60)-24*60) * time.Minute)
 		}
 		return f.now.Add(time.Duration(r.IntN(7)-3) * day).Truncate(day)
 	}
-	probes := []time.Time{f.now.Add(-2 * day), f.now.Add(-time.Minute), f.now, f.now.Add(time.Hour), f.now.Add(3 * day)}
+	probes := []time.Time{f.now.Add(-2 * day), edges[0], edges[1], f.now.Add(-time.Minute), f.now, f.now.Add(time.Hour),
+		edges[2], edges[3], f.now.Add(3 * day)}
 	check := func(step string) {
 		t.Helper()
 		cards, err := f.s.Cards().GetCards(f.ctx, a, ids(live))
@@ -360,17 +369,22 @@ func testDueCountsFollowChanges(t *testing.T, f *fixture) {
 			}
 			return n
 		}
-		listed, err := f.s.Decks().ListDecks(f.ctx, a, "", 10, f.now)
-		must(t, err)
-		for _, d := range listed {
-			if w := want(d.ID, f.now, true); d.Counts.DueNow != w {
-				t.Fatalf("%s: ListDecks due now of %s = %d, want %d", step, d.Name, d.Counts.DueNow, w)
+		for _, p := range probes {
+			listed, err := f.s.Decks().ListDecks(f.ctx, a, "", 10, p)
+			must(t, err)
+			for _, d := range listed {
+				if w := want(d.ID, p, true); d.Counts.DueNow != w {
+					t.Fatalf("%s: ListDecks due now at %s of %s = %d, want %d", step, p, d.Name, d.Counts.DueNow, w)
+				}
 			}
 		}
 		for _, deckID := range append([]string{""}, decks...) {
-			if deckID != "" {
-				if d, err := f.s.Decks().GetDeck(f.ctx, a, deckID, f.now); err == nil && d.Counts.DueNow != want(deckID, f.now, true) {
-					t.Fatalf("%s: GetDeck due now = %d, want %d", step, d.Counts.DueNow, want(deckID, f.now, true))
+			for _, p := range probes {
+				if deckID == "" { // GetDeck is of one deck
+					break
+				}
+				if d, err := f.s.Decks().GetDeck(f.ctx, a, deckID, p); err == nil && d.Counts.DueNow != want(deckID, p, true) {
+					t.Fatalf("%s: GetDeck due now at %s = %d, want %d", step, p, d.Counts.DueNow, want(deckID, p, true))
 				}
 			}
 			for _, p := range probes {
