@@ -175,10 +175,16 @@ type editData struct {
 	Decks []contracts.Deck
 }
 
+// editCard shows a card's edit form: a plain card's front, back and tags,
+// or, for a card made from a note, the note's fields and tags (editNote).
 func (p *DeckPages) editCard(w http.ResponseWriter, r *http.Request, v View) {
 	c, err := p.svc.Cards.GetCard(r.Context(), r.PathValue("id"))
 	if err != nil {
 		p.site.Fail(w, r, v, err)
+		return
+	}
+	if c.NoteID != "" {
+		p.editNote(w, r, v, c)
 		return
 	}
 	decks, err := p.svc.Decks.ListDecks(r.Context(), contracts.ListDecksArgs{Limit: 100})

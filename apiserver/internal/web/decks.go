@@ -31,7 +31,8 @@ type DeckServices struct {
 	Media  ports.MediaService
 	Import ports.ImportService
 	Jobs   ports.JobService
-	// Notes gives the study view a card's note type stylesheet.
+	// Notes adds notes from the deck page, edits a card's note from its
+	// edit page, and gives the study view a card's note type stylesheet.
 	Notes ports.NoteService
 }
 
@@ -62,7 +63,8 @@ func NewDeckPages(site *Site, svc DeckServices) *DeckPages {
 //	GET  /decks/{id}/retention               workload at several desired retentions
 //	GET  /decks/{id}/delete, POST …          delete, after a confirmation
 //	POST /decks/{id}/study                   start a session → /study/{sessionId}
-//	GET  /cards/{id}/edit, POST /cards/{id}  edit, move
+//	GET  /cards/{id}/edit, POST /cards/{id}  edit, move (a card made from a note: its note's form)
+//	POST /notes/{id}                         change a note's fields and tags (its cards follow), move the card it was opened from
 //	POST /cards/{id}/suspend, …/delete       suspend or unsuspend; delete
 //	GET  /cards/{id}/style.css               the CSS of a card's note type, scoped to the study view's card
 //	GET  /study/{id}                         study: front, reveal, rate
@@ -90,6 +92,7 @@ func (p *DeckPages) Register(mux *http.ServeMux) {
 	mux.Handle("POST /cards/{id}", s.Page(p.saveCard))
 	mux.Handle("POST /cards/{id}/suspend", s.Page(p.suspendCard))
 	mux.Handle("POST /cards/{id}/delete", s.Page(p.deleteCard))
+	mux.Handle("POST /notes/{id}", s.Page(p.saveNote))
 	mux.Handle("GET /import", s.Page(p.importPage))
 	mux.Handle("POST /import/upload", s.Page(p.importUpload))
 	mux.Handle("POST /import", s.Page(p.importStart))
@@ -312,6 +315,8 @@ var flashes = map[string]string{
 	"duplicate": "That card is already in this deck; nothing was added.", "saved": "Saved.",
 	"deleted": "Deleted.", "suspended": "Card suspended.", "unsuspended": "Card back in the queue.",
 	"imported": "Cards added.", "note-added": "Note added, with the cards its type makes.",
+	"note-saved":       "Note saved; its cards show the new text and keep their scheduling.",
+	"note-saved-stale": "Note saved. Some of its cards are no longer made by it and were left as they are; delete them if you do not want them.",
 }
 
 func deckFlash(r *http.Request) string { return flashes[r.URL.Query().Get("flash")] }
