@@ -117,3 +117,82 @@ func TestBrowserAddNoteOfOwnType(t *testing.T) {
 	}
 	b.checkClean("add note")
 }
+
+// TestBrowserEditNote: a card made from a note opens its note's form (the
+// type's name, its fields, its tags, the card's deck, how many cards the
+// note has). Adding a {{c2::…}} to a Cloze note adds a card; a Cloze text
+// without a deletion is refused with the reason and the text kept;
+// changing a field of a Basic-and-reversed note changes both its cards. A
+// plain card keeps its front-and-back form.
+func TestBrowserEditNote(t *testing.T) {
+	e := newEnv(t, sqliteURL(t), nil)
+	ctx := userCtx(t, e, testUser)
+	svc := e.app.Services()
+	clozeNote, clozeCards := addNote(t, e, ctx, contracts.NoteTypeCloze, map[string]string{"Text": "{{c1::Berlin}} ist die Hauptstadt Deutschlands.", "Back Extra": "seit 1990"})
+	_, revCards := addNote(t, e, ctx, contracts.NoteTypeBasicReversed, map[string]string{"Front": "der Hund", "Back": "the dog"})
+	clozeCard, err := svc.Cards.GetCard(ctx, clozeCards[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	deckPath := "/decks/" + clozeCard.DeckID
+	plain, err := svc.Cards.AddCards(ctx, contracts.AddCardsArgs{DeckID: clozeCard.DeckID, Cards: []contracts.NewCard{{Front: "plain Q", Back: "plain A"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	b := newBrowser(t, e)
+	b.signIn(testUser)
+	b.open(deckPath)
+	b.submit(`a[href="/cards/` + clozeCards[0] + `/edit"]`)
+	labels := evalJS[[]string](b, `[...document.querySelectorAll("#edit-note label[for^=field-]")].map(l => l.textContent + "=" + document.getElementById(l.htmlFor).value)`)
+	if !slices.Equal(labels, []string{"Text={{c1::Berlin}} ist die Hauptstadt Deutschlands.", "Back Extra=seit 1990"}) ||
+		!strings.Contains(b.textOf("#note-summary"), "Cloze · 1 card.") || b.exists("#front") ||
+		evalJS[string](b, `document.querySelector("#note-tags").value`) != "old" || evalJS[string](b, `document.querySelector("#deckId").value`) != clozeCard.DeckID {
+		t.Fatalf("the Cloze card's edit page has fields %q:\n%s", labels, b.text())
+	}
+	b.look("note-edit-cloze")
+
+	// No deletion left: refused, with the domain's reason and the text kept.
+	b.fill("#field-0", "Berlin ist die Hauptstadt Deutschlands.")
+	b.submit("#save-note")
+	if !strings.Contains(b.textOf(".error"), "needs at least one deletion") ||
+		evalJS[string](b, `document.querySelector("#field-0").value`) != "Berlin ist die Hauptstadt Deutschlands." {
+		t.Fatalf("a Cloze text without a deletion, at %s:\n%s", b.location(), b.text())
+	}
+	b.look("note-edit-refused")
+
+	// A second deletion makes a second card; the first keeps its id.
+	before := e.cardCount(t, deckPath)
+	b.fill("#field-0", "{{c1::Berlin}} ist die Hauptstadt {{c2::Deutschlands}}.")
+	b.submit("#save-note")
+	if !strings.HasSuffix(b.location(), deckPath+"?flash=note-saved") || !strings.Contains(b.text(), "Note saved") {
+		t.Fatalf("after saving the Cloze note, at %s:\n%s", b.location(), b.text())
+	}
+	if n := e.cardCount(t, deckPath); n != before+1 {
+		t.Errorf("%d cards after adding c2, want %d", n, before+1)
+	}
+	note, err := svc.Notes.GetNote(ctx, clozeNote)
+	if err != nil || len(note.Cards) != 2 || note.Cards[0].ID != clozeCards[0] || !strings.HasPrefix(note.Cards[1].Front, "Berlin ist die Hauptstadt <span class=\"cloze\">[...]</span>") {
+		t.Errorf("the Cloze note after adding c2: %+v, %v", note, err)
+	}
+
+	// Basic and reversed: a field feeds both cards.
+	b.open("/cards/" + revCards[1] + "/edit")
+	if !strings.Contains(b.textOf("#note-summary"), "Basic (and reversed card) · 2 cards.") {
+		t.Fatalf("the reversed card's edit page:\n%s", b.text())
+	}
+	b.look("note-edit-reversed")
+	b.fill("#field-1", "the hound")
+	b.submit("#save-note")
+	for i, want := range [][2]string{{"der Hund", "the hound"}, {"the hound", "der Hund"}} {
+		if c, err := svc.Cards.GetCard(ctx, revCards[i]); err != nil || c.Front != want[0] || c.Back != want[1] {
+			t.Errorf("card %d of the reversed note: %q / %q, want %q", i+1, c.Front, c.Back, want)
+		}
+	}
+
+	b.open("/cards/" + plain.Items[0].ID + "/edit")
+	if !b.exists("#front") || b.exists("#edit-note") {
+		t.Errorf("a plain card's edit page:\n%s", b.html())
+	}
+	b.checkClean("edit note")
+}
