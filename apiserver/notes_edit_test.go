@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -94,6 +95,16 @@ func TestEditNoteForm(t *testing.T) {
 			t.Errorf("the refused edit changed the note: %+v", n2)
 		}
 
+		// A re-made card that would duplicate another card of its deck:
+		// 409, the form again.
+		if _, err := svc.Cards.AddCards(ctx, contracts.AddCardsArgs{DeckID: reviewed.DeckID, Cards: []contracts.NewCard{{Front: "Paris", Back: "France"}}}); err != nil {
+			t.Fatal(err)
+		}
+		resp, body = post(noteID, url.Values{"cardId": {cardIDs[0]}, "field-0": {"Paris"}, "field-1": {"France"}})
+		if resp.StatusCode != http.StatusConflict || !strings.Contains(body, "card 1 would duplicate another card of its deck") || !strings.Contains(body, ">Paris</textarea>") {
+			t.Errorf("a duplicating edit: %d\n%s", resp.StatusCode, body)
+		}
+
 		// Another deck moves the card the form was opened from, and only it.
 		other, err := svc.Decks.CreateDeck(ctx, contracts.CreateDeckArgs{Name: "Elsewhere"})
 		if err != nil {
@@ -147,4 +158,34 @@ func reviewCard(t *testing.T, e *env, ctx context.Context, cardID string) contra
 		t.Fatal(err)
 	}
 	return c
+}
+
+// TestEditFormsKeepTheCardsDeck: a card's edit form, a plain card's or a
+// note's, has the card's own deck chosen even when the person has more
+// decks than the form lists, so saving it does not move the card.
+func TestEditFormsKeepTheCardsDeck(t *testing.T) {
+	e := newEnv(t, sqliteURL(t), nil)
+	cookies, _ := e.signIn(t, testUser)
+	ctx := userCtx(t, e, testUser)
+	svc := e.app.Services()
+	for i := range 100 {
+		if _, err := svc.Decks.CreateDeck(ctx, contracts.CreateDeckArgs{Name: "Early " + strconv.Itoa(i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, cards := addNote(t, e, ctx, contracts.NoteTypeBasic, map[string]string{"Front": "late", "Back": "deck"})
+	c, err := svc.Cards.GetCard(ctx, cards[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := svc.Cards.AddCards(ctx, contracts.AddCardsArgs{DeckID: c.DeckID, Cards: []contracts.NewCard{{Front: "plain", Back: "card"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{c.ID, plain.Items[0].ID} {
+		resp, body := e.request(t, http.MethodGet, "/cards/"+id+"/edit", nil, nil, cookies...)
+		if want := `<option value="` + c.DeckID + `" selected>`; resp.StatusCode != http.StatusOK || !strings.Contains(string(body), want) {
+			t.Errorf("GET /cards/%s/edit: %d, no %s in\n%s", id, resp.StatusCode, want, body)
+		}
+	}
 }

@@ -1,9 +1,11 @@
 package web
 
 import (
+	"context"
 	"github.com/takhtabush/takhtabush/domain"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -187,13 +189,25 @@ func (p *DeckPages) editCard(w http.ResponseWriter, r *http.Request, v View) {
 		p.editNote(w, r, v, c)
 		return
 	}
-	decks, err := p.svc.Decks.ListDecks(r.Context(), contracts.ListDecksArgs{Limit: 100})
+	decks, err := p.moveTargets(r.Context(), c.DeckID)
 	if err != nil {
 		p.site.Fail(w, r, v, err)
 		return
 	}
-	v.Title, v.Nav, v.Data = "Edit card", "decks", editData{Card: c, Decks: decks.Items}
+	v.Title, v.Nav, v.Data = "Edit card", "decks", editData{Card: c, Decks: decks}
 	p.site.Render(w, r, "card-edit", v)
+}
+
+// moveTargets are the decks an edit form offers to move a card to: the
+// first hundred, and the card's own deck (current) when it is not among
+// them, so that saving the form never moves the card by itself.
+func (p *DeckPages) moveTargets(ctx context.Context, current string) ([]contracts.Deck, error) {
+	page, err := p.svc.Decks.ListDecks(ctx, contracts.ListDecksArgs{Limit: 100})
+	if err != nil || slices.ContainsFunc(page.Items, func(d contracts.Deck) bool { return d.ID == current }) {
+		return page.Items, err
+	}
+	d, err := p.svc.Decks.GetDeck(ctx, current)
+	return append(page.Items, d), err
 }
 
 func (p *DeckPages) saveCard(w http.ResponseWriter, r *http.Request, v View) {

@@ -30,7 +30,7 @@ type noteEditData struct {
 // noteEditForm loads what the edit form of card c, made from note n, shows:
 // the note as stored and the decks to move the card to.
 func (p *DeckPages) noteEditForm(ctx context.Context, n contracts.Note, c contracts.Card) (noteEditData, error) {
-	decks, err := p.svc.Decks.ListDecks(ctx, contracts.ListDecksArgs{Limit: 100})
+	decks, err := p.moveTargets(ctx, c.DeckID)
 	if err != nil {
 		return noteEditData{}, err
 	}
@@ -38,7 +38,7 @@ func (p *DeckPages) noteEditForm(ctx context.Context, n contracts.Note, c contra
 	if err != nil {
 		return noteEditData{}, err
 	}
-	data := noteEditData{Note: n, Card: c, Tags: strings.Join(n.Tags, " "), DeckID: c.DeckID, Decks: decks.Items}
+	data := noteEditData{Note: n, Card: c, Tags: strings.Join(n.Tags, " "), DeckID: c.DeckID, Decks: decks}
 	for _, t := range types {
 		if t.ID == n.NoteTypeID && t.Name == n.NoteType {
 			data.Cloze = t.Cloze
