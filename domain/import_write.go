@@ -92,7 +92,11 @@ const importStageStale = time.Hour
 // write stages the package's notes, cards and review logs a chunk of
 // notes at a time, in short transactions, where no read sees them, then
 // publishes them (and the staged media) with the new decks and the
-// updates of notes the account had in one short transaction.
+// updates of notes the account had in one transaction. Publishing copies
+// the notes and cards; the review logs, most of a package's rows, become
+// live where they are staged and move into the review log a batch a
+// transaction as the stage is dropped, so the publish holds SQLite's
+// writer for the notes' time, not the history's.
 func (im *importer) write(ctx context.Context, src ports.PackageSource) error {
 	var err error
 	if im.day, err = learnerDay(ctx, im.s.store, im.uid); err != nil {
@@ -370,7 +374,8 @@ func (im *importer) reviewsHad(ctx context.Context, cardIDs []string) (map[revie
 }
 
 // PurgeStages drops, for the purge scheduler, the stages of imports that
-// published (their rows are copies now) or died (untouched for
+// published (their notes and cards are copies now, their review logs
+// move into the review log) or died (untouched for
 // importStageStale): up to limit staged rows in all, a batch a
 // transaction. It returns how many stages it dropped whole.
 func (s *ImportService) PurgeStages(ctx context.Context, limit int) (int, error) {

@@ -57,17 +57,21 @@ type ImportStageStore interface {
 	StagedUpdates(ctx context.Context, stageID string, afterSeq int64, limit int) ([]StagedUpdate, error)
 	// TouchStage records that the stage's import is still running, at at.
 	TouchStage(ctx context.Context, stageID string, at time.Time) error
-	// PublishStage copies the user's unpublished stage into notes, cards
-	// and review_logs and unstages its media, at at, and marks it
-	// published; run it in a
-	// transaction with the writes that go with it. Cards whose deck
-	// already has their hash are skipped, with their reviews and notes
-	// left without cards. Not found when the stage is absent or already
-	// published; conflict when a staged note's GUID or a card's id is
-	// taken.
+	// PublishStage copies the user's unpublished stage into notes and
+	// cards, unstages its media and marks it published, at at; from then
+	// on every read of review logs sees the stage's review logs too
+	// (each once, under its card's deck), until DropStage moves them into
+	// the review log. Run it in a transaction with the writes that go
+	// with it. Cards whose deck already has their hash are skipped, with
+	// their reviews and notes left without cards. Not found when the
+	// stage is absent or already published; conflict when a staged
+	// note's GUID or a card's id is taken.
 	PublishStage(ctx context.Context, userID, stageID string, at time.Time) (StagePublished, error)
 	// DropStage deletes up to limit staged rows of a stage (the stage
-	// itself once it has none left) and reports whether the stage is gone.
+	// itself once it has none left) and reports whether the stage is gone;
+	// a published stage's review logs are moved into the review log
+	// instead, in the same transaction as they leave the stage (those of
+	// cards gone since are dropped).
 	DropStage(ctx context.Context, stageID string, limit int) (gone bool, err error)
 	// StagesToDrop returns up to limit stages to drop: those of the job
 	// when jobID is set, else those published, or untouched since before.

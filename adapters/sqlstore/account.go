@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"strings"
 	"time"
 
 	"github.com/takhtabush/takhtabush/contracts"
@@ -57,8 +58,9 @@ func (s reviewStore) ReviewsOfCards(ctx context.Context, userID string, cardIDs 
 	out := []ports.ReviewLog{}
 	for _, chunk := range chunks(dedupe(cardIDs), inChunk) {
 		var a args
-		rows, err := s.q.QueryContext(ctx, `SELECT id, card_id, reviewed_at FROM review_logs WHERE user_id = `+a.add(userID)+
-			` AND card_id IN (`+list(&a, chunk)+`)`, a...)
+		u := a.add(userID)
+		rows, err := s.q.QueryContext(ctx, `SELECT id, card_id, reviewed_at FROM `+liveReviews(u, "id", "user_id", "card_id", "reviewed_at")+
+			` WHERE user_id = `+u+` AND card_id IN (`+list(&a, chunk)+`)`, a...)
 		if err != nil {
 			return nil, s.s.wrap(ctx, err, "reviews of cards")
 		}
@@ -81,15 +83,22 @@ func (s reviewStore) ReviewsOfCards(ctx context.Context, userID string, cardIDs 
 	return out, nil
 }
 
+// listReviewCols are the columns ListReviews reads, in its order.
+var listReviewCols = []string{"id", "card_id", "deck_id", "session_id", "rating", "prev_phase", "phase", "due", "stability",
+	"difficulty", "scheduled_days", "reps", "lapses", "step", "last_review", "reviewed_at", "duration_ms"}
+
 // ListReviews returns up to limit of a user's review logs with ids greater
 // than afterID, ordered by id.
 func (s reviewStore) ListReviews(ctx context.Context, userID, afterID string, limit int) ([]ports.ReviewLog, error) {
 	if limit <= 0 {
 		return []ports.ReviewLog{}, nil
 	}
-	rows, err := s.q.QueryContext(ctx, `SELECT id, card_id, deck_id, session_id, rating, prev_phase, phase, due, stability,
-difficulty, scheduled_days, reps, lapses, step, last_review, reviewed_at, duration_ms
-FROM review_logs WHERE user_id = $1 AND id > $2 ORDER BY id LIMIT $3`, userID, afterID, limit)
+	// Each half is read in id order up to limit, so a page costs limit
+	// rows of each, not the account's logs after afterID.
+	rows, err := s.q.QueryContext(ctx, `SELECT * FROM (SELECT `+strings.Join(listReviewCols, ", ")+` FROM review_logs
+WHERE user_id = $1 AND id > $2 ORDER BY id LIMIT $3) a UNION ALL SELECT * FROM (`+
+		stagedReviews("$1", listReviewCols)+` AND s.id > $2 ORDER BY s.id LIMIT $3) b ORDER BY 1 LIMIT $3`,
+		userID, afterID, limit)
 	if err != nil {
 		return nil, s.s.wrap(ctx, err, "list reviews")
 	}

@@ -45,13 +45,16 @@ VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $
 	return s.fail(ctx, err, "append review", failMsgs{unique: "a review with this id already exists", fk: "card not found"})
 }
 
-// scope returns the WHERE clause selecting a user's (and a deck's) reviews since a time.
+// reviewScope returns the live review logs of a user (liveReviews, the
+// statistics' columns) and the WHERE clause selecting a deck's (or all)
+// reviews since a time.
 func reviewScope(a *args, userID, deckID string, since time.Time) string {
-	q := ` WHERE user_id = ` + a.add(userID)
-	if deckID != "" {
-		q += ` AND deck_id = ` + a.add(deckID)
+	u := a.add(userID)
+	if deckID == "" { // no deck_id: review_logs_user_time covers the rest
+		return ` FROM ` + liveReviews(u, statsReviewCols...) + ` WHERE user_id = ` + u + ` AND reviewed_at >= ` + a.add(ms(since))
 	}
-	return q + ` AND reviewed_at >= ` + a.add(ms(since))
+	return ` FROM ` + liveReviews(u, deckStatsReviewCols...) + ` WHERE user_id = ` + u +
+		` AND deck_id = ` + a.add(deckID) + ` AND reviewed_at >= ` + a.add(ms(since))
 }
 
 // ReviewDays counts reviews (manual entries aside) per learner day since
@@ -59,7 +62,7 @@ func reviewScope(a *args, userID, deckID string, since time.Time) string {
 // the learner's day was recorded count in UTC days.
 func (s reviewStore) ReviewDays(ctx context.Context, userID, deckID string, since time.Time) ([]ports.ReviewDay, error) {
 	var a args
-	q := `SELECT COALESCE(day, reviewed_at / ` + itoa(dayMs) + `), COUNT(*), COALESCE(SUM(` + passed + `), 0), COALESCE(SUM(duration_ms), 0) FROM review_logs` +
+	q := `SELECT COALESCE(day, reviewed_at / ` + itoa(dayMs) + `), COUNT(*), COALESCE(SUM(` + passed + `), 0), COALESCE(SUM(duration_ms), 0)` +
 		reviewScope(&a, userID, deckID, since) + ` AND kind <> 'manual' GROUP BY 1 ORDER BY 1`
 	rows, err := s.q.QueryContext(ctx, q, a...)
 	if err != nil {
@@ -86,7 +89,7 @@ func (s reviewStore) ReviewDays(ctx context.Context, userID, deckID string, sinc
 // phase before the review, and how many of them passed.
 func (s reviewStore) Retention(ctx context.Context, userID, deckID string, since time.Time) (total, pass int, err error) {
 	var a args
-	q := `SELECT COUNT(*), COALESCE(SUM(` + passed + `), 0) FROM review_logs` + reviewScope(&a, userID, deckID, since) +
+	q := `SELECT COUNT(*), COALESCE(SUM(` + passed + `), 0)` + reviewScope(&a, userID, deckID, since) +
 		` AND prev_phase = 'review' AND kind = 'review'`
 	if err := s.q.QueryRowContext(ctx, q, a...).Scan(&total, &pass); err != nil {
 		return 0, 0, s.s.wrap(ctx, err, "retention")
@@ -98,7 +101,7 @@ func (s reviewStore) Retention(ctx context.Context, userID, deckID string, since
 // the review.
 func (s reviewStore) NewCardsStudied(ctx context.Context, userID, deckID string, since time.Time) (int, error) {
 	var a args
-	q := `SELECT COUNT(*) FROM review_logs` + reviewScope(&a, userID, deckID, since) + ` AND prev_phase = 'new' AND kind = 'review'`
+	q := `SELECT COUNT(*)` + reviewScope(&a, userID, deckID, since) + ` AND prev_phase = 'new' AND kind = 'review'`
 	var n int
 	if err := s.q.QueryRowContext(ctx, q, a...).Scan(&n); err != nil {
 		return 0, s.s.wrap(ctx, err, "new cards studied")
@@ -111,7 +114,7 @@ func (s reviewStore) NewCardsStudied(ctx context.Context, userID, deckID string,
 func (s reviewStore) StudiedSince(ctx context.Context, userID, deckID string, since time.Time) (ports.StudiedCounts, error) {
 	var a args
 	q := `SELECT COALESCE(SUM(CASE WHEN prev_phase = 'new' THEN 1 ELSE 0 END), 0),
-COALESCE(SUM(CASE WHEN prev_phase = 'review' THEN 1 ELSE 0 END), 0) FROM review_logs` +
+COALESCE(SUM(CASE WHEN prev_phase = 'review' THEN 1 ELSE 0 END), 0)` +
 		reviewScope(&a, userID, deckID, since) + ` AND kind = 'review'`
 	var c ports.StudiedCounts
 	if err := s.q.QueryRowContext(ctx, q, a...).Scan(&c.New, &c.Review); err != nil {
@@ -130,7 +133,7 @@ func (s reviewStore) RetentionSplit(ctx context.Context, userID, deckID string, 
 	q := `SELECT COALESCE(SUM(CASE WHEN ` + mature + ` THEN 0 ELSE 1 END), 0),
 COALESCE(SUM(CASE WHEN ` + mature + ` THEN 0 ELSE ` + passed + ` END), 0),
 COALESCE(SUM(CASE WHEN ` + mature + ` THEN 1 ELSE 0 END), 0),
-COALESCE(SUM(CASE WHEN ` + mature + ` THEN ` + passed + ` ELSE 0 END), 0) FROM review_logs` +
+COALESCE(SUM(CASE WHEN ` + mature + ` THEN ` + passed + ` ELSE 0 END), 0)` +
 		scope + ` AND prev_phase = 'review' AND kind = 'review'`
 	var c ports.RetentionCounts
 	if err := s.q.QueryRowContext(ctx, q, a...).Scan(&c.Young, &c.YoungPassed, &c.Mature, &c.MaturePassed); err != nil {
@@ -144,8 +147,9 @@ COALESCE(SUM(CASE WHEN ` + mature + ` THEN ` + passed + ` ELSE 0 END), 0) FROM r
 func (s reviewStore) AverageDuration(ctx context.Context, userID string, since time.Time) (float64, int, error) {
 	var mean sql.NullFloat64
 	var n int
-	err := s.q.QueryRowContext(ctx, `SELECT AVG(duration_ms), COUNT(duration_ms) FROM review_logs
-WHERE user_id = $1 AND reviewed_at >= $2 AND duration_ms IS NOT NULL`, userID, ms(since)).Scan(&mean, &n)
+	var a args
+	q := `SELECT AVG(duration_ms), COUNT(duration_ms)` + reviewScope(&a, userID, "", since) + ` AND duration_ms IS NOT NULL`
+	err := s.q.QueryRowContext(ctx, q, a...).Scan(&mean, &n)
 	if err != nil {
 		return 0, 0, s.s.wrap(ctx, err, "average duration")
 	}

@@ -30,12 +30,15 @@ func (h *handle) Trash() ports.TrashStore { return trashStore{h} }
 func (s *Store) Trash() ports.TrashStore { return s.root.Trash() }
 
 // trashCardsWhere copies the cards matching where (over cards, with its
-// arguments in a) and their review logs into the trash, deleted at at,
-// and returns how many cards it copied; withDeck names the deck they go
-// with ("" for none).
+// arguments in a, the first of them, $1, the user's id) and their review
+// logs, those of published import stages too (liveReviews), into the
+// trash, deleted at at, and returns how many cards it copied; withDeck
+// names the deck they go with ("" for none).
 func (h *handle) trashCardsWhere(ctx context.Context, where string, a args, withDeck string, at time.Time) (int, error) {
+	cards := `(SELECT id FROM cards WHERE ` + where + `)`
 	if _, err := h.exec(ctx, `INSERT INTO trash_review_logs (`+trashReviewCols+`) SELECT `+trashReviewCols+
-		` FROM review_logs WHERE card_id IN (SELECT id FROM cards WHERE `+where+`)`, a...); err != nil {
+		` FROM review_logs WHERE card_id IN `+cards+` UNION ALL `+
+		stagedReviews("$1", columns(trashReviewCols))+` AND s.card_id IN `+cards, a...); err != nil {
 		return 0, h.s.wrap(ctx, err, "trash review logs")
 	}
 	deck := a.add(nullString(withDeck))

@@ -207,3 +207,126 @@ func testImportStagedMedia(t *testing.T, f *fixture) {
 		t.Fatalf("MediaNamed of a published file = %+v, %v", rows, err)
 	}
 }
+
+// testImportPublishedReviews: a published stage's review logs are read by
+// every read of review logs from the publish on (the statistics, a
+// card's logs, the optimiser's history, the account's list), each once,
+// under their card's deck, while DropStage moves them into the review
+// log a batch at a time; a card moved takes them along, a card trashed
+// takes them into the trash and back; another user never sees them.
+func testImportPublishedReviews(t *testing.T, f *fixture) {
+	a, b := f.user(), f.user()
+	preset := f.id("pst")
+	must(t, f.s.Presets().CreatePreset(f.ctx, a, contracts.Preset{ID: preset, Name: preset, CreatedAt: f.now, UpdatedAt: f.now}))
+	d := contracts.Deck{ID: f.id("dck"), Name: "Imported", Settings: contracts.DefaultDeckSettings(), CreatedAt: f.now, UpdatedAt: f.now}
+	d.Settings.PresetID = preset
+	must(t, f.s.Decks().CreateDeck(f.ctx, a, d))
+	other := f.deck(a, "Other")
+	st := f.s.ImportStages()
+	stage := ports.ImportStage{ID: f.id("stg"), UserID: a}
+	must(t, st.CreateStage(f.ctx, stage, f.now))
+	c1, c2 := f.card(d.ID, "eins", "one"), f.card(d.ID, "zwei", "two")
+	must(t, st.StageCards(f.ctx, a, stage.ID, []ports.CardRow{c1, c2}))
+	var logs []ports.ReviewLog
+	for i := range 4 {
+		logs = append(logs, f.reviewLog(a, c1, "", contracts.RatingGood, f.now.Add(-time.Duration(4-i)*day), 1000))
+	}
+	logs = append(logs, f.reviewLog(a, c2, "", contracts.RatingAgain, f.now.Add(-day), 2000))
+	must(t, st.StageReviews(f.ctx, a, stage.ID, logs))
+	since := f.now.Add(-30 * day)
+	count := func(deckID string) int {
+		t.Helper()
+		days, err := f.s.Reviews().ReviewDays(f.ctx, a, deckID, since)
+		must(t, err)
+		n := 0
+		for _, x := range days {
+			n += x.Reviews
+		}
+		return n
+	}
+	check := func(when string, all, inD, inOther int) {
+		t.Helper()
+		if got := count(""); got != all {
+			t.Errorf("%s: ReviewDays counts %d reviews, want %d", when, got, all)
+		}
+		if got, got2 := count(d.ID), count(other.ID); got != inD || got2 != inOther {
+			t.Errorf("%s: ReviewDays of the decks = %d, %d; want %d, %d", when, got, got2, inD, inOther)
+		}
+		ids := f.reviewIDs(a)
+		if len(ids) != all || len(ids) != len(dedupeStrings(ids)) {
+			t.Errorf("%s: ListReviews = %v, want %d distinct", when, ids, all)
+		}
+		if n, _, err := f.s.Reviews().Retention(f.ctx, a, "", since); err != nil || n != 0 {
+			t.Errorf("%s: Retention = %d, %v (the cards were new: no review-phase reviews)", when, n, err)
+		}
+		if c, err := f.s.Reviews().StudiedSince(f.ctx, a, "", since); err != nil || c.New != all {
+			t.Errorf("%s: StudiedSince = %+v, %v; want %d new", when, c, err, all)
+		}
+		if mean, n, err := f.s.Reviews().AverageDuration(f.ctx, a, since); err != nil || n != all {
+			t.Errorf("%s: AverageDuration = %v over %d, %v; want %d", when, mean, n, err, all)
+		}
+		if got := f.reviewIDs(b); len(got) != 0 {
+			t.Errorf("%s: another user's ListReviews = %v", when, got)
+		}
+	}
+	check("staged", 0, 0, 0)
+	must(t, f.s.InTx(f.ctx, func(tx ports.Stores) error {
+		pub, err := tx.ImportStages().PublishStage(f.ctx, a, stage.ID, f.now)
+		if err == nil && pub.Reviews != len(logs) {
+			t.Errorf("PublishStage = %+v, want %d reviews", pub, len(logs))
+		}
+		return err
+	}))
+	check("published", 5, 5, 0)
+	of, err := f.s.Reviews().ReviewsOfCards(f.ctx, a, []string{c1.ID})
+	must(t, err)
+	if len(of) != 4 {
+		t.Errorf("ReviewsOfCards of the published card = %d logs, want 4", len(of))
+	}
+	hist, err := f.s.Reviews().PresetHistory(f.ctx, a, preset, "", 10)
+	must(t, err)
+	if len(hist) != 5 {
+		t.Errorf("PresetHistory after the publish = %d logs, want 5", len(hist))
+	}
+
+	moved := f.get(a, c1.ID)
+	moved.DeckID = other.ID
+	must(t, f.s.Cards().UpdateCard(f.ctx, a, moved))
+	check("c1 moved", 5, 1, 4)
+	_, err = f.s.Cards().TrashCards(f.ctx, a, []string{c2.ID}, f.now)
+	must(t, err)
+	check("c2 trashed", 4, 0, 4)
+	must(t, f.s.Trash().RestoreCard(f.ctx, a, c2.ID))
+	check("c2 restored", 5, 1, 4)
+
+	for i := 0; ; i++ {
+		gone, err := st.DropStage(f.ctx, stage.ID, 2)
+		must(t, err)
+		check("dropping the stage", 5, 1, 4)
+		if gone {
+			break
+		}
+		if i > 10 {
+			t.Fatal("DropStage never finished")
+		}
+	}
+	all, err := f.s.Reviews().ListReviews(f.ctx, a, "", 10)
+	must(t, err)
+	for _, r := range all {
+		if want := map[string]string{c1.ID: other.ID, c2.ID: d.ID}[r.CardID]; r.DeckID != want {
+			t.Errorf("review %s of card %s is in deck %s, want %s", r.ID, r.CardID, r.DeckID, want)
+		}
+	}
+}
+
+// dedupeStrings returns ss without repeats, in order.
+func dedupeStrings(ss []string) []string {
+	seen := map[string]bool{}
+	out := []string{}
+	for _, s := range ss {
+		if !seen[s] {
+			seen[s], out = true, append(out, s)
+		}
+	}
+	return out
+}

@@ -50,6 +50,7 @@ func TestStore(t *testing.T, open func(t *testing.T) ports.Database) {
 		{"TrashKeepsMedia", testTrashKeepsMedia},
 		{"ImportStages", testImportStages},
 		{"ImportStagedMedia", testImportStagedMedia},
+		{"ImportPublishedReviews", testImportPublishedReviews},
 		{"InsertAndGetCards", testInsertAndGetCards},
 		{"InsertCardsConflict", testInsertCardsConflict},
 		{"InsertNewCards", testInsertNewCards},
