@@ -116,7 +116,9 @@ func settle(ctx context.Context, st bulkStore) error {
 	return err
 }
 
-// stageBig stages the cards and reviews and publishes them.
+// stageBig stages the cards and reviews, publishes them and drops the
+// stage, which moves the review logs into the review log, as an import
+// does.
 func stageBig(ctx context.Context, st bulkStore, uid string, data scenario.BigData) error {
 	ids := domain.RandomIDs{}
 	now := time.Now().UTC()
@@ -154,7 +156,7 @@ func stageBig(ctx context.Context, st bulkStore, uid string, data scenario.BigDa
 	if err := flush(true); err != nil {
 		return err
 	}
-	return st.InTx(ctx, func(tx ports.Stores) error {
+	err := st.InTx(ctx, func(tx ports.Stores) error {
 		pub, err := tx.ImportStages().PublishStage(ctx, uid, stage.ID, now)
 		if err != nil {
 			return err
@@ -164,6 +166,10 @@ func stageBig(ctx context.Context, st bulkStore, uid string, data scenario.BigDa
 		}
 		return nil
 	})
+	for gone := false; err == nil && !gone; {
+		gone, err = stages.DropStage(ctx, stage.ID, 20*bigChunk)
+	}
+	return err
 }
 
 // bigDay is the big account's learner's day: it keeps the default
