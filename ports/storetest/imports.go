@@ -330,3 +330,58 @@ func dedupeStrings(ss []string) []string {
 	}
 	return out
 }
+
+// testImportConcurrentDrops: the import job and the purge may drop the
+// same published stage at once (StagesToDrop lists every published
+// stage). Each of its review logs must reach review_logs, once: a drop
+// that finds the batch it picked moved by the other meanwhile must not
+// take the stage for empty and delete it with the logs still in it.
+func testImportConcurrentDrops(t *testing.T, f *fixture) {
+	a := f.user()
+	d := f.deck(a, "Imported")
+	st := f.s.ImportStages()
+	stage := ports.ImportStage{ID: f.id("stg"), UserID: a}
+	must(t, st.CreateStage(f.ctx, stage, f.now))
+	c := f.card(d.ID, "eins", "one")
+	must(t, st.StageCards(f.ctx, a, stage.ID, []ports.CardRow{c}))
+	var logs []ports.ReviewLog
+	for i := range 4 {
+		logs = append(logs, f.reviewLog(a, c, "", contracts.RatingGood, f.now.Add(-time.Duration(4-i)*day), 1000))
+	}
+	must(t, st.StageReviews(f.ctx, a, stage.ID, logs))
+	must(t, f.s.InTx(f.ctx, func(tx ports.Stores) error {
+		_, err := tx.ImportStages().PublishStage(f.ctx, a, stage.ID, f.now)
+		return err
+	}))
+	if got := f.reviewIDs(a); len(got) != len(logs) {
+		t.Fatalf("published: ListReviews = %v, want %d", got, len(logs))
+	}
+	// The first drop moves two logs and holds its transaction open while
+	// the second starts on the same stage.
+	other := make(chan error, 1)
+	must(t, f.s.InTx(f.ctx, func(tx ports.Stores) error {
+		if _, err := tx.ImportStages().DropStage(f.ctx, stage.ID, 2); err != nil {
+			return err
+		}
+		go func() {
+			_, err := st.DropStage(f.ctx, stage.ID, 2)
+			other <- err
+		}()
+		time.Sleep(300 * time.Millisecond)
+		return nil
+	}))
+	must(t, <-other)
+	for i := 0; ; i++ {
+		gone, err := st.DropStage(f.ctx, stage.ID, 2)
+		must(t, err)
+		if gone {
+			break
+		}
+		if i > 10 {
+			t.Fatal("DropStage never finished")
+		}
+	}
+	if got := f.reviewIDs(a); len(got) != len(logs) || len(dedupeStrings(got)) != len(logs) {
+		t.Errorf("after two drops at once: ListReviews = %v, want the %d logs once each", got, len(logs))
+	}
+}

@@ -51,6 +51,7 @@ func TestStore(t *testing.T, open func(t *testing.T) ports.Database) {
 		{"ImportStages", testImportStages},
 		{"ImportStagedMedia", testImportStagedMedia},
 		{"ImportPublishedReviews", testImportPublishedReviews},
+		{"ImportConcurrentDrops", testImportConcurrentDrops},
 		{"InsertAndGetCards", testInsertAndGetCards},
 		{"InsertCardsConflict", testInsertCardsConflict},
 		{"InsertNewCards", testInsertNewCards},
