@@ -252,10 +252,16 @@ AND NOT EXISTS (SELECT 1 FROM cards c WHERE c.user_id = notes.user_id AND c.note
 // table, children first, in the caller's transaction or one of its own.
 // A published stage's review logs are moved into review_logs, not
 // deleted: a batch of them, then the batch's rows, in one transaction,
-// so every read sees each log once.
+// so every read sees each log once. The stage's row is locked first:
+// two drops of one stage (the import's and the purge's) take turns, so
+// neither finds the batch it picked moved by the other and takes the
+// stage, logs still in it, for empty.
 func (s importStageStore) DropStage(ctx context.Context, stageID string, limit int) (bool, error) {
 	gone := false
 	err := s.atomicIfOutside(ctx, func(h *handle) error {
+		if _, err := h.exec(ctx, `UPDATE import_stages SET touched_at = touched_at WHERE id = $1`, stageID); err != nil {
+			return h.s.wrap(ctx, err, "drop import stage")
+		}
 		published, err := h.exists(ctx, "drop import stage", `SELECT 1 FROM import_stages WHERE id = $1 AND published_at IS NOT NULL`, stageID)
 		if err != nil {
 			return err
