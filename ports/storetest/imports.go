@@ -385,3 +385,70 @@ func testImportConcurrentDrops(t *testing.T, f *fixture) {
 		t.Errorf("after two drops at once: ListReviews = %v, want the %d logs once each", got, len(logs))
 	}
 }
+
+// testImportMoveWhileSettling: a card of a published stage moved to
+// another deck while DropStage moves its review logs into review_logs
+// takes them along, whichever commits first: no log stays under the
+// deck the card left.
+func testImportMoveWhileSettling(t *testing.T, f *fixture) {
+	a := f.user()
+	d, e := f.deck(a, "Imported"), f.deck(a, "Elsewhere")
+	st := f.s.ImportStages()
+	stage := ports.ImportStage{ID: f.id("stg"), UserID: a}
+	must(t, st.CreateStage(f.ctx, stage, f.now))
+	c := f.card(d.ID, "eins", "one")
+	must(t, st.StageCards(f.ctx, a, stage.ID, []ports.CardRow{c}))
+	logs := []ports.ReviewLog{f.reviewLog(a, c, "", contracts.RatingGood, f.now.Add(-2*day), 1000),
+		f.reviewLog(a, c, "", contracts.RatingGood, f.now.Add(-day), 1000)}
+	must(t, st.StageReviews(f.ctx, a, stage.ID, logs))
+	must(t, f.s.InTx(f.ctx, func(tx ports.Stores) error {
+		_, err := tx.ImportStages().PublishStage(f.ctx, a, stage.ID, f.now)
+		return err
+	}))
+	// The move is written first and commits while the drop has started.
+	dropped := make(chan error, 1)
+	must(t, f.s.InTx(f.ctx, func(tx ports.Stores) error {
+		moved := f.get(a, c.ID)
+		moved.DeckID = e.ID
+		if err := tx.Cards().UpdateCard(f.ctx, a, moved); err != nil {
+			return err
+		}
+		go func() {
+			for {
+				gone, err := st.DropStage(f.ctx, stage.ID, 10)
+				if err != nil || gone {
+					dropped <- err
+					return
+				}
+			}
+		}()
+		time.Sleep(300 * time.Millisecond)
+		return nil
+	}))
+	must(t, <-dropped)
+	all, err := f.s.Reviews().ListReviews(f.ctx, a, "", 10)
+	must(t, err)
+	if len(all) != len(logs) {
+		t.Fatalf("ListReviews = %d logs, want %d", len(all), len(logs))
+	}
+	for _, r := range all {
+		if r.DeckID != e.ID {
+			t.Errorf("review %s of the moved card is in deck %s, want %s (where the card is)", r.ID, r.DeckID, e.ID)
+		}
+	}
+	if n := countReviews(t, f, a, d.ID); n != 0 {
+		t.Errorf("ReviewDays of the deck the card left counts %d reviews, want 0", n)
+	}
+}
+
+// countReviews adds up ReviewDays of a user's deck over the last 30 days.
+func countReviews(t *testing.T, f *fixture, userID, deckID string) int {
+	t.Helper()
+	days, err := f.s.Reviews().ReviewDays(f.ctx, userID, deckID, f.now.Add(-30*day))
+	must(t, err)
+	n := 0
+	for _, x := range days {
+		n += x.Reviews
+	}
+	return n
+}

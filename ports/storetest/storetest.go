@@ -52,6 +52,7 @@ func TestStore(t *testing.T, open func(t *testing.T) ports.Database) {
 		{"ImportStagedMedia", testImportStagedMedia},
 		{"ImportPublishedReviews", testImportPublishedReviews},
 		{"ImportConcurrentDrops", testImportConcurrentDrops},
+		{"ImportMoveWhileSettling", testImportMoveWhileSettling},
 		{"InsertAndGetCards", testInsertAndGetCards},
 		{"InsertCardsConflict", testInsertCardsConflict},
 		{"InsertNewCards", testInsertNewCards},
