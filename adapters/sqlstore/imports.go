@@ -303,9 +303,16 @@ func (h *handle) settleReviews(ctx context.Context, stageID string, limit int) (
 	if !last.Valid {
 		return 0, nil
 	}
+	// On Postgres the cards are locked as read: a card moved by a
+	// transaction not yet committed is waited for and read with its new
+	// deck (the move's own update of review_logs cannot see these rows).
+	lock := ""
+	if l, ok := h.s.d.(ShareLocker); ok {
+		lock = l.ShareLock()
+	}
 	if _, err := h.exec(ctx, `INSERT INTO review_logs (`+stageReviewCols+`) `+stagedCols(columns(stageReviewCols))+`
 FROM import_review_logs s JOIN cards c ON c.user_id = s.user_id AND c.id = s.card_id
-WHERE s.stage_id = $1 AND s.seq <= $2 ORDER BY s.seq ON CONFLICT DO NOTHING`, stageID, last.Int64); err != nil {
+WHERE s.stage_id = $1 AND s.seq <= $2 ORDER BY s.seq`+lock+` ON CONFLICT DO NOTHING`, stageID, last.Int64); err != nil {
 		return 0, h.s.wrap(ctx, err, "settle import reviews")
 	}
 	res, err := h.exec(ctx, `DELETE FROM import_review_logs WHERE stage_id = $1 AND seq <= $2`, stageID, last.Int64)
