@@ -452,3 +452,29 @@ func countReviews(t *testing.T, f *fixture, userID, deckID string) int {
 	}
 	return n
 }
+
+// testImportPublishBumpsVersion: publishing a stage whose review logs
+// are of cards the account had (a package imported again with more
+// reviews) makes them live, a write of the account's review logs: the
+// data version the caches of stats and plans trust changes.
+func testImportPublishBumpsVersion(t *testing.T, f *fixture) {
+	a := f.user()
+	d := f.deck(a, "Had")
+	c := f.insert(a, f.card(d.ID, "eins", "one"))[0]
+	st := f.s.ImportStages()
+	stage := ports.ImportStage{ID: f.id("stg"), UserID: a}
+	must(t, st.CreateStage(f.ctx, stage, f.now))
+	must(t, st.StageReviews(f.ctx, a, stage.ID, []ports.ReviewLog{f.reviewLog(a, c, "", contracts.RatingGood, f.now.Add(-day), 1000)}))
+	before, err := f.s.Settings().DataVersion(f.ctx, a)
+	must(t, err)
+	must(t, f.s.InTx(f.ctx, func(tx ports.Stores) error {
+		_, err := tx.ImportStages().PublishStage(f.ctx, a, stage.ID, f.now)
+		return err
+	}))
+	if n := countReviews(t, f, a, d.ID); n != 1 {
+		t.Fatalf("ReviewDays after the publish counts %d reviews, want 1", n)
+	}
+	if after, err := f.s.Settings().DataVersion(f.ctx, a); err != nil || after == before {
+		t.Errorf("publishing a review log left the data version at %d (%v)", after, err)
+	}
+}

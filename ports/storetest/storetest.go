@@ -53,6 +53,7 @@ func TestStore(t *testing.T, open func(t *testing.T) ports.Database) {
 		{"ImportPublishedReviews", testImportPublishedReviews},
 		{"ImportConcurrentDrops", testImportConcurrentDrops},
 		{"ImportMoveWhileSettling", testImportMoveWhileSettling},
+		{"ImportPublishBumpsVersion", testImportPublishBumpsVersion},
 		{"InsertAndGetCards", testInsertAndGetCards},
 		{"InsertCardsConflict", testInsertCardsConflict},
 		{"InsertNewCards", testInsertNewCards},
