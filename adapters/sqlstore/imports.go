@@ -235,6 +235,16 @@ AND NOT EXISTS (SELECT 1 FROM cards c WHERE c.user_id = $2 AND c.id = import_rev
 		if err := h.q.QueryRowContext(ctx, `SELECT COUNT(*) FROM import_review_logs WHERE stage_id = $1`, stageID).Scan(&out.Reviews); err != nil {
 			return h.s.wrap(ctx, err, "publish reviews")
 		}
+		// Live review logs are a write of them: the account's data
+		// version (migration 00019) must change even when no card was
+		// inserted; an update of one of their decks bumps it.
+		if out.Reviews > 0 {
+			if _, err := h.exec(ctx, `UPDATE decks SET updated_at = updated_at WHERE user_id = $1 AND id =
+(SELECT c.deck_id FROM import_review_logs s JOIN cards c ON c.user_id = s.user_id AND c.id = s.card_id WHERE s.stage_id = $2 LIMIT 1)`,
+				userID, stageID); err != nil {
+				return h.s.wrap(ctx, err, "publish reviews")
+			}
+		}
 		if out.CardsSkipped > 0 {
 			res, err = h.exec(ctx, `DELETE FROM notes WHERE user_id = $1 AND id IN (SELECT id FROM import_notes WHERE stage_id = $2)
 AND NOT EXISTS (SELECT 1 FROM cards c WHERE c.user_id = notes.user_id AND c.note_id = notes.id)`, userID, stageID)
