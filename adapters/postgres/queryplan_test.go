@@ -40,6 +40,14 @@ func TestReviewReadsSkipOtherImports(t *testing.T) {
 	if err := s.ImportStages().CreateStage(ctx, ports.ImportStage{ID: "stage", UserID: "importer"}, now); err != nil {
 		t.Fatal(err)
 	}
+	// The reviewer has a published stage of its own (an empty one), so
+	// its reads do go through the staged logs.
+	if err := s.ImportStages().CreateStage(ctx, ports.ImportStage{ID: "own", UserID: "reviewer"}, now); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.ImportStages().PublishStage(ctx, "reviewer", "own", now); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := s.DB().ExecContext(ctx, `INSERT INTO import_review_logs (stage_id, id, user_id, card_id, deck_id, rating,
 prev_phase, phase, due, stability, difficulty, scheduled_days, reps, lapses, step, reviewed_at, duration_ms, day, kind)
 SELECT 'stage', 'rev-' || i, 'importer', 'card-' || (i % 5000), 'deck-importer', 'good', 'review', 'review', 0, 3, 5, 3, 1, 0, 0,

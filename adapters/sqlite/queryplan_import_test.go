@@ -42,6 +42,14 @@ func TestReviewReadsSkipOtherImports(t *testing.T) {
 	if err := s.ImportStages().CreateStage(ctx, ports.ImportStage{ID: "stage", UserID: "importer"}, now); err != nil {
 		t.Fatal(err)
 	}
+	// The reviewer has a published stage of its own (an empty one), so
+	// its reads do go through the staged logs.
+	if err := s.ImportStages().CreateStage(ctx, ports.ImportStage{ID: "own", UserID: "reviewer"}, now); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.ImportStages().PublishStage(ctx, "reviewer", "own", now); err != nil {
+		t.Fatal(err)
+	}
 	for _, q := range []string{
 		`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 50000)
 INSERT INTO import_review_logs (stage_id, id, user_id, card_id, deck_id, rating, prev_phase, phase, due, stability, difficulty,
