@@ -236,9 +236,11 @@ AND NOT EXISTS (SELECT 1 FROM cards c WHERE c.user_id = $2 AND c.id = import_rev
 			return h.s.wrap(ctx, err, "publish reviews")
 		}
 		// Live review logs are a write of them: the account's data
-		// version (migration 00019) must change even when no card was
-		// inserted; an update of one of their decks bumps it.
-		if out.Reviews > 0 {
+		// version (migration 00019) must change. The cards inserted bump
+		// it; when there are none, a no-op update of one of the logs'
+		// decks does (it holds that deck's row, and so its reviews on
+		// Postgres, until the commit: only then).
+		if out.Reviews > 0 && out.Cards == 0 {
 			if _, err := h.exec(ctx, `UPDATE decks SET updated_at = updated_at WHERE user_id = $1 AND id =
 (SELECT c.deck_id FROM import_review_logs s JOIN cards c ON c.user_id = s.user_id AND c.id = s.card_id WHERE s.stage_id = $2 LIMIT 1)`,
 				userID, stageID); err != nil {
