@@ -10,7 +10,8 @@ import (
 // cards in one transaction and leaves its review logs, most of a
 // package's rows, in import_review_logs; dropping the stage moves them
 // into review_logs a batch a transaction. Every read of review logs reads
-// both through liveReviews, so a log is seen from the publish on, once.
+// both, through liveReviews (the statistics through reviewSums, which
+// adds up the sums of each), so a log is seen from the publish on, once.
 
 // statsReviewCols are the columns the statistics read, those of the
 // covering index review_logs_user_time; review_logs_deck_time has

@@ -2,7 +2,8 @@ package sqlstore
 
 import (
 	"context"
-	"database/sql"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/takhtabush/takhtabush/ports"
@@ -45,16 +46,43 @@ VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $
 	return s.fail(ctx, err, "append review", failMsgs{unique: "a review with this id already exists", fk: "card not found"})
 }
 
-// reviewScope returns the live review logs of a user (liveReviews, the
-// statistics' columns) and the WHERE clause selecting a deck's (or all)
-// reviews since a time.
-func reviewScope(a *args, userID, deckID string, since time.Time) string {
+// reviewSums is a query of sums over a user's (or a deck's) live review
+// logs since since that also match cond (" AND …" or ""): each half, the
+// review_logs rows and the logs of published imports not moved yet
+// (stagedReviews), sums on its own, grouped by group unless it is "", and
+// the query adds the halves up. The review_logs half is thus the plain
+// aggregate over a covering index (review_logs_user_time, or
+// review_logs_deck_time for a deck), not a row-by-row union. sums must add
+// up (COUNT, SUM); the result is group first, when given, then each sum
+// (0 when nothing matched), ordered by group.
+func reviewSums(a *args, userID, deckID string, since time.Time, cond, group string, sums ...string) string {
 	u := a.add(userID)
-	if deckID == "" { // no deck_id: review_logs_user_time covers the rest
-		return ` FROM ` + liveReviews(u, statsReviewCols...) + ` WHERE user_id = ` + u + ` AND reviewed_at >= ` + a.add(ms(since))
+	where, cols := ` WHERE user_id = `+u, statsReviewCols
+	if deckID != "" {
+		where, cols = where+` AND deck_id = `+a.add(deckID), deckStatsReviewCols
 	}
-	return ` FROM ` + liveReviews(u, deckStatsReviewCols...) + ` WHERE user_id = ` + u +
-		` AND deck_id = ` + a.add(deckID) + ` AND reviewed_at >= ` + a.add(ms(since))
+	where += ` AND reviewed_at >= ` + a.add(ms(since)) + cond
+	var inner, outer []string
+	if group != "" {
+		inner, outer = append(inner, group+` AS g`), append(outer, `g`)
+	}
+	for i, sum := range sums {
+		n := `s` + strconv.Itoa(i)
+		inner, outer = append(inner, sum+` AS `+n), append(outer, `COALESCE(SUM(`+n+`), 0)`)
+	}
+	half := func(from string) string {
+		q := `SELECT ` + strings.Join(inner, ", ") + ` FROM ` + from + where
+		if group != "" {
+			q += ` GROUP BY 1`
+		}
+		return q
+	}
+	q := `SELECT ` + strings.Join(outer, ", ") + ` FROM (` + half(`review_logs`) + ` UNION ALL ` +
+		half(`(`+stagedReviews(u, cols)+`) r`) + `) h`
+	if group != "" {
+		q += ` GROUP BY g ORDER BY g`
+	}
+	return q
 }
 
 // ReviewDays counts reviews (manual entries aside) per learner day since
@@ -62,8 +90,8 @@ func reviewScope(a *args, userID, deckID string, since time.Time) string {
 // the learner's day was recorded count in UTC days.
 func (s reviewStore) ReviewDays(ctx context.Context, userID, deckID string, since time.Time) ([]ports.ReviewDay, error) {
 	var a args
-	q := `SELECT COALESCE(day, reviewed_at / ` + itoa(dayMs) + `), COUNT(*), COALESCE(SUM(` + passed + `), 0), COALESCE(SUM(duration_ms), 0)` +
-		reviewScope(&a, userID, deckID, since) + ` AND kind <> 'manual' GROUP BY 1 ORDER BY 1`
+	q := reviewSums(&a, userID, deckID, since, ` AND kind <> 'manual'`, `COALESCE(day, reviewed_at / `+itoa(dayMs)+`)`,
+		`COUNT(*)`, `SUM(`+passed+`)`, `SUM(COALESCE(duration_ms, 0))`)
 	rows, err := s.q.QueryContext(ctx, q, a...)
 	if err != nil {
 		return nil, s.s.wrap(ctx, err, "review days")
@@ -89,8 +117,7 @@ func (s reviewStore) ReviewDays(ctx context.Context, userID, deckID string, sinc
 // phase before the review, and how many of them passed.
 func (s reviewStore) Retention(ctx context.Context, userID, deckID string, since time.Time) (total, pass int, err error) {
 	var a args
-	q := `SELECT COUNT(*), COALESCE(SUM(` + passed + `), 0)` + reviewScope(&a, userID, deckID, since) +
-		` AND prev_phase = 'review' AND kind = 'review'`
+	q := reviewSums(&a, userID, deckID, since, ` AND prev_phase = 'review' AND kind = 'review'`, "", `COUNT(*)`, `SUM(`+passed+`)`)
 	if err := s.q.QueryRowContext(ctx, q, a...).Scan(&total, &pass); err != nil {
 		return 0, 0, s.s.wrap(ctx, err, "retention")
 	}
@@ -101,7 +128,7 @@ func (s reviewStore) Retention(ctx context.Context, userID, deckID string, since
 // the review.
 func (s reviewStore) NewCardsStudied(ctx context.Context, userID, deckID string, since time.Time) (int, error) {
 	var a args
-	q := `SELECT COUNT(*)` + reviewScope(&a, userID, deckID, since) + ` AND prev_phase = 'new' AND kind = 'review'`
+	q := reviewSums(&a, userID, deckID, since, ` AND prev_phase = 'new' AND kind = 'review'`, "", `COUNT(*)`)
 	var n int
 	if err := s.q.QueryRowContext(ctx, q, a...).Scan(&n); err != nil {
 		return 0, s.s.wrap(ctx, err, "new cards studied")
@@ -113,9 +140,8 @@ func (s reviewStore) NewCardsStudied(ctx context.Context, userID, deckID string,
 // before the review.
 func (s reviewStore) StudiedSince(ctx context.Context, userID, deckID string, since time.Time) (ports.StudiedCounts, error) {
 	var a args
-	q := `SELECT COALESCE(SUM(CASE WHEN prev_phase = 'new' THEN 1 ELSE 0 END), 0),
-COALESCE(SUM(CASE WHEN prev_phase = 'review' THEN 1 ELSE 0 END), 0)` +
-		reviewScope(&a, userID, deckID, since) + ` AND kind = 'review'`
+	q := reviewSums(&a, userID, deckID, since, ` AND kind = 'review'`, "",
+		`SUM(CASE WHEN prev_phase = 'new' THEN 1 ELSE 0 END)`, `SUM(CASE WHEN prev_phase = 'review' THEN 1 ELSE 0 END)`)
 	var c ports.StudiedCounts
 	if err := s.q.QueryRowContext(ctx, q, a...).Scan(&c.New, &c.Review); err != nil {
 		return ports.StudiedCounts{}, s.s.wrap(ctx, err, "studied since")
@@ -128,13 +154,10 @@ COALESCE(SUM(CASE WHEN prev_phase = 'review' THEN 1 ELSE 0 END), 0)` +
 // recorded) and mature apart.
 func (s reviewStore) RetentionSplit(ctx context.Context, userID, deckID string, since time.Time, matureDays int) (ports.RetentionCounts, error) {
 	var a args
-	scope := reviewScope(&a, userID, deckID, since)
 	mature := `COALESCE(prev_interval, 0) >= ` + a.add(matureDays)
-	q := `SELECT COALESCE(SUM(CASE WHEN ` + mature + ` THEN 0 ELSE 1 END), 0),
-COALESCE(SUM(CASE WHEN ` + mature + ` THEN 0 ELSE ` + passed + ` END), 0),
-COALESCE(SUM(CASE WHEN ` + mature + ` THEN 1 ELSE 0 END), 0),
-COALESCE(SUM(CASE WHEN ` + mature + ` THEN ` + passed + ` ELSE 0 END), 0)` +
-		scope + ` AND prev_phase = 'review' AND kind = 'review'`
+	q := reviewSums(&a, userID, deckID, since, ` AND prev_phase = 'review' AND kind = 'review'`, "",
+		`SUM(CASE WHEN `+mature+` THEN 0 ELSE 1 END)`, `SUM(CASE WHEN `+mature+` THEN 0 ELSE `+passed+` END)`,
+		`SUM(CASE WHEN `+mature+` THEN 1 ELSE 0 END)`, `SUM(CASE WHEN `+mature+` THEN `+passed+` ELSE 0 END)`)
 	var c ports.RetentionCounts
 	if err := s.q.QueryRowContext(ctx, q, a...).Scan(&c.Young, &c.YoungPassed, &c.Mature, &c.MaturePassed); err != nil {
 		return ports.RetentionCounts{}, s.s.wrap(ctx, err, "retention split")
@@ -145,13 +168,15 @@ COALESCE(SUM(CASE WHEN ` + mature + ` THEN ` + passed + ` ELSE 0 END), 0)` +
 // AverageDuration returns the mean duration of the reviews since since
 // that recorded one, and how many did.
 func (s reviewStore) AverageDuration(ctx context.Context, userID string, since time.Time) (float64, int, error) {
-	var mean sql.NullFloat64
+	var sum float64
 	var n int
 	var a args
-	q := `SELECT AVG(duration_ms), COUNT(duration_ms)` + reviewScope(&a, userID, "", since) + ` AND duration_ms IS NOT NULL`
-	err := s.q.QueryRowContext(ctx, q, a...).Scan(&mean, &n)
-	if err != nil {
+	q := reviewSums(&a, userID, "", since, ` AND duration_ms IS NOT NULL`, "", `SUM(duration_ms)`, `COUNT(duration_ms)`)
+	if err := s.q.QueryRowContext(ctx, q, a...).Scan(&sum, &n); err != nil {
 		return 0, 0, s.s.wrap(ctx, err, "average duration")
 	}
-	return mean.Float64, n, nil
+	if n == 0 {
+		return 0, 0, nil
+	}
+	return sum / float64(n), n, nil
 }
