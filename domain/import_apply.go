@@ -187,7 +187,9 @@ func (im *importer) run(ctx context.Context, src ports.PackageSource) (contracts
 		return im.rep, err
 	}
 	im.done = im.total
-	im.progress(0, "done")
+	// Everything is visible now; the deferred drop still moves the review
+	// logs out of the stage, a batch a transaction, before the job ends.
+	im.progress(0, "imported; putting the review history in place")
 	for _, k := range im.order {
 		im.rep.Skipped = append(im.rep.Skipped, *im.skips[k])
 	}
