@@ -168,10 +168,12 @@ func reviewValues(r ports.ReviewLog) []any {
 // review logs are not copied (liveReviews reads them where they are until
 // DropStage moves them, a batch a transaction). Measured on
 // BenchmarkImportPackage (20,000 notes and cards, 100,000 review logs,
-// 2-core machine, load ~5): the publishing transaction took 2.4–2.7 s and
-// a review of another user waited 2.6 s at most, where copying the logs
-// too took 5.0 s and made it wait 5.2 s (the logs alone 2.4–2.7 s: the
-// id index, three more, the version trigger a row). Publishing the cards
+// quiet 2-core machine, two runs each): the publishing transaction took
+// 1.4–1.6 s and a review of another user waited as long at most, where
+// copying the logs too took 4.1–4.7 s (the logs alone 2.4–2.7 s under a
+// load of 5: the id index, three more, the version trigger a row; the
+// rest of the difference was SQLite's automatic checkpoint in the
+// commit, off since). Publishing the cards
 // in slices would need every read of notes and cards, and their count,
 // due, search and version triggers, to leave out unpublished slices.
 func (s importStageStore) PublishStage(ctx context.Context, userID, stageID string, at time.Time) (ports.StagePublished, error) {
