@@ -104,20 +104,7 @@ $1 - i * 60000, 4000, 20000, 'review' FROM n`,
 		if len(queries) != 1 {
 			t.Fatalf("%s ran %d statements reading import_review_logs, want 1: %q", read.name, len(queries), queries)
 		}
-		rows, err := s.DB().QueryContext(ctx, "EXPLAIN QUERY PLAN "+queries[0], read.args...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var plan []string
-		for rows.Next() {
-			var id, parent, unused int
-			var detail string
-			if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
-				t.Fatal(err)
-			}
-			plan = append(plan, detail)
-		}
-		rows.Close()
+		plan := queryPlan(ctx, t, s.DB(), queries[0], read.args...)
 		for _, step := range plan {
 			if f := strings.Fields(step); len(f) >= 2 && f[0] == "SCAN" && f[1] == "s" {
 				t.Errorf("%s scans every staged review log of every import: %s", read.name, strings.Join(plan, "; "))
