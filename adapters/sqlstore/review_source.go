@@ -26,11 +26,12 @@ var (
 // expression user, with their card's deck (a card moved since the import
 // takes its logs along; a log whose card is gone is not read).
 //
-// The user's published stages (none, nearly always) lead: SQLite keeps
-// the order of a CROSS JOIN, and on Postgres import_review_logs_card
-// starts with the user. Reached any other way, the logs another account's
-// import has staged are scanned by every read, submit_review's daily
-// count among them (TestReviewReadsSkipOtherImports).
+// The user's published stages (none, nearly always) lead, and the staged
+// logs are reached through import_review_logs_card, which starts with the
+// user: that index is what keeps every read, submit_review's daily count
+// among them, from scanning the logs another account's import has staged,
+// on both databases (TestReviewReadsSkipOtherImports fails without it;
+// inside reviewSums, SQLite no longer keeps the CROSS JOIN's order).
 func stagedReviews(user string, cols []string) string {
 	return stagedCols(cols) + ` FROM import_stages st CROSS JOIN import_review_logs s JOIN cards c ON c.user_id = s.user_id AND c.id = s.card_id
 WHERE st.user_id = ` + user + ` AND st.published_at IS NOT NULL AND s.user_id = ` + user + ` AND s.stage_id = st.id
