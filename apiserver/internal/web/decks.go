@@ -165,7 +165,7 @@ type cardRow struct {
 type deckData struct {
 	Deck     contracts.Deck
 	Cards    []cardRow
-	Next     string // the next page's query
+	Next     string // the next page's address (path and query)
 	Query    string
 	Filter   string
 	Tag      string
@@ -239,7 +239,7 @@ func (p *DeckPages) deck(w http.ResponseWriter, r *http.Request, v View) {
 	if page.NextCursor != "" {
 		nq := r.URL.Query()
 		nq.Set("cursor", page.NextCursor)
-		data.Next = nq.Encode()
+		data.Next = "/decks/" + d.ID + "?" + nq.Encode()
 	}
 	v.Title, v.Nav, v.Flash, v.Data = d.Name, "decks", deckFlash(r), data
 	p.site.Render(w, r, "deck", v)
