@@ -97,7 +97,7 @@ func newPublicHandler(d routeDeps) (publicHandler, error) {
 			ResourceMetadataURL: res.MetadataURL,
 			BrowserHandler:      connect,
 		})
-		mcp := browserOr(connect, guard(d.log, httperr.JSONRPC, d.cfg.allowedHosts(), d.cfg.allowedOrigins(),
+		mcp := browserOr(hosts(connect), guard(d.log, httperr.JSONRPC, d.cfg.allowedHosts(), d.cfg.allowedOrigins(),
 			auth.ForResource(res.Resource, d.auth.Middleware(d.log, httperr.JSONRPC, d.limiter.Middleware(d.log, httperr.JSONRPC, mcpHTTP)))))
 		pattern := res.Host + res.Path
 		if res.Path == "/" || res.Path == "/mcp/" {
@@ -121,8 +121,8 @@ func newPublicHandler(d routeDeps) (publicHandler, error) {
 	mux.Handle(oauthhttp.RegisterPath, hosts(oauthhttp.CORS(http.HandlerFunc(d.oauth.Register))))
 	mux.Handle(oauthhttp.RevokePath, hosts(oauthhttp.CORS(http.HandlerFunc(d.oauth.Revoke))))
 	mux.Handle(oauthhttp.ConnectedAppsPath, hosts(d.oauth.ConnectedApps(d.cfg.MCPURL())))
-	mux.Handle("GET /connect", connect)
-	mux.Handle("GET "+web.StaticPrefix, web.Static())
+	mux.Handle("GET /connect", hosts(connect))
+	mux.Handle("GET "+web.StaticPrefix, hosts(web.Static()))
 	mux.Handle("/api/", hosts(bounded(d.cfg.MaxBodyBytes, deadline(d.cfg.RequestTimeout,
 		d.auth.Middleware(d.log, httperr.JSON, d.limiter.Middleware(d.log, httperr.JSON, d.api))))))
 	page := func(h http.Handler) http.Handler { return hosts(deadline(d.cfg.RequestTimeout, h)) }
@@ -139,8 +139,9 @@ func newPublicHandler(d routeDeps) (publicHandler, error) {
 	if d.cfg.AdminAddr == "" {
 		mux.Handle("GET /metrics", loopbackOnly(d.log, d.metrics.Handler()))
 	}
-	d.account.Register(mux) // /, /stats, /audit, /settings/…
-	d.decks.Register(mux)   // /decks…, /cards/…, /study/{id}
+	pages := guarded{mux: mux, wrap: hosts} // every page checks Host, as /mcp and /api do
+	d.account.Register(pages)               // /, /stats, /audit, /settings/…
+	d.decks.Register(pages)                 // /decks…, /cards/…, /study/{id}
 	return clientip.Middleware(clientip.Trusted(d.cfg.TrustedProxies), obs.Middleware(d.log, d.metrics, mux)), nil
 }
 
@@ -160,6 +161,15 @@ func bareOrigin(host string) string {
 	}
 	return "https://" + host + "/"
 }
+
+// guarded registers every handler on mux behind wrap.
+type guarded struct {
+	mux  *http.ServeMux
+	wrap func(http.Handler) http.Handler
+}
+
+// Handle registers wrap(h) for pattern.
+func (g guarded) Handle(pattern string, h http.Handler) { g.mux.Handle(pattern, g.wrap(h)) }
 
 // browserOr serves a browser's GET (Accept: text/html) with page, without
 // authentication, and everything else with next.

@@ -53,7 +53,7 @@ func NewAccountPages(site *Site, a *auth.Authenticator, svc AccountServices, mcp
 //	POST /settings/data/delete          delete the account (typed confirmation)
 //	GET  /settings/trash                deleted decks and cards, kept 30 days
 //	POST /settings/trash/restore        bring one back (as restore_items)
-func (p *AccountPages) Register(mux *http.ServeMux) {
+func (p *AccountPages) Register(mux Router) {
 	s := p.site
 	mux.Handle("GET /{$}", s.Public(p.home))
 	mux.Handle("GET /stats", s.Page(p.stats))

@@ -70,7 +70,7 @@ func NewDeckPages(site *Site, svc DeckServices) *DeckPages {
 //	GET  /study/{id}                         study: front, reveal, rate
 //	POST /study/{id}/review                  rate the current card
 //	POST /study/{id}/undo                    take back the session's last rating
-func (p *DeckPages) Register(mux *http.ServeMux) {
+func (p *DeckPages) Register(mux Router) {
 	s := p.site
 	mux.Handle("GET /decks", s.Page(p.decks))
 	mux.Handle("POST /decks", s.Page(p.createDeck))

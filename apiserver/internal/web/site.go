@@ -33,6 +33,13 @@ func NewSite(r *Renderer, a *auth.Authenticator, accounts ports.AccountService, 
 	return &Site{R: r, auth: a, accounts: accounts, log: log}
 }
 
+// Router is where pages register their routes: an *http.ServeMux, or one
+// that wraps every handler (the server puts its Host check in front of
+// each page).
+type Router interface {
+	Handle(pattern string, h http.Handler)
+}
+
 // PageFunc is a page handler. v comes filled with the signed-in account
 // and the CSRF token; the handler sets Title, Nav and Data and renders it
 // with Site.Render (or redirects). For a page behind Site.Page, r's
