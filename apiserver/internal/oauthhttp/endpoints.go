@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/takhtabush/takhtabush/apiserver/internal/clientip"
+	"github.com/takhtabush/takhtabush/apiserver/internal/obs"
 	"github.com/takhtabush/takhtabush/apiserver/internal/web"
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/ports"
@@ -57,7 +58,7 @@ func New(svc ports.OAuthService, site *web.Site, log *slog.Logger, cfg Config) (
 func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 	status, code := statusOf(err)
 	if status >= 500 {
-		h.log.LogAttrs(r.Context(), slog.LevelError, "oauth endpoint failed", slog.String("path", r.URL.Path), slog.Any("err", err))
+		h.log.LogAttrs(r.Context(), slog.LevelError, "oauth endpoint failed", slog.String("path", obs.LoggedPath(r)), slog.Any("err", err))
 	}
 	writeOAuthError(w, status, code, contracts.MessageOf(err))
 }

@@ -14,8 +14,8 @@ const UnmatchedRoute = "unmatched"
 // Middleware gives every request an id (a sane incoming X-Request-Id, or a
 // new one, echoed on the response), the per-request state, one access log
 // line and the HTTP metrics labelled by the mux pattern that served it. It
-// logs the path without its query (a sign-in link carries a token there)
-// and never a header value.
+// logs the path as LoggedPath gives it (no query, no export token) and
+// never a header value.
 func Middleware(log *slog.Logger, m *Metrics, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
@@ -49,7 +49,7 @@ func Middleware(log *slog.Logger, m *Metrics, next http.Handler) http.Handler {
 			}
 			userID, kind, credID, tool := st.snapshot()
 			attrs := []slog.Attr{
-				slog.String("method", r.Method), slog.String("route", route), slog.String("path", r.URL.Path),
+				slog.String("method", r.Method), slog.String("route", route), slog.String("path", LoggedPath(r)),
 				slog.Int("status", status), slog.Float64("duration_ms", float64(d.Microseconds())/1000),
 				slog.String("remote", clientip.From(r)),
 			}
