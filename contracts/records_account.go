@@ -81,7 +81,10 @@ type AuditEvent struct {
 	Outcome        AuditOutcome    `json:"outcome"`
 	ErrorKind      ErrorKind       `json:"errorKind,omitempty"`
 	RequestID      string          `json:"requestId,omitempty"`
-	At             time.Time       `json:"at"`
+	// OperationID is the mutation's operation id, shared with its change
+	// records (undo_changes takes it); empty for events that change nothing.
+	OperationID string    `json:"operationId,omitempty"`
+	At          time.Time `json:"at"`
 }
 
 // AuditFilter narrows an audit listing.

@@ -27,12 +27,15 @@ const (
 	// ExpiringOAuthTokens are OAuth access and refresh tokens past their
 	// expiry (their grants stay).
 	ExpiringOAuthTokens Expiring = "oauth_tokens"
+	// ExpiringChangeRecords are change records past their expiry
+	// (contracts.ChangeDays after the change).
+	ExpiringChangeRecords Expiring = "change_records"
 )
 
 // ExpiringKinds lists every kind of expiring row.
 var ExpiringKinds = []Expiring{
 	ExpiringStudySessions, ExpiringWebSessions, ExpiringIdempotencyKeys,
-	ExpiringUploadIntents, ExpiringOAuthCodes, ExpiringOAuthTokens,
+	ExpiringUploadIntents, ExpiringOAuthCodes, ExpiringOAuthTokens, ExpiringChangeRecords,
 }
 
 // ExpiryStore deletes rows whose time is over, a few at a time, for the

@@ -141,6 +141,7 @@ type Stores interface {
 	Trash() TrashStore
 	ImportStages() ImportStageStore
 	NoteTypes() NoteTypeStore
+	Changes() ChangeStore
 }
 
 // UserStore keeps accounts.

@@ -4,11 +4,12 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"time"
 
 	"github.com/takhtabush/takhtabush/contracts"
 )
 
-const auditCols = `id, user_id, credential_kind, credential_id, tool, action, input_summary, affected_ids, outcome, error_kind, request_id, at`
+const auditCols = `id, user_id, credential_kind, credential_id, tool, action, input_summary, affected_ids, outcome, error_kind, request_id, at, operation_id`
 
 // AppendAudit appends an event. Conflict on a duplicate id; not found when
 // the user does not exist. The input summary is stored as given (callers
@@ -18,9 +19,9 @@ func (s auditStore) AppendAudit(ctx context.Context, e contracts.AuditEvent) err
 	if len(e.InputSummary) > 0 {
 		summary = string(e.InputSummary)
 	}
-	_, err := s.exec(ctx, `INSERT INTO mcp_audit_events (`+auditCols+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+	_, err := s.exec(ctx, `INSERT INTO mcp_audit_events (`+auditCols+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
 		e.ID, e.UserID, string(e.CredentialKind), e.CredentialID, e.Tool, e.Action, summary, stringsJSON(e.AffectedIDs),
-		string(e.Outcome), string(e.ErrorKind), e.RequestID, ms(e.At))
+		string(e.Outcome), string(e.ErrorKind), e.RequestID, ms(e.At), e.OperationID)
 	return s.fail(ctx, err, "append audit", failMsgs{unique: "an audit event with this id already exists", fk: "user not found"})
 }
 
@@ -36,19 +37,7 @@ func (s auditStore) ListAudit(ctx context.Context, userID string, f contracts.Au
 	if f.Tool != "" {
 		q += ` AND tool = ` + a.add(f.Tool)
 	}
-	if f.CredentialID != "" {
-		q += ` AND credential_id = ` + a.add(f.CredentialID)
-	}
-	if !f.Since.IsZero() {
-		q += ` AND at >= ` + a.add(ms(f.Since))
-	}
-	if !f.Until.IsZero() {
-		q += ` AND at < ` + a.add(ms(f.Until))
-	}
-	if beforeID != "" {
-		q += ` AND id < ` + a.add(beforeID)
-	}
-	q += ` ORDER BY id DESC LIMIT ` + a.add(limit)
+	q += newestFirst(&a, f.CredentialID, f.Since, f.Until, beforeID, limit)
 	rows, err := s.q.QueryContext(ctx, q, a...)
 	if err != nil {
 		return nil, s.s.wrap(ctx, err, "list audit")
@@ -60,7 +49,7 @@ func (s auditStore) ListAudit(ctx context.Context, userID string, f contracts.Au
 		var summary sql.NullString
 		var at int64
 		if err := rows.Scan(&e.ID, &e.UserID, &kind, &e.CredentialID, &e.Tool, &e.Action, &summary, &affected,
-			&outcome, &errKind, &e.RequestID, &at); err != nil {
+			&outcome, &errKind, &e.RequestID, &at, &e.OperationID); err != nil {
 			return nil, s.s.wrap(ctx, err, "list audit")
 		}
 		if e.AffectedIDs, err = parseStrings(affected); err != nil {
@@ -77,4 +66,24 @@ func (s auditStore) ListAudit(ctx context.Context, userID string, f contracts.Au
 		return nil, s.s.wrap(ctx, err, "list audit")
 	}
 	return out, nil
+}
+
+// newestFirst returns the end of a query of a user's rows, newest first:
+// made with the credential (when not ""), at in [since, until) (each
+// where set), with ids below beforeID (when not ""), limit rows.
+func newestFirst(a *args, credentialID string, since, until time.Time, beforeID string, limit int) string {
+	q := ""
+	if credentialID != "" {
+		q += ` AND credential_id = ` + a.add(credentialID)
+	}
+	if !since.IsZero() {
+		q += ` AND at >= ` + a.add(ms(since))
+	}
+	if !until.IsZero() {
+		q += ` AND at < ` + a.add(ms(until))
+	}
+	if beforeID != "" {
+		q += ` AND id < ` + a.add(beforeID)
+	}
+	return q + ` ORDER BY id DESC LIMIT ` + a.add(limit)
 }

@@ -13,7 +13,7 @@ import (
 func (f *fixture) event(userID, tool, credentialID string, at time.Time) contracts.AuditEvent {
 	return contracts.AuditEvent{ID: f.id("aud"), UserID: userID, CredentialKind: contracts.CredentialAPIKey, CredentialID: credentialID,
 		Tool: tool, Action: tool + ".done", InputSummary: json.RawMessage(`{"deckId":"d1","cards":3}`), AffectedIDs: []string{"x1", "x2"},
-		Outcome: contracts.AuditOK, RequestID: "req-" + itoa(int(f.seq.Load())), At: at}
+		Outcome: contracts.AuditOK, RequestID: "req-" + itoa(int(f.seq.Load())), OperationID: "op-" + itoa(int(f.seq.Load())), At: at}
 }
 
 // normEvent normalises an event for comparison.

@@ -69,6 +69,14 @@ func testExpiry(t *testing.T, f *fixture) {
 			Scopes: g.Scopes, CreatedAt: exp.Add(-time.Hour), ExpiresAt: exp}))
 	}
 
+	for _, r := range []contracts.ChangeRecord{
+		f.change(a, "op-old", "key", contracts.ChangeCardUpdate, card.ID, old.Add(-contracts.ChangeTTL)),
+		f.change(b, "op-old", "key", contracts.ChangeCardUpdate, cardB.ID, old.Add(-contracts.ChangeTTL)),
+		f.change(a, "op-live", "key", contracts.ChangeCardUpdate, card.ID, live.Add(-contracts.ChangeTTL)),
+	} {
+		must(t, f.s.Changes().AppendChanges(f.ctx, r.UserID, []contracts.ChangeRecord{r}))
+	}
+
 	want := map[ports.Expiring]int{
 		ports.ExpiringStudySessions:   3, // two of a's, one of b's
 		ports.ExpiringWebSessions:     2, // a sign-in link and a session
@@ -76,6 +84,7 @@ func testExpiry(t *testing.T, f *fixture) {
 		ports.ExpiringUploadIntents:   1,
 		ports.ExpiringOAuthCodes:      1,
 		ports.ExpiringOAuthTokens:     2,
+		ports.ExpiringChangeRecords:   2, // a's and b's old ones
 	}
 	e := f.s.Expiry()
 	for _, what := range ports.ExpiringKinds {
@@ -121,6 +130,9 @@ func testExpiry(t *testing.T, f *fixture) {
 	}
 	if _, _, err := o.TokenByHash(f.ctx, ports.OAuthAccessToken, []byte{'t', 0}); !contracts.IsKind(err, contracts.KindNotFound) {
 		t.Errorf("the expired OAuth token is still there: %v", err)
+	}
+	if left, err := f.s.Changes().ListChanges(f.ctx, a, contracts.ChangeFilter{}, "", 10); err != nil || len(left) != 1 || left[0].OperationID != "op-live" {
+		t.Errorf("after the purge a's change records are %+v, %v; want the live one", left, err)
 	}
 	// The card of a purged session keeps its place.
 	f.get(a, card.ID)

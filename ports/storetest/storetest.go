@@ -91,6 +91,7 @@ func TestStore(t *testing.T, open func(t *testing.T) ports.Database) {
 		{"ReviewKindsAndDays", testReviewKindsAndDays},
 		{"Audit", testAudit},
 		{"AuditPaging", testAuditPaging},
+		{"Changes", testChanges},
 		{"Idempotency", testIdempotency},
 		{"Media", testMedia},
 		{"Jobs", testJobs},

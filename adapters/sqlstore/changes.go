@@ -1,0 +1,153 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"strings"
+
+	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/ports"
+)
+
+// changeStore is the change-record store on one handle.
+type changeStore struct{ *handle }
+
+// Changes returns the change-record store on h.
+func (h *handle) Changes() ports.ChangeStore { return changeStore{h} }
+
+// Changes returns the change-record store outside any transaction.
+func (s *Store) Changes() ports.ChangeStore { return s.root.Changes() }
+
+const changeCols = `id, user_id, operation_id, credential_kind, credential_id, kind, item_id, version, prev, at, expires_at, undone_by`
+
+// changeInsertChunk bounds the rows of one multi-row INSERT (12
+// placeholders a row): a bulk call's up to 1,000 records are one statement.
+const changeInsertChunk = 1000
+
+// AppendChanges inserts the records, one statement a chunk; more than one
+// chunk runs under a savepoint so that none or all are kept.
+func (s changeStore) AppendChanges(ctx context.Context, userID string, recs []contracts.ChangeRecord) error {
+	if len(recs) == 0 {
+		return nil
+	}
+	write := func(h *handle) error {
+		var b strings.Builder
+		for _, chunk := range chunks(recs, changeInsertChunk) {
+			b.Reset()
+			b.WriteString(`INSERT INTO change_records (` + changeCols + `) VALUES `)
+			a := make(args, 0, len(chunk)*12)
+			for i, r := range chunk {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				var prev any
+				if len(r.Prev) > 0 {
+					prev = string(r.Prev)
+				}
+				b.WriteByte('(')
+				b.WriteString(seq(&a, h.s.d, []any{r.ID, userID, r.OperationID, string(r.CredentialKind), r.CredentialID,
+					string(r.Kind), r.ItemID, r.Version, prev, ms(r.At), ms(r.ExpiresAt), r.UndoneBy}))
+				b.WriteByte(')')
+			}
+			if _, err := h.exec(ctx, b.String(), a...); err != nil {
+				return h.fail(ctx, err, "append changes", failMsgs{unique: "a change record with this id already exists", fk: "user not found"})
+			}
+		}
+		return nil
+	}
+	if len(recs) <= changeInsertChunk {
+		return write(s.handle)
+	}
+	return s.atomic(ctx, write)
+}
+
+// ListChanges returns up to limit of the user's records matching f,
+// newest (highest id) first, with ids below beforeID.
+func (s changeStore) ListChanges(ctx context.Context, userID string, f contracts.ChangeFilter, beforeID string, limit int) ([]contracts.ChangeRecord, error) {
+	out := []contracts.ChangeRecord{}
+	if limit <= 0 {
+		return out, nil
+	}
+	var a args
+	q := `SELECT ` + changeCols + ` FROM change_records WHERE user_id = ` + a.add(userID)
+	if len(f.OperationIDs) > 0 {
+		q += ` AND operation_id IN (` + list(&a, dedupe(f.OperationIDs)) + `)`
+	}
+	if f.Pending {
+		q += ` AND undone_by = ''`
+	}
+	q += newestFirst(&a, f.CredentialID, f.Since, f.Until, beforeID, limit)
+	rows, err := s.q.QueryContext(ctx, q, a...)
+	if err != nil {
+		return nil, s.s.wrap(ctx, err, "list changes")
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var r contracts.ChangeRecord
+		var credKind, kind string
+		var prev sql.NullString
+		var at, expires int64
+		if err := rows.Scan(&r.ID, &r.UserID, &r.OperationID, &credKind, &r.CredentialID, &kind, &r.ItemID, &r.Version,
+			&prev, &at, &expires, &r.UndoneBy); err != nil {
+			return nil, s.s.wrap(ctx, err, "list changes")
+		}
+		if prev.Valid {
+			r.Prev = json.RawMessage(prev.String)
+		}
+		r.CredentialKind, r.Kind = contracts.CredentialKind(credKind), contracts.ChangeKind(kind)
+		r.At, r.ExpiresAt = fromMs(at), fromMs(expires)
+		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.s.wrap(ctx, err, "list changes")
+	}
+	return out, nil
+}
+
+// MarkUndone marks the user's records among ids that are not undone yet.
+func (s changeStore) MarkUndone(ctx context.Context, userID string, ids []string, undoneBy string) (int, error) {
+	total := 0
+	for _, chunk := range chunks(dedupe(ids), inChunk) {
+		var a args
+		q := `UPDATE change_records SET undone_by = ` + a.add(undoneBy) + ` WHERE user_id = ` + a.add(userID) +
+			` AND undone_by = '' AND id IN (` + list(&a, chunk) + `)`
+		res, err := s.exec(ctx, q, a...)
+		n, err := s.affected(ctx, res, err, "mark changes undone")
+		if err != nil {
+			return total, err
+		}
+		total += int(n)
+	}
+	return total, nil
+}
+
+// OperationStates counts the records, and the undone ones, of each of the
+// user's operations among operationIDs.
+func (s changeStore) OperationStates(ctx context.Context, userID string, operationIDs []string) (map[string]ports.OperationState, error) {
+	out := map[string]ports.OperationState{}
+	for _, chunk := range chunks(dedupe(operationIDs), inChunk) {
+		var a args
+		q := `SELECT operation_id, COUNT(*), SUM(CASE WHEN undone_by = '' THEN 0 ELSE 1 END) FROM change_records
+WHERE user_id = ` + a.add(userID) + ` AND operation_id IN (` + list(&a, chunk) + `) GROUP BY operation_id`
+		rows, err := s.q.QueryContext(ctx, q, a...)
+		if err != nil {
+			return nil, s.s.wrap(ctx, err, "operation states")
+		}
+		for rows.Next() {
+			var op string
+			var st ports.OperationState
+			if err := rows.Scan(&op, &st.Records, &st.Undone); err != nil {
+				rows.Close()
+				return nil, s.s.wrap(ctx, err, "operation states")
+			}
+			out[op] = st
+		}
+		err = rows.Err()
+		rows.Close()
+		if err != nil {
+			return nil, s.s.wrap(ctx, err, "operation states")
+		}
+	}
+	return out, nil
+}

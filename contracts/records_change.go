@@ -1,0 +1,88 @@
+package contracts
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
+
+// ChangeDays is how long a change record is kept: undo_changes and the
+// audit page's Undo reach back this far, then the purge deletes it.
+const ChangeDays = 30
+
+// ChangeTTL is ChangeDays as a duration.
+const ChangeTTL = ChangeDays * 24 * time.Hour
+
+// ChangeKind says what a change record undoes, and so how: the kind and
+// the item's id name the item, the record's Prev what to put back.
+type ChangeKind string
+
+// The kinds of change records. An ".update" kind's Prev holds the
+// previous values of the fields the change set; an ".add" kind names an
+// item the change created (undo moves it to the trash); a ".delete" kind
+// an item the change moved to the trash (undo restores it).
+const (
+	ChangeCardUpdate     ChangeKind = "card.update"     // front, back, tags, suspension or deck
+	ChangeCardSchedule   ChangeKind = "card.schedule"   // the card's scheduling state (reschedule_cards)
+	ChangeCardAdd        ChangeKind = "card.add"        // a card created
+	ChangeCardDelete     ChangeKind = "card.delete"     // a card moved to the trash
+	ChangeNoteUpdate     ChangeKind = "note.update"     // a note's fields and tags
+	ChangeDeckUpdate     ChangeKind = "deck.update"     // a deck's name, description or settings
+	ChangeDeckAdd        ChangeKind = "deck.add"        // a deck created
+	ChangeDeckDelete     ChangeKind = "deck.delete"     // a deck moved to the trash with its cards
+	ChangePresetUpdate   ChangeKind = "preset.update"   // a preset's settings or weights
+	ChangeSettingsUpdate ChangeKind = "settings.update" // the account's settings
+	ChangeReview         ChangeKind = "review"          // a review; its log keeps the card's previous state
+)
+
+// ChangeRecord is what one mutation changed on one item, kept so that the
+// change can be undone: written in the mutation's transaction, compact
+// (only the previous values of the fields it changed), kept ChangeDays.
+type ChangeRecord struct {
+	ID string `json:"id"`
+	// OperationID is the mutation's: the same as its audit row's (a
+	// tool call, a REST or page request), or the job's id for a job.
+	OperationID    string         `json:"operationId"`
+	UserID         string         `json:"userId"`
+	CredentialKind CredentialKind `json:"credentialKind"`
+	CredentialID   string         `json:"credentialId,omitempty"`
+	Kind           ChangeKind     `json:"kind"`
+	ItemID         string         `json:"itemId"`
+	// Version is the item's version (or update time, in milliseconds,
+	// for items without one) right after the change: an undo skips the
+	// item when it is no longer that, so it never overwrites a later edit.
+	Version int64 `json:"version,omitempty"`
+	// Prev holds the previous values of the fields the change set (a JSON
+	// object); empty for additions, deletions and reviews.
+	Prev      json.RawMessage `json:"prev,omitempty"`
+	At        time.Time       `json:"at"`
+	ExpiresAt time.Time       `json:"expiresAt"`
+	// UndoneBy is the operation id of the undo that applied the record;
+	// empty while it is not undone.
+	UndoneBy string `json:"undoneBy,omitempty"`
+}
+
+// ChangeFilter narrows a listing of change records.
+type ChangeFilter struct {
+	OperationIDs []string // records of these operations (none: any)
+	CredentialID string   // records made with this credential ("": any)
+	Since        time.Time
+	Until        time.Time // Since <= at < Until where set
+	Pending      bool      // only records not undone yet
+}
+
+type operationKey struct{}
+
+// WithOperationID returns ctx carrying the id of the mutation it runs:
+// minted before the mutation by the door it came through (a tool call, a
+// REST or page request; a job's id for a job), shared by the mutation's
+// change records and its audit row.
+func WithOperationID(ctx context.Context, id string) context.Context {
+	return context.WithValue(ctx, operationKey{}, id)
+}
+
+// OperationIDFrom returns the operation id in ctx, if any.
+func OperationIDFrom(ctx context.Context) (string, bool) {
+	id, ok := ctx.Value(operationKey{}).(string)
+	return id, ok && id != ""
+}
