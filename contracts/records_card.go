@@ -51,6 +51,10 @@ type CardState struct {
 	LastReview    *time.Time `json:"lastReview,omitempty"`
 }
 
+// LeechTag is the tag a leech's note (a card that lapsed the preset's
+// leech threshold of times) gets, as Anki's.
+const LeechTag = "leech"
+
 // CardPage is a page of cards.
 type CardPage = Page[Card]
 
@@ -127,6 +131,6 @@ type CardFilter struct {
 	Query  string   // full-text query over front, back and tags; empty matches all
 	DeckID string   // only this deck
 	Tags   []string // cards carrying every one of these tags
-	State  string   // new, learning, review, relearning, suspended, or "" for any
+	State  string   // new, learning, review, relearning, suspended, buried, leech, or "" for any
 	DueBy  *time.Time
 }

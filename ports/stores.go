@@ -206,6 +206,11 @@ type CardRow struct {
 	contracts.Card // NoteID and Ord name the card's note, when it has one
 	Hash           string
 	Version        int64
+	// BuriedUntil is when the card's burial ends (the start of the
+	// learner's day after it was buried); nil when it was never buried.
+	// A card is buried at t while t is before it. Written only by
+	// CardStore.BuryCards and Unbury; InsertCards leaves it nil.
+	BuriedUntil *time.Time
 }
 
 // NoteRow is a stored note. NoteType is a stock type's name
@@ -279,21 +284,37 @@ type CardStore interface {
 	// Search returns up to limit cards matching f with ids greater than
 	// afterID, ordered by id. f.Query is matched as full text (every word
 	// must appear in front, back or tags; prefix matching on the last word).
-	// f.State names a phase (unsuspended cards in it) or "suspended" (any
-	// phase); f.DueBy keeps unsuspended, non-new cards due at or before it.
+	// f.State names a phase (unsuspended cards in it), "suspended" (any
+	// phase), "buried" (cards buried at now) or "leech" (cards tagged
+	// contracts.LeechTag); f.DueBy keeps unsuspended, non-new cards due at
+	// or before it. Invalid for another state.
 	Search(ctx context.Context, userID string, f contracts.CardFilter, afterID string, limit int, now time.Time) ([]CardRow, error)
 	// DueCards returns up to limit unsuspended, non-new cards of a deck due
 	// at or before now, most overdue first.
 	DueCards(ctx context.Context, userID, deckID string, now time.Time, limit int) ([]CardRow, error)
 	// NewCards returns up to limit unsuspended new cards of a deck, oldest first.
 	NewCards(ctx context.Context, userID, deckID string, limit int) ([]CardRow, error)
+	// FreshCards is NewCards without the cards buried at now: the new
+	// cards a study queue may show.
+	FreshCards(ctx context.Context, userID, deckID string, now time.Time, limit int) ([]CardRow, error)
+	// BuryCards buries the user's cards with these ids until until (a
+	// card buried longer stays so): StudyCards and FreshCards leave them
+	// out before then, and Search's state "buried" finds them. Returns
+	// the ids buried, in no particular order; ids absent or another
+	// user's are skipped. Suspended cards are buried too (they come back
+	// buried if unsuspended the same day). Any error is the store's.
+	BuryCards(ctx context.Context, userID string, ids []string, until time.Time) ([]string, error)
+	// Unbury ends the burial of the user's cards buried at now, in one
+	// deck or every deck when deckID is "", and returns how many it
+	// unburied (0 for another user's deck). Any error is the store's.
+	Unbury(ctx context.Context, userID, deckID string, now time.Time) (int, error)
 	// CountPhases counts a deck's cards (every deck when deckID is "") by
 	// phase; suspended cards are counted only as suspended.
 	CountPhases(ctx context.Context, userID, deckID string) (contracts.PhaseCounts, error)
 	// CountDue counts unsuspended non-new cards due at or before t (every deck when deckID is "").
 	CountDue(ctx context.Context, userID, deckID string, t time.Time) (int, error)
-	// StudyCards returns the unsuspended cards of a deck a study queue may
-	// show, as q describes: learning and relearning cards due at or before
+	// StudyCards returns the unsuspended cards of a deck, not buried at
+	// q.Now, a study queue may show, as q describes: learning and relearning cards due at or before
 	// q.LearnDueBy (earliest first, ties by id, no limit), then
 	// review-phase cards due at or before q.ReviewDueBy in q.Order, up to
 	// q.ReviewLimit. With q.Cram every non-new card counts as review-phase
@@ -429,6 +450,13 @@ type ReviewStore interface {
 	// DeleteReview deletes one of the user's review logs (undoing a
 	// rating). Not found when absent or another user's.
 	DeleteReview(ctx context.Context, userID, reviewID string) error
+	// StudiedSiblings returns, for each of these notes whose cards had a
+	// normal review (kind review) at or after since, the ids of those
+	// cards (each once, in no particular order); notes without are
+	// absent. It reads the reviews sessions record, not the history an
+	// import brought (a study session decides burying with it). Another
+	// user's notes have none. Any error is the store's.
+	StudiedSiblings(ctx context.Context, userID string, noteIDs []string, since time.Time) (map[string][]string, error)
 	// PresetHistory returns the review logs, of every kind but cram, of
 	// the user's cards now in decks using presetID: those of up to limit
 	// cards with ids greater than afterCardID (all when ""), ordered by

@@ -13,7 +13,8 @@ import (
 
 // cardCols are the columns scanCard reads, in order, from the cards row aliased c.
 const cardCols = `c.id, c.deck_id, c.front, c.back, c.tags, c.suspended, c.phase, c.due, c.stability, c.difficulty,
-c.scheduled_days, c.reps, c.lapses, c.step, c.last_review, c.hash, c.version, c.created_at, c.updated_at, c.note_id, c.ord`
+c.scheduled_days, c.reps, c.lapses, c.step, c.last_review, c.hash, c.version, c.created_at, c.updated_at, c.note_id, c.ord,
+c.buried_until`
 
 // insertCols are the columns InsertCards writes, one placeholder each.
 const insertCols = `id, user_id, deck_id, front, back, tags, suspended, phase, due, stability, difficulty,
@@ -59,7 +60,7 @@ type cardDest struct {
 	c                     ports.CardRow
 	tags, phase           string
 	due, created, updated int64
-	last, ord             sql.NullInt64
+	last, ord, buried     sql.NullInt64
 	note                  sql.NullString
 }
 
@@ -67,7 +68,8 @@ type cardDest struct {
 func (d *cardDest) dest() []any {
 	c := &d.c
 	return []any{&c.ID, &c.DeckID, &c.Front, &c.Back, &d.tags, &c.Suspended, &d.phase, &d.due, &c.State.Stability, &c.State.Difficulty,
-		&c.State.ScheduledDays, &c.State.Reps, &c.State.Lapses, &c.State.Step, &d.last, &c.Hash, &c.Version, &d.created, &d.updated, &d.note, &d.ord}
+		&c.State.ScheduledDays, &c.State.Reps, &c.State.Lapses, &c.State.Step, &d.last, &c.Hash, &c.Version, &d.created, &d.updated, &d.note, &d.ord,
+		&d.buried}
 }
 
 // row converts what was scanned into the card.
@@ -81,6 +83,7 @@ func (d *cardDest) row() (ports.CardRow, error) {
 	c.State.Phase = contracts.Phase(d.phase)
 	c.State.Due = fromMs(d.due)
 	c.State.LastReview = fromNullMs(d.last)
+	c.BuriedUntil = fromNullMs(d.buried)
 	c.CreatedAt, c.UpdatedAt = fromMs(d.created), fromMs(d.updated)
 	return c, nil
 }

@@ -19,23 +19,24 @@ const queued = `c.suspended = FALSE AND c.phase <> 'new'`
 // Search returns up to limit of the user's cards matching f with ids
 // greater than afterID, ordered by id. f.Query must match as full text
 // (every word in front, back or tags; the last word as a prefix). f.State
-// "suspended" selects suspended cards; a phase selects unsuspended cards in
-// that phase. f.DueBy selects unsuspended, non-new cards due at or before it.
+// "suspended" selects suspended cards, "buried" those buried at now,
+// "leech" those tagged leech; a phase selects unsuspended cards in that
+// phase. f.DueBy selects unsuspended, non-new cards due at or before it.
 // Invalid for an unknown state.
-func (s cardStore) Search(ctx context.Context, userID string, f contracts.CardFilter, afterID string, limit int, _ time.Time) ([]ports.CardRow, error) {
+func (s cardStore) Search(ctx context.Context, userID string, f contracts.CardFilter, afterID string, limit int, now time.Time) ([]ports.CardRow, error) {
 	if limit <= 0 {
 		return []ports.CardRow{}, nil
 	}
 	words := queryWords(f.Query)
 	if w, ok := s.s.d.(TextWindower); ok && len(words) > 0 {
-		rows, done, err := s.searchWindow(ctx, w, userID, f, words, afterID, limit)
+		rows, done, err := s.searchWindow(ctx, w, userID, f, words, afterID, limit, now)
 		if err != nil || done {
 			return rows, err
 		}
 	}
 	rm, rowMatch := s.s.d.(RowTextMatcher)
 	if rowMatch && len(words) > 0 {
-		rows, done, err := s.searchRowWindow(ctx, rm, userID, f, words, afterID, limit)
+		rows, done, err := s.searchRowWindow(ctx, rm, userID, f, words, afterID, limit, now)
 		if err != nil || done {
 			return rows, err
 		}
@@ -57,7 +58,7 @@ func (s cardStore) Search(ctx context.Context, userID string, f contracts.CardFi
 		a.add(arg)
 		q += ` AND ` + cond
 	}
-	cond, err := s.filterCards(f, &a)
+	cond, err := s.filterCards(f, &a, now)
 	if err != nil {
 		return nil, err
 	}
@@ -75,8 +76,9 @@ func (s cardStore) Search(ctx context.Context, userID string, f contracts.CardFi
 
 // filterCards returns the conditions of f's tags, state and due time on
 // the cards row aliased c, each starting with AND, adding their
-// arguments to a. Invalid for an unknown state.
-func (s cardStore) filterCards(f contracts.CardFilter, a *args) (string, error) {
+// arguments to a; "buried" means buried at now. Invalid for an unknown
+// state.
+func (s cardStore) filterCards(f contracts.CardFilter, a *args, now time.Time) (string, error) {
 	var q string
 	for _, tag := range dedupe(f.Tags) {
 		q += ` AND ` + s.s.d.HasTag(a.add(tag))
@@ -87,8 +89,12 @@ func (s cardStore) filterCards(f contracts.CardFilter, a *args) (string, error) 
 		q += ` AND c.suspended = TRUE`
 	case string(contracts.PhaseNew), string(contracts.PhaseLearning), string(contracts.PhaseReview), string(contracts.PhaseRelearning):
 		q += ` AND c.suspended = FALSE AND c.phase = ` + a.add(f.State)
+	case "buried":
+		q += ` AND c.buried_until > ` + a.add(ms(now))
+	case "leech":
+		q += ` AND ` + s.s.d.HasTag(a.add(contracts.LeechTag))
 	default:
-		return "", contracts.Errorf(contracts.KindInvalid, "unknown state %q: use new, learning, review, relearning or suspended", f.State)
+		return "", contracts.Errorf(contracts.KindInvalid, "unknown state %q: use new, learning, review, relearning, suspended, buried or leech", f.State)
 	}
 	if f.DueBy != nil {
 		q += ` AND ` + queued + ` AND c.due <= ` + a.add(ms(*f.DueBy))
@@ -104,7 +110,7 @@ func (s cardStore) filterCards(f contracts.CardFilter, a *args) (string, error) 
 // it held every remaining card. Otherwise (the words are rarer than one
 // card in searchWindowFactor, or the other filters rule most cards out)
 // Search reads every match instead.
-func (s cardStore) searchWindow(ctx context.Context, w TextWindower, userID string, f contracts.CardFilter, words []string, afterID string, limit int) (rows []ports.CardRow, done bool, err error) {
+func (s cardStore) searchWindow(ctx context.Context, w TextWindower, userID string, f contracts.CardFilter, words []string, afterID string, limit int, now time.Time) (rows []ports.CardRow, done bool, err error) {
 	var a args
 	window := limit * searchWindowFactor
 	cand := `SELECT c.seq, c.id FROM cards c WHERE c.user_id = ` + a.add(userID)
@@ -117,7 +123,7 @@ func (s cardStore) searchWindow(ctx context.Context, w TextWindower, userID stri
 	cand += ` ORDER BY c.id LIMIT ` + a.add(window)
 	match, arg := w.MatchTextIn("cand.seq", "$"+itoa(len(a)+1), `(SELECT MIN(seq) FROM cand)`, `(SELECT MAX(seq) FROM cand)`, words)
 	a.add(arg)
-	cond, err := s.filterCards(f, &a)
+	cond, err := s.filterCards(f, &a, now)
 	if err != nil {
 		return nil, false, err
 	}
@@ -136,7 +142,7 @@ WHERE ` + match + cond + ` ORDER BY cand.id LIMIT ` + a.add(limit)
 // from the text index instead (fetching every match of a common word to
 // join the window); its size is counted beside, an index read. done as
 // searchWindow's.
-func (s cardStore) searchRowWindow(ctx context.Context, m RowTextMatcher, userID string, f contracts.CardFilter, words []string, afterID string, limit int) (rows []ports.CardRow, done bool, err error) {
+func (s cardStore) searchRowWindow(ctx context.Context, m RowTextMatcher, userID string, f contracts.CardFilter, words []string, afterID string, limit int, now time.Time) (rows []ports.CardRow, done bool, err error) {
 	var a args
 	window := limit * searchWindowFactor
 	from := ` FROM cards c WHERE c.user_id = ` + a.add(userID)
@@ -152,7 +158,7 @@ func (s cardStore) searchRowWindow(ctx context.Context, m RowTextMatcher, userID
 		return nil, false, s.s.wrap(ctx, err, "search cards")
 	}
 	a.add(arg)
-	cond, err := s.filterCards(f, &a)
+	cond, err := s.filterCards(f, &a, now)
 	if err != nil {
 		return nil, false, err
 	}

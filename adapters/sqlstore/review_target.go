@@ -77,7 +77,8 @@ LEFT JOIN (SELECT i.position, c.due AS due_ms, CASE WHEN ` + learningPhase + ` T
 
 // nextCardCols are cardCols read from the subquery n of nextDueQuery.
 const nextCardCols = `n.id, n.deck_id, n.front, n.back, n.tags, n.suspended, n.phase, n.due, n.stability, n.difficulty,
-n.scheduled_days, n.reps, n.lapses, n.step, n.last_review, n.hash, n.version, n.created_at, n.updated_at, n.note_id, n.ord`
+n.scheduled_days, n.reps, n.lapses, n.step, n.last_review, n.hash, n.version, n.created_at, n.updated_at, n.note_id, n.ord,
+n.buried_until`
 
 // NextDueCard returns the pending item to show, its card and the
 // session's progress (see ports).
@@ -115,6 +116,7 @@ type nullCardDest struct {
 	id, deck, front, back, tags, phase, hash, note sql.NullString
 	suspended                                      sql.NullBool
 	due, version, created, updated, last, ord      sql.NullInt64
+	buried                                         sql.NullInt64
 	scheduled, reps, lapses, step                  sql.NullInt64
 	stability, difficulty                          sql.NullFloat64
 }
@@ -122,13 +124,14 @@ type nullCardDest struct {
 // dest returns the targets of cardCols, in order.
 func (d *nullCardDest) dest() []any {
 	return []any{&d.id, &d.deck, &d.front, &d.back, &d.tags, &d.suspended, &d.phase, &d.due, &d.stability, &d.difficulty,
-		&d.scheduled, &d.reps, &d.lapses, &d.step, &d.last, &d.hash, &d.version, &d.created, &d.updated, &d.note, &d.ord}
+		&d.scheduled, &d.reps, &d.lapses, &d.step, &d.last, &d.hash, &d.version, &d.created, &d.updated, &d.note, &d.ord,
+		&d.buried}
 }
 
 // row converts a scanned card that is there.
 func (d *nullCardDest) row() (ports.CardRow, error) {
 	c := cardDest{tags: d.tags.String, phase: d.phase.String, due: d.due.Int64, created: d.created.Int64, updated: d.updated.Int64,
-		last: d.last, ord: d.ord, note: d.note}
+		last: d.last, ord: d.ord, note: d.note, buried: d.buried}
 	c.c = ports.CardRow{Hash: d.hash.String, Version: d.version.Int64, Card: contracts.Card{ID: d.id.String, DeckID: d.deck.String,
 		Front: d.front.String, Back: d.back.String, Suspended: d.suspended.Bool, State: contracts.CardState{
 			Stability: d.stability.Float64, Difficulty: d.difficulty.Float64, ScheduledDays: int(d.scheduled.Int64),

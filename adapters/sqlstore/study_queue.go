@@ -32,7 +32,8 @@ func reviewOrder(order string, now func() string) (string, bool) {
 }
 
 // StudyCards returns a deck's learning cards due by q.LearnDueBy and its
-// review-phase cards due by q.ReviewDueBy in q.Order.
+// review-phase cards due by q.ReviewDueBy in q.Order, those buried at q.Now
+// left out (a cram session takes buried cards too).
 func (s cardStore) StudyCards(ctx context.Context, userID, deckID string, q ports.StudyQuery) ([]ports.CardRow, []ports.CardRow, error) {
 	var a args
 	order, ok := reviewOrder(q.Order, func() string { return "CAST(" + a.add(ms(q.Now)) + " AS DOUBLE PRECISION)" })
@@ -43,8 +44,8 @@ func (s cardStore) StudyCards(ctx context.Context, userID, deckID string, q port
 	if !q.Cram {
 		var err error
 		learning, err = s.scanCards(ctx, "learning cards", `SELECT `+cardCols+` FROM cards c
-WHERE c.user_id = $1 AND c.deck_id = $2 AND `+queued+` AND `+learningPhase+` AND c.due <= $3 ORDER BY c.due, c.id`,
-			userID, deckID, ms(q.LearnDueBy))
+WHERE c.user_id = $1 AND c.deck_id = $2 AND `+queued+` AND `+learningPhase+` AND c.due <= $3 AND `+unburied("$4")+` ORDER BY c.due, c.id`,
+			userID, deckID, ms(q.LearnDueBy), ms(q.Now))
 		if err != nil {
 			return nil, nil, err
 		}
@@ -54,7 +55,7 @@ WHERE c.user_id = $1 AND c.deck_id = $2 AND `+queued+` AND `+learningPhase+` AND
 	}
 	query := `SELECT ` + cardCols + ` FROM cards c WHERE c.user_id = ` + a.add(userID) + ` AND c.deck_id = ` + a.add(deckID) + ` AND ` + queued
 	if !q.Cram {
-		query += ` AND c.phase = 'review' AND c.due <= ` + a.add(ms(q.ReviewDueBy))
+		query += ` AND c.phase = 'review' AND c.due <= ` + a.add(ms(q.ReviewDueBy)) + ` AND ` + unburied(a.add(ms(q.Now)))
 	}
 	query += ` ORDER BY ` + order + ` LIMIT ` + a.add(q.ReviewLimit)
 	review, err := s.scanCards(ctx, "review cards", query, a...)

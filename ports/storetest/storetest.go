@@ -70,6 +70,8 @@ func TestStore(t *testing.T, open func(t *testing.T) ports.Database) {
 		{"SearchWindows", testSearchWindows},
 		{"DueCards", testDueCards},
 		{"NewCards", testNewCards},
+		{"Bury", testBury},
+		{"StudiedSiblings", testStudiedSiblings},
 		{"CountPhasesAndDue", testCountPhasesAndDue},
 		{"DueHistogram", testDueHistogram},
 		{"Reviews", testReviews},

@@ -1,0 +1,97 @@
+package sqlstore
+
+import (
+	"context"
+	"time"
+
+	"github.com/takhtabush/takhtabush/ports"
+)
+
+// unburied holds for cards of the cards row aliased c not buried at the
+// time of the placeholder now.
+func unburied(now string) string {
+	return `(c.buried_until IS NULL OR c.buried_until <= ` + now + `)`
+}
+
+// FreshCards returns up to limit unsuspended new cards of a deck not
+// buried at now, oldest first (ties by id).
+func (s cardStore) FreshCards(ctx context.Context, userID, deckID string, now time.Time, limit int) ([]ports.CardRow, error) {
+	if limit <= 0 {
+		return []ports.CardRow{}, nil
+	}
+	return s.scanCards(ctx, "new cards", `SELECT `+cardCols+` FROM cards c
+WHERE c.user_id = $1 AND c.deck_id = $2 AND c.suspended = FALSE AND c.phase = 'new' AND `+unburied("$3")+`
+ORDER BY c.created_at, c.id LIMIT $4`, userID, deckID, ms(now), limit)
+}
+
+// BuryCards buries the user's cards with these ids until until, and
+// returns the ids buried. A card buried beyond until keeps its burial.
+// The card's version stays: burying is the queue's state, not the card's,
+// and a review racing it must not fail.
+func (s cardStore) BuryCards(ctx context.Context, userID string, ids []string, until time.Time) ([]string, error) {
+	ids = dedupe(ids)
+	out := []string{}
+	err := s.atomic(ctx, func(h *handle) error {
+		for _, chunk := range chunks(ids, inChunk) {
+			var a args
+			u := a.add(ms(until))
+			q := `UPDATE cards SET buried_until = CASE WHEN buried_until IS NOT NULL AND buried_until > ` + u + ` THEN buried_until ELSE ` + u + ` END
+WHERE user_id = ` + a.add(userID) + ` AND id IN (` + list(&a, chunk) + `) RETURNING id`
+			got, err := h.strings(ctx, "bury cards", q, a...)
+			if err != nil {
+				return err
+			}
+			out = append(out, got...)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Unbury ends the burial of the user's cards buried at now (of one deck
+// when deckID is set) and returns how many.
+func (s cardStore) Unbury(ctx context.Context, userID, deckID string, now time.Time) (int, error) {
+	var a args
+	q := `UPDATE cards SET buried_until = NULL WHERE user_id = ` + a.add(userID) + ` AND buried_until > ` + a.add(ms(now))
+	if deckID != "" {
+		q += ` AND deck_id = ` + a.add(deckID)
+	}
+	res, err := s.exec(ctx, q, a...)
+	n, err := s.affected(ctx, res, err, "unbury cards")
+	return int(n), err
+}
+
+// StudiedSiblings returns, by note, the cards of these notes with a
+// normal review at or after since. The user's reviews since the start of
+// the day are few: the review_logs_user_time index finds them, and each
+// joins its card.
+func (s reviewStore) StudiedSiblings(ctx context.Context, userID string, noteIDs []string, since time.Time) (map[string][]string, error) {
+	out := map[string][]string{}
+	for _, chunk := range chunks(dedupe(noteIDs), inChunk) {
+		var a args
+		q := `SELECT DISTINCT c.note_id, c.id FROM review_logs r JOIN cards c ON c.user_id = r.user_id AND c.id = r.card_id
+WHERE r.user_id = ` + a.add(userID) + ` AND r.reviewed_at >= ` + a.add(ms(since)) + ` AND r.kind = 'review'
+AND c.note_id IN (` + list(&a, chunk) + `)`
+		rows, err := s.q.QueryContext(ctx, q, a...)
+		if err != nil {
+			return nil, s.s.wrap(ctx, err, "studied siblings")
+		}
+		for rows.Next() {
+			var note, card string
+			if err := rows.Scan(&note, &card); err != nil {
+				rows.Close()
+				return nil, s.s.wrap(ctx, err, "studied siblings")
+			}
+			out[note] = append(out[note], card)
+		}
+		err = rows.Err()
+		rows.Close()
+		if err != nil {
+			return nil, s.s.wrap(ctx, err, "studied siblings")
+		}
+	}
+	return out, nil
+}
