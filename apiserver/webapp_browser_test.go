@@ -6,8 +6,11 @@ package apiserver_test
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/chromedp/chromedp"
 
 	"github.com/takhtabush/takhtabush/contracts"
 )
@@ -67,4 +70,111 @@ func TestBrowserDeckPaging(t *testing.T) {
 	if len(seen) != 300 {
 		t.Fatalf("paging reached %d of 300 cards", len(seen))
 	}
+}
+
+// attr reads an attribute of the first element matching sel (null: "").
+func (b *browser) attr(sel, name string) string {
+	b.t.Helper()
+	return evalJS[string](b, fmt.Sprintf(`document.querySelector(%q).getAttribute(%q) || ""`, sel, name))
+}
+
+// submitUnchecked submits the form of the button sel the way a browser
+// without form validation would (novalidate), so the server's refusal is
+// what the person sees.
+func (b *browser) submitUnchecked(sel string) {
+	b.t.Helper()
+	b.do("novalidate", chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`document.querySelector(%q).form.noValidate = true`, sel)))
+	b.submit(sel)
+}
+
+// refusedField checks a refused form shown again: the field sel keeps
+// want, and its message (sel-error, named by aria-describedby) says has.
+// A number field's kept text is read from the page as sent: a browser
+// shows no text that is not a number in it.
+func (b *browser) refusedField(sel, want, has string) {
+	b.t.Helper()
+	if got := evalJS[string](b, fmt.Sprintf(`(e => e.type === "number" ? e.getAttribute("value") : e.value)(document.querySelector(%q))`, sel)); got != want {
+		b.t.Errorf("%s after the refusal: %.60q (%d characters), want %.60q (%d)", sel, got, len(got), want, len(want))
+	}
+	id := b.attr(sel, "aria-describedby")
+	if id == "" || b.attr(sel, "aria-invalid") != "true" {
+		b.t.Errorf("%s is not marked invalid with its message (aria-describedby %q)", sel, id)
+		return
+	}
+	if msg := b.textOf("#" + id); !strings.Contains(msg, has) {
+		b.t.Errorf("%s's message %q does not say %q", sel, msg, has)
+	}
+}
+
+// TestBrowserRefusedFormsKeepInput: each bad input (a duplicate deck name,
+// a front over the limit, a note field over the limit, an empty back on
+// the edit page, reviews per day "abc") comes back on its own form with
+// what was typed and the reason beside the field; the fields carry the
+// catalog's limits (maxlength, required, type=number with its range).
+func TestBrowserRefusedFormsKeepInput(t *testing.T) {
+	e := newEnv(t, sqliteURL(t), nil)
+	deck := seedDeck(t, e, "Existing", 1)
+	b := newBrowser(t, e)
+	b.signIn(testUser)
+
+	b.open("/decks")
+	if got := b.attr("#deck-name", "maxlength"); got != strconv.Itoa(contracts.MaxDeckNameLen) || !b.exists("#deck-name[required]") {
+		t.Errorf("#deck-name maxlength %q, required %v", got, b.exists("#deck-name[required]"))
+	}
+	b.fill("#deck-name", "Existing")
+	b.fill("#deck-description", "typed by hand")
+	b.submit(`form[action="/decks"] button`)
+	b.refusedField("#deck-name", "Existing", "already exists")
+	if got := evalJS[string](b, `document.querySelector("#deck-description").value`); got != "typed by hand" {
+		t.Errorf("the description became %q", got)
+	}
+	b.look("refused-deck-name")
+
+	long := strings.Repeat("x", contracts.MaxCardSideLen+1)
+	b.open("/decks/" + deck.ID)
+	if got := b.attr("#front", "maxlength"); got != strconv.Itoa(contracts.MaxCardSideLen) || !b.exists("#back[required]") {
+		t.Errorf("#front maxlength %q, #back required %v", got, b.exists("#back[required]"))
+	}
+	b.fill("#front", long)
+	b.fill("#back", "the answer")
+	b.fill("#tags", "one two")
+	b.submitUnchecked(`form[action$="/cards"] button`)
+	b.refusedField("#front", long, "limit")
+	if got := evalJS[string](b, `document.querySelector("#back").value + "|" + document.querySelector("#tags").value`); got != "the answer|one two" {
+		t.Errorf("back|tags after the refusal: %q", got)
+	}
+	b.look("refused-card-front")
+
+	b.open("/decks/" + deck.ID + "?type=Basic")
+	b.fill("#field-0", "a question")
+	b.fill("#field-1", long)
+	b.submitUnchecked("#add-note-button")
+	b.refusedField("#field-1", long, "limit")
+	if got := evalJS[string](b, `document.querySelector("#field-0").value`); got != "a question" {
+		t.Errorf("the note's first field became %q", got)
+	}
+
+	b.open("/decks/" + deck.ID)
+	b.submit(`a[href$="/edit"]`)
+	b.do("empty the back", chromedp.Evaluate[chromedp.Void](`document.querySelector("#back").value = ""`))
+	b.submitUnchecked(`form[action^="/cards/"] button`)
+	b.refusedField("#back", "", "back")
+	if got := evalJS[string](b, `document.querySelector("#front").value`); got != "Front 001" {
+		t.Errorf("the front on the refused edit form: %q", got)
+	}
+	b.look("refused-card-edit")
+
+	b.open("/decks/" + deck.ID + "/settings")
+	if got := b.attr("#reviewsPerDay", "type") + " " + b.attr("#reviewsPerDay", "min") + "-" + b.attr("#reviewsPerDay", "max"); got != "number 0-10000" {
+		t.Errorf("#reviewsPerDay is %q, want the catalog's number 0-10000", got)
+	}
+	b.do("type abc", chromedp.Evaluate[chromedp.Void](`document.querySelector("#reviewsPerDay").type = "text"`))
+	b.fill("#reviewsPerDay", "abc")
+	b.fill("#name", "Renamed meanwhile")
+	b.submitUnchecked(`form[action$="/settings"] button`)
+	b.refusedField("#reviewsPerDay", "abc", "whole number")
+	if got := evalJS[string](b, `document.querySelector("#name").value`); got != "Renamed meanwhile" {
+		t.Errorf("the name on the refused settings form: %q", got)
+	}
+	b.look("refused-settings")
 }

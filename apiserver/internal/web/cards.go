@@ -27,6 +27,12 @@ func (settingsForm) Steps(v []float64) string   { return numbers(v) }
 func (settingsForm) Weights(v []float64) string { return numbers(v) }
 
 func (p *DeckPages) settings(w http.ResponseWriter, r *http.Request, v View) {
+	p.renderSettings(w, r, v, http.StatusOK)
+}
+
+// renderSettings shows a deck's settings form with status, holding v.Form
+// when a refused one comes back.
+func (p *DeckPages) renderSettings(w http.ResponseWriter, r *http.Request, v View, status int) {
 	d, err := p.svc.Decks.GetDeck(r.Context(), r.PathValue("id"))
 	if err != nil {
 		p.site.Fail(w, r, v, err)
@@ -48,7 +54,7 @@ func (p *DeckPages) settings(w http.ResponseWriter, r *http.Request, v View) {
 		return
 	}
 	v.Title, v.Nav, v.Flash, v.Data = "Settings of "+d.Name, "decks", deckFlash(r), form
-	p.site.Render(w, r, "deck-settings", v)
+	p.site.R.Render(w, r, status, "deck-settings", v)
 }
 
 // numbers writes a list of numbers separated by spaces.
@@ -116,6 +122,11 @@ func (p *DeckPages) saveSettings(w http.ResponseWriter, r *http.Request, v View)
 		_, err = p.svc.Decks.UpdateDeck(r.Context(), args)
 	}
 	if err != nil {
+		if status, ok := refused(r, &v, err, "name", "description", "newCardsPerDay", "reviewsPerDay", "desiredRetention",
+			"maximumIntervalDays", "learningSteps", "relearningSteps", "weights"); ok {
+			p.renderSettings(w, r, v, status)
+			return
+		}
 		p.site.Fail(w, r, v, err)
 		return
 	}
@@ -180,6 +191,12 @@ type editData struct {
 // editCard shows a card's edit form: a plain card's front, back and tags,
 // or, for a card made from a note, the note's fields and tags (editNote).
 func (p *DeckPages) editCard(w http.ResponseWriter, r *http.Request, v View) {
+	p.renderEdit(w, r, v, http.StatusOK)
+}
+
+// renderEdit shows a card's edit form with status, holding v.Form when a
+// refused one comes back.
+func (p *DeckPages) renderEdit(w http.ResponseWriter, r *http.Request, v View, status int) {
 	c, err := p.svc.Cards.GetCard(r.Context(), r.PathValue("id"))
 	if err != nil {
 		p.site.Fail(w, r, v, err)
@@ -195,7 +212,7 @@ func (p *DeckPages) editCard(w http.ResponseWriter, r *http.Request, v View) {
 		return
 	}
 	v.Title, v.Nav, v.Data = "Edit card", "decks", editData{Card: c, Decks: decks}
-	p.site.Render(w, r, "card-edit", v)
+	p.site.R.Render(w, r, status, "card-edit", v)
 }
 
 // moveTargets are the decks an edit form offers to move a card to: the
@@ -217,7 +234,7 @@ func (p *DeckPages) saveCard(w http.ResponseWriter, r *http.Request, v View) {
 	if deck != "" {
 		patch.DeckID = &deck
 	}
-	p.patch(w, r, v, patch, "saved")
+	p.patch(w, r, v, patch, "saved", func(status int, v View) { p.renderEdit(w, r, v, status) })
 }
 
 func (p *DeckPages) suspendCard(w http.ResponseWriter, r *http.Request, v View) {
@@ -226,16 +243,22 @@ func (p *DeckPages) suspendCard(w http.ResponseWriter, r *http.Request, v View) 
 	if on {
 		msg = "suspended"
 	}
-	p.patch(w, r, v, contracts.CardPatch{ID: r.PathValue("id"), Suspended: &on}, msg)
+	p.patch(w, r, v, contracts.CardPatch{ID: r.PathValue("id"), Suspended: &on}, msg, nil)
 }
 
-// patch applies one card change and goes back to the card's deck.
-func (p *DeckPages) patch(w http.ResponseWriter, r *http.Request, v View, patch contracts.CardPatch, msg string) {
+// patch applies one card change and goes back to the card's deck. A
+// refused change goes to again (when not nil): the form shown again with
+// the input as typed (v.Form) and the status to show it with.
+func (p *DeckPages) patch(w http.ResponseWriter, r *http.Request, v View, patch contracts.CardPatch, msg string, again func(status int, v View)) {
 	res, err := p.svc.Cards.UpdateCards(r.Context(), contracts.UpdateCardsArgs{Updates: []contracts.CardPatch{patch}})
 	if err == nil && len(res.Items) == 1 && res.Items[0].Status == contracts.OutcomeInvalid {
 		err = contracts.Errorf(contracts.KindInvalid, "The card was not changed: %s", res.Items[0].Reason)
 	}
 	if err != nil {
+		if status, ok := refused(r, &v, err, "front", "back", "tags", "deckId"); ok && again != nil {
+			again(status, v)
+			return
+		}
 		p.site.Fail(w, r, v, err)
 		return
 	}

@@ -128,6 +128,12 @@ func (p *DeckPages) html(src string) template.HTML {
 }
 
 func (p *DeckPages) decks(w http.ResponseWriter, r *http.Request, v View) {
+	p.renderDecks(w, r, v, http.StatusOK)
+}
+
+// renderDecks shows the deck list with its new-deck form (v.Form when a
+// refused one comes back) and status.
+func (p *DeckPages) renderDecks(w http.ResponseWriter, r *http.Request, v View, status int) {
 	page, err := p.svc.Decks.ListDecks(r.Context(), contracts.ListDecksArgs{Cursor: r.URL.Query().Get("cursor"), Limit: 100})
 	if err != nil {
 		p.site.Fail(w, r, v, err)
@@ -135,24 +141,26 @@ func (p *DeckPages) decks(w http.ResponseWriter, r *http.Request, v View) {
 	}
 	v.Title, v.Nav, v.Flash = "Decks", "decks", deckFlash(r)
 	v.Data = page
-	p.site.Render(w, r, "decks", v)
+	p.site.R.Render(w, r, status, "decks", v)
 }
 
 func (p *DeckPages) createDeck(w http.ResponseWriter, r *http.Request, v View) {
 	args := contracts.CreateDeckArgs{Name: r.PostFormValue("name"), Description: r.PostFormValue("description")}
 	d, err := p.svc.Decks.CreateDeck(r.Context(), args)
 	if err != nil {
-		p.formError(w, r, v, err, "/decks")
+		status, ok := refused(r, &v, err, "name", "description")
+		if !ok {
+			p.site.Fail(w, r, v, err)
+			return
+		}
+		if contracts.IsKind(err, contracts.KindConflict) && v.Form.Errors == nil {
+			v.Form.Errors, v.Error = map[string]string{"name": contracts.MessageOf(err)}, "" // a deck of that name exists
+		}
+		p.renderDecks(w, r, v, status)
 		return
 	}
 	p.audited(r, contracts.ToolCreateDeck, args, d.ID)
 	SeeOther(w, r, "/decks/"+d.ID+"?flash=created")
-}
-
-// formError shows a refused form's reason on an error page with a way back;
-// anything but a refusal is a failure page.
-func (p *DeckPages) formError(w http.ResponseWriter, r *http.Request, v View, err error, _ string) {
-	p.site.Fail(w, r, v, err)
 }
 
 // cardRow is one card in a deck's list.
@@ -195,6 +203,13 @@ func findNoteType(types []contracts.NoteTypeInfo, ref string) (contracts.NoteTyp
 }
 
 func (p *DeckPages) deck(w http.ResponseWriter, r *http.Request, v View) {
+	p.renderDeck(w, r, v, http.StatusOK, r.URL.Query().Get("type"))
+}
+
+// renderDeck shows a deck's page with status: its cards as the query asks
+// and the add form of note type typeRef (the plain card when none),
+// holding v.Form when a refused one comes back.
+func (p *DeckPages) renderDeck(w http.ResponseWriter, r *http.Request, v View, status int, typeRef string) {
 	ctx := r.Context()
 	d, err := p.svc.Decks.GetDeck(ctx, r.PathValue("id"))
 	if err != nil {
@@ -228,7 +243,7 @@ func (p *DeckPages) deck(w http.ResponseWriter, r *http.Request, v View) {
 		p.site.Fail(w, r, v, err)
 		return
 	}
-	if t, ok := findNoteType(data.Types, q.Get("type")); ok {
+	if t, ok := findNoteType(data.Types, typeRef); ok {
 		data.Type = &t
 	}
 	now := time.Now()
@@ -242,7 +257,7 @@ func (p *DeckPages) deck(w http.ResponseWriter, r *http.Request, v View) {
 		data.Next = "/decks/" + d.ID + "?" + nq.Encode()
 	}
 	v.Title, v.Nav, v.Flash, v.Data = d.Name, "decks", deckFlash(r), data
-	p.site.Render(w, r, "deck", v)
+	p.site.R.Render(w, r, status, "deck", v)
 }
 
 func (p *DeckPages) addCard(w http.ResponseWriter, r *http.Request, v View) {
@@ -250,7 +265,14 @@ func (p *DeckPages) addCard(w http.ResponseWriter, r *http.Request, v View) {
 	res, err := p.svc.Cards.AddCards(r.Context(), contracts.AddCardsArgs{DeckID: id, Cards: []contracts.NewCard{{
 		Front: r.PostFormValue("front"), Back: r.PostFormValue("back"), Tags: strings.Fields(r.PostFormValue("tags")),
 	}}})
+	if err == nil && res.Items[0].Status == contracts.OutcomeInvalid {
+		err = contracts.Errorf(contracts.KindInvalid, "The card was not added: %s", res.Items[0].Reason)
+	}
 	if err != nil {
+		if status, ok := refused(r, &v, err, "front", "back", "tags"); ok {
+			p.renderDeck(w, r, v, status, "")
+			return
+		}
 		p.site.Fail(w, r, v, err)
 		return
 	}
@@ -259,9 +281,6 @@ func (p *DeckPages) addCard(w http.ResponseWriter, r *http.Request, v View) {
 		p.audited(r, contracts.ToolAddCards, map[string]any{"deckId": id, "cards": 1}, it.ID)
 	}
 	switch it.Status {
-	case contracts.OutcomeInvalid:
-		p.site.Fail(w, r, v, contracts.Errorf(contracts.KindInvalid, "The card was not added: %s", it.Reason))
-		return
 	case contracts.OutcomeDuplicate:
 		SeeOther(w, r, "/decks/"+id+"?flash=duplicate")
 		return
@@ -293,7 +312,7 @@ func (p *DeckPages) addNote(w http.ResponseWriter, r *http.Request, v View) {
 		NoteType: t.Ref(), Fields: fields, Tags: strings.Fields(r.PostFormValue("tags")),
 	}}})
 	if err != nil {
-		p.site.Fail(w, r, v, err)
+		p.refuseNewNote(w, r, v, t, err)
 		return
 	}
 	it := res.Items[0]
@@ -305,8 +324,27 @@ func (p *DeckPages) addNote(w http.ResponseWriter, r *http.Request, v View) {
 	case contracts.OutcomeDuplicate:
 		SeeOther(w, r, back+"duplicate#add")
 	default:
-		p.site.Fail(w, r, v, contracts.Errorf(contracts.KindInvalid, "The note was not added: %s", it.Reason))
+		p.refuseNewNote(w, r, v, t, contracts.Errorf(contracts.KindInvalid, "The note was not added: %s", it.Reason))
 	}
+}
+
+// refuseNewNote shows the deck page again with the note's form as typed
+// and err's message beside the field it names (a note's message names the
+// field as its type does: "field \"Back\" is …").
+func (p *DeckPages) refuseNewNote(w http.ResponseWriter, r *http.Request, v View, t contracts.NoteTypeInfo, err error) {
+	status, ok := refused(r, &v, err)
+	if !ok {
+		p.site.Fail(w, r, v, err)
+		return
+	}
+	for i, name := range t.Fields {
+		if strings.Contains(v.Error, strconv.Quote(name)) {
+			v.Form.Errors = map[string]string{"field-" + strconv.Itoa(i): v.Error}
+			v.Error = "Nothing was saved: see the message beside the field."
+			break
+		}
+	}
+	p.renderDeck(w, r, v, status, t.Ref())
 }
 
 // flashes are the one-line messages a redirect may ask for.

@@ -116,7 +116,7 @@ func (p *DeckPages) saveNote(w http.ResponseWriter, r *http.Request, v View) {
 		flash = "note-saved-stale"
 	}
 	if deck := r.PostFormValue("deckId"); deck != "" && deck != c.DeckID {
-		p.patch(w, r, v, contracts.CardPatch{ID: c.ID, DeckID: &deck}, flash)
+		p.patch(w, r, v, contracts.CardPatch{ID: c.ID, DeckID: &deck}, flash, nil)
 		return
 	}
 	SeeOther(w, r, "/decks/"+c.DeckID+"?flash="+flash)

@@ -41,6 +41,9 @@ type View struct {
 	Flash string
 	// Error is a one-line error message shown above the content.
 	Error string
+	// Form is a refused form shown again: the input as typed and the
+	// message beside its field (see refused); zero on a first showing.
+	Form Form
 	// Data is the page's own data.
 	Data any
 }
@@ -111,6 +114,9 @@ func (r *Renderer) funcs() template.FuncMap {
 		"plural": plural,
 		"when":   when,
 		"join":   strings.Join,
+		// limits writes a form control's maxlength/required or
+		// type=number/min/max from a tool argument's schema (limitAttrs).
+		"limits": limitAttrs,
 	}
 }
 
