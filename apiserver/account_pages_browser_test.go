@@ -216,7 +216,7 @@ func TestYourDataInABrowser(t *testing.T) {
 	b.signIn(testUser)
 	b.open("/settings/data")
 	b.look("data")
-	got := evalJS[string](b, `fetch("/settings/data/export").then(async r => r.status + " " + r.headers.get("content-type") + " " + (await r.arrayBuffer()).byteLength)`)
+	got := evalJS[string](b, `fetch("/settings/data/export", {method: "POST", body: new URLSearchParams(new FormData(document.querySelector('form[action="/settings/data/export"]')))}).then(async r => r.status + " " + r.headers.get("content-type") + " " + (await r.arrayBuffer()).byteLength)`)
 	var status, ctype string
 	var size int
 	if _, err := fmt.Sscan(got, &status, &ctype, &size); err != nil || status != "200" || ctype != "application/zip" || size < 500 {

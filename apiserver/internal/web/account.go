@@ -49,7 +49,7 @@ func NewAccountPages(site *Site, a *auth.Authenticator, svc AccountServices, mcp
 //	GET  /settings/agents, POST …       the tools agents may use (exposure), MCP URL, client configurations
 //	GET  /settings/day, POST …          your day: timezone and rollover hour
 //	GET  /settings/data                 download everything, delete the account
-//	GET  /settings/data/export          the zip archive
+//	POST /settings/data/export          the zip archive (GET only goes back to /settings/data)
 //	POST /settings/data/delete          delete the account (typed confirmation)
 //	GET  /settings/trash                deleted decks and cards, kept 30 days
 //	POST /settings/trash/restore        bring one back (as restore_items)
@@ -69,7 +69,10 @@ func (p *AccountPages) Register(mux Router) {
 	mux.Handle("GET /settings/day", s.Page(p.day))
 	mux.Handle("POST /settings/day", s.Page(p.saveDay))
 	mux.Handle("GET /settings/data", s.Page(p.data))
-	mux.Handle("GET /settings/data/export", s.Page(p.export))
+	mux.Handle("GET /settings/data/export", s.Page(func(w http.ResponseWriter, r *http.Request, _ View) {
+		http.Redirect(w, r, "/settings/data", http.StatusSeeOther) // no side effect on a GET
+	}))
+	mux.Handle("POST /settings/data/export", s.Page(p.export))
 	mux.Handle("POST /settings/data/delete", s.Page(p.deleteAccount))
 	mux.Handle("GET /settings/trash", s.Page(p.trash))
 	mux.Handle("POST /settings/trash/restore", s.Page(p.restoreTrashed))

@@ -22,7 +22,9 @@ func (p *AccountPages) data(w http.ResponseWriter, r *http.Request, v View) {
 	p.site.Render(w, r, "settings", v)
 }
 
-// export streams the account's zip archive. A failure before the first
+// export streams the account's zip archive (POST /settings/data/export:
+// it writes a security event and hands all data out, so it needs our
+// origin and the CSRF token as every page form does). A failure before the first
 // byte is an error page; after it the download breaks off (and is logged).
 func (p *AccountPages) export(w http.ResponseWriter, r *http.Request, v View) {
 	h := w.Header()
