@@ -35,7 +35,7 @@ type studyData struct {
 	Buttons []ratingButton
 	Percent int
 	Total   int
-	Last    string // what the last rating did, e.g. "Good: next in 3d"
+	Last    string // what the session's last rating did, e.g. "good: next in 3d"
 	// Studied lists the ratings given in the session (shown at its end);
 	// Undo is the last of them when it can be undone.
 	Studied []studiedRow
@@ -90,9 +90,6 @@ func (p *DeckPages) study(w http.ResponseWriter, r *http.Request, v View) {
 	if r.URL.Query().Get("conflict") == "1" {
 		v.Error = "That card was rated already (in another tab, or by your agent); here is where the session is now."
 	}
-	if q := r.URL.Query(); q.Get("rated") != "" {
-		data.Last = q.Get("rated") + ": next in " + q.Get("ivl")
-	}
 	if s.Current != nil {
 		data.Front, data.Back = p.html(s.Current.Front), p.html(s.Current.Back)
 		data.Buttons = p.buttons(r, s)
@@ -115,6 +112,12 @@ func (p *DeckPages) study(w http.ResponseWriter, r *http.Request, v View) {
 	}
 	if n := len(data.Studied); n > 0 && data.Studied[n-1].Undoable {
 		data.Undo = &data.Studied[n-1]
+	}
+	// Right after a rating (?rated=1), say what it did: from the session's
+	// own last rating, never from the query's text.
+	if n := len(data.Studied); n > 0 && r.URL.Query().Has("rated") {
+		last := data.Studied[n-1]
+		data.Last = string(last.Rating) + ": next in " + last.IntervalHuman
 	}
 	if r.URL.Query().Get("undone") == "1" {
 		data.Last, v.Flash = "", "Rating undone: the card is waiting again."
@@ -152,7 +155,7 @@ func (p *DeckPages) review(w http.ResponseWriter, r *http.Request, v View) {
 		p.site.Fail(w, r, v, err)
 		return
 	}
-	SeeOther(w, r, domain.StudyPath(id)+"?rated="+string(res.Rating)+"&ivl="+res.IntervalHuman)
+	SeeOther(w, r, domain.StudyPath(id)+"?rated=1")
 }
 
 // undo takes back the session's last rating and shows the card again.
