@@ -118,9 +118,11 @@ func TestHomeStatsAndAuditInABrowser(t *testing.T) {
 	}
 }
 
-// TestKeysAndAgentsInABrowser: a key minted in the browser is shown once
-// and works on /mcp; a tool switched off on the Agents page is gone for a
-// real MCP client; a revoked key stops working.
+// TestKeysAndAgentsInABrowser: a key minted in the browser (the default
+// scopes let an agent add cards) is shown once, after a redirect, so
+// reloading mints nothing and shows no secret, and works on /mcp; a tool
+// switched off on the Agents page is gone for a real MCP client; a key is
+// revoked after a confirmation and stops working.
 func TestKeysAndAgentsInABrowser(t *testing.T) {
 	e := newEnv(t, sqliteURL(t), nil)
 	b := newBrowser(t, e)
@@ -128,8 +130,10 @@ func TestKeysAndAgentsInABrowser(t *testing.T) {
 
 	b.open("/settings/keys")
 	b.look("keys")
+	if !evalJS[bool](b, `document.querySelector("#scope-decks\\:write").checked`) {
+		t.Errorf("decks:write is not among the default scopes: a default key could not add cards")
+	}
 	b.fill("#key-name", "Claude on my laptop")
-	b.click("#scope-decks\\:write")
 	b.click("#scope-study\\:render")
 	b.do("choose the expiry", chromedpSetSelect("#key-expires", "90d"))
 	b.submit(`form[action="/settings/keys"] button[type="submit"]`)
@@ -138,6 +142,16 @@ func TestKeysAndAgentsInABrowser(t *testing.T) {
 		t.Fatalf("the new key shown is %q; the page says:\n%s", secret, b.text())
 	}
 	b.look("keys-new")
+	// Post/redirect/get: reloading the page that showed the key mints
+	// nothing and shows the secret no more.
+	shown := b.location()
+	if !strings.HasPrefix(shown, "/settings/keys?new=") {
+		t.Errorf("minting a key ends on %s, not on the key list after a redirect", shown)
+	}
+	b.do("reload", chromedp.Reload())
+	if page := b.html(); strings.Contains(page, secret) || !strings.Contains(b.text(), "shown once") {
+		t.Errorf("reloading the new key's page shows the secret again or says nothing of it:\n%s", b.text())
+	}
 	keys, err := e.app.ListKeys(context.Background(), testUser)
 	if err != nil || len(keys) != 1 {
 		t.Fatalf("keys after minting: %+v, %v", keys, err)
@@ -196,7 +210,15 @@ func TestKeysAndAgentsInABrowser(t *testing.T) {
 
 	// Revoke.
 	b.open("/settings/keys")
-	b.submit(`form[action$="/revoke"] button`)
+	b.submit(`a[href$="/revoke"]`)
+	if !strings.Contains(b.text(), "Revoke the key “Claude on my laptop”?") {
+		t.Fatalf("revoking asks nothing first; the page says:\n%s", b.text())
+	}
+	if keys, _ := e.app.ListKeys(context.Background(), testUser); len(keys) != 1 || keys[0].RevokedAt != nil {
+		t.Fatalf("the key was revoked before the confirmation: %+v", keys)
+	}
+	b.look("key-revoke")
+	b.submit("#revoke-key")
 	if !strings.Contains(b.text(), "revoked") {
 		t.Errorf("after revoking, the page says:\n%s", b.text())
 	}

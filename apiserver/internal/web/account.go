@@ -44,8 +44,9 @@ func NewAccountPages(site *Site, a *auth.Authenticator, svc AccountServices, mcp
 //	GET  /stats                         reviews per day, due forecast, retention, streak, time spent
 //	GET  /audit                         the audit trail, filtered and paged
 //	GET  /settings                      → /settings/keys
-//	GET  /settings/keys, POST …         API keys: list, mint (the secret shown once)
-//	POST /settings/keys/{id}/revoke     revoke a key
+//	GET  /settings/keys, POST …         API keys: list, mint (→ ?new=ID, the secret shown once)
+//	GET  /settings/keys/{id}/revoke     revoke a key, after a confirmation
+//	POST /settings/keys/{id}/revoke
 //	GET  /settings/agents, POST …       the tools agents may use (exposure), MCP URL, client configurations
 //	GET  /settings/day, POST …          your day: timezone and rollover hour
 //	GET  /settings/data                 download everything, delete the account
@@ -63,6 +64,7 @@ func (p *AccountPages) Register(mux Router) {
 	}))
 	mux.Handle("GET /settings/keys", s.Page(p.keys))
 	mux.Handle("POST /settings/keys", s.Page(p.mintKey))
+	mux.Handle("GET /settings/keys/{id}/revoke", s.Page(p.confirmRevoke))
 	mux.Handle("POST /settings/keys/{id}/revoke", s.Page(p.revokeKey))
 	mux.Handle("GET /settings/agents", s.Page(p.agents))
 	mux.Handle("POST /settings/agents", s.Page(p.saveAgents))

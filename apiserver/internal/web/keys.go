@@ -1,11 +1,12 @@
 package web
 
 import (
-	"github.com/takhtabush/takhtabush/apiserver/internal/httperr"
 	"net/http"
+	"net/url"
 	"slices"
 	"time"
 
+	"github.com/takhtabush/takhtabush/apiserver/internal/httperr"
 	"github.com/takhtabush/takhtabush/contracts"
 )
 
@@ -91,8 +92,29 @@ func (p *AccountPages) keysData(r *http.Request, name string, checked []contract
 	return kp, nil
 }
 
-// defaultScopes are checked on a fresh form: reading and studying.
-var defaultScopes = []contracts.Scope{contracts.ScopeDecksRead, contracts.ScopeStatsRead, contracts.ScopeStudyWrite}
+// defaultScopes are checked on a fresh form: what an agent needs to run
+// a person's study (read, add and change cards, study, statistics).
+var defaultScopes = []contracts.Scope{contracts.ScopeDecksRead, contracts.ScopeDecksWrite, contracts.ScopeStatsRead, contracts.ScopeStudyWrite}
+
+// newKeyCookie carries a new key's secret, sealed to the web session and
+// the key, from the form's POST to the page it redirects to, which shows
+// it once and clears it (post/redirect/get: reloading mints nothing).
+const newKeyCookie = "tb_new_key"
+
+// newKeyAAD binds a sealed secret to the web session and the key's id.
+func (p *AccountPages) newKeyAAD(r *http.Request, keyID string) []byte {
+	session := ""
+	if c, err := r.Cookie(p.auth.SessionCookieName()); err == nil {
+		session = c.Value
+	}
+	return []byte(session + "\x00" + keyID)
+}
+
+// setNewKeyCookie sets (maxAge > 0) or clears (maxAge < 0) the cookie.
+func (p *AccountPages) setNewKeyCookie(w http.ResponseWriter, value string, maxAge int) {
+	http.SetCookie(w, &http.Cookie{Name: newKeyCookie, Value: value, Path: "/settings/keys", MaxAge: maxAge,
+		HttpOnly: true, Secure: p.auth.SecureCookies(), SameSite: http.SameSiteStrictMode})
+}
 
 func (p *AccountPages) keys(w http.ResponseWriter, r *http.Request, v View) {
 	v.Title, v.Nav, v.Flash = "API keys", "settings", flash(r)
@@ -100,6 +122,22 @@ func (p *AccountPages) keys(w http.ResponseWriter, r *http.Request, v View) {
 	if err != nil {
 		p.site.Fail(w, r, v, err)
 		return
+	}
+	if id := r.URL.Query().Get("new"); id != "" {
+		for _, k := range kp.Keys {
+			if k.ID != id {
+				continue
+			}
+			c, err := r.Cookie(newKeyCookie)
+			if err != nil {
+				v.Flash = "The key “" + k.Name + "” was created. Its secret was shown once; if you did not copy it, revoke the key and create another."
+				break
+			}
+			p.setNewKeyCookie(w, "", -1)
+			if secret, ok := p.auth.Open(newKeyCookie, c.Value, p.newKeyAAD(r, id)); ok {
+				kp.NewKey = &contracts.NewAPIKey{Key: k.APIKeyView, Secret: string(secret)}
+			}
+		}
 	}
 	v.Data = settings("keys", kp)
 	p.site.Render(w, r, "settings", v)
@@ -125,27 +163,41 @@ func (p *AccountPages) mintKey(w http.ResponseWriter, r *http.Request, v View) {
 	if known {
 		key, err = p.svc.Keys.CreateKey(r.Context(), name, scopes, in)
 	}
-	status := http.StatusOK
-	if err != nil {
-		if !contracts.IsKind(err, contracts.KindInvalid) {
-			p.site.Fail(w, r, v, err)
-			return
-		}
-		v.Error, status = contracts.MessageOf(err), httperr.Status(contracts.KindInvalid)
-	}
 	if err == nil {
-		name, scopes, expiry = "", defaultScopes, ""
+		p.setNewKeyCookie(w, p.auth.Seal(newKeyCookie, []byte(key.Secret), p.newKeyAAD(r, key.Key.ID)), 300)
+		SeeOther(w, r, "/settings/keys?new="+url.QueryEscape(key.Key.ID))
+		return
 	}
+	if !contracts.IsKind(err, contracts.KindInvalid) {
+		p.site.Fail(w, r, v, err)
+		return
+	}
+	v.Error = contracts.MessageOf(err)
 	kp, lerr := p.keysData(r, name, scopes, expiry)
 	if lerr != nil {
 		p.site.Fail(w, r, v, lerr)
 		return
 	}
-	if err == nil {
-		kp.NewKey = &key
-	}
 	v.Data = settings("keys", kp)
-	p.site.R.Render(w, r, status, "settings", v)
+	p.site.R.Render(w, r, httperr.Status(contracts.KindInvalid), "settings", v)
+}
+
+// confirmRevoke asks before revoking a key: agents using it stop working.
+func (p *AccountPages) confirmRevoke(w http.ResponseWriter, r *http.Request, v View) {
+	v.Title, v.Nav, v.Narrow = "Revoke a key", "settings", true
+	keys, err := p.svc.Keys.ListKeys(r.Context())
+	if err != nil {
+		p.site.Fail(w, r, v, err)
+		return
+	}
+	for _, k := range keys {
+		if k.ID == r.PathValue("id") && k.RevokedAt == nil {
+			v.Title, v.Data = "Revoke the key “"+k.Name+"”?", k
+			p.site.Render(w, r, "key-revoke", v)
+			return
+		}
+	}
+	p.site.NotFound(w, r, v)
 }
 
 func (p *AccountPages) revokeKey(w http.ResponseWriter, r *http.Request, v View) {
