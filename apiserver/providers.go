@@ -136,13 +136,13 @@ func provideLimiter(cfg Config, m *obs.Metrics) *limits.Limiter {
 
 // provideMCPServer builds the MCP engine over the binding, and registers
 // the job kinds that run its tools' MCP tasks.
-func provideMCPServer(svc ports.McpServices, jobs *domain.JobService, cfg Config, log *slog.Logger, m *obs.Metrics, key serverKey) (*mcpcore.Server, error) {
+func provideMCPServer(svc ports.McpServices, jobs *domain.JobService, cfg Config, log *slog.Logger, m *obs.Metrics, key serverKey, ids ports.IDSource) (*mcpcore.Server, error) {
 	// The MRTR state key derives from the server key, so every instance
 	// shares it, and differs from the CSRF key.
 	mac := hmac.New(sha256.New, key)
 	mac.Write([]byte("takhtabush mcp requestState"))
 	srv, err := mcpbind.NewServer(svc, mcpbind.ServerConfig{BaseURL: cfg.BaseURL, Version: cfg.Version, Logger: log, Observer: m,
-		StateKey: mac.Sum(nil), Timeout: cfg.RequestTimeout})
+		StateKey: mac.Sum(nil), Timeout: cfg.RequestTimeout, IDs: ids})
 	if err != nil {
 		return nil, err
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/takhtabush/takhtabush/apiserver/internal/web"
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/mcpcore"
+	"github.com/takhtabush/takhtabush/ports"
 )
 
 // publicHandler is the main listener's handler.
@@ -62,6 +63,7 @@ type routeDeps struct {
 	decks   *web.DeckPages
 	oauth   *oauthhttp.Handler
 	limiter *limits.Limiter
+	ids     ports.IDSource
 }
 
 // newPublicHandler builds the main routes:
@@ -142,7 +144,7 @@ func newPublicHandler(d routeDeps) (publicHandler, error) {
 	pages := guarded{mux: mux, wrap: hosts} // every page checks Host, as /mcp and /api do
 	d.account.Register(pages)               // /, /stats, /audit, /settings/…
 	d.decks.Register(pages)                 // /decks…, /cards/…, /study/{id}
-	return clientip.Middleware(clientip.Trusted(d.cfg.TrustedProxies), obs.Middleware(d.log, d.metrics, mux)), nil
+	return clientip.Middleware(clientip.Trusted(d.cfg.TrustedProxies), obs.Middleware(d.log, d.metrics, operations(d.ids, mux))), nil
 }
 
 // newAdminHandler builds the admin listener's routes: metrics and probes.

@@ -76,7 +76,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		Tx:       txRunner,
 	}
 	binding := mcpbind.New(mcpbindServices, metrics)
-	server, err := provideMCPServer(binding, jobService, cfg, logger, metrics, apiserverServerKey)
+	server, err := provideMCPServer(binding, jobService, cfg, logger, metrics, apiserverServerKey, idSource)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
@@ -168,6 +168,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		decks:   deckPages,
 		oauth:   handler,
 		limiter: limiter,
+		ids:     idSource,
 	}
 	apiserverPublicHandler, err := newPublicHandler(apiserverRouteDeps)
 	if err != nil {

@@ -33,6 +33,7 @@ func project(ctx context.Context, def contracts.ToolDef, req *mcpcore.CallReques
 	if p, ok := contracts.PrincipalFrom(ctx); ok {
 		e.UserID, e.CredentialKind, e.CredentialID = p.UserID, p.CredentialKind, p.CredentialID
 	}
+	e.OperationID, _ = contracts.OperationIDFrom(ctx)
 	if err != nil {
 		e.Outcome, e.ErrorKind = contracts.AuditError, contracts.KindOf(err)
 	}

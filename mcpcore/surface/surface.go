@@ -30,6 +30,9 @@ type Config struct {
 	// Timeout bounds every tool call, argument checks included (default
 	// ToolTimeout).
 	Timeout time.Duration
+	// IDs mints the operation id of each mutating call, shared by its
+	// change records and its audit row; nil mints none.
+	IDs ports.IDSource
 }
 
 // ToolTimeout is the default bound of a tool call: well below what hosts
@@ -190,6 +193,9 @@ func (s *Tools) handler(def contracts.ToolDef) mcpcore.ToolHandler {
 			auditErr error
 			written  bool // the audit row went into the mutation's transaction
 		)
+		if audited && s.cfg.IDs != nil {
+			ctx = contracts.WithOperationID(ctx, s.cfg.IDs.NewID())
+		}
 		if audited {
 			// The mutation and, after it, its audit row in one transaction
 			// (one commit); a failed call or commit is audited apart, below.

@@ -30,13 +30,20 @@ type ServerConfig struct {
 	StateKey []byte
 	// Timeout bounds each tool call (0: the surface's default).
 	Timeout time.Duration
+	// IDs mints each mutating call's operation id (nil: domain.RandomIDs).
+	IDs ports.IDSource
 }
 
 // NewServer builds the MCP engine serving the Takhtabush surface over svc,
 // with every tool handler instrumented: its name goes to the request's log
 // line, and its outcome and latency to the observer.
 func NewServer(svc ports.McpServices, cfg ServerConfig) (*mcpcore.Server, error) {
-	s := surface.New(svc, surface.Config{BaseURL: cfg.BaseURL, Version: cfg.Version, Logger: cfg.Logger, StateKey: cfg.StateKey, Timeout: cfg.Timeout})
+	ids := cfg.IDs
+	if ids == nil {
+		ids = domain.RandomIDs{}
+	}
+	s := surface.New(svc, surface.Config{BaseURL: cfg.BaseURL, Version: cfg.Version, Logger: cfg.Logger, StateKey: cfg.StateKey,
+		Timeout: cfg.Timeout, IDs: ids})
 	cat := s.Catalog()
 	for i := range cat.Tools {
 		cat.Tools[i].Handler = instrument(cat.Tools[i].Name, cat.Tools[i].Handler, cfg.Observer)

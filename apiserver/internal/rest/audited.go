@@ -43,6 +43,7 @@ func audited(a ports.AuditService, log *slog.Logger, tool string, args func(requ
 		}
 		e := contracts.AuditEvent{Tool: tool, Action: def.AuditAction, InputSummary: raw, Outcome: contracts.AuditOK,
 			RequestID: obs.RequestID(ctx)}
+		e.OperationID, _ = contracts.OperationIDFrom(ctx)
 		if err != nil {
 			result = nil
 			e.Outcome, e.ErrorKind = contracts.AuditError, contracts.KindOf(err)

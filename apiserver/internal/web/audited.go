@@ -31,6 +31,7 @@ func (s *Site) Audited(r *http.Request, audit ports.AuditService, tool string, i
 	}
 	e := contracts.AuditEvent{Tool: tool, Action: def.AuditAction, InputSummary: raw, AffectedIDs: affected,
 		Outcome: contracts.AuditOK, RequestID: obs.RequestID(r.Context())}
+	e.OperationID, _ = contracts.OperationIDFrom(r.Context())
 	if err := audit.Record(r.Context(), e); err != nil {
 		s.log.ErrorContext(r.Context(), "web audit write failed; the action stays applied", "tool", tool, "err", err)
 	}
