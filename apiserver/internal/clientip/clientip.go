@@ -129,3 +129,20 @@ func From(r *http.Request) string {
 	}
 	return hostOf(r.RemoteAddr)
 }
+
+// Network is the network one subscriber usually holds around addr, as
+// text, for limits that should not let one client hop addresses: an IPv6
+// address's /64 (a home or a host gets a whole /64), an IPv4 address
+// itself. Text that is not an address is returned unchanged.
+func Network(addr string) string {
+	a, err := netip.ParseAddr(addr)
+	if err != nil {
+		return addr
+	}
+	a = a.Unmap()
+	if a.Is4() {
+		return a.String()
+	}
+	p, _ := a.WithZone("").Prefix(64)
+	return p.String()
+}

@@ -64,3 +64,19 @@ func TestMiddlewareAndFrom(t *testing.T) {
 		t.Errorf("From without the middleware = %q, want the peer", From)
 	}
 }
+
+func TestNetwork(t *testing.T) {
+	for in, want := range map[string]string{
+		"203.0.113.7":                   "203.0.113.7",
+		"::ffff:203.0.113.7":            "203.0.113.7",
+		"2001:db8:1:2:aaaa::1":          "2001:db8:1:2::/64",
+		"2001:db8:1:2:ffff:ffff:ffff:1": "2001:db8:1:2::/64",
+		"2001:db8:1:3::1":               "2001:db8:1:3::/64",
+		"fe80::1%eth0":                  "fe80::/64",
+		"not an address":                "not an address",
+	} {
+		if got := clientip.Network(in); got != want {
+			t.Errorf("Network(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -22,14 +22,20 @@ import (
 // server-side session row decides whether it is still valid.
 const SessionCookieMaxAge = 30 * 24 * time.Hour
 
-// Sign-in request limits: per email address and per client address, in a
-// 15-minute window.
+// Sign-in request limits, in a 15-minute window. Requests for one address
+// are counted per client network (clientip.Network), so that others asking
+// for someone's address never lock its owner out; the mail to one address
+// is capped on its own: beyond SignInMailsPerEmail a window, at most one
+// mail per SignInSlowMail goes out, and the form answers as if it had
+// sent one (the links already sent keep working).
 const (
-	SignInPerEmail  = 5
-	SignInPerClient = 20
-	SignInWindow    = 15 * time.Minute
-	maxLimiterKeys  = 100_000
-	mailTimeout     = 30 * time.Second
+	SignInPerEmail      = 5  // requests per address from one client network: 429 beyond
+	SignInPerClient     = 20 // requests per client address: 429 beyond
+	SignInMailsPerEmail = 10 // mails per address sent at once; then slowed
+	SignInSlowMail      = time.Minute
+	SignInWindow        = 15 * time.Minute
+	maxLimiterKeys      = 100_000
+	mailTimeout         = 30 * time.Second
 )
 
 // SignInConfig configures sign-in by one-time link.
@@ -59,8 +65,10 @@ type SignIn struct {
 	log       *slog.Logger
 	site      *Site
 	cfg       SignInConfig
-	perEmail  *limiter
+	perEmail  *limiter // per address and client network
 	perClient *limiter
+	mails     *limiter // mails per address in a window
+	slowMails *limiter // beyond those, one per address per SignInSlowMail
 }
 
 // NewSignIn returns the sign-in handlers.
@@ -71,7 +79,9 @@ func NewSignIn(sessions ports.WebSessionService, a *auth.Authenticator, site *Si
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
 	return &SignIn{sessions: sessions, auth: a, log: log, site: site, cfg: cfg,
 		perEmail:  newLimiter(SignInPerEmail, SignInWindow, maxLimiterKeys, cfg.Now),
-		perClient: newLimiter(SignInPerClient, SignInWindow, maxLimiterKeys, cfg.Now)}
+		perClient: newLimiter(SignInPerClient, SignInWindow, maxLimiterKeys, cfg.Now),
+		mails:     newLimiter(SignInMailsPerEmail, SignInWindow, maxLimiterKeys, cfg.Now),
+		slowMails: newLimiter(1, SignInSlowMail, maxLimiterKeys, cfg.Now)}
 }
 
 // signInData is the sign-in page's data.
@@ -122,11 +132,19 @@ func (s *SignIn) Send(w http.ResponseWriter, r *http.Request, v View) {
 		s.render(w, r, httperr.Status(contracts.KindInvalid), v, d)
 		return
 	}
-	emailKey := sha256.Sum256([]byte(strings.ToLower(email)))
-	if !s.perClient.allow(clientip.From(r)) || !s.perEmail.allow(hex.EncodeToString(emailKey[:])) {
+	sum := sha256.Sum256([]byte(strings.ToLower(email)))
+	emailKey, client := hex.EncodeToString(sum[:]), clientip.From(r)
+	if !s.perClient.allow(client) || !s.perEmail.allow(emailKey+" "+clientip.Network(client)) {
 		w.Header().Set("Retry-After", "900")
 		v.Error = "Too many sign-in requests. Wait a few minutes, then ask for a new link."
 		s.render(w, r, httperr.Status(contracts.KindRateLimited), v, d)
+		return
+	}
+	if !s.mails.allow(emailKey) && !s.slowMails.allow(emailKey) {
+		// Mail to this address is being slowed: the same answer, no new
+		// link; the ones already sent still work.
+		d.Sent = true
+		s.render(w, r, http.StatusOK, v, d)
 		return
 	}
 	token, exp, err := s.sessions.SignInLink(r.Context(), email, s.cfg.OpenSignup)
