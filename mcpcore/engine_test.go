@@ -625,8 +625,46 @@ func TestMRTRState(t *testing.T) {
 		t.Fatalf("tampered state accepted")
 	}
 	other := newTestServer(t, Options{StateKey: []byte("other")}, echoTool())
-	if _, ok := other.verifyState("tools/call", "ask", "", first.Result.RequestState); ok {
+	if _, ok := other.verifyState("tools/call", "ask", "", nil, first.Result.RequestState); ok {
 		t.Fatal("state verified under another key")
+	}
+}
+
+// TestMRTRStateBindsArguments: a requestState is good only for the
+// arguments it was minted with (the same ones re-encoded in another key
+// order and spacing pass); other arguments, or none, are refused, so a
+// person's answer to one call cannot be replayed on another.
+func TestMRTRStateBindsArguments(t *testing.T) {
+	s := newTestServer(t, Options{StateKey: []byte("k")}, Tool{Name: "ask", InputSchema: json.RawMessage(`{"type":"object"}`), Handler: func(ctx context.Context, req *CallRequest) (*CallToolResult, error) {
+		res, err := req.Ask(ctx, map[string]InputRequest{"q": ElicitationRequest(ElicitParams{Message: "?", RequestedSchema: map[string]any{"type": "object"}})}, []byte("st"))
+		if err != nil {
+			return nil, err
+		}
+		return TextResult("ran with " + string(res["q"])), nil
+	}})
+	h := NewHTTPHandler(s, HTTPOptions{})
+	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}}}`
+	_, _, out := post(t, h, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ask","arguments":{"deckId":"a","n":1.50,"x":{"b":1,"a":[2,3]}},`+meta+`}}`, modernHeaders("tools/call", "ask"))
+	var first struct {
+		Result struct {
+			RequestState string `json:"requestState"`
+		}
+	}
+	json.Unmarshal([]byte(out), &first)
+	if first.Result.RequestState == "" {
+		t.Fatalf("first round: %s", out)
+	}
+	retry := func(args string) string {
+		_, _, out := post(t, h, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"ask",`+args+`"inputResponses":{"q":{"action":"accept","content":{}}},"requestState":"`+first.Result.RequestState+`",`+meta+`}}`, modernHeaders("tools/call", "ask"))
+		return out
+	}
+	if out := retry(`"arguments":{ "x":{"a":[2, 3],"b":1}, "n":1.50, "deckId":"a" },`); !strings.Contains(out, "ran with") {
+		t.Fatalf("retry with the same arguments re-encoded: %s", out)
+	}
+	for _, args := range []string{`"arguments":{"deckId":"b","n":1.50,"x":{"b":1,"a":[2,3]}},`, `"arguments":{"deckId":"a","n":1.5,"x":{"b":1,"a":[2,3]}},`, ``} {
+		if r := decode(t, retry(args)); r.Error == nil || r.Error.Code != CodeInvalidParams {
+			t.Errorf("a state minted for other arguments was accepted with %q", args)
+		}
 	}
 }
 
