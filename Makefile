@@ -9,7 +9,7 @@ GO ?= go
 DB ?=
 ADDR ?=
 
-.PHONY: axe fsrs-harness anki-harness run build test generate widget check-widget check-generated lint tidy-check bench bench-big bench-import bench-quick loadtest loadtest-smoke loadtest-scale pgbouncer-suite replica-test fuzz-import fuzz-oauth fuzz-hostile conformance conformance-oauth ci help
+.PHONY: axe fsrs-harness anki-harness run build test generate widget check-widget check-generated lint tidy-check bench bench-big bench-import bench-quick loadtest loadtest-smoke loadtest-scale pgbouncer-suite replica-test fuzz-import fuzz-package fuzz-oauth fuzz-hostile conformance conformance-oauth ci help
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
@@ -107,6 +107,9 @@ fuzz-import: ## fuzz the text import, the Anki HTML conversion, the note templat
 	bash scripts/fuzz.sh ./adapters/ankipkg FuzzReadPackage 10s
 
 FUZZTIME ?= 10s
+fuzz-package: ## fuzz the .apkg reader longer than CI does, from its corpus of hostile SQLite collections (FUZZTIME, e.g. make fuzz-package FUZZTIME=30m)
+	bash scripts/fuzz.sh ./adapters/ankipkg FuzzReadPackage $(FUZZTIME)
+
 fuzz-hostile: ## fuzz what hostile input reaches first: MCP codec and dispatch, argument validator (fast path vs full), JSON scanner, x-mcp-scopes, API-key and upload-token parsers, the text rule (FUZZTIME each, default 10s)
 	bash scripts/fuzz.sh ./mcpcore FuzzHandle $(FUZZTIME)
 	bash scripts/fuzz.sh ./mcpcore FuzzFastPath $(FUZZTIME)

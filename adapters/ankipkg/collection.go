@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 // notes, cards and review log a chunk of notes at a time.
 type collection struct {
 	db   *sql.DB
+	conn *sql.Conn // the one connection of db the reader uses, with the length limit
 	lim  Limits
 	head ports.AnkiPackageHead
 
@@ -34,11 +36,19 @@ func (c *collection) readHead(ctx context.Context, latest bool) error {
 	var crt int64
 	var models, decks, dconf string
 	if latest {
-		if err := c.db.QueryRowContext(ctx, `SELECT crt FROM col`).Scan(&crt); err != nil {
+		if err := c.conn.QueryRowContext(ctx, `SELECT crt FROM col`).Scan(&crt); err != nil {
 			return invalid(err, "its collection has no col row")
 		}
 	} else {
-		if err := c.db.QueryRowContext(ctx, `SELECT crt, models, decks, dconf FROM col`).Scan(&crt, &models, &decks, &dconf); err != nil {
+		var big string
+		if err := c.conn.QueryRowContext(ctx, `SELECT CASE WHEN octet_length(models) > ?1 THEN 'models' WHEN octet_length(decks) > ?1 THEN 'decks'
+			WHEN octet_length(dconf) > ?1 THEN 'dconf' ELSE '' END FROM col`, c.lim.MetaBytes).Scan(&big); err != nil {
+			return invalid(err, "its collection has no readable col row")
+		}
+		if big != "" {
+			return invalid(nil, "its col row's %s is longer than %s, the limit", big, size(c.lim.MetaBytes))
+		}
+		if err := c.conn.QueryRowContext(ctx, `SELECT crt, models, decks, dconf FROM col`).Scan(&crt, &models, &decks, &dconf); err != nil {
 			return invalid(err, "its collection has no readable col row")
 		}
 	}
@@ -74,11 +84,11 @@ func (c *collection) count(ctx context.Context) error {
 		table string
 		n     *int
 	}{{"notes", &c.head.Notes}, {"cards", &c.head.Cards}, {"revlog", &c.head.Reviews}} {
-		if err := c.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM `+q.table).Scan(q.n); err != nil {
+		if err := c.conn.QueryRowContext(ctx, `SELECT COUNT(*) FROM `+q.table).Scan(q.n); err != nil {
 			return invalid(err, "its collection has no %s table", q.table)
 		}
 	}
-	rows, err := c.db.QueryContext(ctx, `SELECT CASE WHEN odid != 0 THEN odid ELSE did END AS d, COUNT(*) FROM cards GROUP BY d`)
+	rows, err := c.conn.QueryContext(ctx, `SELECT CASE WHEN odid != 0 THEN odid ELSE did END AS d, COUNT(*) FROM cards GROUP BY d`)
 	if err != nil {
 		return invalid(err, "its collection has no cards table")
 	}
@@ -99,7 +109,7 @@ func (c *collection) count(ctx context.Context) error {
 		return invalid(err, "the cards table is damaged")
 	}
 	var pos sql.NullInt64
-	if err := c.db.QueryRowContext(ctx, `SELECT MAX(CASE WHEN odid != 0 AND odue != 0 THEN odue ELSE due END) FROM cards WHERE type NOT IN (1, 2, 3)`).Scan(&pos); err != nil {
+	if err := c.conn.QueryRowContext(ctx, `SELECT MAX(CASE WHEN odid != 0 AND odue != 0 THEN odue ELSE due END) FROM cards WHERE type NOT IN (1, 2, 3)`).Scan(&pos); err != nil {
 		return invalid(err, "the cards table is damaged")
 	}
 	c.head.MaxPosition = int(clamp64(pos.Int64, 0, math.MaxInt32))
@@ -157,13 +167,17 @@ type cursor[T any] struct {
 	ok   bool
 }
 
-func openCursor[T any](ctx context.Context, db *sql.DB, query, what string, scan func(*sql.Rows) (T, error)) (*cursor[T], error) {
+func openCursor[T any](ctx context.Context, db *sql.Conn, query, what string, scan func(*sql.Rows) (T, error)) (*cursor[T], error) {
 	rows, err := db.QueryContext(ctx, query)
 	if err != nil {
 		return nil, invalid(err, "its collection has no %s table", what)
 	}
 	cur := &cursor[T]{rows: rows, scan: scan, what: what}
-	return cur, cur.advance()
+	if err := cur.advance(); err != nil {
+		cur.close() // an open rows would hold the connection's Close
+		return nil, err
+	}
+	return cur, nil
 }
 
 // advance reads the next record ahead; ok is false at the end.
@@ -188,12 +202,14 @@ func (cur *cursor[T]) close() { _ = cur.rows.Close() }
 
 // noteRow, cardRow and revRow are the raw rows the chunks are made of.
 type noteRow struct {
-	key, mid, mod    int64
-	guid, tags, flds string
+	key, mid, mod             int64
+	guidLen, tagsLen, fldsLen int64 // bytes, measured before the text is read
+	guid, tags, flds          string
 }
 
 type cardRow struct {
 	key, nid, did, ord, mod, typ, queue, due, ivl, reps, lapses, left, odue, odid int64
+	dataLen                                                                       int64 // bytes, measured before data is read
 	data                                                                          string
 }
 
@@ -206,25 +222,33 @@ type revRow struct {
 // merging three sorted queries; the reviews of cards the package lacks
 // come last, in a chunk without notes.
 func (c *collection) chunks(ctx context.Context, n int, fn func(ports.AnkiChunk) error) error {
-	notes, err := openCursor(ctx, c.db, `SELECT id, guid, mid, mod, tags, flds FROM notes ORDER BY id`, "notes", func(r *sql.Rows) (noteRow, error) {
+	// A text longer than the field limit is measured (octet_length reads
+	// its length from the record, not the text) and never read.
+	lim := c.lim.FieldBytes
+	notes, err := openCursor(ctx, c.conn, `SELECT id, mid, mod, octet_length(guid), octet_length(tags), octet_length(flds),
+		CASE WHEN octet_length(guid) <= `+itoa(lim)+` THEN guid END, CASE WHEN octet_length(tags) <= `+itoa(lim)+` THEN tags END,
+		CASE WHEN octet_length(flds) <= `+itoa(lim)+` THEN flds END FROM notes ORDER BY id`, "notes", func(r *sql.Rows) (noteRow, error) {
 		var x noteRow
-		err := r.Scan(&x.key, &x.guid, &x.mid, &x.mod, &x.tags, &x.flds)
+		var guid, tags, flds sql.NullString
+		err := r.Scan(&x.key, &x.mid, &x.mod, &x.guidLen, &x.tagsLen, &x.fldsLen, &guid, &tags, &flds)
+		x.guid, x.tags, x.flds = guid.String, tags.String, flds.String
 		return x, err
 	})
 	if err != nil {
 		return err
 	}
 	defer notes.close()
-	cards, err := openCursor(ctx, c.db, `SELECT id, nid, did, ord, mod, type, queue, due, ivl, reps, lapses, left, odue, odid, data FROM cards ORDER BY nid, id`, "cards", func(r *sql.Rows) (cardRow, error) {
+	cards, err := openCursor(ctx, c.conn, `SELECT id, nid, did, ord, mod, type, queue, due, ivl, reps, lapses, left, odue, odid,
+		coalesce(octet_length(data), 0), CASE WHEN octet_length(data) <= `+itoa(lim)+` THEN data ELSE '' END FROM cards ORDER BY nid, id`, "cards", func(r *sql.Rows) (cardRow, error) {
 		var x cardRow
-		err := r.Scan(&x.key, &x.nid, &x.did, &x.ord, &x.mod, &x.typ, &x.queue, &x.due, &x.ivl, &x.reps, &x.lapses, &x.left, &x.odue, &x.odid, &x.data)
+		err := r.Scan(&x.key, &x.nid, &x.did, &x.ord, &x.mod, &x.typ, &x.queue, &x.due, &x.ivl, &x.reps, &x.lapses, &x.left, &x.odue, &x.odid, &x.dataLen, &x.data)
 		return x, err
 	})
 	if err != nil {
 		return err
 	}
 	defer cards.close()
-	revs, err := openCursor(ctx, c.db, `SELECT r.id, r.cid, r.ease, r.ivl, r.lastIvl, r.factor, r.time, r.type, c.nid FROM revlog r JOIN cards c ON c.id = r.cid ORDER BY c.nid, r.cid, r.id`, "revlog", scanRev)
+	revs, err := openCursor(ctx, c.conn, `SELECT r.id, r.cid, r.ease, r.ivl, r.lastIvl, r.factor, r.time, r.type, c.nid FROM revlog r JOIN cards c ON c.id = r.cid ORDER BY c.nid, r.cid, r.id`, "revlog", scanRev)
 	if err != nil {
 		return err
 	}
@@ -298,7 +322,7 @@ func scanRev(r *sql.Rows) (revRow, error) {
 // orphanReviews streams the reviews of cards the package lacks, up to
 // 10n a chunk without notes.
 func (c *collection) orphanReviews(ctx context.Context, n int, fn func(ports.AnkiChunk) error) error {
-	revs, err := openCursor(ctx, c.db, `SELECT id, cid, ease, ivl, lastIvl, factor, time, type, 0 FROM revlog WHERE cid NOT IN (SELECT id FROM cards) ORDER BY cid, id`, "revlog", scanRev)
+	revs, err := openCursor(ctx, c.conn, `SELECT id, cid, ease, ivl, lastIvl, factor, time, type, 0 FROM revlog WHERE cid NOT IN (SELECT id FROM cards) ORDER BY cid, id`, "revlog", scanRev)
 	if err != nil {
 		return err
 	}
@@ -329,11 +353,15 @@ func (c *collection) orphanReviews(ctx context.Context, n int, fn func(ports.Ank
 // written.
 func (c *collection) note(x noteRow) (ports.AnkiNote, error) {
 	n := ports.AnkiNote{Key: x.key, GUID: x.guid, TypeKey: x.mid}
-	if len(x.flds) > c.lim.FieldBytes {
-		return n, invalid(nil, "note %d has %s of field text; the limit is %s", n.Key, size(len(x.flds)), size(c.lim.FieldBytes))
+	lim := int64(c.lim.FieldBytes)
+	if x.fldsLen > lim {
+		return n, invalid(nil, "note %d has %s of field text; the limit is %s", n.Key, size(x.fldsLen), size(lim))
 	}
-	if len(x.tags) > c.lim.FieldBytes {
-		return n, invalid(nil, "note %d has %s of tags; the limit is %s", n.Key, size(len(x.tags)), size(c.lim.FieldBytes))
+	if x.tagsLen > lim {
+		return n, invalid(nil, "note %d has %s of tags; the limit is %s", n.Key, size(x.tagsLen), size(lim))
+	}
+	if x.guidLen > lim {
+		return n, invalid(nil, "note %d has a GUID of %s; the limit is %s", n.Key, size(x.guidLen), size(lim))
 	}
 	want, ok := c.types[n.TypeKey]
 	if !ok {
@@ -351,3 +379,6 @@ func (c *collection) note(x noteRow) (ports.AnkiNote, error) {
 	n.Modified = time.Unix(x.mod, 0).UTC()
 	return n, nil
 }
+
+// itoa writes a limit into a query (an int of ours, never input).
+func itoa(n int) string { return strconv.Itoa(n) }

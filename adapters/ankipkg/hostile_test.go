@@ -108,6 +108,19 @@ func editCollection(t testing.TB, pkg []byte, stmts ...string) []byte {
 	return zipOf(t, replace(es, "collection.anki2", col)...)
 }
 
+// withCollection replaces a package's collection.anki2 with edit's
+// result on a copy of its bytes.
+func withCollection(t testing.TB, pkg []byte, edit func([]byte) []byte) []byte {
+	t.Helper()
+	es := entries(t, pkg)
+	for i := range es {
+		if es[i].name == "collection.anki2" {
+			es[i].data = edit(append([]byte(nil), es[i].data...))
+		}
+	}
+	return zipOf(t, es...)
+}
+
 // readErr reads b with limits and returns the error.
 func readErr(t testing.TB, b []byte, lim ankipkg.Limits) error {
 	t.Helper()
@@ -147,7 +160,20 @@ func TestReadPackageRefusesHostileInput(t *testing.T) {
 		{"models not JSON", editCollection(t, good, `UPDATE col SET models = '{'`), ankipkg.Limits{}, "not valid JSON"},
 		{"note of a missing type", editCollection(t, good, `UPDATE notes SET mid = 7`), ankipkg.Limits{}, "note type 7"},
 		{"card of a missing note", editCollection(t, good, `UPDATE cards SET nid = 7`), ankipkg.Limits{}, "note 7"},
-		{"null field text", editCollection(t, good, `CREATE TABLE n2 AS SELECT * FROM notes`, `DROP TABLE notes`, `CREATE TABLE notes (id, guid, mid, mod, usn, tags, flds, sfld, csum, flags, data)`, `INSERT INTO notes SELECT id, guid, mid, mod, usn, tags, NULL, sfld, csum, flags, data FROM n2`), ankipkg.Limits{}, "note row is damaged"},
+		{"null field text", editCollection(t, good, `CREATE TABLE n2 AS SELECT * FROM notes`, `DROP TABLE notes`, `CREATE TABLE notes (id integer primary key, guid, mid, mod, usn, tags, flds, sfld, csum, flags, data)`, `INSERT INTO notes SELECT id, guid, mid, mod, usn, tags, NULL, sfld, csum, flags, data FROM n2`), ankipkg.Limits{}, "note row is damaged"},
+		// Issue 29 §2: the collection is someone else's SQLite file.
+		{"notes a view", editCollection(t, good, `ALTER TABLE notes RENAME TO n2`, `CREATE VIEW notes AS SELECT * FROM n2`), ankipkg.Limits{}, "notes is a view or virtual table, not a table"},
+		{"cards without an integer key", editCollection(t, good, `CREATE TABLE c2 AS SELECT * FROM cards`, `DROP TABLE cards`, `ALTER TABLE c2 RENAME TO cards`), ankipkg.Limits{}, "cards table has no integer primary key id"},
+		{"revlog keyed by text", editCollection(t, good, `CREATE TABLE r2 AS SELECT * FROM revlog`, `DROP TABLE revlog`, `CREATE TABLE revlog (id text primary key, cid, usn, ease, ivl, lastIvl, factor, time, type)`, `INSERT INTO revlog SELECT * FROM r2`), ankipkg.Limits{}, "revlog table has no integer primary key id"},
+		{"notes without flds", editCollection(t, good, `ALTER TABLE notes DROP COLUMN flds`), ankipkg.Limits{}, "notes table has no flds column"},
+		{"generated field text", editCollection(t, good, `ALTER TABLE notes DROP COLUMN flds`, `ALTER TABLE notes ADD COLUMN flds TEXT GENERATED ALWAYS AS (printf('%.*c', 70000, 'x')) VIRTUAL`), ankipkg.Limits{}, "notes.flds is a generated column"},
+		{"col row's models too long", editCollection(t, good, `UPDATE col SET models = models || printf('%.*c', 70000, ' ')`), ankipkg.Limits{MetaBytes: 64 << 10}, "models is longer than 64 KiB"},
+		{"card data too long", editCollection(t, good, `UPDATE cards SET data = printf('%.*c', 70000, 'x')`), ankipkg.Limits{FieldBytes: 64 << 10}, "of data; the limit is 64 KiB"},
+		{"tags too long", editCollection(t, good, `UPDATE notes SET tags = printf('%.*c', 70000, 'x')`), ankipkg.Limits{FieldBytes: 64 << 10}, "of tags; the limit is 64 KiB"},
+		{"value past the length limit", editCollection(t, good, `UPDATE col SET models = models || printf('%.*c', 70000, ' ')`), ankipkg.Limits{ValueBytes: 64 << 10}, "longer than 64 KiB, the limit"},
+		{"truncated collection", withCollection(t, good, func(b []byte) []byte { return b[:len(b)-4096] }), ankipkg.Limits{}, "truncated"},
+		{"page size not a power of two", withCollection(t, good, func(b []byte) []byte { b[16], b[17] = 0x03, 0x00; return b }), ankipkg.Limits{}, "page size of 768 bytes"},
+		{"collection header only", withCollection(t, good, func(b []byte) []byte { return b[:100] }), ankipkg.Limits{}, "truncated"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

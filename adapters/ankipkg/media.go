@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"sort"
 	"strconv"
@@ -34,7 +35,7 @@ func isLatest(files map[string]*zip.File, lim Limits) (bool, error) {
 	if f == nil {
 		return false, nil
 	}
-	b, err := readSmall(f, false, lim.MetaBytes)
+	b, err := readSmall(f, false, lim.MetaBytes, lim.InflateRatio)
 	if err != nil {
 		return false, err
 	}
@@ -58,23 +59,27 @@ func isLatest(files map[string]*zip.File, lim Limits) (bool, error) {
 
 // readSmall reads a small entry whole (unpacking zstd when asked),
 // refusing one larger than max.
-func readSmall(f *zip.File, compressed bool, limit int64) ([]byte, error) {
-	rc, err := f.Open()
+func readSmall(f *zip.File, compressed bool, limit, ratio int64) ([]byte, error) {
+	e, err := openEntry(f)
 	if err != nil {
-		return nil, invalid(err, "its %s entry is damaged", clip(f.Name))
+		return nil, err
 	}
-	defer rc.Close()
-	var src io.Reader = rc
+	defer e.Close()
+	var src io.Reader = e
 	if compressed {
-		zd, err := newZstd(rc)
+		zd, err := newZstd(e)
 		if err != nil {
 			return nil, invalid(err, "its %s entry is not zstd-compressed", clip(f.Name))
 		}
 		defer zd.Close()
 		src = zd
 	}
-	b, err := io.ReadAll(io.LimitReader(src, limit+1))
-	if err != nil {
+	b, err := io.ReadAll(io.LimitReader(ratioReader(src, e, ratio), limit+1))
+	var ce *contracts.Error
+	switch {
+	case errors.As(err, &ce):
+		return nil, err
+	case err != nil:
 		return nil, invalid(err, "its %s entry is damaged", clip(f.Name))
 	}
 	if int64(len(b)) > limit {
@@ -91,7 +96,7 @@ func readMedia(files map[string]*zip.File, latest bool, lim Limits) ([]ports.Ank
 	if f == nil {
 		return nil, nil
 	}
-	b, err := readSmall(f, latest, lim.MetaBytes)
+	b, err := readSmall(f, latest, lim.MetaBytes, lim.InflateRatio)
 	if err != nil {
 		return nil, err
 	}
@@ -114,7 +119,7 @@ func readMedia(files map[string]*zip.File, latest bool, lim Limits) ([]ports.Ank
 			return nil, invalid(nil, "its media map names %q twice", clip(e.name))
 		}
 		names[e.name] = true
-		out = append(out, ports.AnkiMedia{Name: e.name, Open: opener(files[e.zipName], e.name, latest, lim.MediaFileBytes)})
+		out = append(out, ports.AnkiMedia{Name: e.name, Open: opener(files[e.zipName], e.name, latest, lim.MediaFileBytes, lim.InflateRatio)})
 	}
 	return out, nil
 }
@@ -193,7 +198,7 @@ func checkMediaName(name string) error {
 
 // opener reads one media file from the zip when called, unpacking zstd
 // in the current format, and fails when it grows past the limit.
-func opener(f *zip.File, name string, compressed bool, limit int64) func(context.Context) (io.ReadCloser, error) {
+func opener(f *zip.File, name string, compressed bool, limit, ratio int64) func(context.Context) (io.ReadCloser, error) {
 	return func(ctx context.Context) (io.ReadCloser, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, &contracts.Error{Kind: contracts.KindUnavailable, Message: "the media read was canceled", Err: err}
@@ -204,19 +209,19 @@ func opener(f *zip.File, name string, compressed bool, limit int64) func(context
 		if !compressed && f.UncompressedSize64 > uint64(limit) {
 			return nil, invalid(nil, "the media file %q is %s; the limit is %s", clip(name), size(f.UncompressedSize64), size(limit))
 		}
-		rc, err := f.Open()
+		e, err := openEntry(f)
 		if err != nil {
-			return nil, invalid(err, "the media file %q is damaged", clip(name))
+			return nil, err
 		}
 		if !compressed {
-			return &limited{r: rc, c: rc, left: limit, name: name}, nil
+			return &limited{r: ratioReader(e, e, ratio), c: e, left: limit, name: name}, nil
 		}
-		zd, err := newZstd(rc)
+		zd, err := newZstd(e)
 		if err != nil {
-			rc.Close()
+			e.Close()
 			return nil, invalid(err, "the media file %q is not zstd-compressed", clip(name))
 		}
-		return &limited{r: zd, c: closers{zd.IOReadCloser(), rc}, left: limit, name: name}, nil
+		return &limited{r: ratioReader(zd, e, ratio), c: closers{zd.IOReadCloser(), e}, left: limit, name: name}, nil
 	}
 }
 
@@ -250,7 +255,11 @@ func (l *limited) Read(p []byte) (int, error) {
 	if l.left < 0 {
 		return 0, invalid(nil, "the media file %q unpacks past the limit", clip(l.name))
 	}
-	if err != nil && err != io.EOF {
+	var ce *contracts.Error
+	switch {
+	case errors.As(err, &ce):
+		return n, err
+	case err != nil && err != io.EOF:
 		return n, invalid(err, "the media file %q is damaged", clip(l.name))
 	}
 	return n, err

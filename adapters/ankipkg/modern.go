@@ -26,7 +26,7 @@ func (c *collection) readModern(ctx context.Context) error {
 }
 
 func (c *collection) modernTypes(ctx context.Context) error {
-	rows, err := c.db.QueryContext(ctx, `SELECT id, name, config FROM notetypes ORDER BY id`)
+	rows, err := c.conn.QueryContext(ctx, `SELECT id, name, config FROM notetypes ORDER BY id`)
 	if err != nil {
 		return invalid(err, "its collection has no notetypes table")
 	}
@@ -66,7 +66,7 @@ func (c *collection) modernTypes(ctx context.Context) error {
 		return invalid(err, "the notetypes table is damaged")
 	}
 
-	rows, err = c.db.QueryContext(ctx, `SELECT ntid, name FROM fields ORDER BY ntid, ord`)
+	rows, err = c.conn.QueryContext(ctx, `SELECT ntid, name FROM fields ORDER BY ntid, ord`)
 	if err != nil {
 		return invalid(err, "its collection has no fields table")
 	}
@@ -92,7 +92,7 @@ func (c *collection) modernTypes(ctx context.Context) error {
 		return invalid(err, "the fields table is damaged")
 	}
 
-	rows, err = c.db.QueryContext(ctx, `SELECT ntid, name, config FROM templates ORDER BY ntid, ord`)
+	rows, err = c.conn.QueryContext(ctx, `SELECT ntid, name, config FROM templates ORDER BY ntid, ord`)
 	if err != nil {
 		return invalid(err, "its collection has no templates table")
 	}
@@ -135,7 +135,7 @@ func (c *collection) modernTypes(ctx context.Context) error {
 // 9, reviews_per_day 10, maximum_review_interval 16,
 // new_card_insert_order 20, review_order 33, desired_retention 37.
 func (c *collection) modernPresets(ctx context.Context) error {
-	rows, err := c.db.QueryContext(ctx, `SELECT id, config FROM deck_config ORDER BY id`)
+	rows, err := c.conn.QueryContext(ctx, `SELECT id, config FROM deck_config ORDER BY id`)
 	if err != nil {
 		return invalid(err, "its collection has no deck_config table")
 	}
@@ -239,7 +239,7 @@ func floats(dst *[]float64, typ protowire.Type, v []byte, n uint64) error {
 // Deck.KindContainer, normal = 1 {config_id = 1, description = 4} or
 // filtered = 2 (a filtered deck's cards keep their home deck).
 func (c *collection) modernDecks(ctx context.Context) error {
-	rows, err := c.db.QueryContext(ctx, `SELECT id, name, kind FROM decks ORDER BY id`)
+	rows, err := c.conn.QueryContext(ctx, `SELECT id, name, kind FROM decks ORDER BY id`)
 	if err != nil {
 		return invalid(err, "its collection has no decks table")
 	}

@@ -10,6 +10,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/ports"
@@ -38,7 +42,18 @@ type Limits struct {
 	TotalBytes      int64 // every entry, unpacked
 	FieldBytes      int   // one note's fields together
 	TemplateBytes   int   // one template side, or a note type's CSS
-	MetaBytes       int64 // the meta file and the media map, unpacked
+	MetaBytes       int64 // the meta file, the media map, each JSON value of the col row
+	// ValueBytes is the reading connection's length limit
+	// (SQLITE_LIMIT_LENGTH): no value of the collection, nor any a query
+	// makes, may be longer. The largest legitimate one is a legacy
+	// collection's col.models, every note type in one JSON value.
+	ValueBytes int
+	// InflateRatio bounds an entry's unpacked size by its compressed
+	// bytes read so far, past its first 16 MiB.
+	InflateRatio int64
+	// ReadTime bounds opening a package: unpacking the collection,
+	// checking it and reading its head (its counts sort the cards).
+	ReadTime time.Duration
 }
 
 // DefaultLimits are generous for real collections (the largest decks
@@ -51,6 +66,9 @@ var DefaultLimits = Limits{
 	FieldBytes:      4 << 20,
 	TemplateBytes:   1 << 20,
 	MetaBytes:       64 << 20,
+	ValueBytes:      64 << 20,
+	InflateRatio:    100,
+	ReadTime:        5 * time.Minute,
 }
 
 func (l Limits) withDefaults() Limits {
@@ -62,11 +80,14 @@ func (l Limits) withDefaults() Limits {
 	set(&d.FieldBytes, l.FieldBytes)
 	set(&d.TemplateBytes, l.TemplateBytes)
 	set(&d.MetaBytes, l.MetaBytes)
+	set(&d.ValueBytes, l.ValueBytes)
+	set(&d.InflateRatio, l.InflateRatio)
+	set(&d.ReadTime, l.ReadTime)
 	return d
 }
 
 // set overrides a default with a positive value.
-func set[T int | int64](dst *T, v T) {
+func set[T int | int64 | time.Duration](dst *T, v T) {
 	if v > 0 {
 		*dst = v
 	}
@@ -90,6 +111,8 @@ func invalid(cause error, format string, args ...any) error {
 // review log to the source's Chunks.
 func (rd Reader) OpenPackage(ctx context.Context, r io.ReaderAt, size int64) (ports.PackageSource, error) {
 	lim := rd.Limits.withDefaults()
+	ctx, cancel := context.WithTimeoutCause(ctx, lim.ReadTime, errReadTime)
+	defer cancel()
 	zr, err := zip.NewReader(r, size)
 	if err != nil {
 		return nil, invalid(err, "it is not a zip file (an .apkg or .colpkg is one)")
@@ -130,6 +153,9 @@ func (rd Reader) OpenPackage(ctx context.Context, r io.ReaderAt, size int64) (po
 	if err := unpackCollection(ctx, files[name], latest, path, lim); err != nil {
 		return nil, err
 	}
+	if err := checkHeader(path); err != nil {
+		return nil, err
+	}
 	if src.c, err = openHead(ctx, path, latest, lim); err != nil {
 		return nil, err
 	}
@@ -138,6 +164,20 @@ func (rd Reader) OpenPackage(ctx context.Context, r io.ReaderAt, size int64) (po
 	}
 	ok = true
 	return src, nil
+}
+
+// errReadTime is the cause of a package read's context when its
+// ReadTime ends.
+var errReadTime = errors.New("the package read's time budget is spent")
+
+// ended is the error of a read whose context ended: invalid when its
+// time budget is spent (the package is too slow to read), canceled
+// otherwise.
+func ended(ctx context.Context, lim Limits) error {
+	if errors.Is(context.Cause(ctx), errReadTime) {
+		return invalid(ctx.Err(), "reading it took longer than %s, the limit; split the deck into smaller packages", lim.ReadTime)
+	}
+	return &contracts.Error{Kind: contracts.KindUnavailable, Message: "the package read was canceled", Err: ctx.Err()}
 }
 
 // source is an opened package: its unpacked collection and head.
@@ -158,7 +198,7 @@ func (s *source) Chunks(ctx context.Context, n int, fn func(ports.AnkiChunk) err
 // removes its temporary copy.
 func (s *source) Close() error {
 	if s.c != nil {
-		_ = s.c.db.Close()
+		s.c.close()
 	}
 	return os.RemoveAll(s.dir)
 }
@@ -189,14 +229,14 @@ func unpackCollection(ctx context.Context, f *zip.File, latest bool, path string
 	if !latest && f.UncompressedSize64 > uint64(lim.CollectionBytes) {
 		return invalid(nil, "its collection unpacks to %s; the limit is %s", size(f.UncompressedSize64), size(lim.CollectionBytes))
 	}
-	rc, err := f.Open()
+	e, err := openEntry(f)
 	if err != nil {
-		return invalid(err, "its collection entry is damaged")
+		return err
 	}
-	defer rc.Close()
-	var src io.Reader = rc
+	defer e.Close()
+	var src io.Reader = e
 	if latest {
-		zd, err := newZstd(rc)
+		zd, err := newZstd(e)
 		if err != nil {
 			return invalid(err, "its collection is not zstd-compressed")
 		}
@@ -207,13 +247,16 @@ func unpackCollection(ctx context.Context, f *zip.File, latest bool, path string
 	if err != nil {
 		return contracts.Internal(err)
 	}
-	n, err := io.Copy(out, io.LimitReader(ctxReader{ctx, src}, lim.CollectionBytes+1))
+	n, err := io.Copy(out, io.LimitReader(ctxReader{ctx, ratioReader(src, e, lim.InflateRatio)}, lim.CollectionBytes+1))
 	if cerr := out.Close(); err == nil && cerr != nil {
 		return contracts.Internal(cerr)
 	}
+	var ce *contracts.Error
 	switch {
 	case ctx.Err() != nil:
-		return &contracts.Error{Kind: contracts.KindUnavailable, Message: "the package read was canceled", Err: ctx.Err()}
+		return ended(ctx, lim)
+	case errors.As(err, &ce):
+		return err
 	case err != nil:
 		return invalid(err, "its collection entry is damaged or not compressed as announced")
 	case n > lim.CollectionBytes:
@@ -237,38 +280,60 @@ func (c ctxReader) Read(p []byte) (int, error) {
 	return c.r.Read(p)
 }
 
-// openHead opens the unpacked collection read-only and reads its head.
+// openHead opens the unpacked collection read-only on one connection
+// with the length limit, checks its tables and reads its head.
 func openHead(ctx context.Context, path string, latest bool, lim Limits) (*collection, error) {
-	db, err := openCollection(path)
-	if err != nil {
-		return nil, err
+	db := openCollection(path)
+	conn, err := db.Conn(ctx)
+	if err == nil {
+		_, err = sqlite.Limit(conn, sqlite3.SQLITE_LIMIT_LENGTH, lim.ValueBytes)
 	}
-	if err := db.PingContext(ctx); err != nil {
+	if err == nil {
+		err = conn.PingContext(ctx)
+	}
+	if err != nil {
+		if conn != nil {
+			conn.Close()
+		}
 		db.Close()
 		return nil, invalid(err, "its collection is not a SQLite database")
 	}
-	c := &collection{db: db, lim: lim}
+	c := &collection{db: db, conn: conn, lim: lim}
+	if err := c.wrap(ctx, checkSchema(ctx, conn, latest)); err != nil {
+		c.close()
+		return nil, err
+	}
 	if err := c.wrap(ctx, c.readHead(ctx, latest)); err != nil {
-		db.Close()
+		c.close()
 		return nil, err
 	}
 	return c, nil
 }
 
+// close closes the collection's connection and database.
+func (c *collection) close() {
+	_ = c.conn.Close()
+	_ = c.db.Close()
+}
+
 // wrap turns an error of reading the collection into the port's:
-// canceled when ctx ended, invalid when the collection is damaged; the
-// importer's own errors (from a chunk's callback) pass unchanged.
+// canceled when ctx ended (invalid when its time budget did), invalid
+// when the collection is damaged or holds a value past the length limit;
+// the importer's own errors (from a chunk's callback) pass unchanged.
 func (c *collection) wrap(ctx context.Context, err error) error {
 	if err == nil {
 		return nil
 	}
 	var ce *contracts.Error
 	var fe callbackError
+	var se *sqlite.Error
 	switch {
 	case errors.As(err, &fe):
 		return fe.err
 	case ctx.Err() != nil:
-		return &contracts.Error{Kind: contracts.KindUnavailable, Message: "the package read was canceled", Err: ctx.Err()}
+		return ended(ctx, c.lim)
+	case errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_TOOBIG:
+		return invalid(err, "a value in its collection is longer than %s, the limit; Anki's notes, note types and decks are far smaller", size(c.lim.ValueBytes))
 	case errors.As(err, &ce):
 		return err
 	}
@@ -301,11 +366,11 @@ func clip(s string) string {
 
 // openCollection opens the SQLite file read-only, with the schema
 // untrusted (no functions from views or triggers) and the unicase
-// collation Anki's schema-18 tables declare.
-func openCollection(path string) (*sql.DB, error) {
+// collation Anki's schema-18 tables declare. The reader uses one
+// connection of it (openHead), whose length limit it sets.
+func openCollection(path string) *sql.DB {
 	dsn := "file:" + path + "?mode=ro&immutable=1&_pragma=trusted_schema(0)&_pragma=query_only(1)"
 	db := sql.OpenDB(connector{dsn: dsn})
-	db.SetMaxOpenConns(4) // notes, cards and reviews stream side by side
-	db.SetMaxIdleConns(4)
-	return db, nil
+	db.SetMaxOpenConns(1)
+	return db
 }

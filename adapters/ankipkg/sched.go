@@ -40,8 +40,8 @@ func (c *collection) card(x cardRow, last map[int64]time.Time) (ports.AnkiCard, 
 	if x.ord < 0 || x.ord > 1000 {
 		return k, invalid(nil, "card %d has template number %d", k.Key, x.ord)
 	}
-	if len(x.data) > c.lim.FieldBytes {
-		return k, invalid(nil, "card %d has %s of data; the limit is %s", k.Key, size(len(x.data)), size(c.lim.FieldBytes))
+	if x.dataLen > int64(c.lim.FieldBytes) {
+		return k, invalid(nil, "card %d has %s of data; the limit is %s", k.Key, size(x.dataLen), size(c.lim.FieldBytes))
 	}
 	k.Modified = time.Unix(clamp64(x.mod, 0, epochFloor*100), 0).UTC()
 	k.Suspended = x.queue == -1
