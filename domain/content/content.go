@@ -104,7 +104,7 @@ func newPolicy() *bluemonday.Policy {
 var mediaAttr = regexp.MustCompile(`(src|href)="media:([A-Za-z0-9_-]{1,64})"`)
 
 // Render renders src. resolve may be nil (every media reference is then
-// missing).
+// missing). The app's own class names (Reserved) are dropped from it.
 func (r *Renderer) Render(src string, resolve Resolver) Rendered {
 	if len(src) > MaxSourceBytes {
 		src = strings.ToValidUTF8(src[:MaxSourceBytes], "")
@@ -115,7 +115,7 @@ func (r *Renderer) Render(src string, resolve Resolver) Rendered {
 		b.Reset()
 		b.WriteString("<p>" + html.EscapeString(src) + "</p>")
 	}
-	clean := r.policy.SanitizeBytes(b.Bytes())
+	clean := dropReservedClasses(r.policy.SanitizeBytes(b.Bytes()))
 	var ids []string
 	seen := map[string]bool{}
 	out := mediaAttr.ReplaceAllFunc(clean, func(m []byte) []byte {

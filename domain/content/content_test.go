@@ -216,3 +216,26 @@ func FuzzRender(f *testing.F) {
 		checkAllowed(t, in, r.Render(in, resolveTest).HTML)
 	})
 }
+
+// Card text may not dress itself in the app's own classes (an error box,
+// a flash message, a button): those class names are dropped, the card's
+// own are kept, and an attribute left empty goes.
+func TestReservedClassesDropped(t *testing.T) {
+	r := New()
+	for in, want := range map[string]string{
+		`<div class="flash error">Your session expired</div>`:           `<div>Your session expired</div>`,
+		`<span class="hl button w50 nt-card NOTICE">x</span>`:           `<span class="hl">x</span>`,
+		`<div class="cloze my-hint">x</div>`:                            `<div class="cloze my-hint">x</div>`,
+		`<b title='class="error"'>x</b> class="error" text`:             `<b>x</b> class=&#34;error&#34; text`,
+		`<div class="   panel  ">x</div><span class="r-again">y</span>`: `<div>x</div><span>y</span>`,
+	} {
+		if out := r.Render(in, nil).HTML; !strings.Contains(out, want) {
+			t.Errorf("Render(%q) = %q, want it to hold %q", in, out, want)
+		}
+	}
+	for _, c := range []string{"flash", "Error", "w7", "nt-anything"} {
+		if !Reserved(c) {
+			t.Errorf("%q is not reserved", c)
+		}
+	}
+}

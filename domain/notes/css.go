@@ -1,6 +1,7 @@
 package notes
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/gorilla/css/scanner"
@@ -19,7 +20,12 @@ const maxCSSNesting = 2
 // selector such as ".nt-card"): Anki's .card, and html, body and :root,
 // become the container itself, any other selector is prefixed with it,
 // and a selector reaching the container's siblings (+ or ~ right after
-// it) is dropped. Nothing may load: url() and image functions, @import,
+// it) is dropped. Card styles stay inside the card's box whatever they
+// say: a rule for the container itself keeps only containerProperties
+// (its text and background: nothing that moves it, sizes it, stacks it,
+// undoes its containment or paints outside it), and a rule for the
+// elements inside loses position: fixed and sticky, contain and big
+// z-indexes. Nothing may load: url() and image functions, @import,
 // @font-face and every at-rule but @media are dropped, and so is anything
 // written with CSS escapes (which could spell them). Only the style
 // rules, inside @media or not, with plain declarations are kept; the
@@ -123,10 +129,16 @@ func scopeRules(b *strings.Builder, toks []*scanner.Token, scope string, nesting
 			}
 			continue
 		}
-		sels := scopeSelectors(prelude, scope)
-		decls := declarations(body)
-		if sels != "" && decls != "" {
-			b.WriteString(sels + " { " + decls + " }\n")
+		own, inner := scopeSelectors(prelude, scope)
+		if own != "" {
+			if decls := declarations(body, true); decls != "" {
+				b.WriteString(own + " { " + decls + " }\n")
+			}
+		}
+		if inner != "" {
+			if decls := declarations(body, false); decls != "" {
+				b.WriteString(inner + " { " + decls + " }\n")
+			}
 		}
 	}
 }
@@ -178,8 +190,10 @@ func text(toks []*scanner.Token) string {
 }
 
 // declarations returns a rule's kept declarations ("a: b; c: d;"): each
-// a property and a plain value.
-func declarations(body []*scanner.Token) string {
+// a property and a plain value. For a rule of the container itself
+// (container), only containerProperties are kept; for any other rule,
+// what could lift an element out of the container is dropped.
+func declarations(body []*scanner.Token, container bool) string {
 	var out []string
 	for i := 0; i < len(body); {
 		end := nextAt(body, i, ";")
@@ -198,23 +212,67 @@ func declarations(body []*scanner.Token) string {
 		if colon >= len(d) || !isChar(d[colon], ":") {
 			continue
 		}
-		if v := text(d[colon+1:]); v != "" {
-			out = append(out, d[0].Value+": "+v+";")
+		prop, v := strings.ToLower(d[0].Value), text(d[colon+1:])
+		if v == "" || (container && !containerProperties[prop]) || (!container && !insideOnly(prop, v)) {
+			continue
 		}
+		out = append(out, d[0].Value+": "+v+";")
 	}
 	return strings.Join(out, " ")
+}
+
+// containerProperties are the properties a note type's CSS may set on the
+// card's container itself: how its text and background look, never its
+// place, size, stacking, containment, outline or shadow (which paint
+// outside its box), nor generated content. The page's own rules keep the
+// container where the page put it, with its paint containment, which
+// clips whatever the card's elements say.
+var containerProperties = map[string]bool{
+	"color": true, "background": true, "background-color": true,
+	"font": true, "font-family": true, "font-size": true, "font-style": true, "font-weight": true, "font-variant": true,
+	"font-stretch": true, "font-feature-settings": true, "line-height": true, "letter-spacing": true, "word-spacing": true,
+	"text-align": true, "text-align-last": true, "text-indent": true, "text-transform": true, "text-decoration": true,
+	"text-decoration-color": true, "text-decoration-line": true, "text-decoration-style": true, "text-shadow": true,
+	"white-space": true, "word-break": true, "overflow-wrap": true, "word-wrap": true, "hyphens": true,
+	"direction": true, "border-color": true, "border-radius": true, "border-style": true,
+	"-webkit-text-size-adjust": true, "text-size-adjust": true,
+}
+
+// maxZIndex bounds the z-index an element inside a card may have (inside
+// the container's own stacking context it orders the card's elements
+// only; a bigger one has no use there).
+const maxZIndex = 10
+
+// insideOnly reports whether the declaration prop: v keeps an element
+// inside the card's container: no fixed or sticky position (placed by the
+// viewport, not the card), no containment of its own, no z-index beyond
+// ±maxZIndex.
+func insideOnly(prop, v string) bool {
+	v = strings.ToLower(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(strings.ToLower(v)), "!important")))
+	switch {
+	case prop == "contain", prop == "content-visibility", prop == "container", prop == "container-type":
+		return false
+	case prop == "position":
+		return v != "fixed" && v != "sticky" && v != "-webkit-sticky"
+	case prop == "z-index":
+		n, err := strconv.Atoi(v)
+		return v == "auto" || (err == nil && n >= -maxZIndex && n <= maxZIndex)
+	}
+	return true
 }
 
 // rootCompounds are selectors Anki's CSS uses for the card as a whole.
 var rootCompounds = map[string]bool{".card": true, "html": true, "body": true, ":root": true}
 
-// scopeSelectors returns a rule's selector list confined to scope, or ""
-// when none of its selectors can be kept.
-func scopeSelectors(prelude []*scanner.Token, scope string) string {
+// scopeSelectors returns a rule's selectors confined to scope, split in
+// those that match the container itself (own: its state, its pseudo
+// elements) and those that match elements inside it (inner); each "" when
+// none is kept.
+func scopeSelectors(prelude []*scanner.Token, scope string) (own, inner string) {
 	if !plain(prelude) {
-		return ""
+		return "", ""
 	}
-	var out []string
+	var owns, inners []string
 	for i := 0; i <= len(prelude); {
 		end := nextAt(prelude, i, ",")
 		sel := text(prelude[i:min(end, len(prelude))])
@@ -239,12 +297,16 @@ func scopeSelectors(prelude []*scanner.Token, scope string) string {
 			}
 			break
 		}
-		if _, tail := firstCompound(scoped); strings.HasPrefix(tail, "+") || strings.HasPrefix(tail, "~") {
+		switch _, tail := firstCompound(scoped); {
+		case strings.HasPrefix(tail, "+") || strings.HasPrefix(tail, "~"):
 			continue // the container's siblings are outside it
+		case tail == "":
+			owns = append(owns, scoped)
+		default:
+			inners = append(inners, scoped)
 		}
-		out = append(out, scoped)
 	}
-	return strings.Join(out, ", ")
+	return strings.Join(owns, ", "), strings.Join(inners, ", ")
 }
 
 // firstCompound splits a selector after its first compound selector: the

@@ -32,6 +32,17 @@ func TestScopeCSS(t *testing.T) {
 		{"@media (max-width: 600px) { .card { font-size: 18px } }", "@media (max-width: 600px) {\n.nt-card { font-size: 18px; }\n}"},
 		{"@keyframes k { from { color: red } } @supports (display: grid) { .x { color: red } } @page { margin: 0 }", ""},
 		{"@media print { @media screen { @media all { .x { color: red } } } }", ""},
+		// Card styles stay inside the card's box: the container itself keeps
+		// its place, size, stacking and containment, and paints nothing
+		// outside; the elements inside are never fixed to the viewport.
+		{".card { contain: none !important; position: fixed !important; inset: 0; z-index: 2147483647; background: white; color: red }",
+			".nt-card { background: white; color: red; }"},
+		{".card.x, .card:hover, body { contain: none; margin: -100px; width: 100vw; height: 100vh; box-shadow: 0 0 0 100vmax red; outline: 100vmax solid red; transform: scale(9); display: none; font-size: 20px }",
+			".nt-card.x, .nt-card:hover, .nt-card { font-size: 20px; }"},
+		{".card::before { content: 'Your session expired'; position: absolute; font-weight: 700 }", ".nt-card::before { font-weight: 700; }"},
+		{".card, .card div { position: fixed; color: red; z-index: 99999 }", ".nt-card { color: red; }\n.nt-card div { color: red; }"},
+		{"div { position: FIXED; top: 0 } p { position: sticky } i { position: absolute; z-index: 3 } b { z-index: -11; contain: none; content-visibility: visible } u { z-index: 10 !important }",
+			".nt-card div { top: 0; }\n.nt-card i { position: absolute; z-index: 3; }\n.nt-card u { z-index: 10 !important; }"},
 		// Broken CSS: what is broken is dropped, what follows a closed rule survives.
 		{".x { color: red } .y { color: ", ".nt-card .x { color: red; }"},
 		{"} .x { color: red; junk; : nothing; }", ".nt-card .x { color: red; }"},
@@ -84,10 +95,20 @@ func FuzzScopeCSS(f *testing.F) {
 			if line == "" || line == "}" || strings.HasPrefix(line, "@media ") {
 				continue
 			}
-			sels, _, _ := strings.Cut(line, " { ")
+			sels, decls, _ := strings.Cut(line, " { ")
+			own := false
 			for _, s := range strings.Split(sels, ", ") {
 				if !strings.HasPrefix(s, ".nt-card") {
 					t.Fatalf("ScopeCSS(%q): selector %q outside the scope in %q", in, s, out)
+				}
+				if _, tail := firstCompound(s); tail == "" {
+					own = true
+				}
+			}
+			for _, d := range strings.Split(strings.TrimSuffix(decls, " }"), "; ") {
+				prop, v, _ := strings.Cut(strings.TrimSuffix(d, ";"), ": ")
+				if (own && !containerProperties[strings.ToLower(prop)]) || !insideOnly(strings.ToLower(prop), v) {
+					t.Fatalf("ScopeCSS(%q) = %q: %q could lift the card out of its box", in, out, d)
 				}
 			}
 		}
