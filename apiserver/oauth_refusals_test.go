@@ -99,29 +99,105 @@ func TestOAuthRefusals(t *testing.T) {
 	f := newOAuthFixture(t)
 	e := f.e
 
-	t.Run("authorization request errors go back to the client", func(t *testing.T) {
-		cases := map[string]struct {
-			change func(url.Values)
-			code   string
-		}{
-			"missing PKCE":      {func(q url.Values) { q.Del("code_challenge"); q.Del("code_challenge_method") }, "invalid_request"},
-			"plain PKCE":        {func(q url.Values) { q.Set("code_challenge_method", "plain") }, "invalid_request"},
-			"wrong resource":    {func(q url.Values) { q.Set("resource", "https://evil.example/mcp") }, "invalid_target"},
-			"two resources":     {func(q url.Values) { q["resource"] = []string{e.base + "/mcp", "https://" + mcpHost + "/"} }, "invalid_target"},
-			"unknown scope":     {func(q url.Values) { q.Set("scope", "decks:read admin") }, "invalid_scope"},
-			"token flow":        {func(q url.Values) { q.Set("response_type", "token") }, "unsupported_response_type"},
-			"challenge garbage": {func(q url.Values) { q.Set("code_challenge", "short") }, "invalid_request"},
+	status, reg := register(t, e, `{"client_name":"Narrow","scope":"decks:read","redirect_uris":["`+testRedirect+`"]}`)
+	if status != http.StatusCreated {
+		t.Fatalf("registration: %d %v", status, reg)
+	}
+	narrow := oauthConfig(e, f.d, reg["client_id"].(string))
+	narrow.Scopes = []string{"decks:read"}
+	// Every error CheckAuthorize can send back to a registered redirect URI.
+	authorizeErrors := map[string]struct {
+		change func(url.Values)
+		code   string
+	}{
+		"missing PKCE":        {func(q url.Values) { q.Del("code_challenge"); q.Del("code_challenge_method") }, "invalid_request"},
+		"plain PKCE":          {func(q url.Values) { q.Set("code_challenge_method", "plain") }, "invalid_request"},
+		"challenge garbage":   {func(q url.Values) { q.Set("code_challenge", "short") }, "invalid_request"},
+		"wrong resource":      {func(q url.Values) { q.Set("resource", "https://evil.example/mcp") }, "invalid_target"},
+		"two resources":       {func(q url.Values) { q["resource"] = []string{e.base + "/mcp", "https://" + mcpHost + "/"} }, "invalid_target"},
+		"unknown scope":       {func(q url.Values) { q.Set("scope", "decks:read admin") }, "invalid_scope"},
+		"scope not a list":    {func(q url.Values) { q.Set("scope", "decks:read,decks:write") }, "invalid_scope"},
+		"beyond the client's": {func(q url.Values) { q.Set("client_id", narrow.ClientID); q.Set("scope", "decks:write") }, "invalid_scope"},
+		"token flow":          {func(q url.Values) { q.Set("response_type", "token") }, "unsupported_response_type"},
+		"no response type":    {func(q url.Values) { q.Del("response_type") }, "unsupported_response_type"},
+		"response_type=x":     {func(q url.Values) { q.Set("response_type", "x") }, "unsupported_response_type"},
+		"only client and bad": {func(q url.Values) { q.Del("redirect_uri"); q.Del("state"); q.Set("response_type", "x") }, "unsupported_response_type"},
+	}
+	// ownPage fails unless the answer is our own 400 page, not a redirect.
+	ownPage := func(t *testing.T, resp *http.Response, body string) {
+		t.Helper()
+		if resp.StatusCode != http.StatusBadRequest || resp.Header.Get("Location") != "" || !strings.Contains(body, "<h1>") {
+			t.Errorf("%d Location %q, want our own 400 page", resp.StatusCode, resp.Header.Get("Location"))
 		}
-		for name, c := range cases {
+	}
+
+	t.Run("authorization request errors are our page until the person has trusted the client", func(t *testing.T) {
+		for name, c := range authorizeErrors {
+			q := f.baseQuery()
+			c.change(q)
+			resp, body := page(t, e, e.base+"/oauth/authorize?"+q.Encode(), f.cookies)
+			ownPage(t, resp, body)
+			resp, body = page(t, e, e.base+"/oauth/authorize?"+q.Encode(), nil) // not signed in
+			ownPage(t, resp, body)
+			if t.Failed() {
+				t.Fatalf("%s: redirected to a client the person never trusted", name)
+			}
+		}
+	})
+
+	t.Run("a freshly registered client cannot use us as an open redirector", func(t *testing.T) {
+		status, reg := register(t, e, `{"client_name":"Phish","redirect_uris":["https://evil.example/phish"]}`)
+		if status != http.StatusCreated {
+			t.Fatalf("registration: %d %v", status, reg)
+		}
+		for _, cookies := range [][]*http.Cookie{nil, f.cookies} {
+			resp, body := page(t, e, e.base+"/oauth/authorize?client_id="+reg["client_id"].(string)+"&response_type=x", cookies)
+			ownPage(t, resp, body)
+		}
+	})
+
+	t.Run("an error after the consent page goes back to the client", func(t *testing.T) {
+		v := oauth2.GenerateVerifier()
+		_, body := page(t, e, f.conf.AuthCodeURL("p1", oauth2.S256ChallengeOption(v)), f.cookies)
+		tampered := strings.Replace(body, `name="code_challenge_method" value="S256"`, `name="code_challenge_method" value="plain"`, 1)
+		if tampered == body {
+			t.Fatal("the consent page has no code_challenge_method field")
+		}
+		r, b := submitConsent(t, e, tampered, f.cookies, "allow", nil)
+		got := callback(t, r, b)
+		if got.Get("error") != "invalid_request" || got.Get("state") != "p1" || got.Get("iss") != e.base || got.Get("code") != "" {
+			t.Errorf("callback %v, want error=invalid_request with state and iss and no code", got)
+		}
+		// The same form without a session has seen no consent page.
+		r, b = submitConsent(t, e, tampered, nil, "allow", nil)
+		ownPage(t, r, b)
+	})
+
+	t.Run("once the person has granted the client, errors go back to it", func(t *testing.T) {
+		f.tokens(t)
+		v := oauth2.GenerateVerifier()
+		if _, err := narrow.Exchange(f.ctx, authorize(t, e, narrow, f.cookies, v, nil), oauth2.VerifierOption(v)); err != nil {
+			t.Fatal(err)
+		}
+		for name, c := range authorizeErrors {
 			t.Run(name, func(t *testing.T) {
 				q := f.baseQuery()
 				c.change(q)
 				got := f.authorizeError(t, q)
-				if got.Get("error") != c.code || got.Get("state") != "xyz" || got.Get("iss") != e.base || got.Get("code") != "" {
+				state := "xyz"
+				if q.Get("state") == "" {
+					state = ""
+				}
+				if got.Get("error") != c.code || got.Get("state") != state || got.Get("iss") != e.base || got.Get("code") != "" {
 					t.Errorf("callback %v, want error=%s with state and iss and no code", got, c.code)
 				}
 			})
 		}
+		// Not signed in, nobody has granted anything.
+		q := f.baseQuery()
+		q.Set("response_type", "token")
+		resp, body := page(t, e, e.base+"/oauth/authorize?"+q.Encode(), nil)
+		ownPage(t, resp, body)
 	})
 
 	t.Run("untrusted client or redirect is shown on a page, never redirected", func(t *testing.T) {

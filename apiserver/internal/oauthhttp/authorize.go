@@ -56,7 +56,9 @@ func (h *Handler) Authorize() http.Handler {
 		req := authorizeRequest(v)
 		consent, err := h.svc.CheckAuthorize(r.Context(), req)
 		if err != nil {
-			h.refuse(w, r, view, consent, err)
+			// A POST comes from the consent page with the session's CSRF
+			// token: the person has seen this client's consent page.
+			h.refuse(w, r, view, consent, err, view.User != nil && (r.Method == http.MethodPost || h.granted(r, consent.Client.ID)))
 			return
 		}
 		if view.User == nil {
@@ -85,7 +87,7 @@ func (h *Handler) Authorize() http.Handler {
 				h.consentPage(w, r, view, consent, v, contracts.MessageOf(err))
 				return
 			}
-			h.refuse(w, r, view, consent, err)
+			h.refuse(w, r, view, consent, err, true) // answering the consent page
 			return
 		}
 		noStore(w)
@@ -93,11 +95,16 @@ func (h *Handler) Authorize() http.Handler {
 	})
 }
 
-// refuse answers a refused authorization request: back to the client's
-// redirect URI when it is trusted (RFC 6749 §4.1.2.1), on a page when not.
-func (h *Handler) refuse(w http.ResponseWriter, r *http.Request, view web.View, consent contracts.OAuthConsent, err error) {
+// refuse answers a refused authorization request. It goes back to the
+// client's redirect URI (RFC 6749 §4.1.2.1) only when that URI is known
+// to be the client's and trusted is set: the signed-in person has already
+// granted this client, or has seen its consent page in this flow. Anyone
+// may register a client with any redirect URI, so otherwise the redirect
+// would make us an open redirector (RFC 9700 §4.11.2): our own error page
+// says what is wrong instead.
+func (h *Handler) refuse(w http.ResponseWriter, r *http.Request, view web.View, consent contracts.OAuthConsent, err error, trusted bool) {
 	status, code := statusOf(err)
-	if consent.RedirectURI == "" || status >= 500 {
+	if consent.RedirectURI == "" || !trusted || status >= 500 {
 		if status < 500 {
 			err = contracts.Errorf(contracts.KindInvalid, "This connection request cannot be used: %s", contracts.MessageOf(err))
 		}
@@ -108,6 +115,19 @@ func (h *Handler) refuse(w http.ResponseWriter, r *http.Request, view web.View, 
 	target := domain.RedirectWith(consent.RedirectURI, consent.State, h.cfg.Issuer,
 		url.Values{"error": {string(code)}, "error_description": {contracts.MessageOf(err)}})
 	http.Redirect(w, r, target, http.StatusSeeOther)
+}
+
+// granted reports whether the signed-in person of r has a live grant for
+// the client clientID (a failure to tell counts as no).
+func (h *Handler) granted(r *http.Request, clientID string) bool {
+	if clientID == "" {
+		return false
+	}
+	grants, err := h.svc.ListGrants(r.Context())
+	if err != nil {
+		return false
+	}
+	return slices.ContainsFunc(grants, func(g contracts.OAuthGrant) bool { return g.ClientID == clientID })
 }
 
 // noStore keeps pages and redirects with one-time data out of caches.
