@@ -249,12 +249,12 @@ func provideMediaServe(media ports.MediaService, a *auth.Authenticator, log *slo
 }
 
 // provideSite builds the page layout and the session check every page uses.
-func provideSite(a *auth.Authenticator, accounts ports.AccountService, log *slog.Logger) (*web.Site, error) {
+func provideSite(a *auth.Authenticator, accounts ports.AccountService, settings ports.SettingsService, log *slog.Logger) (*web.Site, error) {
 	r, err := web.NewRenderer(log)
 	if err != nil {
 		return nil, err
 	}
-	return web.NewSite(r, a, accounts, log), nil
+	return web.NewSite(r, a, accounts, settings, log), nil
 }
 
 // providePinger checks the store.

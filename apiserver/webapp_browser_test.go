@@ -5,10 +5,12 @@ package apiserver_test
 // account's timezone, every card type, keys, narrow screens.
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -177,4 +179,40 @@ func TestBrowserRefusedFormsKeepInput(t *testing.T) {
 		t.Errorf("the name on the refused settings form: %q", got)
 	}
 	b.look("refused-settings")
+}
+
+// TestBrowserTimesInTheAccountsZone: after choosing Asia/Tokyo, the keys,
+// audit, trash and Your day pages show times in Tokyo with "JST", not UTC.
+func TestBrowserTimesInTheAccountsZone(t *testing.T) {
+	e := newEnv(t, sqliteURL(t), nil)
+	deck := seedDeck(t, e, "Zoned", 2)
+	key, _ := e.key(t, contracts.AllScopes...)
+	cs := connect(t, e.addr+"/mcp", bearer(key), "")
+	call(t, cs, contracts.ToolUpdateSettings, map[string]any{"timezone": "Asia/Tokyo"}, nil)
+	var page contracts.Page[contracts.Card]
+	call(t, cs, contracts.ToolSearchCards, map[string]any{"deckId": deck.ID}, &page)
+	call(t, cs, contracts.ToolDeleteCards, map[string]any{"cardIds": []string{page.Items[0].ID}}, nil)
+	keys, err := e.app.ListKeys(context.Background(), testUser)
+	if err != nil || len(keys) == 0 {
+		t.Fatal(keys, err)
+	}
+	tokyo, _ := time.LoadLocation("Asia/Tokyo")
+	created := keys[0].CreatedAt.In(tokyo).Format("2006-01-02 15:04 JST")
+
+	b := newBrowser(t, e)
+	b.signIn(testUser)
+	for _, c := range []struct{ path, want string }{
+		{"/settings/keys", created},
+		{"/audit", " JST"},
+		{"/settings/trash", " JST"},
+		{"/settings/day", " JST"},
+	} {
+		b.open(c.path)
+		txt := b.text()
+		if !strings.Contains(txt, c.want) || strings.Contains(txt, " UTC") {
+			t.Errorf("%s shows no %q or still UTC:\n%s", c.path, c.want, txt)
+		}
+	}
+	b.open("/settings/keys")
+	b.look("keys-tokyo")
 }

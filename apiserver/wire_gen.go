@@ -92,7 +92,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	}
 	authConfig := provideAuthConfig(cfg, apiserverServerKey)
 	authenticator := auth.New(authServices, authConfig)
-	site, err := provideSite(authenticator, accountService, logger)
+	site, err := provideSite(authenticator, accountService, settingsService, logger)
 	if err != nil {
 		cleanup()
 		return nil, nil, err

@@ -13,7 +13,9 @@
 // layout's (see View) and .Data is the page's own data;
 // {{template "csrf" .}} writes the hidden CSRF field every form needs
 // ({{template "csrf" $}} inside a range). Template functions: asset,
-// plural, when, join.
+// plural, join, limits (a field's limits from the tool catalog). Times are
+// shown with {{$.When t}} (or {{$.Clock t}}): in the account's timezone,
+// with its abbreviation. A refused form comes back with .Form (see refused).
 //
 // A handler is a PageFunc wrapped by the Site:
 //

@@ -46,6 +46,8 @@ type View struct {
 	Form Form
 	// Data is the page's own data.
 	Data any
+	// zone is the signed-in account's timezone (Location, When).
+	zone *zone
 }
 
 // Renderer renders pages into the one layout. It is safe for concurrent use.
@@ -112,7 +114,6 @@ func (r *Renderer) funcs() template.FuncMap {
 			return u, nil
 		},
 		"plural": plural,
-		"when":   when,
 		"join":   strings.Join,
 		// limits writes a form control's maxlength/required or
 		// type=number/min/max from a tool argument's schema (limitAttrs).

@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"time"
 
 	"github.com/takhtabush/takhtabush/apiserver/internal/auth"
 	"github.com/takhtabush/takhtabush/apiserver/internal/httperr"
@@ -25,12 +24,14 @@ type Site struct {
 	R        *Renderer
 	auth     *auth.Authenticator
 	accounts ports.AccountService
+	settings ports.SettingsService
 	log      *slog.Logger
 }
 
-// NewSite returns the shared page machinery.
-func NewSite(r *Renderer, a *auth.Authenticator, accounts ports.AccountService, log *slog.Logger) *Site {
-	return &Site{R: r, auth: a, accounts: accounts, log: log}
+// NewSite returns the shared page machinery; settings gives the
+// signed-in account's timezone, in which every page shows times.
+func NewSite(r *Renderer, a *auth.Authenticator, accounts ports.AccountService, settings ports.SettingsService, log *slog.Logger) *Site {
+	return &Site{R: r, auth: a, accounts: accounts, settings: settings, log: log}
 }
 
 // Router is where pages register their routes: an *http.ServeMux, or one
@@ -105,7 +106,7 @@ func (s *Site) session(r *http.Request) (View, *http.Request, error) {
 	obs.RequestFrom(r.Context()).SetPrincipal(p)
 	ctx := contracts.WithPrincipal(r.Context(), p)
 	ctx = mcpcore.WithPrincipal(ctx, auth.MCPPrincipal(p))
-	return View{User: &u, CSRF: s.auth.CSRFToken(token)}, r.WithContext(ctx), nil
+	return View{User: &u, CSRF: s.auth.CSRFToken(token), zone: newZone(ctx, s.settings)}, r.WithContext(ctx), nil
 }
 
 // Render renders page name with status 200.
@@ -175,21 +176,4 @@ func SafeNext(next string) string {
 		return "/"
 	}
 	return next
-}
-
-// when formats a time for a page: "2026-12-01 14:05 UTC".
-func when(t any) string {
-	switch v := t.(type) {
-	case time.Time:
-		if v.IsZero() {
-			return ""
-		}
-		return v.UTC().Format("2006-01-02 15:04 UTC")
-	case *time.Time:
-		if v == nil || v.IsZero() {
-			return ""
-		}
-		return v.UTC().Format("2006-01-02 15:04 UTC")
-	}
-	return ""
 }

@@ -21,7 +21,7 @@ func testSite(t *testing.T) *Site {
 		t.Fatal(err)
 	}
 	a := auth.New(auth.Services{}, auth.Config{BaseURL: "https://t.example", CSRFKey: make([]byte, 32)})
-	return NewSite(r, a, nil, log)
+	return NewSite(r, a, nil, nil, log)
 }
 
 // Only paths on this origin survive as ?next= targets.
