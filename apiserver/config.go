@@ -120,12 +120,20 @@ type Config struct {
 	TrustedProxies []netip.Prefix
 }
 
-// Default per-credential limits (the per-account ones are the domain's:
-// domain.DefaultDailyWrites, DefaultMaxCards, DefaultMaxDecks).
+// Default per-credential limits (the per-account quota and caps are the
+// domain's: domain.DefaultDailyWrites, DefaultMaxCards, DefaultMaxDecks).
 const (
 	DefaultRatePerSecond = 200
 	DefaultBurst         = 400
 	DefaultConcurrent    = 64
+)
+
+// Default per-account rate and concurrency limits: all of one account's
+// keys, OAuth grants and web sessions together (per instance).
+const (
+	DefaultAccountRatePerSecond = 400
+	DefaultAccountBurst         = 800
+	DefaultAccountConcurrent    = 128
 )
 
 // Limits are the limits every request meets before any work is done for
@@ -137,6 +145,12 @@ type Limits struct {
 	Burst         int
 	// Concurrent bounds each credential's requests in flight (per instance).
 	Concurrent int
+	// AccountRatePerSecond, AccountBurst and AccountConcurrent are the same
+	// limits for all of one account's credentials together (per instance):
+	// minting more keys buys no more.
+	AccountRatePerSecond float64
+	AccountBurst         int
+	AccountConcurrent    int
 	// DailyWrites bounds each account's cards added, reviews and uploads in
 	// its learner's day (shared by every instance, in the database).
 	DailyWrites int
@@ -156,6 +170,15 @@ func (l Limits) normalize() Limits {
 	}
 	if l.Concurrent == 0 {
 		l.Concurrent = DefaultConcurrent
+	}
+	if l.AccountRatePerSecond == 0 {
+		l.AccountRatePerSecond = DefaultAccountRatePerSecond
+	}
+	if l.AccountBurst == 0 {
+		l.AccountBurst = DefaultAccountBurst
+	}
+	if l.AccountConcurrent == 0 {
+		l.AccountConcurrent = DefaultAccountConcurrent
 	}
 	return l
 }

@@ -97,6 +97,51 @@ func TestRateLimitPerCredential(t *testing.T) {
 	})
 }
 
+// TestRateLimitPerAccount: all of an account's credentials share the
+// account's budget, so minting more keys buys no more (issue 30, item 5:
+// 61 keys minted in a row had 61 budgets); the refusal names the
+// account's limit; another account is not affected.
+func TestRateLimitPerAccount(t *testing.T) {
+	e := newEnv(t, sqliteURL(t), func(c *apiserver.Config) {
+		c.Limits.RatePerSecond, c.Limits.Burst = 0.01, 3
+		c.Limits.AccountRatePerSecond, c.Limits.AccountBurst = 0.01, 5
+	})
+	list := `{"jsonrpc":"2.0","id":7,"method":"tools/list"}`
+	first, _ := e.key(t, contracts.AllScopes...)
+	for i := range 3 {
+		if resp, body := e.rpc(t, list, bearer(first)); resp.StatusCode != http.StatusOK {
+			t.Fatalf("call %d of the first key: %d %s", i+1, resp.StatusCode, body)
+		}
+	}
+	second, _ := e.key(t, contracts.AllScopes...)
+	for i := range 2 {
+		if resp, body := e.rpc(t, list, bearer(second)); resp.StatusCode != http.StatusOK {
+			t.Fatalf("call %d of the second key: %d %s", i+1, resp.StatusCode, body)
+		}
+	}
+	for i := range 3 { // fresh keys: the account's budget is spent
+		fresh, _ := e.key(t, contracts.AllScopes...)
+		resp, body := e.rpc(t, list, bearer(fresh))
+		if resp.StatusCode != http.StatusTooManyRequests || !strings.Contains(string(body), `"limit":"`+contracts.LimitAccountRate+`"`) ||
+			!strings.Contains(string(body), "this account's credentials together") || resp.Header.Get("Retry-After") == "" {
+			t.Errorf("fresh key %d past the account's burst: %d %.300s", i+1, resp.StatusCode, body)
+		}
+	}
+	if _, _, err := e.app.EnsureUser(t.Context(), "bob@example.com", "Bob"); err != nil {
+		t.Fatal(err)
+	}
+	bob, err := e.app.CreateKey(t.Context(), "bob@example.com", "bob", contracts.AllScopes, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp, body := e.rpc(t, list, bearer(bob.Secret)); resp.StatusCode != http.StatusOK {
+		t.Errorf("another account: %d %s", resp.StatusCode, body)
+	}
+	if n := refusalsOf(t, e, contracts.LimitAccountRate); n != 3 {
+		t.Errorf("account rate refusals counted %d, want 3", n)
+	}
+}
+
 // TestDailyWriteQuota: cards added, reviews and uploads count against the
 // account's quota in its learner's day, checked before the write; a
 // refusal is a tool result the model can act on (it says the quota and

@@ -131,7 +131,9 @@ func provideDomainConfig(cfg Config, key serverKey, m *obs.Metrics) domain.Confi
 
 // provideLimiter builds the per-credential rate and concurrency limits.
 func provideLimiter(cfg Config, m *obs.Metrics) *limits.Limiter {
-	return limits.New(limits.Config{Rate: cfg.Limits.RatePerSecond, Burst: cfg.Limits.Burst, Concurrent: cfg.Limits.Concurrent}, m)
+	l := cfg.Limits
+	return limits.New(limits.Config{Rate: l.RatePerSecond, Burst: l.Burst, Concurrent: l.Concurrent,
+		AccountRate: l.AccountRatePerSecond, AccountBurst: l.AccountBurst, AccountConcurrent: l.AccountConcurrent}, m)
 }
 
 // provideMCPServer builds the MCP engine over the binding, and registers

@@ -9,11 +9,13 @@ import (
 // The limits that refuse requests, the Limit of a Refusal (and the label
 // of the refusal metrics).
 const (
-	LimitRate        = "rate"         // requests per second of one credential
-	LimitConcurrency = "concurrency"  // requests in flight of one credential
-	LimitDailyWrites = "daily_writes" // cards added, reviews and uploads in the account's day
-	LimitCards       = "cards"        // cards one account holds
-	LimitDecks       = "decks"        // decks one account holds
+	LimitRate               = "rate"                // requests per second of one credential
+	LimitConcurrency        = "concurrency"         // requests in flight of one credential
+	LimitAccountRate        = "account_rate"        // requests per second of all of one account's credentials
+	LimitAccountConcurrency = "account_concurrency" // requests in flight of all of one account's credentials
+	LimitDailyWrites        = "daily_writes"        // cards added, reviews and uploads in the account's day
+	LimitCards              = "cards"               // cards one account holds
+	LimitDecks              = "decks"               // decks one account holds
 )
 
 // Refusal is the cause carried by a rate_limited error: the limit that

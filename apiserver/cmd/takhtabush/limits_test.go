@@ -18,6 +18,8 @@ func TestServeRefusesBadLimits(t *testing.T) {
 		{[]string{"--rate-limit", "fast"}, nil, "--rate-limit"},
 		{[]string{"--rate-limit", "0"}, nil, "--rate-limit"},
 		{[]string{"--rate-burst", "-1"}, nil, "--rate-burst"},
+		{[]string{"--account-rate-limit", "0"}, nil, "--account-rate-limit"},
+		{[]string{"--account-rate-burst", "-1"}, nil, "--account-rate-burst"},
 		{[]string{"--max-cards", "1.5"}, nil, "--max-cards"},
 		{nil, map[string]string{"TAKHTABUSH_DAILY_WRITES": "lots"}, "--daily-writes"},
 		{[]string{"--trusted-proxies", "10.0.0.0/8,proxy.example"}, nil, "--trusted-proxies"},
@@ -37,14 +39,16 @@ func TestLimitFlagsParse(t *testing.T) {
 	env := map[string]string{"TAKHTABUSH_MAX_DECKS": "50"}
 	c := newCommon("serve", stdio{out: &out, err: &errs}, func(k string) string { return env[k] }, "info")
 	lim := limitFlags(c)
-	if err := c.fs.Parse([]string{"--rate-limit", "2.5", "--rate-burst", "10", "--max-concurrent", "-1", "--daily-writes", "500", "--max-cards", "-1"}); err != nil {
+	if err := c.fs.Parse([]string{"--rate-limit", "2.5", "--rate-burst", "10", "--max-concurrent", "-1", "--daily-writes", "500", "--max-cards", "-1",
+		"--account-rate-limit", "50", "--account-rate-burst", "60", "--account-max-concurrent", "8"}); err != nil {
 		t.Fatal(err)
 	}
 	l, err := lim.limits()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if l.RatePerSecond != 2.5 || l.Burst != 10 || l.Concurrent != -1 || l.DailyWrites != 500 || l.MaxCards != -1 || l.MaxDecks != 50 {
+	if l.RatePerSecond != 2.5 || l.Burst != 10 || l.Concurrent != -1 || l.DailyWrites != 500 || l.MaxCards != -1 || l.MaxDecks != 50 ||
+		l.AccountRatePerSecond != 50 || l.AccountBurst != 60 || l.AccountConcurrent != 8 {
 		t.Errorf("parsed %+v", l)
 	}
 }

@@ -42,13 +42,13 @@ func TestRateIsPerCredentialWithRetryAfter(t *testing.T) {
 	l := limits.New(limits.Config{Rate: 2, Burst: 3}, &m)
 	now := time.Date(2026, 12, 1, 3, 0, 0, 0, time.UTC)
 	for i := range 3 {
-		release, err := l.Acquire("a", now)
+		release, err := l.Acquire("u", "a", now)
 		if err != nil {
 			t.Fatalf("request %d of a burst of 3: %v", i+1, err)
 		}
 		release()
 	}
-	_, err := l.Acquire("a", now)
+	_, err := l.Acquire("u", "a", now)
 	r, ok := contracts.RefusalOf(err)
 	if !contracts.IsKind(err, contracts.KindRateLimited) || !ok || r.Limit != contracts.LimitRate {
 		t.Fatalf("the fourth request at once: %v, want a rate refusal", err)
@@ -59,11 +59,11 @@ func TestRateIsPerCredentialWithRetryAfter(t *testing.T) {
 	if msg := contracts.MessageOf(err); !strings.Contains(msg, "2 requests a second") || !strings.Contains(msg, "retry in 1 second") {
 		t.Errorf("message %q does not say the rate and when to retry", msg)
 	}
-	if _, err := l.Acquire("b", now); err != nil {
+	if _, err := l.Acquire("u", "b", now); err != nil {
 		t.Errorf("another credential was refused: %v", err)
 	}
 	// A refused request takes no token: half a second later one is back.
-	if release, err := l.Acquire("a", now.Add(500*time.Millisecond)); err != nil {
+	if release, err := l.Acquire("u", "a", now.Add(500*time.Millisecond)); err != nil {
 		t.Errorf("after the wait the refusal named: %v", err)
 	} else {
 		release()
@@ -77,22 +77,22 @@ func TestConcurrencyBoundsRequestsInFlight(t *testing.T) {
 	var m refusals
 	l := limits.New(limits.Config{Concurrent: 2}, &m)
 	now := time.Now()
-	r1, err1 := l.Acquire("a", now)
-	r2, err2 := l.Acquire("a", now)
+	r1, err1 := l.Acquire("u", "a", now)
+	r2, err2 := l.Acquire("u", "a", now)
 	if err1 != nil || err2 != nil {
 		t.Fatal(err1, err2)
 	}
-	_, err := l.Acquire("a", now)
+	_, err := l.Acquire("u", "a", now)
 	if r, ok := contracts.RefusalOf(err); !ok || r.Limit != contracts.LimitConcurrency || r.RetryAfter != time.Second {
 		t.Fatalf("a third request in flight: %v", err)
 	}
 	r1()
 	r1() // releasing twice frees one slot only
-	r3, err := l.Acquire("a", now)
+	r3, err := l.Acquire("u", "a", now)
 	if err != nil {
 		t.Fatalf("after one ended: %v", err)
 	}
-	if _, err := l.Acquire("a", now); err == nil {
+	if _, err := l.Acquire("u", "a", now); err == nil {
 		t.Error("a double release freed a second slot")
 	}
 	r2()
@@ -106,7 +106,7 @@ func TestIdleCredentialsAreForgotten(t *testing.T) {
 	l := limits.New(limits.Config{Rate: 1, Burst: 1}, &refusals{})
 	now := time.Now()
 	for _, k := range []string{"a", "b", "c"} {
-		release, err := l.Acquire(k, now)
+		release, err := l.Acquire("u", k, now)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -115,7 +115,7 @@ func TestIdleCredentialsAreForgotten(t *testing.T) {
 	if l.Tracked() != 3 {
 		t.Fatalf("tracked %d", l.Tracked())
 	}
-	release, err := l.Acquire("d", now.Add(time.Hour))
+	release, err := l.Acquire("u", "d", now.Add(time.Hour))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +128,7 @@ func TestIdleCredentialsAreForgotten(t *testing.T) {
 func TestUnlimited(t *testing.T) {
 	l := limits.New(limits.Config{Rate: -1, Concurrent: -1}, &refusals{})
 	for range 10_000 {
-		if _, err := l.Acquire("a", time.Now()); err != nil { // never released: no bound in flight either
+		if _, err := l.Acquire("u", "a", time.Now()); err != nil { // never released: no bound in flight either
 			t.Fatal(err)
 		}
 	}
@@ -202,5 +202,69 @@ func TestMiddleware(t *testing.T) {
 	<-done
 	if w.Code != http.StatusTooManyRequests || w.Header().Get("Retry-After") != "1" || !strings.Contains(w.Body.String(), `"kind":"rate_limited"`) {
 		t.Errorf("a second request in flight: %d %s", w.Code, w.Body.String())
+	}
+}
+
+// An account's credentials together meet the account's limits: a new key
+// does not buy a new budget (issue 30, item 5: 61 keys minted in a row had
+// 61 budgets). A refusal names the account's limit and takes nothing from
+// the credential's bucket.
+func TestAccountLimitsSpanItsCredentials(t *testing.T) {
+	var m refusals
+	l := limits.New(limits.Config{Rate: 10, Burst: 2, AccountRate: 1, AccountBurst: 3}, &m)
+	now := time.Date(2026, 12, 1, 3, 0, 0, 0, time.UTC)
+	for i, key := range []string{"k1", "k1", "k2"} {
+		release, err := l.Acquire("ada", key, now)
+		if err != nil {
+			t.Fatalf("request %d: %v", i+1, err)
+		}
+		release()
+	}
+	_, err := l.Acquire("ada", "k3", now) // a fresh key of the same account
+	r, ok := contracts.RefusalOf(err)
+	if !ok || r.Limit != contracts.LimitAccountRate || r.RetryAfter <= 0 || r.RetryAfter > time.Second {
+		t.Fatalf("a fourth request of the account with a fresh key: %v, want the account's rate refusal", err)
+	}
+	if msg := contracts.MessageOf(err); !strings.Contains(msg, "this account's credentials together may make 1 requests a second") {
+		t.Errorf("message %q does not say it is the account's rate", msg)
+	}
+	if _, err := l.Acquire("grace", "g1", now); err != nil {
+		t.Errorf("another account was refused: %v", err)
+	}
+	if m.count(contracts.LimitAccountRate) != 1 || m.count(contracts.LimitRate) != 0 {
+		t.Errorf("refusals counted: %v", m.n)
+	}
+	// A request the account refuses takes no token of its credential: k2's
+	// one token (refilled only after 100 s) is still there a second later.
+	l = limits.New(limits.Config{Rate: 0.01, Burst: 1, AccountRate: 1, AccountBurst: 1}, &m)
+	if _, err := l.Acquire("ada", "k1", now); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Acquire("ada", "k2", now); err == nil {
+		t.Fatal("the account's second request at once was admitted")
+	}
+	if _, err := l.Acquire("ada", "k2", now.Add(time.Second)); err != nil {
+		t.Errorf("k2 a second later: %v, want its token untouched by the account's refusal", err)
+	}
+
+	// Requests in flight, across credentials.
+	l = limits.New(limits.Config{Concurrent: 2, AccountConcurrent: 3}, &m)
+	var releases []func()
+	for _, key := range []string{"k1", "k2", "k3"} {
+		rel, err := l.Acquire("ada", key, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		releases = append(releases, rel)
+	}
+	_, err = l.Acquire("ada", "k4", now)
+	if r, ok := contracts.RefusalOf(err); !ok || r.Limit != contracts.LimitAccountConcurrency || r.RetryAfter != time.Second {
+		t.Fatalf("a fourth request in flight of the account: %v, want the account's concurrency refusal", err)
+	}
+	releases[0]()
+	if rel, err := l.Acquire("ada", "k4", now); err != nil {
+		t.Errorf("after one ended: %v", err)
+	} else {
+		rel()
 	}
 }
