@@ -63,6 +63,7 @@ func New(ctx context.Context, cfg Config) (*App, error) {
 		return nil, err
 	}
 	app.cleanup = cleanup
+	registerWALMetrics(app.metrics.Registry(), app.store)
 	if cfg.DevMode() {
 		app.log.Warn("DEVELOPMENT MODE: requests without a credential from this machine act as the owner account " +
 			cfg.DevUserEmail + " with every scope; never run this on a shared or public machine")

@@ -38,6 +38,9 @@ func TestMetricsOnLoopback(t *testing.T) {
 		`takhtabush_http_request_duration_seconds_count{method="POST",route="/mcp"} 3`,
 		`takhtabush_audit_write_failures_total 0`,
 		`go_goroutines`,
+		`takhtabush_sqlite_wal_bytes `,
+		`takhtabush_sqlite_checkpoints_total{mode="passive",outcome="done"} `,
+		`takhtabush_sqlite_checkpoints_total{mode="truncate",outcome="busy"} `,
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("metrics lack %s", want)

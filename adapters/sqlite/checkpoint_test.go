@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 )
@@ -68,4 +69,82 @@ func size(t *testing.T, path string) int64 {
 		t.Fatal(err)
 	}
 	return st.Size()
+}
+
+// TestWALBoundedUnderSteadyReads (issue 29 §1): with a reader always in
+// the log and a writer committing without pause, the passive checkpoint
+// alone never restarts the log and its file grows with everything
+// written (256 MiB here); the store's checkpoint keeps it under 128 MiB
+// (restarting it past 64 MiB), and empties it within seconds once the
+// load stops.
+func TestWALBoundedUnderSteadyReads(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes 256 MiB")
+	}
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "w.db")
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	db := s.DB()
+	if _, err := db.ExecContext(ctx, `CREATE TABLE filler (b BLOB)`); err != nil {
+		t.Fatal(err)
+	}
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	// Two readers, staggered, each holding a snapshot 40 ms: at every
+	// moment one of them reads from the log.
+	for i := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			time.Sleep(time.Duration(i) * 20 * time.Millisecond)
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				rows, err := db.QueryContext(ctx, `SELECT rowid FROM filler`)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				rows.Next()
+				time.Sleep(40 * time.Millisecond)
+				rows.Close()
+			}
+		}()
+	}
+	var most int64
+	for range 1024 { // 1,024 commits of 256 KiB, each in the write turn as the store's transactions
+		release, err := s.WriteTurn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = db.ExecContext(ctx, `INSERT INTO filler VALUES (randomblob(256 << 10))`)
+		release()
+		if err != nil {
+			t.Fatal(err)
+		}
+		most = max(most, size(t, path+"-wal"))
+	}
+	close(stop)
+	wg.Wait()
+	t.Logf("largest log %d MiB; checkpoints %+v", most>>20, s.WALStats())
+	if most > 128<<20 {
+		t.Errorf("the log reached %d MiB under steady reads, want under 128 MiB", most>>20)
+	}
+	deadline := time.Now().Add(15 * time.Second)
+	for size(t, path+"-wal") > 16<<20 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the idle log is %d MiB 15 s after the load, want under 16 MiB", size(t, path+"-wal")>>20)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if st := s.WALStats(); st.Truncated == 0 || st.Passive == 0 {
+		t.Errorf("stats %+v: want passive and truncating checkpoints counted", st)
+	}
 }

@@ -338,6 +338,13 @@ func (s *Store) inTx(ctx context.Context, fn func(h *handle) error) (err error) 
 // context.
 const maxTxWait = 30 * time.Second
 
+// WriteTurn waits, as a transaction does, for a transaction slot (under
+// SerializeTx, the process's one write turn) and returns its release:
+// SQLite's checkpoint takes it before it stops the writers, so they queue
+// in Go meanwhile instead of outracing its lock. Without a bound it
+// returns at once. Unavailable when ctx ends first.
+func (s *Store) WriteTurn(ctx context.Context) (release func(), err error) { return s.acquire(ctx) }
+
 // acquire waits, at most maxTxWait, for a transaction slot when
 // transactions are bounded.
 func (s *Store) acquire(ctx context.Context) (release func(), err error) {
