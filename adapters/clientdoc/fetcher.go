@@ -1,5 +1,7 @@
 // Package clientdoc fetches OAuth client ID metadata documents with guards
-// against server-side request forgery: https only; every address the host
+// against server-side request forgery and probing: https on port 443
+// only; one message for every failure to fetch (FetchFailed), so the
+// answer says nothing about a host or port; every address the host
 // resolves to, and the address actually dialled, must be a public unicast
 // address (so neither a DNS answer nor a rebinding between lookup and
 // connect can point the server at itself or its network); a short
@@ -103,15 +105,39 @@ func (f *Fetcher) AllowLoopback(roots *x509.CertPool) error {
 
 func refused(msg string) error { return contracts.Errorf(contracts.KindInvalid, "%s", msg) }
 
-// FetchClientDocument returns the document at raw.
+// FetchFailed is the one message of every failure to fetch a document
+// whose client_id is a well-formed https URL: the authorization endpoint
+// answers anyone, so what went wrong (no such host, a private address, a
+// closed port, a timeout, a status, a type, a size) must not tell a
+// stranger anything about hosts and ports. The cause stays in the error's
+// chain.
+const FetchFailed = "it could not be fetched from its client_id (an https URL on port 443 whose public host serves it directly, " +
+	"as application/json of at most 5 KiB, within 5 seconds)"
+
+// FetchClientDocument returns the document at raw. A client_id that is
+// not an https URL on port 443 is refused as such, before any lookup;
+// every later failure is invalid with the message FetchFailed.
 func (f *Fetcher) FetchClientDocument(ctx context.Context, raw string) ([]byte, error) {
 	u, err := url.Parse(raw)
 	if err != nil || u.Scheme != "https" || u.Hostname() == "" || u.User != nil {
 		return nil, refused("the client_id is not an https URL")
 	}
+	if p := u.Port(); p != "" && p != "443" && !f.loopback {
+		return nil, refused("the client_id must be an https URL on the default port (443)")
+	}
 	if body, ok := f.cached(raw); ok {
 		return body, nil
 	}
+	body, err := f.fetch(ctx, raw, u)
+	if err != nil {
+		return nil, &contracts.Error{Kind: contracts.KindInvalid, Message: FetchFailed, Err: err}
+	}
+	return body, nil
+}
+
+// fetch fetches and caches the document at raw (parsed as u), or says
+// why not.
+func (f *Fetcher) fetch(ctx context.Context, raw string, u *url.URL) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, Timeout)
 	defer cancel()
 	if err := f.checkHost(ctx, u.Hostname()); err != nil {
@@ -204,8 +230,10 @@ var nonPublic = []netip.Prefix{
 	netip.MustParsePrefix("198.51.100.0/24"),
 	netip.MustParsePrefix("203.0.113.0/24"),
 	netip.MustParsePrefix("240.0.0.0/4"),
-	netip.MustParsePrefix("64:ff9b::/96"),   // NAT64 can reach any IPv4
-	netip.MustParsePrefix("64:ff9b:1::/48"), // local-use NAT64
+	netip.MustParsePrefix("::/96"),           // IPv4-compatible (deprecated) embeds any IPv4
+	netip.MustParsePrefix("::ffff:0:0:0/96"), // IPv4-translated (SIIT) embeds any IPv4
+	netip.MustParsePrefix("64:ff9b::/96"),    // NAT64 can reach any IPv4
+	netip.MustParsePrefix("64:ff9b:1::/48"),  // local-use NAT64
 	netip.MustParsePrefix("2001:db8::/32"),
 	netip.MustParsePrefix("2002::/16"), // 6to4 embeds an IPv4
 	netip.MustParsePrefix("2001::/32"), // Teredo

@@ -2,6 +2,8 @@ package clientdoc
 
 import (
 	"context"
+	"errors"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
@@ -68,32 +70,57 @@ func TestFetchThroughTheTestAllowance(t *testing.T) {
 	}
 }
 
+// Every failure to fetch a document is invalid with the one message
+// FetchFailed, whatever went wrong (the authorization endpoint answers
+// strangers, who must not learn about hosts and ports from it); the cause
+// stays in the error's chain.
 func TestRefusals(t *testing.T) {
 	big := `{"client_id":"` + strings.Repeat("a", MaxBytes) + `"}`
 	cases := []struct {
-		name string
-		h    http.HandlerFunc
-		path string
-		want contracts.ErrorKind
-		msg  string
+		name  string
+		h     http.HandlerFunc
+		cause string
 	}{
-		{"redirect", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/other.json", http.StatusFound) }, "/c.json", contracts.KindInvalid, "redirects"},
-		{"not found", http.NotFound, "/c.json", contracts.KindInvalid, "HTTP 404"},
-		{"too large", json200(big, ""), "/c.json", contracts.KindInvalid, "larger than 5 KiB"},
+		{"redirect", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/other.json", http.StatusFound) }, "redirects"},
+		{"not found", http.NotFound, "HTTP 404"},
+		{"too large", json200(big, ""), "larger than 5 KiB"},
 		{"html", func(w http.ResponseWriter, _ *http.Request) {
 			w.Header().Set("Content-Type", "text/html")
 			_, _ = w.Write([]byte("<p>"))
-		}, "/c.json", contracts.KindInvalid, "application/json"},
+		}, "application/json"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			s, _ := server(t, c.h)
-			_, err := allowed(t, s).FetchClientDocument(context.Background(), s.URL+c.path)
-			if contracts.KindOf(err) != c.want || !strings.Contains(contracts.MessageOf(err), c.msg) {
-				t.Errorf("err = %v (%s), want %s mentioning %q", err, contracts.KindOf(err), c.want, c.msg)
+			_, err := allowed(t, s).FetchClientDocument(context.Background(), s.URL+"/c.json")
+			if contracts.KindOf(err) != contracts.KindInvalid || contracts.MessageOf(err) != FetchFailed || errors.Unwrap(err) == nil || !strings.Contains(errors.Unwrap(err).Error(), c.cause) {
+				t.Errorf("err = %v (%s, %q), want invalid with FetchFailed, caused by %q", err, contracts.KindOf(err), contracts.MessageOf(err), c.cause)
 			}
 		})
 	}
+	t.Run("closed port, no such host, private address", func(t *testing.T) {
+		s, _ := server(t, json200(`{}`, ""))
+		closed := httptest.NewTLSServer(http.NotFoundHandler())
+		closedURL := closed.URL
+		closed.Close()
+		f := allowed(t, s)
+		guarded := New()
+		for _, c := range []struct {
+			f   *Fetcher
+			url string
+		}{
+			{f, closedURL + "/c.json"},
+			{guarded, "https://no-such-host.invalid/c.json"},
+			{guarded, "https://10.0.0.1/c.json"},
+			{guarded, "https://[::a00:1]/c.json"},
+			{guarded, "https://localhost/c.json"},
+		} {
+			_, err := c.f.FetchClientDocument(context.Background(), c.url)
+			if contracts.KindOf(err) != contracts.KindInvalid || contracts.MessageOf(err) != FetchFailed {
+				t.Errorf("%s: err = %v (%s), want invalid with FetchFailed", c.url, err, contracts.KindOf(err))
+			}
+		}
+	})
 	t.Run("slow", func(t *testing.T) {
 		if testing.Short() {
 			t.Skip("waits for the timeout")
@@ -106,10 +133,26 @@ func TestRefusals(t *testing.T) {
 		})
 		start := time.Now()
 		_, err := allowed(t, s).FetchClientDocument(context.Background(), s.URL+"/c.json")
-		if contracts.KindOf(err) != contracts.KindUnavailable || time.Since(start) > Timeout+2*time.Second {
-			t.Errorf("err = %v after %v, want unavailable after about %v", err, time.Since(start), Timeout)
+		if contracts.KindOf(err) != contracts.KindInvalid || contracts.MessageOf(err) != FetchFailed || time.Since(start) > Timeout+2*time.Second {
+			t.Errorf("err = %v after %v, want FetchFailed after about %v", err, time.Since(start), Timeout)
 		}
 	})
+}
+
+// Only port 443: a client_id naming another port is refused before any
+// lookup, so the endpoint cannot be pointed at other services.
+func TestOnlyPort443(t *testing.T) {
+	f := New()
+	f.resolver = &net.Resolver{PreferGo: true, Dial: func(context.Context, string, string) (net.Conn, error) {
+		t.Error("a lookup was made")
+		return nil, errors.New("no lookups")
+	}}
+	for _, u := range []string{"https://app.example:8443/c.json", "https://app.example:22/c.json", "https://93.184.215.14:6379/c.json"} {
+		_, err := f.FetchClientDocument(context.Background(), u)
+		if contracts.KindOf(err) != contracts.KindInvalid || !strings.Contains(contracts.MessageOf(err), "443") {
+			t.Errorf("%s: err = %v, want invalid naming port 443", u, err)
+		}
+	}
 }
 
 func TestGuardWithoutTheAllowance(t *testing.T) {
@@ -149,6 +192,7 @@ func TestPublic(t *testing.T) {
 		"127.0.0.1": false, "10.0.0.1": false, "172.16.0.1": false, "192.168.1.1": false, "169.254.169.254": false,
 		"100.64.0.1": false, "0.0.0.0": false, "255.255.255.255": false, "224.0.0.1": false, "::1": false, "::": false,
 		"fe80::1": false, "fd00::1": false, "::ffff:127.0.0.1": false, "64:ff9b::a00:1": false, "2002:7f00:1::": false, "198.18.0.1": false,
+		"::808:808": false, "::7f00:1": false, "::ffff:0:808:808": false, "2001:4860:4860::8888": true,
 	} {
 		if got := Public(netip.MustParseAddr(a)); got != want {
 			t.Errorf("Public(%s) = %v, want %v", a, got, want)

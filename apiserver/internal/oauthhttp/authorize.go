@@ -5,7 +5,10 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strings"
+	"time"
 
+	"github.com/takhtabush/takhtabush/apiserver/internal/clientip"
 	"github.com/takhtabush/takhtabush/apiserver/internal/web"
 	"github.com/takhtabush/takhtabush/contracts"
 )
@@ -54,6 +57,14 @@ func (h *Handler) Authorize() http.Handler {
 			return
 		}
 		req := authorizeRequest(v)
+		if strings.HasPrefix(req.ClientID, "https:") && !h.docs.allow(clientip.Network(clientip.From(r)), time.Now()) {
+			// Naming a client by its metadata document's URL makes us fetch
+			// it: no one may use that to probe hosts at our expense.
+			w.Header().Set("Retry-After", "60")
+			h.errorPage(w, r, view, contracts.Errorf(contracts.KindRateLimited,
+				"Too many connection requests from your network name an application by its address. Try again in a minute."))
+			return
+		}
 		consent, err := h.svc.CheckAuthorize(r.Context(), req)
 		if err != nil {
 			// A POST comes from the consent page with the session's CSRF

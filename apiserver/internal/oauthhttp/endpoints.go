@@ -25,9 +25,13 @@ const (
 type Config struct {
 	// Issuer is the authorization server's identifier, the public origin.
 	Issuer string
-	// RegistrationsPerMinute bounds registrations per client address
-	// (default 10).
+	// RegistrationsPerMinute bounds registrations per client network, an
+	// IPv4 address or an IPv6 /64 (default 10).
 	RegistrationsPerMinute int
+	// DocumentRequestsPerMinute bounds the authorization requests per
+	// client network that name a client by its metadata document's URL,
+	// which makes the server fetch it (default 30).
+	DocumentRequestsPerMinute int
 }
 
 // Handler serves the OAuth endpoints and pages.
@@ -37,6 +41,7 @@ type Handler struct {
 	log      *slog.Logger
 	cfg      Config
 	register *limiter
+	docs     *limiter
 }
 
 // New returns the OAuth endpoints; their pages go into site's layout.
@@ -44,13 +49,17 @@ func New(svc ports.OAuthService, site *web.Site, log *slog.Logger, cfg Config) (
 	if cfg.RegistrationsPerMinute <= 0 {
 		cfg.RegistrationsPerMinute = 10
 	}
+	if cfg.DocumentRequestsPerMinute <= 0 {
+		cfg.DocumentRequestsPerMinute = 30
+	}
 	if err := site.R.Add(consentPage, consentHTML); err != nil {
 		return nil, err
 	}
 	if err := site.R.Add(appsPage, appsHTML); err != nil {
 		return nil, err
 	}
-	return &Handler{svc: svc, site: site, log: log, cfg: cfg, register: newLimiter(cfg.RegistrationsPerMinute, time.Minute, 10000)}, nil
+	return &Handler{svc: svc, site: site, log: log, cfg: cfg, register: newLimiter(cfg.RegistrationsPerMinute, time.Minute, 10000),
+		docs: newLimiter(cfg.DocumentRequestsPerMinute, time.Minute, 10000)}, nil
 }
 
 // fail writes a service error as an OAuth error body, logging what is
@@ -148,13 +157,14 @@ type registrationResponse struct {
 }
 
 // Register serves POST /oauth/register (RFC 7591), rate limited per
-// client address.
+// client network (an IPv6 host holds a whole /64: counting its addresses
+// one by one would not limit it).
 func (h *Handler) Register(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		h.fail(w, r, contracts.OAuthErrorf(contracts.KindInvalid, contracts.OAuthInvalidRequest, "use POST"))
 		return
 	}
-	if !h.register.allow(clientip.From(r), time.Now()) {
+	if !h.register.allow(clientip.Network(clientip.From(r)), time.Now()) {
 		w.Header().Set("Retry-After", "60")
 		writeOAuthError(w, http.StatusTooManyRequests, contracts.OAuthInvalidRequest, "too many registrations from this address; retry in a minute")
 		return
