@@ -216,3 +216,70 @@ func TestBrowserTimesInTheAccountsZone(t *testing.T) {
 	b.open("/settings/keys")
 	b.look("keys-tokyo")
 }
+
+// noteInNewDeck adds one note of a stock type to a new deck named deck through
+// MCP and returns the deck's id.
+func noteInNewDeck(t *testing.T, e *env, deck, noteType string, fields map[string]string) string {
+	t.Helper()
+	key, _ := e.key(t, contracts.AllScopes...)
+	cs := connect(t, e.addr+"/mcp", bearer(key), "")
+	var d contracts.Deck
+	call(t, cs, contracts.ToolCreateDeck, map[string]any{"name": deck}, &d)
+	var res contracts.BulkResult
+	call(t, cs, contracts.ToolAddNotes, map[string]any{"deckId": d.ID, "notes": []map[string]any{{"noteType": noteType, "fields": fields}}}, &res)
+	if len(res.Items) != 1 || res.Items[0].Status != contracts.OutcomeCreated {
+		t.Fatalf("add_notes: %+v", res)
+	}
+	return d.ID
+}
+
+// TestBrowserClozeAndTypeIn studies a cloze card (its deletion highlighted
+// on both sides) and a "Basic (type in the answer)" card: a typing box on
+// the question, and on the answer the comparison of what was typed with
+// the expected answer, without the question repeated.
+func TestBrowserClozeAndTypeIn(t *testing.T) {
+	e := newEnv(t, sqliteURL(t), nil)
+	cloze := noteInNewDeck(t, e, "Cloze deck", contracts.NoteTypeCloze, map[string]string{"Text": "{{c1::Paris}} is the capital of France"})
+	typein := noteInNewDeck(t, e, "Type-in deck", contracts.NoteTypeBasicTypeIn, map[string]string{"Front": "Capital of Italy?", "Back": "Rome"})
+	b := newBrowser(t, e)
+	b.signIn(testUser)
+
+	highlighted := func(where string) {
+		t.Helper()
+		weight := evalJS[string](b, `getComputedStyle(document.querySelector("#card .cloze")).fontWeight`)
+		color := evalJS[string](b, `getComputedStyle(document.querySelector("#card .cloze")).color`)
+		plain := evalJS[string](b, `getComputedStyle(document.querySelector("#front")).color`)
+		if weight != "700" || color == plain {
+			t.Errorf("%s: the cloze is not highlighted (weight %s, color %s, text %s)", where, weight, color, plain)
+		}
+	}
+	b.open("/decks/" + cloze)
+	b.submit("#study-deck")
+	if got := b.textOf("#front"); !strings.Contains(got, "[...] is the capital") {
+		t.Fatalf("the cloze question: %q", got)
+	}
+	highlighted("question")
+	b.key(" ", false)
+	highlighted("answer")
+	b.look("study-cloze-answer")
+
+	b.open("/decks/" + typein)
+	b.submit("#study-deck")
+	if !b.exists("#typed") || b.attr("label[for=typed]", "for") != "typed" {
+		t.Fatalf("no typing box on the type-in question:\n%s", b.html())
+	}
+	b.look("study-typein-question")
+	b.do("type", chromedp.SendKeys("#typed", "Roma\n"))
+	b.do("settle", chromedp.Sleep(200*time.Millisecond))
+	if evalJS[bool](b, `document.querySelector("#back").hidden`) {
+		t.Fatal("Enter in the typing box did not show the answer")
+	}
+	if back := b.textOf("#back"); strings.Contains(back, "Capital of Italy") {
+		t.Errorf("the answer repeats the question: %q", back)
+	}
+	typed := evalJS[string](b, `[...document.querySelectorAll("#back .typed")].map(l => [...l.children].map(s => s.className + ":" + s.textContent).join(" ")).join(" | ")`)
+	if typed != "typed-ok:Rom typed-bad:a | typed-ok:Rom typed-miss:e" {
+		t.Errorf("the comparison of Roma with Rome: %q", typed)
+	}
+	b.look("study-typein-answer")
+}

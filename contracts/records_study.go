@@ -86,6 +86,21 @@ type StudyView struct {
 // confined to it.
 const CardStyleClass = "nt-card"
 
+// Classes the card renderer puts in a card's HTML, which the study views
+// (the pages and the widget) style or act on. Card text may carry them too:
+// they highlight or mark content, never dress it as the app's own controls.
+const (
+	// ClozeClass marks a cloze deletion: "[...]" on the question, its
+	// text on the answer (Anki's class, which note type CSS styles too).
+	ClozeClass = "cloze"
+	// TypeInClass is an empty element where a question asks to type the
+	// answer ({{type:Field}}); a study view puts its typing box there.
+	TypeInClass = "type-in"
+	// TypeAnswerClass holds the expected answer on the answer side of a
+	// type-in card; a study view compares what was typed with its text.
+	TypeAnswerClass = "type-answer"
+)
+
 // MaxReviewAheadDays bounds start_study_session's reviewAheadDays.
 const MaxReviewAheadDays = 365
 

@@ -21,7 +21,7 @@ func init() {
 		newkey next notice nt-card num pager panel primary progress r-again rate rating rating-again rating-good
 		rating-hard rating-easy ratings reveal row secondary secret security skip small small-btn spread sr-only stack
 		state-list status steps studied study table-wrap tabs tally tool tool-list tool-meta top top-in trash-item
-		trash-list trash-name trash-what undo-row warn where who`) {
+		trash-list trash-name trash-what typed typed-bad typed-miss typed-ok typein undo-row warn where who`) {
 		reservedClasses[c] = true
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/takhtabush/takhtabush/contracts"
 )
 
 // MaxClozeDepth bounds nested clozes ({{c1::a {{c2::b}}}}).
@@ -134,9 +136,9 @@ func renderCloze(b *strings.Builder, ns []cnode, ord int, answer bool) {
 			if n.hint != "" {
 				hint = n.hint
 			}
-			b.WriteString(`<span class="cloze">[` + hint + `]</span>`)
+			b.WriteString(`<span class="` + contracts.ClozeClass + `">[` + hint + `]</span>`)
 		case n.ord == ord:
-			b.WriteString(`<span class="cloze">`)
+			b.WriteString(`<span class="` + contracts.ClozeClass + `">`)
 			renderCloze(b, n.children, ord, answer)
 			b.WriteString(`</span>`)
 		default:

@@ -63,6 +63,16 @@ func TestTypeIn(t *testing.T) {
 	if !strings.Contains(cards[0].Back, "Paris") {
 		t.Errorf("the answer lacks the expected answer: %q", cards[0].Back)
 	}
+	// The question marks where to type; the answer holds the expected
+	// answer for the comparison and does not repeat the question.
+	if want := `capital of France?
+
+<span class="type-in"></span>`; cards[0].Front != want {
+		t.Errorf("the question is %q, want %q", cards[0].Front, want)
+	}
+	if want := `<span class="type-answer">Paris</span>`; cards[0].Back != want {
+		t.Errorf("the answer is %q, want %q", cards[0].Back, want)
+	}
 }
 
 func TestCloze(t *testing.T) {

@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/takhtabush/takhtabush/contracts"
 )
 
 // Kind says how a note type makes cards.
@@ -270,7 +272,8 @@ var answerDivider = regexp.MustCompile(`^\s*(<br\s*/?>\s*)*<hr\s+id\s*=\s*["']?a
 
 // renderCard renders one card. Our study views show the back under the
 // front, so an answer that starts by repeating the question
-// ({{FrontSide}} and the <hr id=answer> divider) keeps only what follows;
+// ({{FrontSide}}, or the question's text without its typing box, and the
+// <hr id=answer> divider) keeps only what follows;
 // a {{FrontSide}} elsewhere is replaced by the question.
 func renderCard(front, back parsedTemplate, fields, special map[string]string, ord int) (Card, bool, error) {
 	qc := &renderCtx{fields: fields, special: special, clozeOrd: ord, maxOutput: MaxRenderedLen}
@@ -289,6 +292,10 @@ func renderCard(front, back parsedTemplate, fields, special map[string]string, o
 	question := strings.TrimSpace(q.String())
 	answer := strings.TrimSpace(a.String())
 	if rest, ok := strings.CutPrefix(answer, frontSideMark); ok {
+		answer = answerDivider.ReplaceAllString(rest, "")
+	} else if rest, ok := strings.CutPrefix(answer, strings.TrimSpace(strings.ReplaceAll(question, `<span class="`+contracts.TypeInClass+`"></span>`, ""))); ok && answerDivider.MatchString(rest) {
+		// The question's fields written out again before the divider
+		// (Anki's type-in stock type writes {{Front}}, not {{FrontSide}}).
 		answer = answerDivider.ReplaceAllString(rest, "")
 	}
 	answer = strings.TrimSpace(strings.ReplaceAll(answer, frontSideMark, question))

@@ -3,6 +3,8 @@ package notes
 import (
 	"fmt"
 	"strings"
+
+	"github.com/takhtabush/takhtabush/contracts"
 )
 
 // Template limits: a package brings its own templates, so parsing and
@@ -216,10 +218,13 @@ func (c *renderCtx) applyFilters(filters []string, v string) string {
 				v = `<span class="hint">` + v + `</span>`
 			}
 		case f == "type":
-			// No typing box in our study views: the question shows nothing,
-			// the answer shows the expected answer.
+			// The question marks where the typing box goes; the answer
+			// holds the expected answer, which the study view compares with
+			// what was typed (contracts.TypeInClass, TypeAnswerClass).
 			if !c.answer {
-				v = ""
+				v = `<span class="` + contracts.TypeInClass + `"></span>`
+			} else {
+				v = `<span class="` + contracts.TypeAnswerClass + `">` + v + `</span>`
 			}
 		case f == "furigana":
 			v = furigana(v, true, true)

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/takhtabush/takhtabush/contracts"
 )
@@ -31,7 +32,10 @@ type studyData struct {
 	Shown   bool // the answer is shown without JavaScript (?show=1)
 	// Styled: the current card's note type has CSS, served by
 	// /cards/{id}/style.css for the container of class cardStyleScope.
-	Styled  bool
+	Styled bool
+	// TypeIn: the question asks to type the answer (its front holds the
+	// contracts.TypeInClass mark); the page shows a typing box.
+	TypeIn  bool
 	Buttons []ratingButton
 	Percent int
 	Total   int
@@ -92,6 +96,7 @@ func (p *DeckPages) study(w http.ResponseWriter, r *http.Request, v View) {
 	}
 	if s.Current != nil {
 		data.Front, data.Back = p.html(s.Current.Front), p.html(s.Current.Back)
+		data.TypeIn = strings.Contains(string(data.Front), `<span class="`+contracts.TypeInClass+`">`)
 		data.Buttons = p.buttons(r, s)
 		// A card whose style cannot be read is still studied, unstyled.
 		css, err := p.svc.Notes.CardStyle(ctx, s.Current.CardID, "."+cardStyleScope)

@@ -20,8 +20,12 @@ function initStudy() {
   var started = Date.now();
   var duration = study ? study.querySelectorAll("input[name=durationMs]") : [];
 
+  var typed = study && document.querySelector("[data-typed]");
+  var typeinForm = document.querySelector("[data-typein-form]");
   function shown() { return !ratings || !ratings.hidden; }
   function show() {
+    if (typed && back) compareTyped(typed.value, back.querySelector(".type-answer"));
+    if (typed) typed.readOnly = true;
     if (back) back.hidden = false;
     if (ratings) ratings.hidden = false;
     if (reveal) reveal.hidden = true;
@@ -33,6 +37,11 @@ function initStudy() {
     ratings.hidden = true;
     reveal.addEventListener("click", function (e) { e.preventDefault(); show(); });
   }
+  if (typeinForm) {
+    // Enter in the typing box shows the answer with the comparison.
+    typeinForm.addEventListener("submit", function (e) { e.preventDefault(); show(); });
+  }
+  if (typed && !shown()) typed.focus();
   if (study) {
     study.addEventListener("submit", function () {
       var ms = String(Math.min(Date.now() - started, 3600000));
@@ -63,6 +72,55 @@ function initStudy() {
       if (b) { e.preventDefault(); b.click(); }
     }
   });
+}
+
+// compareTyped shows, in place of the expected answer of a type-in card
+// (el, of class type-answer), what was typed against it as Anki does: the
+// typed text with its right characters and its wrong ones (struck out),
+// then the expected answer with the characters that were missed marked.
+// The longest common subsequence of the two decides which is which. An
+// empty answer leaves the expected answer as it is.
+function compareTyped(typed, el) {
+  if (!el || el.getAttribute("data-compared")) return;
+  var want = el.textContent.trim();
+  var got = typed.trim();
+  if (got === "") return;
+  el.setAttribute("data-compared", "1");
+  var a = Array.from(got).slice(0, 500), b = Array.from(want).slice(0, 500);
+  var n = a.length, m = b.length, L = [];
+  for (var i = 0; i <= n; i++) { L.push(new Array(m + 1).fill(0)); }
+  for (i = n - 1; i >= 0; i--) {
+    for (var j = m - 1; j >= 0; j--) {
+      L[i][j] = a[i] === b[j] ? L[i + 1][j + 1] + 1 : Math.max(L[i + 1][j], L[i][j + 1]);
+    }
+  }
+  var inA = new Array(n).fill(false), inB = new Array(m).fill(false);
+  for (i = 0, j = 0; i < n && j < m;) {
+    if (a[i] === b[j]) { inA[i] = inB[j] = true; i++; j++; }
+    else if (L[i + 1][j] >= L[i][j + 1]) i++;
+    else j++;
+  }
+  function line(chars, keep, keptClass, otherClass, label) {
+    var out = document.createElement("span");
+    out.className = "typed";
+    out.setAttribute("aria-label", label + ": " + chars.join(""));
+    for (var k = 0; k < chars.length;) {
+      var s = document.createElement("span");
+      var cls = keep[k] ? keptClass : otherClass, run = "";
+      while (k < chars.length && (keep[k] ? keptClass : otherClass) === cls) { run += chars[k]; k++; }
+      s.className = cls;
+      s.textContent = run;
+      out.appendChild(s);
+    }
+    return out;
+  }
+  el.textContent = "";
+  if (got === want) {
+    el.appendChild(line(b, inB, "typed-ok", "typed-ok", "You typed it right"));
+    return;
+  }
+  el.appendChild(line(a, inA, "typed-ok", "typed-bad", "You typed"));
+  el.appendChild(line(b, inB, "typed-ok", "typed-miss", "The answer"));
 }
 
 // Copy buttons: <button data-copy="#id"> copies that element's text.
