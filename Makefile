@@ -68,6 +68,7 @@ tidy-check: ## go mod tidy -diff for every module
 	@for m in $(MODULES); do (cd $$m && $(GO) mod tidy -diff) || { echo "go.mod of $$m is not tidy"; exit 1; }; done
 
 bench: ## benchmarks: storage, domain, and the MCP engine against its peers (ratios matter, not absolute times)
+	$(GO) run ./bench/cmd/toolbytes
 	$(GO) test -run '^$$' -bench . -benchmem -timeout 30m ./adapters/... ./domain/... ./apiserver/internal/domaintest/
 	$(GO) run ./bench/cmd/mcpbench
 	$(GO) run ./bench/cmd/bigread

@@ -27,6 +27,7 @@ import (
 
 	"github.com/takhtabush/takhtabush/apiserver"
 	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/mcpcore"
 )
 
 // pgEnv names the Postgres server the Postgres variants of the tests use;
@@ -201,11 +202,22 @@ func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	for k, v := range h.header {
 		r.Header[k] = v
 	}
+	chooseAll(r.URL.Path, r.Header)
 	base := h.base
 	if base == nil {
 		base = http.DefaultTransport
 	}
 	return base.RoundTrip(r)
+}
+
+// chooseAll makes a request to /mcp choose every toolset unless it chose
+// some: the test account is new, so its default is the lean set, and
+// most tests are about tools outside it. Toolset tests use the paths or
+// set the header themselves (empty: the account's default).
+func chooseAll(path string, h http.Header) {
+	if _, chosen := h[http.CanonicalHeaderKey(mcpcore.HeaderToolsets)]; !chosen && (path == "/mcp" || path == "/mcp/" || path == "/mcp/oauth" || path == "/") {
+		h.Set(mcpcore.HeaderToolsets, contracts.ToolsetsAll)
+	}
 }
 
 // bearer is the header set of an API key.
@@ -389,6 +401,7 @@ func (e *env) rpc(t *testing.T, msg string, header http.Header, cookies ...*http
 	for k, v := range header {
 		h[k] = v
 	}
+	chooseAll("/mcp", h)
 	return e.request(t, http.MethodPost, "/mcp", msg, h, cookies...)
 }
 

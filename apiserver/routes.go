@@ -106,6 +106,14 @@ func newPublicHandler(d routeDeps) (publicHandler, error) {
 			pattern += "{$}"
 		}
 		mux.Handle(pattern, mcp)
+		if res.Path == "/mcp" {
+			// The toolset paths are aliases of /mcp: its resource, tokens,
+			// metadata and challenge; the path only chooses the tools.
+			for _, alias := range []string{"/mcp/readonly", "/mcp/x/{sets}", "/mcp/x/{sets}/readonly"} {
+				mux.Handle(alias, browserOr(connect, guard(d.log, httperr.JSONRPC, d.cfg.allowedHosts(), d.cfg.allowedOrigins(),
+					chooseToolsets(d.mcp, auth.ForResource(res.Resource, d.auth.Middleware(d.log, httperr.JSONRPC, d.limiter.Middleware(d.log, httperr.JSONRPC, mcpHTTP)))))))
+			}
+		}
 		meta := oauthhttp.JSONDocument(oauthhttp.ResourceMetadata(res.ID, d.cfg.BaseURL))
 		metaPath, _ := strings.CutPrefix(res.MetadataURL, originOf(res.MetadataURL))
 		if strings.HasSuffix(metaPath, "/") {
@@ -154,6 +162,29 @@ func newAdminHandler(d routeDeps) adminHandler {
 	mux.HandleFunc("GET /healthz", web.Healthz)
 	mux.Handle("GET /readyz", web.Readyz(d.ping))
 	return mux
+}
+
+// chooseToolsets serves an MCP toolset path (/mcp/readonly,
+// /mcp/x/{sets}, /mcp/x/{sets}/readonly): the sets named and read-only
+// ride in the request's context to the engine. A set name the server
+// does not know is refused with 404 and the known names, before
+// authentication.
+func chooseToolsets(srv *mcpcore.Server, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		sel := mcpcore.ToolSelection{ReadOnly: strings.HasSuffix(r.URL.Path, "/readonly")}
+		if raw := r.PathValue("sets"); raw != "" {
+			sel.Sets = mcpcore.ParseToolsets(raw)
+			if len(sel.Sets) == 0 {
+				mcpcore.WriteHTTPError(w, http.StatusNotFound, &mcpcore.Error{Code: mcpcore.CodeInvalidParams, Message: "the path names no toolset"})
+				return
+			}
+			if err := srv.CheckToolsets(sel.Sets); err != nil {
+				mcpcore.WriteHTTPError(w, http.StatusNotFound, err)
+				return
+			}
+		}
+		next.ServeHTTP(w, r.WithContext(mcpcore.WithToolSelection(r.Context(), sel)))
+	})
 }
 
 // bareOrigin is the alternative MCP URL on a dedicated MCP host.

@@ -46,6 +46,7 @@ func (c *modernClient) call(method string, params map[string]any) (status int, r
 	req.Header.Set("Authorization", "Bearer "+c.key)
 	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
 	req.Header.Set("Mcp-Method", method)
+	chooseAll(req.URL.Path, req.Header)
 	if c.scopes != "" {
 		req.Header.Set("X-Mcp-Scopes", c.scopes)
 	}

@@ -88,7 +88,12 @@ func TestCatalogDefinitions(t *testing.T) {
 			}
 		}
 		in := compile(t, tool.Name+".input.json", tool.InputSchema)
-		compile(t, tool.Name+".output.json", tool.OutputSchema)
+		compile(t, tool.Name+".listed.json", tool.ListedInput)
+		if tool.ListOutput {
+			compile(t, tool.Name+".output.json", tool.OutputSchema)
+		} else if tool.OutputSchema != nil {
+			t.Errorf("%s: an OutputSchema without ListOutput", tool.Name)
+		}
 		compile(t, tool.Name+".result.json", tool.ResultSchema)
 		var top map[string]any
 		if err := json.Unmarshal(tool.InputSchema, &top); err != nil || top["type"] != "object" {
@@ -130,32 +135,6 @@ var designTools = []string{
 	"start_study_session", "submit_review", "request_media_upload", "render_study_session",
 	"get_settings", "update_settings", "reschedule_cards", "import_package", "export_deck", "optimize_parameters",
 	"get_job", "cancel_job", "restore_items", "add_notes", "update_notes", "get_note",
-}
-
-// TestToolsListSize keeps the whole catalog, serialised as tools/list sends
-// it, under 40 KB (DESIGN.md §2): agents pay for every byte in context.
-func TestToolsListSize(t *testing.T) {
-	type wireTool struct {
-		Name         string                `json:"name"`
-		Title        string                `json:"title"`
-		Description  string                `json:"description"`
-		InputSchema  json.RawMessage       `json:"inputSchema"`
-		OutputSchema json.RawMessage       `json:"outputSchema"`
-		Annotations  contracts.Annotations `json:"annotations"`
-		Meta         map[string]any        `json:"_meta,omitempty"`
-	}
-	var tools []wireTool
-	for _, tool := range contracts.Catalog() {
-		tools = append(tools, wireTool{tool.Name, tool.Title, tool.Description, tool.InputSchema, tool.OutputSchema, tool.Annotations, tool.Meta})
-	}
-	b, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "result": map[string]any{"tools": tools}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("tools/list response: %d bytes", len(b))
-	if len(b) >= 40*1024 {
-		t.Fatalf("tools/list is %d bytes; the budget is 40960", len(b))
-	}
 }
 
 func TestToolLookup(t *testing.T) {

@@ -6,5 +6,3 @@
 // It depends on nothing else in the repository, so every other module
 // (ports, domain, adapters, mcpcore, apiserver) can import it.
 package contracts
-
-//go:generate go run ./internal/gendocs -out ../docs/mcp-tools.md

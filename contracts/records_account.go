@@ -38,9 +38,22 @@ type NewAPIKey struct {
 // ExposureSettings say which tools agents may use on an account. The zero
 // value exposes everything.
 type ExposureSettings struct {
-	ReadOnly      bool      `json:"readOnly"`      // hide every mutating tool
-	DisabledTools []string  `json:"disabledTools"` // tools switched off
-	UpdatedAt     time.Time `json:"updatedAt,omitzero"`
+	ReadOnly      bool     `json:"readOnly"`      // hide every mutating tool
+	DisabledTools []string `json:"disabledTools"` // tools switched off
+	// Toolsets are the sets an agent gets when its URL and headers choose
+	// none; empty means LeanToolsets (an account that never chose).
+	// Accounts that existed before toolsets keep ["all"].
+	Toolsets  []string  `json:"toolsets,omitempty"`
+	UpdatedAt time.Time `json:"updatedAt,omitzero"`
+}
+
+// ToolsetsOrDefault returns the account's default toolsets: Toolsets, or
+// LeanToolsets when it never chose.
+func (s ExposureSettings) ToolsetsOrDefault() []string {
+	if len(s.Toolsets) == 0 {
+		return LeanToolsets
+	}
+	return s.Toolsets
 }
 
 // Allows reports whether the settings expose the tool.

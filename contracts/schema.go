@@ -51,7 +51,7 @@ func array(items schema, desc string) schema {
 // the forms with a message that names both.
 func dateOrTime(desc string) schema {
 	return withDesc(schema{"type": "string", "maxLength": 40},
-		desc+" A date (YYYY-MM-DD: that day's start for the learner) or an RFC 3339 date-time.")
+		desc+" YYYY-MM-DD (the learner's day start) or RFC 3339.")
 }
 
 // nullable allows null besides s, in the form every provider's schema
@@ -193,6 +193,36 @@ var restoreOut = func() schema {
 
 func pageOut(item schema) schema {
 	return object(schema{"items": schema{"type": "array", "items": item}, "nextCursor": strOut}, "items")
+}
+
+// listedInput is the form of an input schema that tools/list sends: the
+// schema without minLength and maxLength (ids' 1-64, a card side's
+// 10,000), which cost tokens on every turn and matter only to the
+// validator, whose error names the bound a call broke.
+func listedInput(full json.RawMessage) json.RawMessage {
+	var s map[string]any
+	if err := json.Unmarshal(full, &s); err != nil {
+		panic("contracts: input schema does not unmarshal: " + err.Error())
+	}
+	var strip func(v any, names bool)
+	strip = func(v any, names bool) {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, val := range x {
+				if !names && (k == "minLength" || k == "maxLength") {
+					delete(x, k)
+					continue
+				}
+				strip(val, !names && k == "properties")
+			}
+		case []any:
+			for _, e := range x {
+				strip(e, false)
+			}
+		}
+	}
+	strip(s, false)
+	return raw(s)
 }
 
 // wire is the form of a result schema that tools/list sends. A model

@@ -59,11 +59,15 @@ type Annotations struct {
 // validation, scope enforcement, the audit write set, the generated tool
 // reference and the web app's settings screen.
 type ToolDef struct {
-	Name         string          // snake_case, ≤ 64 characters
-	Title        string          // for people
-	Description  string          // for a model: what it does and when to use it
-	InputSchema  json.RawMessage // JSON Schema 2020-12
-	OutputSchema json.RawMessage // the wire form of ResultSchema that tools/list sends; filled from it
+	Name        string          // snake_case, ≤ 64 characters
+	Title       string          // for people
+	Description string          // for a model: what it does and when to use it
+	InputSchema json.RawMessage // JSON Schema 2020-12, complete: what arguments are validated against
+	// ListedInput is the form of InputSchema that tools/list sends:
+	// without string length bounds, which only the validator needs (a
+	// call past one gets an error that names it); filled from it.
+	ListedInput  json.RawMessage
+	OutputSchema json.RawMessage // the wire form of ResultSchema that tools/list sends when ListOutput; filled from it
 	ResultSchema json.RawMessage // JSON Schema 2020-12 of structuredContent, complete: closed objects, required, formats
 	Annotations  Annotations
 	Scopes       []Scope // all are required to see and call the tool
@@ -87,6 +91,13 @@ type ToolDef struct {
 	// a Job record). With TaskSupport, a task call answers with the job
 	// itself as the task instead of a task that wraps the call.
 	JobKind string
+	// Sets are the toolsets the tool belongs to (Toolsets): list,
+	// dispatch, the tool reference and the agent settings page read them.
+	Sets []string
+	// ListOutput sends OutputSchema in tools/list. Most tools do not:
+	// every listed byte costs context on every turn, and a model reads a
+	// result's shape from the result; structuredContent is always sent.
+	ListOutput bool
 }
 
 // TaskOptional marks a tool whose calls may run as MCP tasks.
@@ -115,18 +126,18 @@ var (
 	noteFieldsArg = withDesc(schema{"type": "object", "additionalProperties": with(str(""), "maxLength", MaxCardSideLen)},
 		"Values by field name, e.g. {\"Front\": \"…\"}.")
 	tagsArg   = with(array(with(str(""), "minLength", 1, "maxLength", MaxTagLen), "Tags, e.g. [\"chapter-1\"]."), "maxItems", MaxTagsPerCard)
-	deckIDArg = id("The deck's id (from list_decks or create_deck).")
+	deckIDArg = id("Deck id (list_decks).")
 	jobIDArg  = id("The job's id (from the tool that started it).")
-	cursorArg = str("The previous page's nextCursor; omit for the first page.")
+	cursorArg = str("The previous page's nextCursor.")
 	cardsArg  = object(schema{
-		"front": with(str("Question side, Markdown. Media (a request_media_upload id): ![alt](media:ID), [sound:ID]."), "minLength", 1, "maxLength", MaxCardSideLen),
-		"back":  with(str("Answer side."), "minLength", 1, "maxLength", MaxCardSideLen),
-		"tags":  with(array(with(str(""), "minLength", 1, "maxLength", MaxTagLen), "Tags, e.g. [\"chapter-1\"]."), "maxItems", MaxTagsPerCard),
+		"front": with(str("Question, Markdown; media: ![alt](media:ID), [sound:ID]."), "minLength", 1, "maxLength", MaxCardSideLen),
+		"back":  with(str("Answer."), "minLength", 1, "maxLength", MaxCardSideLen),
+		"tags":  tagsArg,
 	}, "front", "back")
-	idemArg      = with(str("Unique per batch: a retry with the same key returns the first result and adds nothing."), "maxLength", 128)
-	retentionArg = number("Target recall probability, 0.7-0.99 (default 0.9). Higher means more reviews.", 0.7, 0.99)
-	newPerDayArg = integer("New cards introduced per day (default 20).", 0, 1000)
-	revPerDayArg = integer("Maximum reviews per day (default 200).", 0, 10000)
+	idemArg      = with(str("Retry key: a repeat returns the first result and adds nothing."), "maxLength", 128)
+	retentionArg = number("Target recall (default 0.9); higher means more reviews.", 0.7, 0.99)
+	newPerDayArg = integer("New cards a day (default 20).", 0, 1000)
+	revPerDayArg = integer("Reviews a day at most (default 200).", 0, 10000)
 	maxIvlArg    = integer("Longest interval in days (default 36500).", 1, 36500)
 	stepsArg     = func(what string) schema {
 		return with(array(number("", 1, MaxStepMinutes), what+" steps, minutes."), "minItems", 1, "maxItems", MaxSteps)
@@ -149,6 +160,7 @@ var jobScopes = []Scope{ScopeDecksWrite, ScopeStudyWrite}
 var catalog = []ToolDef{
 	{
 		Name: ToolListDecks, Title: "List decks",
+		Sets:         []string{ToolsetStudy, ToolsetLibrary, ToolsetNotes, ToolsetExchange, ToolsetAdmin},
 		Description:  "List the user's flashcard decks with card counts (total, new, learning, review, due now). Paginated.",
 		InputSchema:  raw(object(schema{"cursor": cursorArg, "limit": integer("Page size, default 50.", 1, 200)})),
 		ResultSchema: raw(pageOut(deckOut)),
@@ -156,6 +168,7 @@ var catalog = []ToolDef{
 	},
 	{
 		Name: ToolGetDeck, Title: "Get deck",
+		Sets:         []string{ToolsetLibrary, ToolsetAdmin},
 		Description:  "Get one deck with its scheduling settings and card counts.",
 		InputSchema:  raw(object(schema{"deckId": deckIDArg}, "deckId")),
 		ResultSchema: raw(deckOut),
@@ -163,12 +176,13 @@ var catalog = []ToolDef{
 	},
 	{
 		Name: ToolSearchCards, Title: "Search cards",
-		Description: "Full-text search over the user's cards (front, back, tags), optionally filtered by deck, tags, state and due date. An empty query lists cards. Paginated.",
+		Sets:        []string{ToolsetLibrary, ToolsetAdmin},
+		Description: "Search cards: full text of front, back and tags, filtered by deck, tags, state or due date; an empty query lists cards. Paginated.",
 		InputSchema: raw(object(schema{
-			"query":     with(str("Words to match; all must appear."), "maxLength", 500),
+			"query":     with(str("All words must appear."), "maxLength", 500),
 			"deckId":    deckIDArg,
 			"tags":      with(array(str(""), "Only cards with all of these tags."), "maxItems", 10),
-			"state":     enum("Only cards in this state.", "new", "learning", "review", "relearning", "suspended"),
+			"state":     enum("Only cards in it.", "new", "learning", "review", "relearning", "suspended"),
 			"dueBefore": dateOrTime("Only cards due before this moment."),
 			"cursor":    cursorArg,
 			"limit":     integer("Page size, default 20.", 1, MaxSearchResults),
@@ -178,7 +192,8 @@ var catalog = []ToolDef{
 	},
 	{
 		Name: ToolGetStudySnapshot, Title: "Study snapshot",
-		Description: "What a deck has to study right now (due, overdue, new cards allowed today, the first few fronts) without starting a session.",
+		Sets:        []string{ToolsetStudy},
+		Description: "Due now: what a deck has to study (due, overdue, new allowed today, first fronts) without starting a session.",
 		InputSchema: raw(object(schema{"deckId": deckIDArg}, "deckId")),
 		ResultSchema: raw(object(schema{
 			"deckId": strOut, "dueNow": intOut, "overdue": intOut, "newAvailable": intOut, "newToday": intOut,
@@ -188,7 +203,8 @@ var catalog = []ToolDef{
 	},
 	{
 		Name: ToolGetStats, Title: "Study statistics",
-		Description: "Review stats for a deck or all decks, by the learner's day: reviews per day, streak, card states, retention (share of review-phase reviews not rated again; young: interval < 21 d, mature: >= 21 d). Cram and manual entries excluded.",
+		Sets:        []string{ToolsetStudy},
+		Description: "Study statistics of a deck or all decks, by the learner's day: reviews a day, streak, card states, retention (review-phase reviews not rated again; young: interval < 21 d, mature: >= 21 d). Cram and manual entries excluded.",
 		InputSchema: raw(object(schema{
 			"deckId": id("A deck's id; omit for all decks."),
 			"days":   integer("Days of history, default 30.", 1, MaxPlanDays),
@@ -206,7 +222,8 @@ var catalog = []ToolDef{
 	},
 	{
 		Name: ToolGetStudyPlan, Title: "Study plan",
-		Description: "Cards due per day ahead (sampled on big decks), and how many new cards per day fit a daily time budget (from the user's review times).",
+		Sets:        []string{ToolsetStudy},
+		Description: "Study plan: cards due a day ahead (sampled on big decks) and how many new cards a day fit a daily time budget (from the user's review times).",
 		InputSchema: raw(object(schema{
 			"deckId":        id("A deck's id; omit for all decks."),
 			"days":          integer("Forecast length in days, default 30.", 1, MaxPlanDays),
@@ -222,7 +239,8 @@ var catalog = []ToolDef{
 	},
 	{
 		Name: ToolCreateDeck, Title: "Create deck",
-		Description: "Create a new deck. Returns the deck with its id; add cards with add_cards.",
+		Sets:        []string{ToolsetLibrary},
+		Description: "Create a deck of flashcards. Returns it with its id; then add_cards.",
 		InputSchema: raw(object(schema{
 			"name":             with(str("Deck name, unique per user."), "minLength", 1, "maxLength", MaxDeckNameLen),
 			"description":      with(str("What the deck is for."), "maxLength", MaxDescriptionLen),
@@ -233,6 +251,7 @@ var catalog = []ToolDef{
 	},
 	{
 		Name: ToolUpdateDeck, Title: "Update deck",
+		Sets:        []string{ToolsetAdmin},
 		Description: "Rename a deck or change its settings (only those given). Steps, maximumIntervalDays, desiredRetention and weights are its preset's, shared by the decks using it.",
 		InputSchema: raw(object(schema{
 			"deckId":           deckIDArg,
@@ -248,6 +267,7 @@ var catalog = []ToolDef{
 	},
 	{
 		Name: ToolDeleteDeck, Title: "Delete deck",
+		Sets:         []string{ToolsetLibrary},
 		Description:  "Delete a deck and its cards: moves them to the trash for 30 days (restore_items brings them back). Confirm with the user first.",
 		InputSchema:  raw(object(schema{"deckId": deckIDArg}, "deckId")),
 		ResultSchema: raw(object(schema{"id": strOut, "deleted": boolOut, "cardsDeleted": intOut}, "id", "deleted", "cardsDeleted")),
@@ -255,10 +275,11 @@ var catalog = []ToolDef{
 	},
 	{
 		Name: ToolAddCards, Title: "Add cards",
-		Description: "Add up to 1000 cards to a deck in one call. Each item gets an outcome: created (with id), duplicate (same front and back already in the deck, with existingId) or invalid (with reason). Safe to retry.",
+		Sets:        []string{ToolsetLibrary},
+		Description: "Add flashcards: up to 1000 to a deck in one call. Outcome per item: created (id), duplicate (same front and back in the deck; existingId) or invalid (reason). Safe to retry.",
 		InputSchema: raw(object(schema{
 			"deckId":         deckIDArg,
-			"cards":          with(array(cardsArg, "The cards to add."), "minItems", 1, "maxItems", MaxBulkItems),
+			"cards":          with(array(cardsArg, "The cards."), "minItems", 1, "maxItems", MaxBulkItems),
 			"idempotencyKey": idemArg,
 		}, "deckId", "cards")),
 		ResultSchema: raw(bulkOut([]string{"existingId"}, "deckId", "replayed")),
@@ -266,15 +287,16 @@ var catalog = []ToolDef{
 	},
 	{
 		Name: ToolUpdateCards, Title: "Update cards",
-		Description: "Edit up to 1000 cards: change front, back or tags, suspend or unsuspend, or move to another deck (deckId). Only the fields given change. Per-item outcome.",
+		Sets:        []string{ToolsetLibrary},
+		Description: "Edit cards (up to 1000): front, back, tags, suspend or unsuspend, or move to another deck. Only the fields given change. Per-item outcome.",
 		InputSchema: raw(object(schema{
 			"updates": with(array(object(schema{
 				"id":        id("The card's id."),
-				"front":     with(str("New question side (as in add_cards)."), "minLength", 1, "maxLength", MaxCardSideLen),
-				"back":      with(str("New answer side."), "minLength", 1, "maxLength", MaxCardSideLen),
+				"front":     with(str("As in add_cards."), "minLength", 1, "maxLength", MaxCardSideLen),
+				"back":      with(str("New answer."), "minLength", 1, "maxLength", MaxCardSideLen),
 				"tags":      with(array(with(str(""), "minLength", 1, "maxLength", MaxTagLen), "Replaces all tags."), "maxItems", MaxTagsPerCard),
 				"suspended": boolean("true hides the card from study."),
-				"deckId":    id("Move the card to this deck."),
+				"deckId":    id("Move to this deck."),
 			}, "id"), "One change per card."), "minItems", 1, "maxItems", MaxBulkItems),
 		}, "updates")),
 		ResultSchema: raw(bulkOut([]string{"existingId"})),
@@ -282,6 +304,7 @@ var catalog = []ToolDef{
 	},
 	{
 		Name: ToolDeleteCards, Title: "Delete cards",
+		Sets:        []string{ToolsetLibrary},
 		Description: "Delete cards by id: moves them to the trash for 30 days (restore_items brings them back). Outcome per item: deleted, not_found, or duplicate (repeated id).",
 		InputSchema: raw(object(schema{
 			"cardIds": with(array(id(""), "Ids of the cards to delete."), "minItems", 1, "maxItems", MaxBulkItems),
@@ -291,10 +314,11 @@ var catalog = []ToolDef{
 	},
 	{
 		Name: ToolImportCards, Title: "Import cards",
-		Description: "Import pasted CSV/TSV (front, back, tags; header detected) or an Anki text export (note types make cards, HTML converted, A::B decks made). Per-card outcomes with line; dropped counts removed HTML.",
+		Sets:        []string{ToolsetLibrary, ToolsetExchange},
+		Description: "Import cards from pasted CSV/TSV (front, back, tags; header detected) or an Anki text export (note types make cards, HTML converted, A::B decks made). Per-card outcomes with line; dropped counts removed HTML.",
 		InputSchema: raw(object(schema{
 			"deckId":         deckIDArg,
-			"text":           with(str("The pasted file content."), "minLength", 1, "maxLength", MaxImportBytes),
+			"text":           with(str("Pasted file content."), "minLength", 1, "maxLength", MaxImportBytes),
 			"format":         enum("Default auto-detects.", ImportAuto, ImportCSV, ImportTSV, ImportAnki),
 			"idempotencyKey": idemArg,
 		}, "deckId", "text")),
@@ -304,6 +328,7 @@ var catalog = []ToolDef{
 	},
 	{
 		Name: ToolAddNotes, Title: "Add notes",
+		Sets:        []string{ToolsetNotes},
 		Description: "Add notes; each makes its cards (" + NoteTypeBasicReversed + ": both directions, Cloze: one per {{c1::…}}). Fields by name (Basic: Front, Back; Cloze: Text, Back Extra; own types: get_note's fieldNames). Per-note outcome with cardIds.",
 		InputSchema: raw(object(schema{
 			"deckId": deckIDArg,
@@ -319,6 +344,7 @@ var catalog = []ToolDef{
 	},
 	{
 		Name: ToolUpdateNotes, Title: "Update notes",
+		Sets:        []string{ToolsetNotes},
 		Description: "Edit notes' fields or tags; their cards are re-made and keep their scheduling. Only the fields given change. Per-note outcome.",
 		InputSchema: raw(object(schema{
 			"updates": with(array(object(schema{
@@ -332,6 +358,7 @@ var catalog = []ToolDef{
 	},
 	{
 		Name: ToolGetNote, Title: "Get note",
+		Sets:         []string{ToolsetNotes},
 		Description:  "One note: its type, fields, tags and cards (a card's noteId names its note).",
 		InputSchema:  raw(object(schema{"noteId": id("The note's id.")}, "noteId")),
 		ResultSchema: raw(noteOut),
@@ -339,25 +366,27 @@ var catalog = []ToolDef{
 	},
 	{
 		Name: ToolStartStudySession, Title: "Start study session",
-		Description: "Study a deck: due learning steps, reviews in the deck's order, then new cards, within today's remaining limits. A step due within learnAheadMinutes shows early only when nothing else is left; else nextCardAt says when. Show the front, reveal the back, submit_review.",
+		Sets:        []string{ToolsetStudy},
+		Description: "Study a deck in text: learning steps, reviews, then new cards, within today's limits. Show each front, reveal the back, submit_review. A step due within learnAheadMinutes shows early only when nothing else is left; else nextCardAt says when.",
 		InputSchema: raw(object(schema{
 			"deckId":          deckIDArg,
 			"newLimit":        integer("Cap on new cards this session.", 0, MaxSessionNewCards),
 			"reviewLimit":     integer("Cap on reviews this session.", 0, MaxSessionReviews),
-			"reviewAheadDays": integer("Also review cards due in the next N days (early review).", 0, MaxReviewAheadDays),
-			"cram":            boolean("Cram: review any cards without changing their schedule or daily counts."),
+			"reviewAheadDays": integer("Also cards due in the next N days (early review).", 0, MaxReviewAheadDays),
+			"cram":            boolean("Review any cards without changing schedules or daily counts."),
 		}, "deckId")),
 		ResultSchema: raw(sessionOut),
 		Annotations:  additive, Scopes: []Scope{ScopeStudyWrite}, Mutates: true, AuditAction: "study.start",
 	},
 	{
 		Name: ToolSubmitReview, Title: "Submit review",
-		Description: "Rate a session's current card: again (forgot), hard, good or easy. Returns the next due date and card, or done.",
+		Sets:        []string{ToolsetStudy},
+		Description: "Rate a flashcard in a study session: again (forgot), hard, good or easy. Returns the next due date and card, or done.",
 		InputSchema: raw(object(schema{
 			"sessionId":  id("From start_study_session."),
-			"cardId":     id("The card being rated."),
-			"position":   integer("The card's position from the session; a repeat is a replay.", 0, 100000),
-			"rating":     enum("How well the user recalled the answer.", Ratings...),
+			"cardId":     id("The current card."),
+			"position":   integer("From the session; a repeat is a replay.", 0, 100000),
+			"rating":     enum("How well the user recalled it.", Ratings...),
 			"durationMs": integer("Time the user took, if known.", 0, 3600000),
 		}, "sessionId", "cardId", "position", "rating")),
 		ResultSchema: raw(object(schema{
@@ -368,6 +397,8 @@ var catalog = []ToolDef{
 	},
 	{
 		Name: ToolRequestMediaUpload, Title: "Request media upload",
+		ListOutput:  true, // the model acts on the result's fields: a URL to hand on or PUT to, a status to poll
+		Sets:        []string{ToolsetNotes, ToolsetExchange},
 		Description: "A short-lived URL to PUT one file to, with the given headers. Cards show images and audio (max 10 MiB) by mediaId; zip/text are for import_package.",
 		InputSchema: raw(object(schema{
 			"contentType": enum("The file's type.", UploadTypes()...),
@@ -383,10 +414,11 @@ var catalog = []ToolDef{
 	},
 	{
 		Name: ToolRenderStudySession, Title: "Show study session",
-		Description: "Show an interactive study widget for a session (sessionId), or start one on a deck (deckId) and show it; give exactly one. Use it as the only tool call in the turn. The text result carries a study link.",
+		Sets:        []string{ToolsetStudy},
+		Description: "Study widget: show an interactive study session (sessionId), or start one on a deck (deckId); give exactly one. Make it the only tool call of the turn. The text result has a study link.",
 		InputSchema: raw(object(schema{
-			"sessionId": id("An existing session."),
-			"deckId":    id("Start a new session on this deck."),
+			"sessionId": id("A session to show."),
+			"deckId":    id("Start a session on it."),
 		})),
 		ResultSchema: raw(studyViewOut),
 		Annotations:  additive, Scopes: []Scope{ScopeStudyRender},
@@ -398,6 +430,7 @@ var catalog = []ToolDef{
 	},
 	{
 		Name: ToolRescheduleCards, Title: "Reschedule cards",
+		Sets:        []string{ToolsetAdmin},
 		Description: "Set cards' due date (dueDate, or a day in days [min,max] from today) or reset them to new; exactly one. Logged as manual entries; memory state kept. Per-item outcome.",
 		InputSchema: raw(object(schema{
 			"cardIds":      with(array(id(""), "Ids of the cards."), "minItems", 1, "maxItems", MaxBulkItems),
@@ -412,6 +445,7 @@ var catalog = []ToolDef{
 	},
 	{
 		Name: ToolGetSettings, Title: "Get settings",
+		Sets:         []string{ToolsetAdmin},
 		Description:  "The learner's day: IANA timezone and rolloverHour (local hour a day starts, default 4); today, daily limits, streaks and stats follow it. learnAheadMinutes (default 20): how early a learning step may show when nothing else is left. Account-wide daily caps, 0 = none.",
 		InputSchema:  raw(object(schema{})),
 		ResultSchema: raw(settingsRecordOut),
@@ -419,6 +453,7 @@ var catalog = []ToolDef{
 	},
 	{
 		Name: ToolUpdateSettings, Title: "Update settings",
+		Sets:        []string{ToolsetAdmin},
 		Description: "Change the learner's timezone, rolloverHour, learnAheadMinutes or account-wide daily caps; only the fields given. Ask the user's timezone, never guess.",
 		InputSchema: raw(object(schema{
 			"timezone":          with(str("IANA timezone name, e.g. \"Europe/Berlin\" or \"UTC\"."), "minLength", 1, "maxLength", MaxTimezoneLen),
@@ -432,6 +467,8 @@ var catalog = []ToolDef{
 	},
 	{
 		Name: ToolExportDeck, Title: "Export deck",
+		ListOutput:  true, // the model acts on the result's fields: a URL to hand on or PUT to, a status to poll
+		Sets:        []string{ToolsetExchange},
 		Description: "Export a deck with its subdecks as an Anki package (.apkg) that Anki and AnkiDroid import. Returns a download link valid for 10 minutes (plain GET); hand it to the user.",
 		InputSchema: raw(object(schema{
 			"deckId":            deckIDArg,
@@ -443,6 +480,7 @@ var catalog = []ToolDef{
 	},
 	{
 		Name: ToolOptimizeParameters, Title: "Optimise FSRS weights",
+		Sets:        []string{ToolsetAdmin},
 		Description: "Fit a preset's 21 FSRS weights to the user's reviews (300+ needed). A job: poll get_job; the result has logLoss and rmseBins before/after on held-out cards; applied only when better.",
 		InputSchema: raw(object(schema{
 			"deckId":   id("Deck whose preset to fit."),
@@ -454,6 +492,7 @@ var catalog = []ToolDef{
 	},
 	{
 		Name: ToolImportPackage, Title: "Import package",
+		Sets:        []string{ToolsetExchange},
 		Description: "Import an Anki .apkg/.colpkg (application/zip) or CSV/TSV/text file uploaded with request_media_upload. Starts a job; poll get_job for the report. Re-import updates by note GUID.",
 		InputSchema: raw(object(schema{
 			"uploadId": id("The mediaId from request_media_upload, after the PUT."),
@@ -465,6 +504,8 @@ var catalog = []ToolDef{
 	},
 	{
 		Name: ToolGetJob, Title: "Get job",
+		ListOutput:   true, // the model acts on the result's fields: a URL to hand on or PUT to, a status to poll
+		Sets:         []string{ToolsetExchange, ToolsetAdmin},
 		Description:  "Status, progress and result of a long job. Poll until succeeded, failed or canceled; with a progressToken the call waits and reports progress.",
 		InputSchema:  raw(object(schema{"jobId": jobIDArg}, "jobId")),
 		ResultSchema: raw(jobOut),
@@ -472,6 +513,7 @@ var catalog = []ToolDef{
 	},
 	{
 		Name: ToolCancelJob, Title: "Cancel job",
+		Sets:         []string{ToolsetExchange, ToolsetAdmin},
 		Description:  "Stop a long job: a queued one at once, a running one at its next step; nothing half-done stays.",
 		InputSchema:  raw(object(schema{"jobId": jobIDArg}, "jobId")),
 		ResultSchema: raw(jobOut),
@@ -479,6 +521,7 @@ var catalog = []ToolDef{
 	},
 	{
 		Name: ToolListTrash, Title: "List trash",
+		Sets:        []string{ToolsetAdmin},
 		Description: "Decks and cards deleted in the last 30 days, newest first, with their purge time.",
 		InputSchema: raw(object(schema{"cursor": cursorArg, "limit": integer("Page size, default 50.", 1, 200)})),
 		ResultSchema: raw(pageOut(object(schema{"kind": schema{"type": "string", "enum": []string{TrashKindDeck, TrashKindCard}},
@@ -488,6 +531,7 @@ var catalog = []ToolDef{
 	},
 	{
 		Name: ToolRestoreItems, Title: "Restore items",
+		Sets:        []string{ToolsetAdmin},
 		Description: "Bring decks and cards back from the trash with their history; a deck brings its cards. Outcome per item: restored, not_found, duplicate (existingId) or conflict, with reason.",
 		InputSchema: raw(object(schema{
 			"deckIds": with(array(id(""), "Trashed decks."), "maxItems", MaxBulkItems),
@@ -500,7 +544,10 @@ var catalog = []ToolDef{
 
 func init() {
 	for i := range catalog {
-		catalog[i].OutputSchema = wire(catalog[i].ResultSchema)
+		catalog[i].ListedInput = listedInput(catalog[i].InputSchema)
+		if catalog[i].ListOutput {
+			catalog[i].OutputSchema = wire(catalog[i].ResultSchema)
+		}
 	}
 }
 

@@ -84,6 +84,13 @@ func (x *exchange) toolsCall(ctx context.Context, b []byte) ([]byte, error) {
 		return b, unknownTool(name)
 	}
 	name = te.def.Name
+	sel, err := x.selection(ctx)
+	if err != nil {
+		return b, err
+	}
+	if !sel.includes(te) {
+		return b, unknownTool(name)
+	}
 	if x.principal != nil {
 		if f := x.s.opts.ToolVisible; f != nil {
 			vis, err := f(ctx, name)

@@ -70,6 +70,7 @@ type exchange struct {
 	modern    bool
 	version   string
 	principal *Principal
+	sel       selection // the tools the request chose, resolved on first use
 }
 
 var exchangePool = sync.Pool{New: func() any { return new(exchange) }}
@@ -459,7 +460,11 @@ func (x *exchange) initialize(ctx context.Context, b []byte) ([]byte, error) {
 	b = append(b, x.s.capsJSON...)
 	b = append(b, `,"serverInfo":`...)
 	b = append(b, x.s.infoJSON...)
-	b = appendOpt(b, "instructions", x.s.opts.Instructions)
+	ins, err := x.instructions(ctx)
+	if err != nil {
+		return b, err
+	}
+	b = appendOpt(b, "instructions", ins)
 	return append(b, '}'), nil
 }
 
@@ -485,6 +490,10 @@ func (x *exchange) discover(ctx context.Context, b []byte) ([]byte, error) {
 	// A dual-era server names the handshake versions too, newest first.
 	b = append(append(append(b, `{"supportedVersions":`...), supportedVersionsJSON...), `,"capabilities":`...)
 	b = append(b, x.s.modernCapsJSON...)
-	b = appendOpt(b, "instructions", x.s.opts.Instructions)
+	ins, err := x.instructions(ctx)
+	if err != nil {
+		return b, err
+	}
+	b = appendOpt(b, "instructions", ins)
 	return x.tail(b, nil, true)
 }

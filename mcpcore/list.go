@@ -93,15 +93,22 @@ func (x *exchange) toolsList(ctx context.Context, b []byte) ([]byte, error) {
 	key = append(key, ':')
 	bm := len(key)
 	visible := 0
-	if x.principal == nil {
+	sel, err := x.selection(ctx)
+	if err != nil {
+		return b, err
+	}
+	filtered := x.principal != nil || sel.filters()
+	if !filtered {
 		visible = len(s.tools)
 		key = append(key, '*')
 	} else {
 		var cur byte
 		for i, te := range s.tools {
-			ok, err := x.toolVisible(ctx, te)
-			if err != nil {
-				return b, err
+			ok := sel.includes(te)
+			if ok {
+				if ok, err = x.toolVisible(ctx, te); err != nil {
+					return b, err
+				}
 			}
 			if ok {
 				cur |= 1 << (i % 8)
@@ -124,7 +131,7 @@ func (x *exchange) toolsList(ctx context.Context, b []byte) ([]byte, error) {
 	n, idx := 0, -1
 	next := -1
 	for i, te := range s.tools {
-		if x.principal != nil && key[bm+i/8]&(1<<(i%8)) == 0 {
+		if filtered && key[bm+i/8]&(1<<(i%8)) == 0 {
 			continue
 		}
 		idx++
@@ -146,7 +153,7 @@ func (x *exchange) toolsList(ctx context.Context, b []byte) ([]byte, error) {
 		b = append(b, `,"nextCursor":`...)
 		b = appendString(b, encodeCursor(next))
 	}
-	b, err := x.tail(b, nil, true)
+	b, err = x.tail(b, nil, true)
 	if err != nil {
 		return b, err
 	}

@@ -61,6 +61,14 @@ func exerciseSession(t *testing.T, cs *mcp.ClientSession, wantVersion string) {
 	if !names["test_simple_text"] || !names["json_schema_2020_12_tool"] {
 		t.Fatalf("tools/list misses fixtures: %v", names)
 	}
+	// The fixture's default toolset leaves one tool out: not listed, and
+	// unknown when called.
+	if names[conformance.OutsideTool] {
+		t.Fatalf("tools/list shows %s, outside the default toolset", conformance.OutsideTool)
+	}
+	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: conformance.OutsideTool}); err == nil || !strings.Contains(err.Error(), "Unknown tool") {
+		t.Fatalf("calling %s outside the default toolset: %v", conformance.OutsideTool, err)
+	}
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "test_simple_text", Arguments: map[string]any{}})
 	if err != nil {
 		t.Fatalf("CallTool: %v", err)

@@ -35,6 +35,14 @@ type Options struct {
 	// It is consulted on every list and call (no caching), so settings changes
 	// apply on the next request. A hidden tool is reported as unknown.
 	ToolVisible func(ctx context.Context, name string) (bool, error)
+	// Toolsets declares the sets tools belong to (Tool.Sets), in the order
+	// their instructions are served; a request chooses among them (see
+	// ToolSelection). None: every tool is always listed.
+	Toolsets []Toolset
+	// DefaultToolsets returns the sets of a request that chose none (the
+	// account's default, say); nil, or a nil result, means every tool. An
+	// error fails the request.
+	DefaultToolsets func(ctx context.Context) ([]string, error)
 	// Guardrails run around every tool call, in order.
 	Guardrails []Guardrail
 	// Approve decides calls of tools whose NeedsApproval returns true. When
@@ -143,6 +151,11 @@ func NewServer(info Implementation, opts Options, cat Catalog) (*Server, error) 
 	s.inflight = newInflightRegistry()
 
 	var errs []error
+	for _, t := range opts.Toolsets {
+		if !validSetName(t.Name) || t.Name == AllToolsets {
+			errs = append(errs, fmt.Errorf("toolset %q: name must be 1-32 characters of [a-z0-9_-], not %q", t.Name, AllToolsets))
+		}
+	}
 	for i := range cat.Resources {
 		r := &cat.Resources[i]
 		switch {
@@ -190,7 +203,7 @@ func NewServer(info Implementation, opts Options, cat Catalog) (*Server, error) 
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-	s.scoped = s.scoped || opts.ToolVisible != nil
+	s.scoped = s.scoped || opts.ToolVisible != nil || len(opts.Toolsets) > 0
 	s.capsJSON = s.capabilities()
 	s.modernCapsJSON = s.capsJSON
 	if opts.Tasks != nil {
@@ -209,16 +222,28 @@ func (s *Server) newToolEntry(t Tool) (*toolEntry, error) {
 	if t.Handler == nil {
 		return nil, fmt.Errorf("tool %q: Handler is nil", t.Name)
 	}
+	for _, n := range t.Sets {
+		if !s.hasSet(n) {
+			return nil, fmt.Errorf("tool %q: toolset %q is not declared in Options.Toolsets", t.Name, n)
+		}
+	}
 	if t.InputSchema == nil {
 		t.InputSchema = json.RawMessage(`{"type":"object","additionalProperties":false}`)
 	}
 	var root struct {
 		Type any `json:"type"`
 	}
-	if err := json.Unmarshal(t.InputSchema, &root); err != nil || root.Type != "object" {
-		return nil, fmt.Errorf("tool %q: inputSchema must be a JSON object with \"type\":\"object\"", t.Name)
+	args := t.InputSchema
+	if t.ArgsSchema != nil {
+		args = t.ArgsSchema
 	}
-	in, err := compileSchema("mcp:///tools/"+t.Name+"/input.json", t.InputSchema)
+	for _, raw := range []json.RawMessage{t.InputSchema, args} {
+		root.Type = nil
+		if err := json.Unmarshal(raw, &root); err != nil || root.Type != "object" {
+			return nil, fmt.Errorf("tool %q: inputSchema and ArgsSchema must be JSON objects with \"type\":\"object\"", t.Name)
+		}
+	}
+	in, err := compileSchema("mcp:///tools/"+t.Name+"/input.json", args)
 	if err != nil {
 		return nil, fmt.Errorf("tool %q: inputSchema: %w", t.Name, err)
 	}
@@ -291,6 +316,20 @@ func compact(raw []byte) []byte {
 		return raw
 	}
 	return bb.Bytes()
+}
+
+// validSetName enforces 1-32 characters of [a-z0-9_-].
+func validSetName(n string) bool {
+	if len(n) == 0 || len(n) > 32 {
+		return false
+	}
+	for i := 0; i < len(n); i++ {
+		c := n[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 // validName enforces 1-64 characters of [A-Za-z0-9_.-].

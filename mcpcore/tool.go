@@ -16,12 +16,20 @@ type Tool struct {
 	// InputSchema is a JSON Schema whose root has "type":"object". Nil means
 	// the tool takes no arguments: {"type":"object","additionalProperties":false}.
 	InputSchema json.RawMessage
+	// ArgsSchema, when set, validates the arguments in place of
+	// InputSchema, which is then only served: a complete schema (length
+	// bounds, say) behind a listed one that spends fewer of the model's
+	// tokens. Its root must also be an object schema.
+	ArgsSchema json.RawMessage
 	// OutputSchema, when set, describes structuredContent.
 	OutputSchema json.RawMessage
 	Annotations  *ToolAnnotations
 	// Meta is served as the tool's _meta, e.g. {"ui":{"resourceUri":"ui://app/view"}};
 	// a ui:// resourceUri must name a registered Resource.
 	Meta map[string]any
+	// Sets are the toolsets (Options.Toolsets) the tool belongs to; none
+	// puts it in every set.
+	Sets []string
 	// Scopes must ALL be granted for the tool to be listed or called.
 	Scopes []string
 	// AnyScopes, when set, must be granted at least ONE of (besides all
@@ -53,10 +61,11 @@ type Tool struct {
 }
 
 // ToolAnnotations are the behavioural hints of a tool. Unset pointers take
-// the protocol defaults (destructive: true, openWorld: true).
+// the protocol defaults (readOnly: false, destructive: true, openWorld:
+// true); directories ask for readOnly and destructive to be explicit.
 type ToolAnnotations struct {
 	Title           string `json:"title,omitempty"`
-	ReadOnlyHint    bool   `json:"readOnlyHint,omitempty"`
+	ReadOnlyHint    *bool  `json:"readOnlyHint,omitempty"`
 	DestructiveHint *bool  `json:"destructiveHint,omitempty"`
 	IdempotentHint  bool   `json:"idempotentHint,omitempty"`
 	OpenWorldHint   *bool  `json:"openWorldHint,omitempty"`

@@ -211,7 +211,7 @@ func TestSummarizeBounds(t *testing.T) {
 // write that obeys the exposure of start_study_session too.
 func TestRenderArguments(t *testing.T) {
 	f := newFixture(t)
-	settings := contracts.ExposureSettings{}
+	settings := contracts.ExposureSettings{Toolsets: []string{contracts.ToolsetsAll}}
 	f.svc.EXPECT().Exposure(gomock.Any()).DoAndReturn(func(context.Context) (contracts.ExposureSettings, error) { return settings, nil }).AnyTimes()
 	ctx := as(contracts.AllScopes...)
 	for _, args := range []string{`{}`, `{"sessionId":"s1","deckId":"d1"}`} {

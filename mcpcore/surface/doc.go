@@ -5,3 +5,5 @@
 // tool results a model can act on, audit projection for mutating calls, and
 // the MCP Apps study widget resource. It never touches storage.
 package surface
+
+//go:generate go run ./internal/gendocs -out ../../docs/mcp-tools.md

@@ -61,8 +61,12 @@ type txKey struct{}
 // inTx says whether ctx is inside Atomic.
 func inTx(ctx context.Context) bool { return ctx.Value(txKey{}) != nil }
 
-// exposure makes every Exposure read return s.
+// exposure makes every Exposure read return s. The fixture's account
+// chose every toolset unless s names some.
 func (f *fixture) exposure(s contracts.ExposureSettings) {
+	if s.Toolsets == nil {
+		s.Toolsets = []string{contracts.ToolsetsAll}
+	}
 	f.svc.EXPECT().Exposure(gomock.Any()).Return(s, nil).AnyTimes()
 }
 

@@ -93,7 +93,8 @@ func TestScopeMatrix(t *testing.T) {
 // tool (-32602) when called, read at call time.
 func TestExposure(t *testing.T) {
 	f := newFixture(t)
-	settings := contracts.ExposureSettings{DisabledTools: []string{contracts.ToolSearchCards}}
+	all := []string{contracts.ToolsetsAll}
+	settings := contracts.ExposureSettings{DisabledTools: []string{contracts.ToolSearchCards}, Toolsets: all}
 	f.svc.EXPECT().Exposure(gomock.Any()).DoAndReturn(func(context.Context) (contracts.ExposureSettings, error) { return settings, nil }).AnyTimes()
 	ctx := as(contracts.AllScopes...)
 	names := f.listTools(ctx)
@@ -106,7 +107,7 @@ func TestExposure(t *testing.T) {
 	}
 
 	// The next call sees a change at once: read-only hides every write.
-	settings = contracts.ExposureSettings{ReadOnly: true}
+	settings = contracts.ExposureSettings{ReadOnly: true, Toolsets: all}
 	names = f.listTools(ctx)
 	for _, def := range contracts.Catalog() {
 		if slices.Contains(names, def.Name) == def.Mutates {

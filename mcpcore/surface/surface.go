@@ -78,15 +78,42 @@ func (s *Tools) Catalog() mcpcore.Catalog {
 // read at call time through the port.
 func (s *Tools) Options() mcpcore.Options {
 	return mcpcore.Options{
-		DefaultTimeout: cmp.Or(s.cfg.Timeout, ToolTimeout),
-		StateKey:       s.cfg.StateKey,
-		Instructions: "Takhtabush is a flashcard and spaced-repetition service. Create decks, add cards in bulk " +
-			"(add_cards, import_cards), study with start_study_session and submit_review (FSRS scheduling), " +
-			"and read progress with get_stats and get_study_plan. Ids come from earlier results; never invent them.",
-		ToolVisible: s.visible,
-		Logger:      s.log,
-		Tasks:       jobTasks{svc: s.svc, kinds: jobToolKinds()},
+		DefaultTimeout:  cmp.Or(s.cfg.Timeout, ToolTimeout),
+		StateKey:        s.cfg.StateKey,
+		Instructions:    Instructions,
+		Toolsets:        engineToolsets(),
+		DefaultToolsets: s.defaultToolsets,
+		ToolVisible:     s.visible,
+		Logger:          s.log,
+		Tasks:           jobTasks{svc: s.svc, kinds: jobToolKinds()},
 	}
+}
+
+// Instructions open the server's instructions, whatever toolsets a
+// request chose; each chosen set's own follow (contracts.ToolsetDef).
+const Instructions = "Takhtabush: flashcards with FSRS spaced repetition. Ids come from earlier results (list_decks, search_cards); never invent them."
+
+// engineToolsets are the catalog's toolsets as the engine declares them.
+func engineToolsets() []mcpcore.Toolset {
+	var out []mcpcore.Toolset
+	for _, t := range contracts.Toolsets() {
+		out = append(out, mcpcore.Toolset{Name: t.Name, Description: t.Description, Instructions: t.Instructions})
+	}
+	return out
+}
+
+// defaultToolsets are the sets of a request that chose none: the acting
+// account's default (its exposure settings), and the lean default
+// without a principal.
+func (s *Tools) defaultToolsets(ctx context.Context) ([]string, error) {
+	if _, ok := contracts.PrincipalFrom(ctx); !ok {
+		return contracts.LeanToolsets, nil
+	}
+	settings, err := s.svc.Exposure(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return settings.ToolsetsOrDefault(), nil
 }
 
 // Implementation returns the serverInfo.
@@ -123,16 +150,17 @@ func (s *Tools) tool(def contracts.ToolDef) mcpcore.Tool {
 		Name:         def.Name,
 		Title:        def.Title,
 		Description:  def.Description,
-		InputSchema:  def.InputSchema,
+		InputSchema:  def.ListedInput,
+		ArgsSchema:   def.InputSchema,
 		OutputSchema: def.OutputSchema,
 		Annotations: &mcpcore.ToolAnnotations{
-			Title:           def.Title,
-			ReadOnlyHint:    a.ReadOnlyHint,
+			ReadOnlyHint:    new(a.ReadOnlyHint),
 			DestructiveHint: new(a.DestructiveHint),
 			IdempotentHint:  a.IdempotentHint,
 			OpenWorldHint:   new(a.OpenWorldHint),
 		},
 		Meta:           def.Meta,
+		Sets:           def.Sets,
 		Scopes:         contracts.ScopeStrings(def.Scopes),
 		AnyScopes:      contracts.ScopeStrings(def.AnyScopes),
 		Handler:        s.handler(def),

@@ -49,7 +49,7 @@ func engineTool(d fixture.ToolDef, h mcpcore.ToolHandler) mcpcore.Tool {
 		Description:  d.Description,
 		InputSchema:  d.InputSchema,
 		OutputSchema: d.OutputSchema,
-		Annotations:  &mcpcore.ToolAnnotations{ReadOnlyHint: d.ReadOnly, OpenWorldHint: new(d.OpenWorld)},
+		Annotations:  &mcpcore.ToolAnnotations{ReadOnlyHint: new(d.ReadOnly), OpenWorldHint: new(d.OpenWorld)},
 		Handler:      h,
 	}
 }

@@ -34,13 +34,27 @@ var (
 )
 
 // NewServer returns the conformance fixture server. Without opts.Tasks it
-// keeps tasks in memory.
+// keeps tasks in memory. Its tools are in toolsets, so the suite runs
+// through the engine's filtering: every fixture tool is in SuiteSet, the
+// default, and OutsideTool only in ExtraSet, which no request of the
+// suite chooses, so it is never listed and calling it is unknown.
 func NewServer(opts mcpcore.Options) (*mcpcore.Server, error) {
 	if opts.Tasks == nil {
 		opts.Tasks = mcpcore.NewMemoryTaskStore(0, 0)
 	}
+	if opts.Toolsets == nil {
+		opts.Toolsets = []mcpcore.Toolset{{Name: SuiteSet}, {Name: ExtraSet}}
+		opts.DefaultToolsets = func(context.Context) ([]string, error) { return []string{SuiteSet}, nil }
+	}
 	return mcpcore.NewServer(mcpcore.Implementation{Name: "mcpcore-conformance", Version: "1.0.0"}, opts, Catalog())
 }
+
+// The fixture's toolsets and the one tool outside the default.
+const (
+	SuiteSet    = "suite"
+	ExtraSet    = "extra"
+	OutsideTool = "test_outside_default_set"
+)
 
 func text(s string) mcpcore.ToolHandler {
 	return func(ctx context.Context, req *mcpcore.CallRequest) (*mcpcore.CallToolResult, error) {
@@ -54,8 +68,14 @@ const noArgs = `{"type":"object","properties":{}}`
 
 // Catalog is the fixture set.
 func Catalog() mcpcore.Catalog {
+	all := append(tools(), taskTools()...)
+	for i := range all {
+		all[i].Sets = []string{SuiteSet}
+	}
+	all = append(all, mcpcore.Tool{Name: OutsideTool, Description: "Only in the extra toolset", InputSchema: schema(noArgs),
+		Sets: []string{ExtraSet}, Handler: text("outside the default set")})
 	return mcpcore.Catalog{
-		Tools:             append(tools(), taskTools()...),
+		Tools:             all,
 		Resources:         resources(),
 		ResourceTemplates: templates(),
 		Prompts:           prompts(),

@@ -1,6 +1,7 @@
 // Command gendocs writes the MCP tool reference (docs/mcp-tools.md) from the
-// contracts catalog, so the reference can never drift from what tools/list
-// serves. Run it through `make generate`.
+// contracts catalog and the served sizes of tools/list, so the reference
+// can never drift from what tools/list serves. Run it through `make
+// generate`.
 package main
 
 import (
@@ -14,12 +15,17 @@ import (
 	"strings"
 
 	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/mcpcore/surface"
 )
 
 func main() {
 	out := flag.String("out", "docs/mcp-tools.md", "file to write")
 	flag.Parse()
-	if err := os.WriteFile(*out, render(contracts.Catalog()), 0o644); err != nil {
+	sizes, err := surface.MeasureLists()
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := os.WriteFile(*out, render(contracts.Catalog(), sizes), 0o644); err != nil {
 		log.Fatal(err)
 	}
 }
@@ -53,19 +59,21 @@ func decode(raw json.RawMessage, v any) {
 	}
 }
 
-func render(tools []contracts.ToolDef) []byte {
+func render(tools []contracts.ToolDef, sizes []surface.ListSizes) []byte {
 	var b bytes.Buffer
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	p("# MCP tool reference\n\n")
 	p("Generated from `contracts` by `make generate`; do not edit by hand.\n\n")
 	p("%s", rules())
+	p("%s", toolsets(tools, sizes))
 	p("## Tools\n\n")
-	p("| Tool | Title | Scopes | Hints |\n|---|---|---|---|\n")
+	p("| Tool | Title | Toolsets | Scopes | Hints |\n|---|---|---|---|---|\n")
 	for _, t := range tools {
-		p("| [`%s`](#%s) | %s | %s | %s |\n", t.Name, t.Name, t.Title, scopes(t), hints(t))
+		p("| [`%s`](#%s) | %s | %s | %s | %s |\n", t.Name, t.Name, t.Title, strings.Join(t.Sets, ", "), scopes(t), hints(t))
 	}
 	for _, t := range tools {
 		p("\n## %s\n\n**%s.** %s\n\n", t.Name, t.Title, t.Description)
+		p("- Toolsets: %s\n", strings.Join(t.Sets, ", "))
 		p("- Scopes: %s\n", scopes(t))
 		if len(t.AnyScopes) > 0 {
 			p("- Each job also needs the scope of the tool that started it: the call is refused (forbidden, naming the scope) for a job of another kind\n")
@@ -97,6 +105,42 @@ func render(tools []contracts.ToolDef) []byte {
 		}
 	}
 	return b.Bytes()
+}
+
+// toolsets is the section on toolsets: each set, its tools, and what its
+// tools/list costs in served bytes in either era.
+func toolsets(tools []contracts.ToolDef, sizes []surface.ListSizes) string {
+	var b strings.Builder
+	b.WriteString("## Toolsets\n\n")
+	fmt.Fprintf(&b, "An agent chooses toolsets by URL (`/mcp/x/study,library`, `/mcp/x/all`), or with the `X-MCP-Toolsets: study,library` header; "+
+		"`/mcp/readonly`, `/mcp/x/{sets}/readonly` or `X-MCP-Readonly: true` keep only read-only tools. These URLs are aliases of `/mcp`: "+
+		"the same OAuth resource, tokens and metadata. Without a choice the account's default applies: `%s` for a new account "+
+		"(accounts that existed before toolsets keep `all`), changed on the agent settings page. A tool outside the chosen sets is an unknown tool.\n\n",
+		strings.Join(contracts.LeanToolsets, ","))
+	b.WriteString("Bytes are the served `tools/list` response of each protocol era (what a host puts in its model's context); ")
+	fmt.Fprintf(&b, "`TestToolsListBudget` holds the default to %d and every tool to %d.\n\n", surface.DefaultListBudget, surface.AllListBudget)
+	b.WriteString("| Toolset | What for | Tools | Bytes (2025-11-25) | Bytes (2026-07-28) |\n|---|---|---|---|---|\n")
+	byName := map[string]surface.ListSizes{}
+	for _, s := range sizes {
+		byName[s.Choice] = s
+	}
+	row := func(name, what string, members []string) {
+		s := byName[name]
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %d | %d |\n", name, what, strings.Join(members, ", "), s.Legacy, s.Modern)
+	}
+	for _, set := range contracts.Toolsets() {
+		var members []string
+		for _, t := range tools {
+			if slices.Contains(t.Sets, set.Name) {
+				members = append(members, "`"+t.Name+"`")
+			}
+		}
+		row(set.Name, set.Description, members)
+	}
+	row("default", "A new account's default.", []string{"those of `" + strings.Join(contracts.LeanToolsets, "` and `") + "`"})
+	row(contracts.ToolsetsAll, "Every tool.", []string{"all of the above"})
+	b.WriteString("\n")
+	return b.String()
 }
 
 func scopes(t contracts.ToolDef) string {

@@ -6,13 +6,18 @@ import (
 	"testing"
 
 	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/mcpcore/surface"
 )
 
 // The reference is complete: no empty table cell (every argument has a
 // description), numbers as written, fields inside arrays and objects,
 // a result table per tool, and the rules every tool follows.
 func TestReferenceIsComplete(t *testing.T) {
-	doc := string(render(contracts.Catalog()))
+	sizes, err := surface.MeasureLists()
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(render(contracts.Catalog(), sizes))
 	for i, line := range strings.Split(doc, "\n") {
 		if !strings.HasPrefix(line, "|") || strings.HasPrefix(line, "|---") {
 			continue
