@@ -7,8 +7,11 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
+
+	"golang.org/x/oauth2"
 
 	"github.com/takhtabush/takhtabush/adapters/clientdoc"
 	"github.com/takhtabush/takhtabush/apiserver"
@@ -98,5 +101,41 @@ func TestOAuthAuthorizeNoProbing(t *testing.T) {
 	}
 	if status, _ := authorizeFrom("https://10.0.0.1/c.json", "2001:db8:9:a::1"); status != http.StatusBadRequest {
 		t.Errorf("the next /64: %d, want 400", status)
+	}
+}
+
+// The consent page says what is checked and what is not: a client's name
+// loses its control, bidirectional and invisible characters; the host the
+// answer goes back to (its registered redirect URI's) is the checked
+// fact; a registered client's client_uri domain is labelled as its own
+// claim.
+func TestOAuthConsentHonesty(t *testing.T) {
+	e := newEnv(t, sqliteURL(t), nil)
+	d := discover(t, e, "/mcp")
+	status, reg := register(t, e, `{"client_name":"Cl\u200baude\u202e\u2066 Desktop\u200d\u2069","client_uri":"https://claude.ai","redirect_uris":["https://evil.example/cb"]}`)
+	if status != http.StatusCreated {
+		t.Fatalf("registration: %d %v", status, reg)
+	}
+	cookies, _ := e.signIn(t, testUser)
+	conf := oauthConfig(e, d, reg["client_id"].(string))
+	conf.RedirectURL = "https://evil.example/cb"
+	resp, body := page(t, e, conf.AuthCodeURL("s", oauth2.S256ChallengeOption(oauth2.GenerateVerifier())), cookies)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("consent page: %d\n%s", resp.StatusCode, body)
+	}
+	text := html.UnescapeString(body)
+	if !strings.Contains(text, `<span id="client-name">Claude Desktop</span>`) {
+		t.Errorf("the client's name is not shown cleaned:\n%q", text[:min(len(text), 4000)])
+	}
+	for _, r := range []rune{0x200b, 0x200d, 0x202e, 0x2066, 0x2069} {
+		if strings.ContainsRune(text, r) {
+			t.Errorf("the consent page carries U+%04X", r)
+		}
+	}
+	if !regexp.MustCompile(`Checked: after you answer, you go back to <strong id="redirect-host">evil\.example</strong>`).MatchString(text) {
+		t.Errorf("the redirect URI's host is not the checked fact:\n%s", body)
+	}
+	if !regexp.MustCompile(`Not checked: it says it comes from <strong>claude\.ai</strong> \(self-declared`).MatchString(text) {
+		t.Errorf("the self-declared domain is not labelled as such:\n%s", body)
 	}
 }

@@ -86,3 +86,29 @@ func Invisible(r rune) bool {
 	return unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Me, r) ||
 		unicode.IsControl(r)
 }
+
+// Shown returns s as a person deciding whom to trust should read it (an
+// application's self-chosen name on a consent page): without control and
+// format characters (bidirectional controls, zero-width spaces and
+// joiners, direction marks, tag characters), without the blank fillers
+// some scripts have, white space collapsed to single spaces and trimmed.
+// Invalid UTF-8 is dropped. What is left may be "".
+func Shown(s string) string {
+	var b strings.Builder
+	space := false
+	for _, r := range strings.ToValidUTF8(s, "") {
+		switch {
+		case unicode.IsSpace(r):
+			space = b.Len() > 0
+			continue
+		case unicode.IsControl(r), unicode.Is(unicode.Cf, r), r == 0x115F, r == 0x1160, r == 0x3164, r == 0xFFA0, r == 0x2800, r == 0x180E:
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}

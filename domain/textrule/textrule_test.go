@@ -85,3 +85,24 @@ func FuzzClean(f *testing.F) {
 		}
 	})
 }
+
+// Shown leaves what a person reads: no control, format or filler
+// characters, white space collapsed.
+func TestShown(t *testing.T) {
+	for in, want := range map[string]string{
+		"Claude":                                  "Claude",
+		"Clau\u200bde\u200d":                      "Claude",
+		"\u202eedualC\u202c":                      "edualC",
+		"Good\u2066 App\u2069\u200e":              "Good App",
+		"  a\t\n b \u00a0 c  ":                    "a b c",
+		"x\x00y\x1bz\u0085":                       "xyz",
+		"\u3164\u115f\u2800":                      "",
+		"tag\U000E0041\U000E0042":                 "tag",
+		"e\u0301t\u00e9 \u05e9\u05dc\u05d5\u05dd": "e\u0301t\u00e9 \u05e9\u05dc\u05d5\u05dd",
+		"bad\xffutf8":                             "badutf8",
+	} {
+		if got := Shown(in); got != want {
+			t.Errorf("Shown(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

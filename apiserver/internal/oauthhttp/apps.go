@@ -7,6 +7,7 @@ import (
 
 	"github.com/takhtabush/takhtabush/apiserver/internal/web"
 	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/domain/textrule"
 )
 
 // grantView is one connected app on the page.
@@ -45,7 +46,7 @@ func (h *Handler) ConnectedApps(mcpURL string) http.Handler {
 		views := make([]grantView, len(grants))
 		for i, g := range grants {
 			c := contracts.OAuthClient{ID: g.ClientID, Kind: g.ClientKind, Name: g.ClientName}
-			views[i] = grantView{ID: g.ID, Name: domain.ClientDisplayName(c), Domain: domain.ClientDomain(c), Scopes: scopeViews(g.Scopes),
+			views[i] = grantView{ID: g.ID, Name: displayName(c), Domain: textrule.Shown(domain.ClientDomain(c)), Scopes: scopeViews(g.Scopes),
 				CreatedAt: g.CreatedAt, LastUsedAt: g.LastUsedAt}
 		}
 		v.Data = map[string]any{"Grants": views, "Action": ConnectedAppsPath, "MCPURL": mcpURL}

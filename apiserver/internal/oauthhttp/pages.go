@@ -9,6 +9,7 @@ import (
 
 	"github.com/takhtabush/takhtabush/apiserver/internal/web"
 	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/domain/textrule"
 )
 
 //go:embed consent.html
@@ -68,29 +69,49 @@ func (h *Handler) consentPage(w http.ResponseWriter, r *http.Request, view web.V
 	for _, x := range v["resource"] {
 		fields = append(fields, hidden{"resource", x})
 	}
-	redirect, _ := url.Parse(c.RedirectURI)
-	redirectTo := c.RedirectURI
-	if redirect != nil && redirect.Host != "" {
-		redirectTo = redirect.Scheme + "://" + redirect.Host
-	}
+	host, scheme := redirectTarget(c.RedirectURI)
 	status := http.StatusOK
 	if problem != "" {
 		status = http.StatusBadRequest
 	}
 	view.Title, view.Narrow, view.Error = "Allow access", true, problem
 	view.Data = map[string]any{
-		"Name":       domain.ClientDisplayName(c.Client),
-		"Domain":     domain.ClientDomain(c.Client),
-		"Document":   c.Client.Kind == contracts.OAuthClientMetadataDocument,
-		"ClientID":   c.Client.ID,
-		"Scopes":     scopeViews(c.Scopes),
-		"Resource":   c.Resource,
-		"RedirectTo": redirectTo,
-		"Fields":     fields,
-		"Action":     AuthorizePath,
+		"Name":           displayName(c.Client),
+		"Domain":         textrule.Shown(domain.ClientDomain(c.Client)),
+		"Document":       c.Client.Kind == contracts.OAuthClientMetadataDocument,
+		"ClientID":       c.Client.ID,
+		"Scopes":         scopeViews(c.Scopes),
+		"Resource":       c.Resource,
+		"RedirectHost":   host,
+		"RedirectScheme": scheme,
+		"Fields":         fields,
+		"Action":         AuthorizePath,
 	}
 	noStore(w)
 	h.site.R.Render(formActionTo(w, c.RedirectURI), r, status, consentPage, view)
+}
+
+// displayName is a client's name as a person deciding whether to trust it
+// should read it: the name it gave itself without control, bidirectional
+// or invisible characters (textrule.Shown), or what stands in for a name.
+func displayName(c contracts.OAuthClient) string {
+	c.Name = textrule.Shown(c.Name)
+	return textrule.Shown(domain.ClientDisplayName(c))
+}
+
+// redirectTarget is where a consent's answer goes, the one fact about a
+// client we check (its redirect URI matches a registered one exactly):
+// the host of an http(s) redirect URI (with a port other than the
+// default), or else the scheme of the app on the device that takes it.
+func redirectTarget(raw string) (host, scheme string) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "", ""
+	}
+	if (u.Scheme == "https" || u.Scheme == "http") && u.Host != "" {
+		return u.Host, ""
+	}
+	return "", u.Scheme
 }
 
 // formActionTo lets the consent form's answer redirect to the client: the
