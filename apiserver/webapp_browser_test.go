@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/css"
 	"github.com/chromedp/chromedp"
 
 	"github.com/takhtabush/takhtabush/contracts"
@@ -282,4 +283,50 @@ func TestBrowserClozeAndTypeIn(t *testing.T) {
 		t.Errorf("the comparison of Roma with Rome: %q", typed)
 	}
 	b.look("study-typein-answer")
+}
+
+// TestWidgetClozeAndTypeIn: the study widget highlights a cloze deletion,
+// puts a typing box on a type-in question, and on reveal compares what
+// was typed with the answer.
+func TestWidgetClozeAndTypeIn(t *testing.T) {
+	e := newEnv(t, sqliteURL(t), nil)
+	cloze := noteInNewDeck(t, e, "Cloze deck", contracts.NoteTypeCloze, map[string]string{"Text": "{{c1::Paris}} is the capital of France"})
+	typein := noteInNewDeck(t, e, "Type-in deck", contracts.NoteTypeBasicTypeIn, map[string]string{"Front": "Capital of Italy?", "Back": "Rome"})
+	key, _ := e.key(t, contracts.AllScopes...)
+	cs := connect(t, e.addr+"/mcp", bearer(key), "")
+	b := widgetBrowser(t, e)
+
+	h, _ := newWidgetHost(t, e, cs, map[string]any{"deckId": cloze})
+	b.openHost(h, "", "is the capital")
+	props, ok := inWidget(b, func(o chromedp.QueryOption) chromedp.Action[[]*css.ComputedStyleProperty] {
+		return chromedp.ComputedStyle(chromedp.CSS("#front .cloze"), o)
+	})
+	weight := ""
+	for _, p := range props {
+		if p.Name == "font-weight" {
+			weight = p.Value
+		}
+	}
+	if !ok || weight != "700" {
+		t.Errorf("the widget's cloze is not highlighted: font-weight %q (%v)", weight, ok)
+	}
+
+	h, _ = newWidgetHost(t, e, cs, map[string]any{"deckId": typein})
+	b.openHost(h, "", "Capital of Italy")
+	if _, ok := inWidget(b, func(o chromedp.QueryOption) chromedp.Action[chromedp.Void] {
+		return chromedp.SendKeys(chromedp.CSS("#typed"), "Roma\n", o)
+	}); !ok {
+		t.Fatalf("no typing box in the widget; it shows %q", b.widgetText("#app"))
+	}
+	b.waitWidget("#back", "Rom")
+	got, _ := inWidget(b, func(o chromedp.QueryOption) chromedp.Action[string] {
+		return chromedp.OuterHTML(chromedp.CSS("#back .type-answer"), o)
+	})
+	if !strings.Contains(got, `<span class="typed-bad">a</span>`) || !strings.Contains(got, `<span class="typed-miss">e</span>`) {
+		t.Errorf("the widget's comparison of Roma with Rome: %s", got)
+	}
+	if back := b.widgetText("#back"); strings.Contains(back, "Capital of Italy") {
+		t.Errorf("the widget's answer repeats the question: %q", back)
+	}
+	b.checkClean("widget type-in")
 }

@@ -116,6 +116,7 @@ function show(session) {
   if (session.current && typeof session.frontHtml === "string") {
     ui.front.innerHTML = session.frontHtml;
     ui.back.innerHTML = session.backHtml || "";
+    typeBox();
     setCardStyle(session.cardCss);
     setIntervals(session.ratings || []);
     ui.answer.hidden = true;
@@ -173,8 +174,74 @@ function showDone(session) {
   if (!pending && reviewed > 0) tellModel(session);
 }
 
+// typeBox puts a typing box where a type-in card's question asks for the
+// answer (the renderer's empty .type-in mark); Enter in it reveals, on the
+// key's release, so the press does not also reach the rating button that
+// the reveal focuses.
+function typeBox() {
+  const mark = ui.front.querySelector(".type-in");
+  if (!mark) return;
+  const input = document.createElement("input");
+  input.type = "text";
+  input.id = "typed";
+  input.autocomplete = "off";
+  input.spellcheck = false;
+  input.setAttribute("aria-label", "Type the answer");
+  input.className = "typein";
+  input.addEventListener("keyup", (e) => {
+    if (e.key === "Enter") reveal();
+  });
+  mark.replaceWith(input);
+  queueMicrotask(() => input.focus({ preventScroll: true }));
+}
+
+// compareTyped replaces the expected answer (.type-answer on the back) with
+// what was typed against it, as Anki does: the typed line with its right
+// and wrong characters, then the answer with the characters missed; the
+// longest common subsequence decides which is which.
+function compareTyped() {
+  const input = ui.front.querySelector("#typed");
+  const el = ui.back.querySelector(".type-answer");
+  if (!input || !el) return;
+  input.readOnly = true;
+  const got = Array.from(input.value.trim()).slice(0, 500);
+  const want = Array.from(el.textContent.trim()).slice(0, 500);
+  if (got.length === 0) return;
+  const L = Array.from({ length: got.length + 1 }, () => new Array(want.length + 1).fill(0));
+  for (let i = got.length - 1; i >= 0; i--) {
+    for (let j = want.length - 1; j >= 0; j--) {
+      L[i][j] = got[i] === want[j] ? L[i + 1][j + 1] + 1 : Math.max(L[i + 1][j], L[i][j + 1]);
+    }
+  }
+  const inGot = got.map(() => false);
+  const inWant = want.map(() => false);
+  for (let i = 0, j = 0; i < got.length && j < want.length; ) {
+    if (got[i] === want[j]) {
+      inGot[i++] = inWant[j++] = true;
+    } else if (L[i + 1][j] >= L[i][j + 1]) i++;
+    else j++;
+  }
+  const line = (chars, kept, other, label) => {
+    const out = document.createElement("span");
+    out.className = "typed";
+    out.setAttribute("aria-label", `${label}: ${chars.join("")}`);
+    chars.forEach((c, k) => {
+      const cls = kept[k] ? "typed-ok" : other;
+      if (out.lastChild?.className !== cls) out.append(Object.assign(document.createElement("span"), { className: cls }));
+      out.lastChild.textContent += c;
+    });
+    return out;
+  };
+  if (got.join("") === want.join("")) {
+    el.replaceChildren(line(want, inWant, "typed-ok", "You typed it right"));
+  } else {
+    el.replaceChildren(line(got, inGot, "typed-bad", "You typed"), line(want, inWant, "typed-miss", "The answer"));
+  }
+}
+
 function reveal() {
   if (!view?.current || revealed || busy) return;
+  compareTyped();
   revealed = true;
   ui.answer.hidden = false;
   ui.reveal.hidden = true;
