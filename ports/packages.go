@@ -112,6 +112,10 @@ type AnkiPackageHead struct {
 	DeckCards map[int64]int
 	// MaxPosition is the largest Position of the package's new cards.
 	MaxPosition int
+	// MissingMedia counts the files the media map names but the package
+	// lacks. Media lists only the first few of them (their Open fails),
+	// so the work an import does follows what the package holds.
+	MissingMedia int
 }
 
 // AnkiChunk is a run of a package's notes in key order with the cards of

@@ -90,55 +90,97 @@ func readSmall(f *zip.File, compressed bool, limit, ratio int64) ([]byte, error)
 
 // readMedia reads the media map (JSON {"0": "name"} in legacy packages,
 // zstd protobuf MediaEntries in the current format) and gives each file
-// an Open that reads it from the zip when called.
-func readMedia(files map[string]*zip.File, latest bool, lim Limits) ([]ports.AnkiMedia, error) {
+// an Open that reads it from the zip when called. Files the package lacks
+// are counted; only the first maxMissingListed are listed.
+func readMedia(files map[string]*zip.File, latest bool, lim Limits) ([]ports.AnkiMedia, int, error) {
 	f := files["media"]
 	if f == nil {
-		return nil, nil
+		return nil, 0, nil
 	}
 	b, err := readSmall(f, latest, lim.MetaBytes, lim.InflateRatio)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	var entries []mediaEntry
 	if latest {
-		entries, err = protoMedia(b)
+		entries, err = protoMedia(b, lim.Entries)
 	} else {
-		entries, err = jsonMedia(b)
+		entries, err = jsonMedia(b, lim.Entries)
 	}
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	out := make([]ports.AnkiMedia, 0, len(entries))
-	names := make(map[string]bool, len(entries))
+	out := make([]ports.AnkiMedia, 0, min(len(entries), len(files)+maxMissingListed))
+	names := make(map[string]bool, min(len(entries), len(files)))
+	missing := 0
 	for _, e := range entries {
 		if err := checkMediaName(e.name); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		if names[e.name] {
-			return nil, invalid(nil, "its media map names %q twice", clip(e.name))
+			return nil, 0, invalid(nil, "its media map names %q twice", clip(e.name))
+		}
+		f := files[e.zipName]
+		if f == nil {
+			if missing++; missing > maxMissingListed {
+				continue
+			}
 		}
 		names[e.name] = true
-		out = append(out, ports.AnkiMedia{Name: e.name, Open: opener(files[e.zipName], e.name, latest, lim.MediaFileBytes, lim.InflateRatio)})
+		out = append(out, ports.AnkiMedia{Name: e.name, Open: opener(f, e.name, latest, lim.MediaFileBytes, lim.InflateRatio)})
 	}
-	return out, nil
+	return out, missing, nil
 }
+
+// maxMissingListed is how many files the media map names but the package
+// lacks are listed (each one's Open fails, so the import reports it): a
+// map naming a million absent files costs a count, not a million
+// lookups (issue 29 §4).
+const maxMissingListed = 100
 
 // mediaEntry is one media map entry: the file's name in the notes and
 // its entry's name in the zip.
 type mediaEntry struct{ zipName, name string }
 
-func jsonMedia(b []byte) ([]mediaEntry, error) {
-	var m map[string]string
+// jsonMedia reads a legacy media map, refusing one of more than limit
+// files before sorting it.
+func jsonMedia(b []byte, limit int) ([]mediaEntry, error) {
 	if len(bytes.TrimSpace(b)) == 0 {
 		return nil, nil
 	}
-	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, invalid(err, "its media map is not valid JSON")
+	// Streamed, so a map past the limit is refused at its limit-th entry.
+	dec := json.NewDecoder(bytes.NewReader(b))
+	bad := func(err error) error { return invalid(err, "its media map is not valid JSON") }
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, bad(err)
 	}
-	out := make([]mediaEntry, 0, len(m))
-	for k, v := range m {
+	byKey := map[string]int{} // a repeated key keeps its last name, as a JSON object does
+	var out []mediaEntry
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, bad(err)
+		}
+		k, _ := tok.(string)
+		var v string
+		if err := dec.Decode(&v); err != nil {
+			return nil, bad(err)
+		}
+		if i, ok := byKey[k]; ok {
+			out[i].name = v
+			continue
+		}
+		if len(out) == limit {
+			return nil, invalid(nil, "its media map names more than %d files, the limit", limit)
+		}
+		byKey[k] = len(out)
 		out = append(out, mediaEntry{zipName: k, name: v})
+	}
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('}') {
+		return nil, bad(err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, bad(err)
 	}
 	sort.Slice(out, func(i, j int) bool {
 		a, aerr := strconv.Atoi(out[i].zipName)
@@ -151,14 +193,17 @@ func jsonMedia(b []byte) ([]mediaEntry, error) {
 	return out, nil
 }
 
-// protoMedia reads MediaEntries: entries = 1, each {name = 1, size = 2,
+// protoMedia reads MediaEntries (at most limit of them): entries = 1, each {name = 1, size = 2,
 // sha1 = 3, legacy_zip_filename = 255}; an entry's zip name is its index
 // unless legacy_zip_filename is set.
-func protoMedia(b []byte) ([]mediaEntry, error) {
+func protoMedia(b []byte, limit int) ([]mediaEntry, error) {
 	var out []mediaEntry
 	err := eachField(b, func(num protowire.Number, typ protowire.Type, v []byte, _ uint64) error {
 		if num != 1 || typ != protowire.BytesType {
 			return nil
+		}
+		if len(out) == limit {
+			return invalid(nil, "its media map names more than %d files, the limit", limit)
 		}
 		e := mediaEntry{zipName: strconv.Itoa(len(out))}
 		err := eachField(v, func(num protowire.Number, typ protowire.Type, v []byte, n uint64) error {
@@ -173,7 +218,11 @@ func protoMedia(b []byte) ([]mediaEntry, error) {
 		out = append(out, e)
 		return err
 	})
-	if err != nil {
+	var ce *contracts.Error
+	switch {
+	case errors.As(err, &ce):
+		return nil, err
+	case err != nil:
 		return nil, invalid(err, "its media map is damaged")
 	}
 	return out, nil

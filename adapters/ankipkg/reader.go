@@ -159,7 +159,7 @@ func (rd Reader) OpenPackage(ctx context.Context, r io.ReaderAt, size int64) (po
 	if src.c, err = openHead(ctx, path, latest, lim); err != nil {
 		return nil, err
 	}
-	if src.c.head.Media, err = readMedia(files, latest, lim); err != nil {
+	if src.c.head.Media, src.c.head.MissingMedia, err = readMedia(files, latest, lim); err != nil {
 		return nil, err
 	}
 	ok = true

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"compress/flate"
 	"context"
+	"fmt"
 	"hash/crc32"
 	"os"
 	"runtime"
@@ -152,4 +153,44 @@ func procStatus(t testing.TB, field string) int64 {
 	}
 	t.Skipf("no %s in /proc/self/status", field)
 	return 0
+}
+
+// TestMediaMapOfAbsentFiles (issue 29 §4): a media map naming files the
+// package lacks costs a count, not a listed file each (every listed file
+// is a lookup and a read attempt for the import): a few MiB naming a
+// million absent files is refused, and of 5,000 absent ones only the
+// first 100 are listed (so the import still reports some), all counted.
+func TestMediaMapOfAbsentFiles(t *testing.T) {
+	good := write(t, samplePackage())
+	mediaMap := func(n int) []byte {
+		var b strings.Builder
+		b.WriteString(`{"0":"dog.png"`)
+		for i := 1; i <= n; i++ {
+			fmt.Fprintf(&b, `,"%d":"absent%d.png"`, i+1000, i)
+		}
+		b.WriteString("}")
+		return []byte(b.String())
+	}
+	million := zipOf(t, replace(entries(t, good), "media", mediaMap(1_000_000))...)
+	cpu0 := cpuTime(t)
+	err := readErr(t, million, ankipkg.Limits{})
+	cpu := cpuTime(t) - cpu0
+	t.Logf("%d KiB package naming a million absent files: %v in %v of CPU", len(million)>>10, err, cpu.Round(time.Millisecond))
+	if contracts.KindOf(err) != contracts.KindInvalid || !strings.Contains(contracts.MessageOf(err), "names more than 200000 files, the limit") {
+		t.Errorf("err = %v, want invalid naming the count and the limit", err)
+	}
+	if cpu > 2*time.Second {
+		t.Errorf("refused after %v of CPU, want within 2 s", cpu)
+	}
+
+	some := zipOf(t, replace(entries(t, good), "media", mediaMap(5000))...)
+	src, err := (ankipkg.Reader{TempDir: t.TempDir()}).OpenPackage(context.Background(), bytes.NewReader(some), int64(len(some)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	h := src.Head()
+	if len(h.Media) != 101 || h.MissingMedia != 5000 || h.Media[0].Name != "dog.png" {
+		t.Errorf("%d media listed (first %q), %d missing; want dog.png and 100 of the 5,000 missing, all counted", len(h.Media), h.Media[0].Name, h.MissingMedia)
+	}
 }
