@@ -9,7 +9,7 @@ GO ?= go
 DB ?=
 ADDR ?=
 
-.PHONY: axe fsrs-harness anki-harness run build test generate widget check-widget check-generated lint tidy-check bench bench-big bench-import bench-quick loadtest loadtest-smoke loadtest-scale pgbouncer-suite replica-test fuzz-import fuzz-package fuzz-oauth fuzz-hostile conformance conformance-oauth ci help
+.PHONY: axe fsrs-harness anki-harness run build test generate widget check-widget check-generated lint tidy-check bench bench-big bench-import bench-quick loadtest loadtest-smoke loadtest-scale soak soak-smoke pgbouncer-suite replica-test fuzz-import fuzz-package fuzz-oauth fuzz-hostile conformance conformance-oauth ci help
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
@@ -88,6 +88,14 @@ loadtest: ## 50 agents start sessions and review through /mcp for 60 s on SQLite
 
 loadtest-smoke: ## the load test for 15 s per configuration (what CI runs)
 	$(GO) run ./bench/cmd/loadtest -duration 15s -cards 100 $(LOADTEST_FLAGS)
+
+SOAKTIME ?= 1h
+SOAKAGENTS ?= 40
+soak: ## issue 29: SOAKAGENTS agents (40) for SOAKTIME (1h) on SQLite, then on Postgres, sampling RSS, goroutines, open files, the log, p99 and bytes per row every 10 s; fails when one grows without bound (not in CI)
+	$(GO) run ./bench/cmd/loadtest -configs sqlite,pg -agents $(SOAKAGENTS) -duration $(SOAKTIME) -soak 10s $(LOADTEST_FLAGS)
+
+soak-smoke: ## the soak for 60 s on SQLite, sampled every 5 s (what CI runs)
+	$(GO) run ./bench/cmd/loadtest -configs sqlite -agents 20 -duration 60s -cards 100 -soak 5s $(LOADTEST_FLAGS)
 
 loadtest-scale: ## the same client load on 1, 2 and 4 instances on one Postgres, with CPU per call split between instances and Postgres
 	$(GO) run ./bench/cmd/loadtest -configs pg,pg-x2,pg-x4 -duration 30s $(LOADTEST_FLAGS)

@@ -17,6 +17,7 @@
 //	go run ./bench/cmd/loadtest                                  # every configuration, 50 agents, 60 s each
 //	go run ./bench/cmd/loadtest -duration 15s                    # the smoke run
 //	go run ./bench/cmd/loadtest -configs pg,pg-x2,pg-x4 -duration 30s   # scale with instances
+//	go run ./bench/cmd/loadtest -configs sqlite,pg -agents 40 -duration 1h -soak 10s   # soak (make soak)
 package main
 
 import (
@@ -52,6 +53,7 @@ func run() error {
 		cards    = flag.Int("cards", 200, "new cards in each agent's deck")
 		pgURL    = flag.String("postgres", os.Getenv("TAKHTABUSH_TEST_POSTGRES_URL"), "Postgres server URL the Postgres configurations create their databases on")
 		bouncer  = flag.String("pgbouncer", "/usr/sbin/pgbouncer", "pgbouncer binary")
+		sample   = flag.Duration("soak", 0, "soak mode: sample RSS, goroutines, open files, the log, p99 and bytes per row this often, and fail when one grows without bound (allows -duration up to 2h)")
 	)
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -65,7 +67,7 @@ func run() error {
 	}
 	cfg := loadtest.Config{
 		Agents: *agents, Duration: *duration, MaxCalls: *maxCalls, CardsPerAgent: *cards,
-		PostgresURL: *pgURL, Spawn: spawn, Pgbouncer: *bouncer, Log: os.Stderr,
+		PostgresURL: *pgURL, Spawn: spawn, Pgbouncer: *bouncer, Log: os.Stderr, Sample: *sample,
 	}
 	for name := range strings.SplitSeq(*configs, ",") {
 		s, err := loadtest.ParseSetup(strings.TrimSpace(name))
@@ -76,6 +78,7 @@ func run() error {
 	}
 	results, err := loadtest.Run(ctx, cfg)
 	loadtest.WriteTable(os.Stdout, results)
+	loadtest.WriteSoak(os.Stdout, results)
 	if err != nil {
 		return err
 	}

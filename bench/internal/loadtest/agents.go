@@ -204,7 +204,9 @@ func (a *agent) call(ctx context.Context, tool string, args any) (toolAnswer, bo
 		}
 		return toolAnswer{}, false
 	}
-	a.out.latencies = append(a.out.latencies, time.Since(t0))
+	took := time.Since(t0)
+	a.out.latencies = append(a.out.latencies, took)
+	a.e.window.add(took)
 	a.out.status[resp.StatusCode]++
 	var msg struct {
 		Result *struct {

@@ -38,6 +38,7 @@ type env struct {
 	proxy    *proxy
 	endpoint string // where the agents POST: an instance or the proxy
 	client   *http.Client
+	window   *latencyWindow // a soak's latencies since its last sample; nil otherwise
 }
 
 // agentAccount is one agent's account, key and deck.

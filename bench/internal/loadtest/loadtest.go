@@ -52,6 +52,11 @@ type Config struct {
 	Pgbouncer string
 	// Log receives progress; nil discards it.
 	Log io.Writer
+	// Sample, when set, makes the run a soak (see soak.go): the figures
+	// that show a leak or an unbounded log are sampled this often, and a
+	// configuration fails when one of them grows without bound. A soak
+	// may run up to 2 hours.
+	Sample time.Duration
 }
 
 // Setup is one configuration: a database kind and a number of instances.
@@ -112,8 +117,12 @@ func (c *Config) defaults() error {
 	if c.Spawn == nil {
 		return errors.New("loadtest: Config.Spawn is required")
 	}
-	if c.Duration > 10*time.Minute || c.Agents > 500 {
-		return errors.New("loadtest: at most 500 agents for at most 10 minutes")
+	longest := 10 * time.Minute
+	if c.Sample > 0 {
+		longest = 2 * time.Hour
+	}
+	if c.Duration > longest || c.Agents > 500 {
+		return fmt.Errorf("loadtest: at most 500 agents for at most %s", longest)
 	}
 	return nil
 }
@@ -173,8 +182,26 @@ func runSetup(ctx context.Context, cfg Config, s Setup) Result {
 		return r
 	}
 	cpu0 := env.cpu(ctx)
+	var samples chan []SoakSample
+	stop := make(chan struct{})
+	if cfg.Sample > 0 {
+		env.window = &latencyWindow{}
+		samples = make(chan []SoakSample, 1)
+		go func() { samples <- soak(ctx, cfg, env, stop) }()
+	}
 	load := drive(ctx, cfg, env)
 	cpu1 := env.cpu(ctx)
+	close(stop)
+	if samples != nil {
+		r.Soak = <-samples
+		r.Failures = append(r.Failures, unbounded(r.Soak)...)
+		if env.kind == "sqlite" {
+			r.IdleLog, r.IdleAfter = env.idleLog(ctx)
+			if r.IdleLog >= 16<<20 {
+				r.Failures = append(r.Failures, fmt.Sprintf("soak: the log is still %d MiB a minute after the load", r.IdleLog>>20))
+			}
+		}
+	}
 	after, err := env.counts(ctx)
 	if err != nil {
 		r.Failures = append(r.Failures, "counting after: "+err.Error())

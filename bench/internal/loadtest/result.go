@@ -33,6 +33,11 @@ type Result struct {
 	Failures []string
 	// Samples are the first failed calls.
 	Samples []string
+	// Soak holds a soak run's samples; IdleLog is SQLite's log IdleAfter
+	// the load stopped (when it went under 16 MiB, or a minute).
+	Soak      []SoakSample
+	IdleLog   int64
+	IdleAfter time.Duration
 }
 
 // OK reports whether the configuration ran and every check held.
