@@ -71,8 +71,11 @@ func TestCatalogDefinitions(t *testing.T) {
 				t.Errorf("%s: ExactlyOneOf names %q, which is not an argument", tool.Name, arg)
 			}
 		}
-		if (tool.Mutates || tool.MutatesWith != "") != (tool.AuditAction != "") {
-			t.Errorf("%s: a mutating tool needs an audit action, and only a mutating tool has one", tool.Name)
+		if (tool.Mutates || tool.MutatesWith != "" || tool.AuditedRead) != (tool.AuditAction != "") {
+			t.Errorf("%s: a mutating or audited tool needs an audit action, and only such a tool has one", tool.Name)
+		}
+		if tool.AuditedRead && (tool.Mutates || !tool.Annotations.ReadOnlyHint) {
+			t.Errorf("%s: an audited read is a read", tool.Name)
 		}
 		if tool.Mutates {
 			for _, s := range tool.Scopes {

@@ -81,7 +81,7 @@ type ToolDef struct {
 	WriteScopes  []Scope        // extra scopes a call needs when MutatesWith is present
 	WritesAs     string         // the tool whose exposure setting also governs that write
 	ExactlyOneOf []string       // arguments of which exactly one must be given (top-level oneOf is refused by model APIs)
-	AuditAction  string         // the action recorded in the audit trail for a mutating call
+	AuditAction  string         // the action recorded in the audit trail for a mutating or AuditedRead call
 	Meta         map[string]any // MCP _meta of the tool, e.g. its MCP Apps widget
 	// TaskSupport is TaskOptional when, in the 2026-07-28 era, a call may
 	// run as an MCP task (a stored job any instance reports on) for a
@@ -98,6 +98,10 @@ type ToolDef struct {
 	// every listed byte costs context on every turn, and a model reads a
 	// result's shape from the result; structuredContent is always sent.
 	ListOutput bool
+	// AuditedRead marks a read that hands data out of the account
+	// (export_deck): audited like a mutation, though it writes nothing and
+	// stays available in read-only mode.
+	AuditedRead bool
 }
 
 // TaskOptional marks a tool whose calls may run as MCP tasks.
@@ -112,7 +116,13 @@ func (t ToolDef) Allows(granted []Scope) bool {
 // Audited reports whether a call with the given argument names writes an
 // audit row.
 func (t ToolDef) Audited(hasArg func(name string) bool) bool {
-	return t.Mutates || (t.MutatesWith != "" && hasArg(t.MutatesWith))
+	return t.Mutates || t.AuditedRead || t.WritesWith(hasArg)
+}
+
+// WritesWith reports whether a call of a read tool with the given argument
+// names writes after all (its MutatesWith argument is present).
+func (t ToolDef) WritesWith(hasArg func(name string) bool) bool {
+	return !t.Mutates && t.MutatesWith != "" && hasArg(t.MutatesWith)
 }
 
 var (
@@ -469,14 +479,14 @@ var catalog = []ToolDef{
 		Name: ToolExportDeck, Title: "Export deck",
 		ListOutput:  true, // the model acts on the result's fields: a URL to hand on or PUT to, a status to poll
 		Sets:        []string{ToolsetExchange},
-		Description: "Export a deck with its subdecks as an Anki package (.apkg) that Anki and AnkiDroid import. Returns a download link valid for 10 minutes (plain GET); hand it to the user.",
+		Description: "Export a deck and subdecks as an Anki package (.apkg) for Anki/AnkiDroid. Returns a bearer link: anyone who has it can download it for 10 minutes; give it only to the user.",
 		InputSchema: raw(object(schema{
 			"deckId":            deckIDArg,
 			"includeScheduling": boolean("Card states and review history (default true); false exports new cards."),
 			"includeMedia":      boolean("Images and audio (default true)."),
 		}, "deckId")),
 		ResultSchema: raw(object(schema{"downloadUrl": strOut, "expiresAt": tsOut}, "downloadUrl", "expiresAt")),
-		Annotations:  readOnly, Scopes: []Scope{ScopeDecksRead},
+		Annotations:  readOnly, Scopes: []Scope{ScopeDecksRead}, AuditedRead: true, AuditAction: "deck.export",
 	},
 	{
 		Name: ToolOptimizeParameters, Title: "Optimise FSRS weights",

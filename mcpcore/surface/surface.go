@@ -187,8 +187,9 @@ func (s *Tools) handler(def contracts.ToolDef) mcpcore.ToolHandler {
 					"give exactly one of %s", strings.Join(def.ExactlyOneOf, ", "))), nil
 			}
 		}
-		audited := def.Audited(func(name string) bool { return hasArg(req.Arguments, name) })
-		if audited && !def.Mutates {
+		given := func(name string) bool { return hasArg(req.Arguments, name) }
+		audited := def.Audited(given)
+		if def.WritesWith(given) {
 			// A conditional write (render_study_session with a deck id)
 			// needs the write scopes and an account that allows writes.
 			if err := mcpcore.RequireScopes(ctx, contracts.ScopeStrings(def.WriteScopes)...); err != nil {

@@ -91,7 +91,7 @@ func (p *AccountPages) auditTrail(w http.ResponseWriter, r *http.Request, v View
 	titles := map[string]string{}
 	for _, t := range contracts.Catalog() {
 		titles[t.Name] = t.Title
-		if t.Mutates || t.MutatesWith != "" {
+		if t.Mutates || t.MutatesWith != "" || t.AuditedRead {
 			ap.Tools = append(ap.Tools, option{Value: t.Name, Label: t.Title, Selected: t.Name == f.Tool})
 		}
 	}

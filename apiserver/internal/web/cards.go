@@ -170,11 +170,14 @@ func (p *DeckPages) startStudy(w http.ResponseWriter, r *http.Request, v View) {
 // browser to it: the file downloads and the deck page stays.
 func (p *DeckPages) exportDeck(w http.ResponseWriter, r *http.Request, v View) {
 	scheduling := r.PostFormValue("scheduling") != "off"
-	link, err := p.svc.Export.ExportDeck(r.Context(), contracts.ExportDeckArgs{DeckID: r.PathValue("id"), IncludeScheduling: &scheduling})
+	id := r.PathValue("id")
+	link, err := p.svc.Export.ExportDeck(r.Context(), contracts.ExportDeckArgs{DeckID: id, IncludeScheduling: &scheduling})
 	if err != nil {
 		p.site.Fail(w, r, v, err)
 		return
 	}
+	// The one audited read: it hands the deck out.
+	p.audited(r, contracts.ToolExportDeck, map[string]any{"deckId": id, "includeScheduling": scheduling}, id)
 	u, err := url.Parse(link.DownloadURL)
 	if err != nil {
 		p.site.Fail(w, r, v, contracts.Internal(err))

@@ -84,6 +84,8 @@ func render(tools []contracts.ToolDef, sizes []surface.ListSizes) []byte {
 			p("- Mutates: yes; audited as `%s`\n", t.AuditAction)
 		case t.MutatesWith != "":
 			p("- Mutates: only with `%s`, which also needs %s; audited as `%s`\n", t.MutatesWith, contracts.JoinScopes(t.WriteScopes, ", "), t.AuditAction)
+		case t.AuditedRead:
+			p("- Mutates: no; audited as `%s` (it hands data out)\n", t.AuditAction)
 		default:
 			p("- Mutates: no\n")
 		}
