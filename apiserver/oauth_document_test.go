@@ -50,7 +50,7 @@ func TestOAuthMetadataDocumentClientFlow(t *testing.T) {
 	cookies, _ := e.signIn(t, testUser)
 	v := oauth2.GenerateVerifier()
 	resp, body := page(t, e, conf.AuthCodeURL("doc", oauth2.S256ChallengeOption(v), oauth2.SetAuthURLParam("resource", d.resource)), cookies)
-	if resp.StatusCode != http.StatusOK || !strings.Contains(body, "Doc Assistant") || !strings.Contains(body, "description it publishes") || !strings.Contains(body, clientID) {
+	if resp.StatusCode != http.StatusOK || !strings.Contains(body, "Doc Assistant") || !strings.Contains(body, "Checked: it is described at") || !strings.Contains(body, clientID) {
 		t.Fatalf("consent page for a document client: %d\n%s", resp.StatusCode, body)
 	}
 	if strings.Contains(body, "<img") {
