@@ -9,7 +9,7 @@ GO ?= go
 DB ?=
 ADDR ?=
 
-.PHONY: axe fsrs-harness anki-harness run build test generate widget check-widget check-generated lint tidy-check bench bench-big bench-import bench-quick loadtest loadtest-smoke loadtest-scale soak soak-smoke pgbouncer-suite replica-test fuzz-import fuzz-package fuzz-oauth fuzz-hostile conformance conformance-oauth ci help
+.PHONY: axe ts-sdk fsrs-harness anki-harness run build test generate widget check-widget check-generated lint tidy-check bench bench-big bench-import bench-quick loadtest loadtest-smoke loadtest-scale soak soak-smoke pgbouncer-suite replica-test fuzz-import fuzz-package fuzz-oauth fuzz-hostile conformance conformance-oauth ci help
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
@@ -36,6 +36,9 @@ test: ## run every module's tests (Postgres suites with TAKHTABUSH_TEST_POSTGRES
 
 axe: ## install axe-core (pinned by apiserver/testdata/axe/package-lock.json) for the browser tests' accessibility check
 	npm ci --prefix apiserver/testdata/axe --no-audit --no-fund
+
+ts-sdk: ## install the official MCP TypeScript SDK client (pinned by apiserver/testdata/ts-sdk/package-lock.json) for the tests that connect with it
+	npm ci --prefix apiserver/testdata/ts-sdk --no-audit --no-fund
 
 fsrs-harness: ## install the FSRS test harness (ts-fsrs and the reference optimiser, pinned by domain/testdata/fsrs-harness/package-lock.json) for the forecast and optimiser tests
 	npm install --prefix domain/testdata/fsrs-harness --no-audit --no-fund

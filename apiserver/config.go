@@ -41,6 +41,9 @@ type Config struct {
 	BaseURL string
 	// MCPHost is a host name whose bare origin also serves MCP.
 	MCPHost string
+	// PrivacyFile and TermsFile, when set, are HTML fragments the
+	// operator wrote that replace the built-in /privacy and /terms text.
+	PrivacyFile, TermsFile string
 	// AdminAddr, when set, serves /metrics on its own listener instead of
 	// to loopback clients of the main one.
 	AdminAddr string

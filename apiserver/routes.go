@@ -12,6 +12,7 @@ import (
 	"github.com/takhtabush/takhtabush/apiserver/internal/clientip"
 	"github.com/takhtabush/takhtabush/apiserver/internal/httperr"
 	"github.com/takhtabush/takhtabush/apiserver/internal/limits"
+	"github.com/takhtabush/takhtabush/apiserver/internal/listing"
 	"github.com/takhtabush/takhtabush/apiserver/internal/oauthhttp"
 	"github.com/takhtabush/takhtabush/apiserver/internal/obs"
 	"github.com/takhtabush/takhtabush/apiserver/internal/rest"
@@ -73,6 +74,9 @@ type routeDeps struct {
 //	GET  /.well-known/oauth-authorization-server  RFC 8414 metadata
 //	GET, POST /settings/connected-apps  the grants a person gave, to disconnect
 //	GET  /connect                 the public setup page (also a browser GET of the MCP URLs)
+//	GET  /mcp/server-card, /.well-known/mcp/server-card  the SEP-2127 Server Card; /icon.svg
+//	GET  /privacy, /terms         the privacy notice and terms (--privacy-file, --terms-file replace them)
+//	POST /mcp/x/{sets}[/readonly], /mcp/readonly  MCP with a choice of toolsets: aliases of /mcp
 //	GET  /static/                 the pages' embedded stylesheet and script
 //	/api/                         the REST API for the web app
 //	GET, POST /signin             the sign-in form; it mails a one-time link
@@ -110,7 +114,7 @@ func newPublicHandler(d routeDeps) (publicHandler, error) {
 			// The toolset paths are aliases of /mcp: its resource, tokens,
 			// metadata and challenge; the path only chooses the tools.
 			for _, alias := range []string{"/mcp/readonly", "/mcp/x/{sets}", "/mcp/x/{sets}/readonly"} {
-				mux.Handle(alias, browserOr(connect, guard(d.log, httperr.JSONRPC, d.cfg.allowedHosts(), d.cfg.allowedOrigins(),
+				mux.Handle(alias, browserOr(hosts(connect), guard(d.log, httperr.JSONRPC, d.cfg.allowedHosts(), d.cfg.allowedOrigins(),
 					chooseToolsets(d.mcp, auth.ForResource(res.Resource, d.auth.Middleware(d.log, httperr.JSONRPC, d.limiter.Middleware(d.log, httperr.JSONRPC, mcpHTTP)))))))
 			}
 		}
@@ -139,6 +143,9 @@ func newPublicHandler(d routeDeps) (publicHandler, error) {
 	mux.Handle("GET /signin", page(d.site.Public(d.signIn.Form)))
 	mux.Handle("POST /signin", page(d.site.Public(d.signIn.Send)))
 	mux.Handle("GET /login", page(d.site.Public(d.signIn.Confirm)))
+	if err := listingRoutes(mux, d, hosts, page); err != nil {
+		return nil, err
+	}
 	mux.Handle("POST /login", page(d.site.Public(d.signIn.Login)))
 	mux.Handle(rest.ExportPath, hosts(d.export))
 	mux.Handle(rest.UploadPath, hosts(bounded(contracts.MaxAttachmentBytes+1, d.upload)))
@@ -162,6 +169,34 @@ func newAdminHandler(d routeDeps) adminHandler {
 	mux.HandleFunc("GET /healthz", web.Healthz)
 	mux.Handle("GET /readyz", web.Readyz(d.ping))
 	return mux
+}
+
+// listingRoutes serves what directories and clients read before they
+// connect, all without a credential: the Server Card (under the MCP URL
+// and at the SEP-2127 well-known path), the icon, and the privacy notice
+// and terms (an operator's own files replace their text).
+func listingRoutes(mux *http.ServeMux, d routeDeps, hosts, page func(http.Handler) http.Handler) error {
+	svc := listing.Service{BaseURL: d.cfg.BaseURL, Version: d.cfg.Version}
+	card, err := svc.CardHandler()
+	if err != nil {
+		return err
+	}
+	for _, p := range []string{listing.CardPath, listing.WellKnownCardPath} {
+		mux.Handle("GET "+p, hosts(card))
+		mux.Handle("OPTIONS "+p, hosts(card))
+	}
+	mux.Handle("GET "+listing.IconPath, hosts(listing.IconHandler()))
+	for _, l := range []struct{ path, page, title, file string }{
+		{web.PrivacyPath, "privacy", "Privacy", d.cfg.PrivacyFile},
+		{web.TermsPath, "terms", "Terms of use", d.cfg.TermsFile},
+	} {
+		h, err := web.NewLegalPage(d.site, l.page, l.title, l.file)
+		if err != nil {
+			return err
+		}
+		mux.Handle("GET "+l.path, page(h))
+	}
+	return nil
 }
 
 // chooseToolsets serves an MCP toolset path (/mcp/readonly,

@@ -29,6 +29,10 @@ var modernVersions = []string{VersionModern}
 // server/discover lists and what an unsupported-version error offers.
 var supportedVersions = slices.Concat(modernVersions, handshakeVersions)
 
+// SupportedVersions returns every protocol version the engine serves,
+// newest first (for discovery documents such as a server card).
+func SupportedVersions() []string { return slices.Clone(supportedVersions) }
+
 // supportedVersionsJSON is supportedVersions as a JSON array.
 var supportedVersionsJSON, _ = json.Marshal(supportedVersions)
 

@@ -9,6 +9,7 @@
 //	takhtabush keys list --email E
 //	takhtabush keys revoke --id ID
 //	takhtabush audit --email E [--json]
+//	takhtabush server-json --base-url https://… --version V
 //
 // Every command takes --db (TAKHTABUSH_DATABASE_URL): sqlite:PATH (the
 // default, sqlite:./data/takhtabush.db) or a postgres:// URL. Logs go to
@@ -54,6 +55,8 @@ commands:
   keys list --email E
   keys revoke --id ID
   audit --email E [--json]    the user's audit trail
+  server-json --base-url URL --version V
+                              print the MCP registry's server.json for this deployment
 
 Every command takes --db (env TAKHTABUSH_DATABASE_URL). Run "takhtabush <command> -h" for its flags.
 `
@@ -61,10 +64,11 @@ Every command takes --db (env TAKHTABUSH_DATABASE_URL). Run "takhtabush <command
 // run dispatches args to a command.
 func run(ctx context.Context, args []string, io stdio, getenv func(string) string) int {
 	commands := map[string]command{
-		"serve":   serveCmd,
-		"stdio":   stdioCmd,
-		"migrate": migrateCmd,
-		"audit":   auditCmd,
+		"serve":       serveCmd,
+		"stdio":       stdioCmd,
+		"migrate":     migrateCmd,
+		"audit":       auditCmd,
+		"server-json": serverJSONCmd,
 	}
 	groups := map[string]map[string]command{
 		"users": {"create": usersCreateCmd, "login-link": usersLoginLinkCmd},

@@ -39,6 +39,8 @@ func serveCmd(ctx context.Context, args []string, io stdio, getenv func(string) 
 		return nil
 	})
 	openSignup := c.fs.Bool("open-signup", getenv("TAKHTABUSH_OPEN_SIGNUP") == "true", "let anyone create an account by asking for a sign-in link (env TAKHTABUSH_OPEN_SIGNUP=true)")
+	privacyFile := c.str("privacy-file", "TAKHTABUSH_PRIVACY_FILE", "", "an HTML fragment that replaces the built-in /privacy text")
+	termsFile := c.str("terms-file", "TAKHTABUSH_TERMS_FILE", "", "an HTML fragment that replaces the built-in /terms text")
 	trusted := c.str("trusted-proxies", "TAKHTABUSH_TRUSTED_PROXIES", "", "comma-separated proxy networks (CIDR) whose X-Forwarded-For names the client")
 	lim := limitFlags(c)
 	if code, ok := c.parse(args); !ok {
@@ -49,6 +51,7 @@ func serveCmd(ctx context.Context, args []string, io stdio, getenv func(string) 
 	cfg.DatabaseReplicas = replicas
 	cfg.AdminAddr = *adminAddr
 	cfg.OpenSignup = *openSignup
+	cfg.PrivacyFile, cfg.TermsFile = *privacyFile, *termsFile
 	trustedNets, err := clientip.ParseTrusted(*trusted)
 	if err != nil {
 		fmt.Fprintf(io.err, "takhtabush serve: --trusted-proxies: %v\n", err)
