@@ -41,6 +41,9 @@ type Config struct {
 	BaseURL string
 	// MCPHost is a host name whose bare origin also serves MCP.
 	MCPHost string
+	// StdioToolsets are the toolsets `takhtabush stdio` serves, "all" for
+	// every one; none leaves the choice to the account's default.
+	StdioToolsets []string
 	// PrivacyFile and TermsFile, when set, are HTML fragments the
 	// operator wrote that replace the built-in /privacy and /terms text.
 	PrivacyFile, TermsFile string

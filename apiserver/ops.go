@@ -117,6 +117,12 @@ func (a *App) ServeStdio(ctx context.Context, apiKey string, in io.Reader, out i
 		return fmt.Errorf("TAKHTABUSH_API_KEY refused: %s", contracts.MessageOf(err))
 	}
 	p.Exposure = nil // read at start only; each call reads the current settings
+	if len(a.cfg.StdioToolsets) > 0 {
+		if err := a.mcp.CheckToolsets(a.cfg.StdioToolsets); err != nil {
+			return fmt.Errorf("--toolsets: %s", err.Message)
+		}
+		ctx = mcpcore.WithToolSelection(ctx, mcpcore.ToolSelection{Sets: a.cfg.StdioToolsets})
+	}
 	ctx = contracts.WithPrincipal(ctx, p)
 	ctx = mcpcore.WithPrincipal(ctx, auth.MCPPrincipal(p))
 	a.log.Info("serving MCP on stdio", "user_id", p.UserID, "key_id", p.CredentialID)

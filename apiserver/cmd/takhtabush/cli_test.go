@@ -103,9 +103,9 @@ func TestOperatorCommands(t *testing.T) {
 }
 
 // stdioSession starts `takhtabush stdio` for key and connects the SDK client.
-func stdioSession(t *testing.T, db, key string) *mcp.ClientSession {
+func stdioSession(t *testing.T, db, key string, flags ...string) *mcp.ClientSession {
 	t.Helper()
-	cmd := exec.Command(bin, "stdio", "--db", db)
+	cmd := exec.Command(bin, append([]string{"stdio", "--db", db}, flags...)...)
 	cmd.Env = cleanEnv("TAKHTABUSH_API_KEY=" + key)
 	client := mcp.NewClient(&mcp.Implementation{Name: "cli-test", Version: "1.0.0"}, nil)
 	cs, err := client.Connect(ctx(t), &mcp.CommandTransport{Command: cmd}, nil)
@@ -135,19 +135,27 @@ func TestStdioServesTheSurface(t *testing.T) {
 		slices.Sort(n)
 		return n
 	}
-	var all, readOnly []string
+	var all, lean, readOnly []string
 	for _, d := range contracts.Catalog() {
 		all = append(all, d.Name)
+		if slices.ContainsFunc(d.Sets, func(s string) bool { return slices.Contains(contracts.LeanToolsets, s) }) {
+			lean = append(lean, d.Name)
+		}
 		if d.Allows([]contracts.Scope{contracts.ScopeDecksRead}) { // not the job tools: their AnyScopes are write scopes
 			readOnly = append(readOnly, d.Name)
 		}
 	}
 	slices.Sort(all)
+	slices.Sort(lean)
 	slices.Sort(readOnly)
 
-	cs := stdioSession(t, db, full)
+	// A new account's default is the lean set; --toolsets chooses.
+	if got := names(stdioSession(t, db, full)); !slices.Equal(got, lean) {
+		t.Errorf("full key over stdio, the account's default, lists %v, want %v", got, lean)
+	}
+	cs := stdioSession(t, db, full, "--toolsets", "all")
 	if got := names(cs); !slices.Equal(got, all) {
-		t.Errorf("full key over stdio lists %v, want %v", got, all)
+		t.Errorf("full key over stdio with --toolsets all lists %v, want %v", got, all)
 	}
 	res, err := cs.CallTool(ctx(t), &mcp.CallToolParams{Name: "create_deck", Arguments: map[string]any{"name": "Stdio"}})
 	if err != nil || res.IsError {
@@ -158,7 +166,7 @@ func TestStdioServesTheSurface(t *testing.T) {
 		t.Fatalf("list_decks over stdio: %v %v", res, err)
 	}
 
-	rs := stdioSession(t, db, read)
+	rs := stdioSession(t, db, read, "--toolsets", "all")
 	if got := names(rs); !slices.Equal(got, readOnly) {
 		t.Errorf("decks:read key over stdio lists %v, want %v", got, readOnly)
 	}
@@ -172,6 +180,11 @@ func TestStdioServesTheSurface(t *testing.T) {
 		if code != 1 || out != "" || !strings.Contains(errOut, "TAKHTABUSH_API_KEY") {
 			t.Errorf("stdio with key %q: exit %d, stdout %q, stderr %q", k, code, out, errOut)
 		}
+	}
+	// An unknown toolset is refused at the start, naming the known ones.
+	if out, errOut, code := tb(t, []string{"TAKHTABUSH_API_KEY=" + full}, "stdio", "--db", db, "--toolsets", "study,nope"); code != 1 || out != "" ||
+		!strings.Contains(errOut, `unknown toolset "nope"`) || !strings.Contains(errOut, "library") {
+		t.Errorf("stdio --toolsets study,nope: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }
 

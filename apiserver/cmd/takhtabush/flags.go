@@ -22,6 +22,8 @@ type common struct {
 	mediaDir  *string
 	logFormat *string
 	logLevel  *string
+	// stdioToolsets are stdio's --toolsets, parsed.
+	stdioToolsets []string
 }
 
 // newCommon declares the shared flags, each defaulting to its environment
@@ -81,16 +83,17 @@ func (c *common) logger(io stdio) *slog.Logger {
 // config is the service configuration from the flags and the environment.
 func (c *common) config(io stdio) apiserver.Config {
 	return apiserver.Config{
-		DatabaseURL:  *c.db,
-		Addr:         *c.addr,
-		BaseURL:      *c.baseURL,
-		MediaDir:     *c.mediaDir,
-		Environment:  c.getenv("ENVIRONMENT"),
-		DevNoAuth:    c.getenv("MCP_DEV_NO_AUTH") == "true",
-		DevUserEmail: c.getenv("MCP_DEV_USER_EMAIL"),
-		Secret:       c.getenv("TAKHTABUSH_SECRET"),
-		KeyPepper:    c.getenv("TAKHTABUSH_KEY_PEPPER"),
-		Logger:       c.logger(io),
+		DatabaseURL:   *c.db,
+		Addr:          *c.addr,
+		BaseURL:       *c.baseURL,
+		MediaDir:      *c.mediaDir,
+		Environment:   c.getenv("ENVIRONMENT"),
+		DevNoAuth:     c.getenv("MCP_DEV_NO_AUTH") == "true",
+		DevUserEmail:  c.getenv("MCP_DEV_USER_EMAIL"),
+		Secret:        c.getenv("TAKHTABUSH_SECRET"),
+		KeyPepper:     c.getenv("TAKHTABUSH_KEY_PEPPER"),
+		Logger:        c.logger(io),
+		StdioToolsets: c.stdioToolsets,
 	}
 }
 

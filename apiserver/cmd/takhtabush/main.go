@@ -1,7 +1,7 @@
 // Command takhtabush is the Takhtabush service and its operator tool.
 //
 //	takhtabush serve       the HTTP service (MCP, REST API, setup page)
-//	takhtabush stdio       the MCP surface on stdin/stdout for the user of TAKHTABUSH_API_KEY
+//	takhtabush stdio       the MCP surface on stdin/stdout for the user of TAKHTABUSH_API_KEY [--toolsets s1,s2]
 //	takhtabush migrate     apply the database migrations and exit
 //	takhtabush users create --email E [--name N]
 //	takhtabush users login-link --email E

@@ -9,6 +9,7 @@ import (
 
 	"github.com/takhtabush/takhtabush/apiserver"
 	"github.com/takhtabush/takhtabush/apiserver/internal/clientip"
+	"github.com/takhtabush/takhtabush/mcpcore"
 )
 
 // serveCmd runs the HTTP service until SIGINT or SIGTERM, then shuts down
@@ -135,9 +136,11 @@ func serveCmd(ctx context.Context, args []string, io stdio, getenv func(string) 
 // stdioCmd serves MCP on stdin/stdout for the user of TAKHTABUSH_API_KEY.
 func stdioCmd(ctx context.Context, args []string, io stdio, getenv func(string) string) int {
 	c := newCommon("stdio", io, getenv, "warn")
+	toolsets := c.str("toolsets", "TAKHTABUSH_TOOLSETS", "", "comma-separated toolsets to serve (study, library, notes, exchange, admin, or all); default: the account's")
 	if code, ok := c.parse(args); !ok {
 		return code
 	}
+	c.stdioToolsets = mcpcore.ParseToolsets(*toolsets)
 	app, ok := c.open(ctx, io)
 	if !ok {
 		return 1
