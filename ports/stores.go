@@ -589,6 +589,13 @@ type APIKeyRow struct {
 type APIKeyStore interface {
 	// CreateKey inserts a key. Conflict on a duplicate id.
 	CreateKey(ctx context.Context, k APIKeyRow) error
+	// CreateKeyWithin inserts a key when its user holds fewer than max
+	// live keys (not revoked, not expired at k.CreatedAt). It counts and
+	// inserts under a lock on the user's row, so concurrent mints on any
+	// instances never pass max together. It returns the live keys the user
+	// held before and whether the key was inserted. Conflict on a
+	// duplicate id; not found when the user does not exist.
+	CreateKeyWithin(ctx context.Context, k APIKeyRow, max int) (held int, created bool, err error)
 	// KeyByID returns any user's key by id, for authentication. Not found when absent.
 	KeyByID(ctx context.Context, id string) (APIKeyRow, error)
 	// ListKeys returns a user's keys, newest first.

@@ -36,6 +36,36 @@ func (s keyStore) CreateKey(ctx context.Context, k ports.APIKeyRow) error {
 	return nil
 }
 
+// CreateKeyWithin inserts a key when its user holds fewer than max live
+// keys: it takes the user's row lock first (a no-op UPDATE, which SQLite's
+// write lock and Postgres' row lock both serialise), so that a concurrent
+// mint counts after this one commits, then counts and inserts.
+func (s keyStore) CreateKeyWithin(ctx context.Context, k ports.APIKeyRow, max int) (held int, created bool, err error) {
+	err = s.atomic(ctx, func(h *handle) error {
+		res, err := h.exec(ctx, `UPDATE users SET id = id WHERE id = $1`, k.UserID)
+		n, err := h.affected(ctx, res, err, "lock user for a key")
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return contracts.Errorf(contracts.KindNotFound, "user not found")
+		}
+		if err := h.q.QueryRowContext(ctx, `SELECT COUNT(*) FROM api_keys WHERE user_id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $2)`,
+			k.UserID, ms(k.CreatedAt)).Scan(&held); err != nil {
+			return h.s.wrap(ctx, err, "count live keys")
+		}
+		if held >= max {
+			return nil
+		}
+		created = true
+		return keyStore{h}.CreateKey(ctx, k)
+	})
+	if err != nil {
+		return 0, false, err
+	}
+	return held, created, nil
+}
+
 // scanKey reads one row of keyCols.
 func scanKey(sc interface{ Scan(...any) error }, more ...any) (ports.APIKeyRow, error) {
 	var k ports.APIKeyRow

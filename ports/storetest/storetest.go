@@ -80,6 +80,7 @@ func TestStore(t *testing.T, open func(t *testing.T) ports.Database) {
 		{"SessionIsolation", testSessionIsolation},
 		{"SessionReviewsAndUndo", testSessionReviewsAndUndo},
 		{"APIKeys", testAPIKeys},
+		{"KeyCap", testKeyCap},
 		{"WebSessions", testWebSessions},
 		{"Exposure", testExposure},
 		{"Settings", testSettings},
