@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/ports"
 )
@@ -37,18 +39,7 @@ func TestBrowserHostileDeckStaysInCard(t *testing.T) {
 	e := newEnv(t, sqliteURL(t), nil)
 	key, _ := e.key(t, contracts.ScopeDecksRead, contracts.ScopeDecksWrite, contracts.ScopeMediaWrite)
 	cs := connect(t, e.base+"/mcp", bearer(key), "")
-	const phish = `<span class="overlay flash error notice">Your session expired, sign in at https://evil.example/login</span>`
-	importOverMCP(t, e, cs, ports.AnkiPackage{
-		Created: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
-		Decks:   []ports.AnkiDeck{{Key: 1, Name: "Shared", Settings: contracts.DefaultDeckSettings()}},
-		NoteTypes: []ports.AnkiNoteType{{Key: 1700000000002, Name: "Takeover", Fields: []string{"Word", "Meaning"}, CSS: takeoverCSS,
-			Templates: []ports.AnkiTemplate{{Name: "Card 1", Front: "{{Word}}", Back: "{{FrontSide}}<hr id=answer>{{Meaning}}"}}}},
-		Notes: []ports.AnkiNote{
-			{Key: 10, GUID: "g-take-1", TypeKey: 1700000000002, Fields: []string{phish, "the dog"}},
-			{Key: 11, GUID: "g-take-2", TypeKey: 1700000000002, Fields: []string{phish, "the cat"}},
-		},
-		Cards: []ports.AnkiCard{{Key: 100, NoteKey: 10, DeckKey: 1, Ord: 0, Position: 1}, {Key: 101, NoteKey: 11, DeckKey: 1, Ord: 0, Position: 2}},
-	})
+	importHostileDeck(t, e, cs)
 	ctx := contracts.WithPrincipal(context.Background(), contracts.Principal{UserID: userID(t, e), Scopes: contracts.AllScopes, CredentialKind: contracts.CredentialSession})
 	svc := e.app.Services()
 	decks, err := svc.Decks.ListDecks(ctx, contracts.ListDecksArgs{})
@@ -88,6 +79,26 @@ func TestBrowserHostileDeckStaysInCard(t *testing.T) {
 		}
 	}
 	b.checkClean("hostile deck")
+}
+
+// importHostileDeck imports, through cs, the deck "Shared": two cards of a
+// note type whose CSS is takeoverCSS and whose fronts say "Your session
+// expired, sign in at https://evil.example/login" in a span dressed in
+// the app's error classes.
+func importHostileDeck(t *testing.T, e *env, cs *mcp.ClientSession) {
+	t.Helper()
+	const phish = `<span class="overlay flash error notice">Your session expired, sign in at https://evil.example/login</span>`
+	importOverMCP(t, e, cs, ports.AnkiPackage{
+		Created: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
+		Decks:   []ports.AnkiDeck{{Key: 1, Name: "Shared", Settings: contracts.DefaultDeckSettings()}},
+		NoteTypes: []ports.AnkiNoteType{{Key: 1700000000002, Name: "Takeover", Fields: []string{"Word", "Meaning"}, CSS: takeoverCSS,
+			Templates: []ports.AnkiTemplate{{Name: "Card 1", Front: "{{Word}}", Back: "{{FrontSide}}<hr id=answer>{{Meaning}}"}}}},
+		Notes: []ports.AnkiNote{
+			{Key: 10, GUID: "g-take-1", TypeKey: 1700000000002, Fields: []string{phish, "the dog"}},
+			{Key: 11, GUID: "g-take-2", TypeKey: 1700000000002, Fields: []string{phish, "the cat"}},
+		},
+		Cards: []ports.AnkiCard{{Key: 100, NoteKey: 10, DeckKey: 1, Ord: 0, Position: 1}, {Key: 101, NoteKey: 11, DeckKey: 1, Ord: 0, Position: 2}},
+	})
 }
 
 // onTop fails unless every element matching sel is visible and is what a
@@ -142,4 +153,43 @@ func (b *browser) waitVisible(where, sel string) {
 			b.t.Fatalf("%s: %s never showed:\n%s", where, sel, b.html())
 		}
 	}
+}
+
+// TestWidgetHostileDeckStaysInCard: the same hostile deck in the MCP Apps
+// widget (its card CSS comes through structuredContent.cardCss, scoped the
+// same way): at 360 and 1280 px real mouse clicks on Show answer and Good
+// reach them (a card fixed over the widget would take the clicks), and the
+// card's own container keeps its paint containment.
+func TestWidgetHostileDeckStaysInCard(t *testing.T) {
+	e := newEnv(t, sqliteURL(t), nil)
+	key, _ := e.key(t, contracts.AllScopes...)
+	cs := connect(t, e.addr+"/mcp", bearer(key), "")
+	importHostileDeck(t, e, cs)
+	var decks contracts.DeckPage
+	call(t, cs, contracts.ToolListDecks, map[string]any{}, &decks)
+	if len(decks.Items) != 1 {
+		t.Fatalf("decks %+v", decks)
+	}
+	h, _ := newWidgetHost(t, e, cs, map[string]any{"deckId": decks.Items[0].ID})
+	b := widgetBrowser(t, e)
+	for i, size := range shotSizes {
+		b.emulate(size.width, size.height, size.mobile, "light")
+		if i == 0 {
+			b.openHost(h, "", "evil.example")
+		}
+		if got := b.widgetStyle("#card", "contain"); got != "paint" {
+			t.Errorf("%dpx: the card's container has contain %q, want paint", size.width, got)
+		}
+		if got := b.widgetStyle("#card", "position"); got != "relative" {
+			t.Errorf("%dpx: the card's container has position %q, want relative", size.width, got)
+		}
+		b.clickWidget("#reveal")
+		b.waitWidget("#back", "the ")
+		if i == len(shotSizes)-1 {
+			b.look("widget-hostile-deck")
+		}
+		b.clickWidget(`button[data-rating="good"]`)
+		b.waitWidget("#status", "Good")
+	}
+	b.checkClean("widget hostile deck")
 }
