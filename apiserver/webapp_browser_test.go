@@ -330,3 +330,29 @@ func TestWidgetClozeAndTypeIn(t *testing.T) {
 	}
 	b.checkClean("widget type-in")
 }
+
+// TestBrowserAuditNamesAndLinks: the audit trail names cards by their
+// front and decks by their name, and links a note to its edit form (it
+// linked notes as cards, a 404).
+func TestBrowserAuditNamesAndLinks(t *testing.T) {
+	e := newEnv(t, sqliteURL(t), nil)
+	seedDeck(t, e, "Named", 2)
+	noteInNewDeck(t, e, "Notes", contracts.NoteTypeBasic, map[string]string{"Front": "Bonjour", "Back": "Hello"})
+	b := newBrowser(t, e)
+	b.signIn(testUser)
+	b.open("/audit?tool=" + contracts.ToolAddCards)
+	if got := b.textOf("li.audit-row .affected"); !strings.Contains(got, "card “Front 001”") || !strings.Contains(got, "deck “Named”") {
+		t.Errorf("add_cards' links: %q", got)
+	}
+	b.open("/audit?tool=" + contracts.ToolAddNotes)
+	note := evalJS[string](b, `(a => a ? a.getAttribute("href") + " " + a.textContent : "")(document.querySelector("li.audit-row .affected a[href^='/notes/']"))`)
+	if !strings.HasSuffix(note, "/edit note “Bonjour”") {
+		t.Fatalf("add_notes links its note as %q", note)
+	}
+	b.submit("li.audit-row .affected a[href^='/notes/']")
+	if !strings.Contains(b.textOf("h1"), "Edit note") || !strings.Contains(b.html(), "Bonjour") {
+		t.Errorf("the note's link leads to %s:\n%s", b.location(), b.text())
+	}
+	b.open("/audit")
+	b.look("audit-named")
+}

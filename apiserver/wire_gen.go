@@ -130,6 +130,8 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		Data:     accountDataService,
 		Settings: settingsService,
 		Trash:    trashService,
+		Cards:    cardService,
+		Notes:    noteService,
 	}
 	accountPages := provideAccountPages(site, authenticator, accountServices, cfg)
 	deckServices := web.DeckServices{

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/takhtabush/takhtabush/apiserver/internal/auth"
+	"github.com/takhtabush/takhtabush/domain/content"
 	"github.com/takhtabush/takhtabush/ports"
 )
 
@@ -19,6 +20,9 @@ type AccountServices struct {
 	Data     ports.AccountDataService
 	Settings ports.SettingsService
 	Trash    ports.TrashService
+	// Cards and Notes name the audit trail's links by what they are now.
+	Cards ports.CardService
+	Notes ports.NoteService
 }
 
 // AccountPages serve `/`, /stats, /audit and /settings/…: every handler
@@ -26,16 +30,17 @@ type AccountServices struct {
 // puts in the request's context) and renders a template; no domain rule
 // lives here.
 type AccountPages struct {
-	site   *Site
-	auth   *auth.Authenticator
-	svc    AccountServices
-	mcpURL string
+	site    *Site
+	auth    *auth.Authenticator
+	svc     AccountServices
+	mcpURL  string
+	content *content.Renderer
 }
 
 // NewAccountPages returns the pages; mcpURL is the MCP endpoint the agent
 // settings show.
 func NewAccountPages(site *Site, a *auth.Authenticator, svc AccountServices, mcpURL string) *AccountPages {
-	return &AccountPages{site: site, auth: a, svc: svc, mcpURL: mcpURL}
+	return &AccountPages{site: site, auth: a, svc: svc, mcpURL: mcpURL, content: content.New()}
 }
 
 // Register adds the pages' routes to mux.

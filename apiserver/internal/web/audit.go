@@ -2,11 +2,15 @@ package web
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
-	"github.com/takhtabush/takhtabush/domain"
 	"net/http"
 	"net/url"
+	"slices"
+	"strings"
 	"time"
+
+	"github.com/takhtabush/takhtabush/domain"
 
 	"github.com/takhtabush/takhtabush/contracts"
 )
@@ -19,14 +23,56 @@ type auditLink struct {
 	Label, Href string
 }
 
-// auditRow is one event of the audit page.
+// auditRow is one event of the audit page, or several in a row that
+// repeat one action (Times > 1): the same tool, credential and outcome,
+// in one operation or, for ratings, one study session.
 type auditRow struct {
 	contracts.AuditEvent
 	ToolTitle  string
 	Credential string // the key's name and hint, or what signed in
-	Summary    string // the input summary, indented
+	Summary    string // the input summary, indented (the newest event's)
 	Links      []auditLink
 	Security   bool // an account-security event (sign-in, keys, apps, exposure, export)
+	// Times is how many events the row stands for; First is the oldest's
+	// time when more than one.
+	Times int
+	First time.Time
+}
+
+// groupKey says which events in a row show as one: those of one
+// operation, or ratings in one study session, by one credential with one
+// outcome; "" for an event that shows alone.
+func groupKey(e contracts.AuditEvent) string {
+	base := e.Tool + "\x00" + e.CredentialID + "\x00" + string(e.Outcome) + "\x00"
+	switch {
+	case e.Tool == contracts.ToolSubmitReview && len(e.AffectedIDs) > 0:
+		return base + "session:" + e.AffectedIDs[0]
+	case e.OperationID != "":
+		return base + "op:" + e.OperationID
+	}
+	return ""
+}
+
+// groupRows folds consecutive rows with one groupKey into the first
+// (newest), which gathers their links.
+func groupRows(rows []auditRow) []auditRow {
+	var out []auditRow
+	for _, r := range rows {
+		if n := len(out); n > 0 && groupKey(r.AuditEvent) != "" && groupKey(r.AuditEvent) == groupKey(out[n-1].AuditEvent) {
+			last := &out[n-1]
+			last.Times++
+			last.First = r.At
+			for _, l := range r.Links {
+				if !slices.Contains(last.Links, l) {
+					last.Links = append(last.Links, l)
+				}
+			}
+			continue
+		}
+		r.Times = 1
+		out = append(out, r)
+	}
+	return out
 }
 
 // option is one choice of a select.
@@ -104,11 +150,14 @@ func (p *AccountPages) auditTrail(w http.ResponseWriter, r *http.Request, v View
 		}
 		ap.Tools = append(ap.Tools, option{Value: ev.Name, Label: label, Selected: ev.Name == f.Tool})
 	}
+	var rows []auditRow
 	for _, e := range events.Items {
 		ev, _ := contracts.AuditEventByName(e.Tool)
-		ap.Rows = append(ap.Rows, auditRow{AuditEvent: e, ToolTitle: titles[e.Tool], Credential: credentialLabel(e, keyNames),
+		rows = append(rows, auditRow{AuditEvent: e, ToolTitle: titles[e.Tool], Credential: credentialLabel(e, keyNames),
 			Summary: prettyJSON(e.InputSummary), Links: affectedLinks(e), Security: ev.Security})
 	}
+	ap.Rows = groupRows(rows)
+	p.nameLinks(r.Context(), ap.Rows)
 	if events.NextCursor != "" {
 		next := url.Values{}
 		for k, vs := range q {
@@ -185,6 +234,8 @@ func affectedLinks(e contracts.AuditEvent) []auditLink {
 			l.Href = "/decks/" + url.PathEscape(id)
 		case "card":
 			l.Href = "/cards/" + url.PathEscape(id) + "/edit"
+		case "note":
+			l.Href = "/notes/" + url.PathEscape(id) + "/edit"
 		case "study session":
 			l.Href = domain.StudyPath(id)
 		case "API key":
@@ -203,6 +254,8 @@ func affectedLinks(e contracts.AuditEvent) []auditLink {
 			add(firstOr(i, "study session", "card"), id)
 		case e.Tool == contracts.ToolRequestMediaUpload:
 			add("media", id)
+		case e.Tool == contracts.ToolAddNotes || e.Tool == contracts.ToolUpdateNotes:
+			add("note", id)
 		case e.Tool == contracts.AuditCreateKey || e.Tool == contracts.AuditRevokeKey:
 			add("API key", id)
 		case e.Tool == contracts.AuditApproveGrant || e.Tool == contracts.AuditRevokeGrant:
@@ -228,4 +281,90 @@ func tail(id string, n int) string {
 		return id
 	}
 	return id[len(id)-n:]
+}
+
+// auditNameLookups bounds how many decks, cards and notes one audit page
+// looks up to name its links; links past it keep their id suffix.
+const auditNameLookups = 60
+
+// nameLinks names the rows' links to decks, cards and notes by what they
+// are now (a deck's name, a card's front, a note's first field, shortened);
+// a link to something deleted since says so and links nowhere.
+func (p *AccountPages) nameLinks(ctx context.Context, rows []auditRow) {
+	names := map[string]string{} // href → label
+	gone := map[string]bool{}
+	lookups := 0
+	for i := range rows {
+		for j := range rows[i].Links {
+			l := &rows[i].Links[j]
+			kind, _, _ := strings.Cut(l.Label, " …")
+			if l.Href == "" {
+				continue
+			}
+			if name, ok := names[l.Href]; ok {
+				l.Label = name
+				if gone[l.Href] {
+					l.Href = ""
+				}
+				continue
+			}
+			if lookups == auditNameLookups {
+				continue
+			}
+			id, ok := auditLinkID(l.Href, kind)
+			if !ok {
+				continue
+			}
+			lookups++
+			name, err := p.linkName(ctx, kind, id)
+			switch {
+			case contracts.IsKind(err, contracts.KindNotFound):
+				names[l.Href], gone[l.Href] = "deleted "+l.Label, true
+			case err != nil || name == "":
+				names[l.Href] = l.Label
+			default:
+				names[l.Href] = kind + " “" + name + "”"
+			}
+			l.Label = names[l.Href]
+			if gone[l.Href] {
+				l.Href = ""
+			}
+		}
+	}
+}
+
+// auditLinkID returns the id a deck, card or note link points to.
+func auditLinkID(href, kind string) (string, bool) {
+	var rest string
+	switch kind {
+	case "deck":
+		rest = strings.TrimPrefix(href, "/decks/")
+	case "card":
+		rest = strings.TrimSuffix(strings.TrimPrefix(href, "/cards/"), "/edit")
+	case "note":
+		rest = strings.TrimSuffix(strings.TrimPrefix(href, "/notes/"), "/edit")
+	default:
+		return "", false
+	}
+	id, err := url.PathUnescape(rest)
+	return id, err == nil && id != ""
+}
+
+// linkName is what a deck, card or note is called now, shortened.
+func (p *AccountPages) linkName(ctx context.Context, kind, id string) (string, error) {
+	switch kind {
+	case "deck":
+		d, err := p.svc.Decks.GetDeck(ctx, id)
+		return p.content.Plain(d.Name, 40), err
+	case "card":
+		c, err := p.svc.Cards.GetCard(ctx, id)
+		return p.content.Plain(c.Front, 40), err
+	case "note":
+		n, err := p.svc.Notes.GetNote(ctx, id)
+		if err != nil || len(n.FieldNames) == 0 {
+			return "", err
+		}
+		return p.content.Plain(n.Fields[n.FieldNames[0]], 40), nil
+	}
+	return "", nil
 }

@@ -65,6 +65,7 @@ func NewDeckPages(site *Site, svc DeckServices) *DeckPages {
 //	POST /decks/{id}/study                   start a session → /study/{sessionId}
 //	GET  /cards/{id}/edit, POST /cards/{id}  edit, move (a card made from a note: its note's form)
 //	POST /notes/{id}                         change a note's fields and tags (its cards follow), move the card it was opened from
+//	GET  /notes/{id}/edit                    → the edit form of the note's first card (the audit trail links notes here)
 //	POST /cards/{id}/suspend, …/delete       suspend or unsuspend; delete
 //	GET  /cards/{id}/style.css               the CSS of a card's note type, scoped to the study view's card
 //	GET  /study/{id}                         study: front, reveal, rate
@@ -93,6 +94,7 @@ func (p *DeckPages) Register(mux Router) {
 	mux.Handle("POST /cards/{id}/suspend", s.Page(p.suspendCard))
 	mux.Handle("POST /cards/{id}/delete", s.Page(p.deleteCard))
 	mux.Handle("POST /notes/{id}", s.Page(p.saveNote))
+	mux.Handle("GET /notes/{id}/edit", s.Page(p.editNoteByID))
 	mux.Handle("GET /import", s.Page(p.importPage))
 	mux.Handle("POST /import/upload", s.Page(p.importUpload))
 	mux.Handle("POST /import", s.Page(p.importStart))

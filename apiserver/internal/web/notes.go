@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -142,4 +143,18 @@ func (p *DeckPages) refuseNote(w http.ResponseWriter, r *http.Request, v View, n
 	v.Title, v.Nav, v.Data = "Edit note", "decks", data
 	v.Error = "The note was not saved: " + it.Reason
 	p.site.R.Render(w, r, httperr.Status(kind), "note-edit", v)
+}
+
+// editNoteByID sends a link to a note (the audit trail's) to the edit form
+// opened from its first card.
+func (p *DeckPages) editNoteByID(w http.ResponseWriter, r *http.Request, v View) {
+	n, err := p.svc.Notes.GetNote(r.Context(), r.PathValue("id"))
+	if err == nil && len(n.Cards) == 0 {
+		err = contracts.Errorf(contracts.KindNotFound, "The note has no cards left to open it from.")
+	}
+	if err != nil {
+		p.site.Fail(w, r, v, err)
+		return
+	}
+	SeeOther(w, r, "/cards/"+url.PathEscape(n.Cards[0].ID)+"/edit")
 }
