@@ -16,7 +16,14 @@ const (
 	LimitDailyWrites        = "daily_writes"        // cards added, reviews and uploads in the account's day
 	LimitCards              = "cards"               // cards one account holds
 	LimitDecks              = "decks"               // decks one account holds
+	LimitQueuedJobs         = "queued_jobs"         // jobs one account has waiting to run
 )
+
+// MaxQueuedJobs is how many jobs one account may have waiting to run
+// (issue 29 §3): one account's jobs run one at a time, taking turns with
+// other accounts', so a queue longer than this only makes the account
+// wait; the next create_job-like call is refused naming the cap.
+const MaxQueuedJobs = 20
 
 // Refusal is the cause carried by a rate_limited error: the limit that
 // refused, and how long until a retry may succeed (zero when waiting does

@@ -871,17 +871,20 @@ type JobRow struct {
 // one under a lease and renews it while it works.
 type JobStore interface {
 	// CreateJob inserts a queued job. Not found when the user does not
-	// exist; conflict on a duplicate id.
+	// exist; conflict on a duplicate id; rate_limited (limit queued_jobs)
+	// when the user has contracts.MaxQueuedJobs jobs queued already.
 	CreateJob(ctx context.Context, j JobRow) error
 	// GetJob returns one of the user's jobs. Not found when absent or
 	// another user's.
 	GetJob(ctx context.Context, userID, jobID string) (JobRow, error)
-	// ClaimJob leases the oldest runnable job to owner until leaseUntil
-	// and returns it with ok set: a queued job, or a running job whose
-	// lease ended before now (its previous runner is gone). The claim sets
-	// the status running, StartedAt when unset, and adds one to Attempts.
-	// ok is false when no job is runnable. Of concurrent claims of one job
-	// at most one succeeds.
+	// ClaimJob leases a runnable job to owner until leaseUntil and
+	// returns it with ok set: a queued job, or a running job whose lease
+	// ended before now (its previous runner is gone). Accounts take turns
+	// (the one whose last job started longest ago first, then its oldest
+	// job) and an account has at most one job running, across every
+	// instance. The claim sets the status running, StartedAt when unset,
+	// and adds one to Attempts. ok is false when no job is runnable. Of
+	// concurrent claims of one job at most one succeeds.
 	ClaimJob(ctx context.Context, owner string, now, leaseUntil time.Time) (j JobRow, ok bool, err error)
 	// RenewLease extends owner's lease on a running job to leaseUntil and
 	// stores its progress; cancel reports whether cancellation was

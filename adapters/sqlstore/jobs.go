@@ -43,17 +43,28 @@ func scanJob(row interface{ Scan(...any) error }) (ports.JobRow, error) {
 	return j, nil
 }
 
-// CreateJob inserts a queued job. Not found for an unknown user; conflict
-// on a duplicate id.
+// CreateJob inserts a queued job when the account has fewer than
+// contracts.MaxQueuedJobs queued (rate_limited otherwise). Not found for
+// an unknown user; conflict on a duplicate id.
 func (s jobStore) CreateJob(ctx context.Context, j ports.JobRow) error {
 	input := string(j.Input)
 	if input == "" {
 		input = "{}"
 	}
-	_, err := s.exec(ctx, `INSERT INTO jobs (id, user_id, kind, scope, status, input, progress_done, progress_total, progress_message, created_at, updated_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10)`,
-		j.ID, j.UserID, j.Kind, string(j.Scope), string(contracts.JobQueued), input, j.Progress.Done, j.Progress.Total, j.Progress.Message, ms(j.CreatedAt))
-	return s.fail(ctx, err, "create job", failMsgs{unique: "a job with this id already exists", fk: "user not found"})
+	r, err := s.exec(ctx, `INSERT INTO jobs (id, user_id, kind, scope, status, input, progress_done, progress_total, progress_message, created_at, updated_at)
+SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10
+WHERE (SELECT COUNT(*) FROM jobs WHERE user_id = $2 AND status = 'queued') < $11`,
+		j.ID, j.UserID, j.Kind, string(j.Scope), string(contracts.JobQueued), input, j.Progress.Done, j.Progress.Total, j.Progress.Message, ms(j.CreatedAt),
+		contracts.MaxQueuedJobs)
+	if err := s.fail(ctx, err, "create job", failMsgs{unique: "a job with this id already exists", fk: "user not found"}); err != nil {
+		return err
+	}
+	// No row: the account has its queue full (an unknown account has
+	// none queued, so its insert fails on the foreign key above).
+	if n, err := s.affected(ctx, r, nil, "create job"); err != nil || n == 1 {
+		return err
+	}
+	return contracts.Refused(contracts.LimitQueuedJobs, 0, "this account has %d jobs waiting, the most it may have; wait for one to start (get_job shows its status) or cancel one (cancel_job)", contracts.MaxQueuedJobs)
 }
 
 // GetJob returns one of the user's jobs. Not found when absent.
@@ -68,17 +79,29 @@ func (s jobStore) GetJob(ctx context.Context, userID, jobID string) (ports.JobRo
 	return j, nil
 }
 
-// runnable is the condition of a job a runner may claim at $1.
-const runnable = `(status = 'queued' OR (status = 'running' AND lease_until < $1))`
+// runnable is the condition of a job a runner may claim at $1; runnableJ
+// is it on the alias j.
+const (
+	runnable  = `(status = 'queued' OR (status = 'running' AND lease_until < $1))`
+	runnableJ = `(j.status = 'queued' OR (j.status = 'running' AND j.lease_until < $1))`
+)
 
-// ClaimJob leases the oldest runnable job. The UPDATE re-checks the
-// condition, so of two claimers of one job only one changes the row.
+// ClaimJob leases a runnable job of an account with no other job
+// running, taking the accounts in turn: first the account whose last job
+// started longest ago (never counts as longest), then its oldest job. The
+// UPDATE re-checks the condition, so of two claimers of one job only one
+// changes the row, and the index jobs_one_running refuses a second
+// running job of one account claimed at the same moment on another
+// instance: that claim finds nothing this time.
 func (s jobStore) ClaimJob(ctx context.Context, owner string, now, leaseUntil time.Time) (ports.JobRow, bool, error) {
 	j, err := scanJob(s.q.QueryRowContext(ctx, `UPDATE jobs SET status = 'running', lease_owner = $2, lease_until = $3,
 attempts = attempts + 1, started_at = COALESCE(started_at, $1), updated_at = $1
-WHERE id = (SELECT id FROM jobs WHERE `+runnable+` ORDER BY created_at, id LIMIT 1) AND `+runnable+`
+WHERE id = (SELECT j.id FROM jobs j WHERE `+runnableJ+`
+	AND NOT EXISTS (SELECT 1 FROM jobs r WHERE r.user_id = j.user_id AND r.status = 'running' AND r.id <> j.id)
+	ORDER BY (SELECT COALESCE(MAX(l.started_at), 0) FROM jobs l WHERE l.user_id = j.user_id), j.created_at, j.id LIMIT 1)
+AND `+runnable+`
 RETURNING `+jobColumns, ms(now), owner, ms(leaseUntil)))
-	if errNoRows(err) {
+	if errNoRows(err) || (err != nil && s.s.d.Classify(err) == ClassUnique) {
 		return ports.JobRow{}, false, nil
 	}
 	if err != nil {

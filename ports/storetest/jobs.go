@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -38,13 +39,9 @@ func testJobs(t *testing.T, f *fixture) {
 		c1.Attempts != 1 || c1.StartedAt == nil || !c1.StartedAt.Equal(f.now) {
 		t.Fatalf("first ClaimJob = %+v, %v", c1, ok)
 	}
-	c2, ok, err := js.ClaimJob(f.ctx, "runner-2", f.now, lease)
-	must(t, err)
-	if !ok || c2.ID != second {
-		t.Fatalf("second ClaimJob = %+v, %v; want %s", c2, ok, second)
-	}
-	if _, ok, err := js.ClaimJob(f.ctx, "runner-3", f.now, lease); err != nil || ok {
-		t.Fatalf("ClaimJob with every job leased = %v, %v; want none", ok, err)
+	// One job of an account runs at a time: its second waits.
+	if j, ok, err := js.ClaimJob(f.ctx, "runner-3", f.now, lease); err != nil || ok {
+		t.Fatalf("ClaimJob while the account's first job runs = %+v, %v, %v; want none", j, ok, err)
 	}
 
 	// The holder renews and reports progress; another runner cannot.
@@ -83,6 +80,14 @@ func testJobs(t *testing.T, f *fixture) {
 	wantKind(t, js.FinishJob(f.ctx, first, "runner-1", contracts.JobSucceeded, nil, "", f.now), contracts.KindConflict, "FinishJob of an ended job")
 	if after, err := js.RequestCancel(f.ctx, a, first, f.now); err != nil || after.Status != contracts.JobCanceled {
 		t.Errorf("RequestCancel of an ended job = %+v, %v; want it unchanged", after, err)
+	}
+	c2, ok, err := js.ClaimJob(f.ctx, "runner-2", f.now, lease)
+	must(t, err)
+	if !ok || c2.ID != second {
+		t.Fatalf("ClaimJob once the first ended = %+v, %v; want %s", c2, ok, second)
+	}
+	if _, ok, err := js.ClaimJob(f.ctx, "runner-3", f.now, lease); err != nil || ok {
+		t.Fatalf("ClaimJob with every job leased = %v, %v; want none", ok, err)
 	}
 	must(t, js.FinishJob(f.ctx, second, "runner-2", contracts.JobSucceeded, []byte(`{"notes":3}`), "", done))
 	got, _ = js.GetJob(f.ctx, a, second)
@@ -145,4 +150,98 @@ func testJobLeaseExpiry(t *testing.T, f *fixture) {
 	wantKind(t, err, contracts.KindConflict, "RenewLease by the runner whose lease lapsed")
 	wantKind(t, js.FinishJob(f.ctx, id, "gone", contracts.JobSucceeded, nil, "", later), contracts.KindConflict, "FinishJob by the runner whose lease lapsed")
 	must(t, js.FinishJob(f.ctx, id, winners[0].LeaseOwner, contracts.JobFailed, nil, "boom", later))
+}
+
+// Accounts take turns (issue 29 §3): an account that queued many jobs
+// has one running at a time, and another account's job runs next, not
+// after all of them; of several claimers at once on one account's queue
+// one wins; a full queue refuses the next job naming the cap.
+func testJobFairness(t *testing.T, f *fixture) {
+	a, b := f.user(), f.user()
+	js := f.s.Jobs()
+	job := func(user string, at time.Time) string {
+		id := f.id("job")
+		must(t, js.CreateJob(f.ctx, ports.JobRow{Job: contracts.Job{ID: id, Kind: contracts.JobKindImportPackage, CreatedAt: at},
+			UserID: user, Scope: contracts.ScopeDecksWrite}))
+		return id
+	}
+	var mine []string
+	for i := range 5 {
+		mine = append(mine, job(a, f.now.Add(time.Duration(i)*time.Second)))
+	}
+	theirs := job(b, f.now.Add(time.Minute)) // queued after all of a's
+	lease := f.now.Add(time.Hour)
+
+	// Four claimers at once on a's queue and b's job: one job of each runs.
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	claimed := map[string]string{} // job → user
+	for i := range 4 {
+		wg.Go(func() {
+			j, ok, err := js.ClaimJob(f.ctx, "runner-"+string(rune('a'+i)), f.now, lease)
+			if err != nil && contracts.KindOf(err) != contracts.KindConflict && contracts.KindOf(err) != contracts.KindUnavailable {
+				t.Errorf("concurrent ClaimJob: %v", err)
+			}
+			if ok {
+				mu.Lock()
+				claimed[j.ID] = j.UserID
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	perUser := map[string]int{}
+	for _, u := range claimed {
+		perUser[u]++
+	}
+	if perUser[a] != 1 {
+		t.Fatalf("%d jobs of one account running after concurrent claims (%v); want 1", perUser[a], claimed)
+	}
+	if perUser[b] > 1 {
+		t.Fatalf("%d jobs of the other account running; want at most 1", perUser[b])
+	}
+	for id, u := range claimed {
+		if u == a && id != mine[0] {
+			t.Errorf("account a's job %s ran before its oldest %s", id, mine[0])
+		}
+	}
+	if perUser[b] == 0 { // a claimer that lost a's job may have found nothing else in the same instant
+		if j, ok, err := js.ClaimJob(f.ctx, "runner-e", f.now, lease); err != nil || !ok || j.ID != theirs {
+			t.Fatalf("ClaimJob with a's job running = %+v, %v, %v; want b's %s", j, ok, err, theirs)
+		}
+	}
+
+	// a's first ends; b's ended too: a's next runs, then, with b queuing
+	// again, b's new job before a's third (b's last job started earlier).
+	must(t, js.FinishJob(f.ctx, mine[0], ownerOf(t, f, a, mine[0]), contracts.JobSucceeded, nil, "", f.now))
+	must(t, js.FinishJob(f.ctx, theirs, ownerOf(t, f, b, theirs), contracts.JobSucceeded, nil, "", f.now))
+	later := f.now.Add(time.Hour)
+	j, ok, err := js.ClaimJob(f.ctx, "runner-a", later, later.Add(time.Hour))
+	if err != nil || !ok || j.ID != mine[1] {
+		t.Fatalf("ClaimJob after a's first ended = %+v, %v, %v; want %s", j, ok, err, mine[1])
+	}
+	must(t, js.FinishJob(f.ctx, mine[1], "runner-a", contracts.JobSucceeded, nil, "", later))
+	again := job(b, later.Add(time.Minute))
+	if j, ok, err := js.ClaimJob(f.ctx, "runner-a", later.Add(2*time.Minute), later.Add(time.Hour)); err != nil || !ok || j.ID != again {
+		t.Fatalf("ClaimJob with a's third and b's new job queued = %+v, %v, %v; want b's %s (its turn)", j, ok, err, again)
+	}
+
+	// The queue cap: a has 3 queued; fill it up, then one more is refused.
+	for range contracts.MaxQueuedJobs - 3 {
+		job(a, later)
+	}
+	err = js.CreateJob(f.ctx, ports.JobRow{Job: contracts.Job{ID: f.id("job"), Kind: contracts.JobKindImportPackage, CreatedAt: later},
+		UserID: a, Scope: contracts.ScopeDecksWrite})
+	if r, ok := contracts.RefusalOf(err); !ok || r.Limit != contracts.LimitQueuedJobs || !strings.Contains(contracts.MessageOf(err), "20 jobs waiting") {
+		t.Fatalf("CreateJob past the queue cap = %v; want rate_limited naming the cap", err)
+	}
+	job(b, later) // another account's queue is its own
+}
+
+// ownerOf is the lease owner of one of user's jobs.
+func ownerOf(t *testing.T, f *fixture, user, id string) string {
+	t.Helper()
+	j, err := f.s.Jobs().GetJob(f.ctx, user, id)
+	must(t, err)
+	return j.LeaseOwner
 }

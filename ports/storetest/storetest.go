@@ -99,6 +99,7 @@ func TestStore(t *testing.T, open func(t *testing.T) ports.Database) {
 		{"Media", testMedia},
 		{"Jobs", testJobs},
 		{"JobLeaseExpiry", testJobLeaseExpiry},
+		{"JobFairness", testJobFairness},
 		{"MediaClaims", testMediaClaims},
 		{"MediaUsage", testMediaUsage},
 		{"MediaCollection", testMediaCollection},
