@@ -9,7 +9,7 @@ GO ?= go
 DB ?=
 ADDR ?=
 
-.PHONY: axe ts-sdk fsrs-harness anki-harness run build test generate widget check-widget check-generated lint tidy-check bench bench-big bench-import bench-quick loadtest loadtest-smoke loadtest-scale soak soak-smoke pgbouncer-suite replica-test fuzz-import fuzz-package fuzz-oauth fuzz-hostile conformance conformance-oauth ci help
+.PHONY: axe ts-sdk fsrs-harness anki-harness run build test generate widget check-widget check-generated lint tidy-check bench bench-big bench-import bench-quick loadtest loadtest-smoke loadtest-scale soak soak-smoke logcost pgbouncer-suite replica-test fuzz-import fuzz-package fuzz-oauth fuzz-hostile conformance conformance-oauth ci help
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
@@ -96,6 +96,9 @@ SOAKTIME ?= 1h
 SOAKAGENTS ?= 40
 soak: ## issue 29: SOAKAGENTS agents (40) for SOAKTIME (1h) on SQLite, then on Postgres, sampling RSS, goroutines, open files, the log, p99 and bytes per row every 10 s; fails when one grows without bound (not in CI)
 	$(GO) run ./bench/cmd/loadtest -configs sqlite,pg -agents $(SOAKAGENTS) -duration $(SOAKTIME) -soak 10s $(LOADTEST_FLAGS)
+
+logcost: ## issue 29 §1.4: the log bytes one call of add_cards, start_study_session and submit_review writes, 300 calls each on SQLite and Postgres (needs pg_walinspect)
+	$(GO) run ./bench/cmd/loadtest -configs sqlite,pg -logcost 300 $(LOADTEST_FLAGS)
 
 soak-smoke: ## the soak for 60 s on SQLite, sampled every 5 s (what CI runs)
 	$(GO) run ./bench/cmd/loadtest -configs sqlite -agents 20 -duration 60s -cards 100 -soak 5s $(LOADTEST_FLAGS)

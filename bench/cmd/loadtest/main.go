@@ -18,6 +18,7 @@
 //	go run ./bench/cmd/loadtest -duration 15s                    # the smoke run
 //	go run ./bench/cmd/loadtest -configs pg,pg-x2,pg-x4 -duration 30s   # scale with instances
 //	go run ./bench/cmd/loadtest -configs sqlite,pg -agents 40 -duration 1h -soak 10s   # soak (make soak)
+//	go run ./bench/cmd/loadtest -configs sqlite,pg -logcost 300   # log bytes per call (make logcost)
 package main
 
 import (
@@ -53,6 +54,7 @@ func run() error {
 		cards    = flag.Int("cards", 200, "new cards in each agent's deck")
 		pgURL    = flag.String("postgres", os.Getenv("TAKHTABUSH_TEST_POSTGRES_URL"), "Postgres server URL the Postgres configurations create their databases on")
 		bouncer  = flag.String("pgbouncer", "/usr/sbin/pgbouncer", "pgbouncer binary")
+		logCost  = flag.Int("logcost", 0, "instead of the load: N calls each of add_cards, start_study_session and submit_review by one agent, printing the log bytes each call wrote")
 		sample   = flag.Duration("soak", 0, "soak mode: sample RSS, goroutines, open files, the log, p99 and bytes per row this often, and fail when one grows without bound (allows -duration up to 2h)")
 	)
 	flag.Parse()
@@ -75,6 +77,11 @@ func run() error {
 			return err
 		}
 		cfg.Setups = append(cfg.Setups, s)
+	}
+	if *logCost > 0 {
+		costs, err := loadtest.MeasureLogCost(ctx, cfg, *logCost)
+		loadtest.WriteLogCost(os.Stdout, costs)
+		return err
 	}
 	results, err := loadtest.Run(ctx, cfg)
 	loadtest.WriteTable(os.Stdout, results)
