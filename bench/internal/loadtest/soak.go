@@ -190,7 +190,11 @@ func WriteSoak(w io.Writer, results []Result) {
 		if len(r.Soak) == 0 {
 			continue
 		}
-		fmt.Fprintf(w, "\nsoak %s, %d agents: idle log %d MiB %.0f s after the load\n\n", r.Setup.Name, r.Agents, r.IdleLog>>20, r.IdleAfter.Seconds())
+		fmt.Fprintf(w, "\nsoak %s, %d agents\n", r.Setup.Name, r.Agents)
+		if r.Setup.DB == "sqlite" {
+			fmt.Fprintf(w, "idle log %d MiB %.0f s after the load\n", r.IdleLog>>20, r.IdleAfter.Seconds())
+		}
+		fmt.Fprintln(w)
 		fmt.Fprintln(w, "| t | RSS | goroutines | open files | log | p99 | bytes/row |")
 		fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
 		for _, s := range r.Soak {
