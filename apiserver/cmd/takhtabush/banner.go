@@ -8,15 +8,18 @@ import (
 	"github.com/takhtabush/takhtabush/apiserver"
 	"github.com/takhtabush/takhtabush/apiserver/internal/web"
 	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/mcpcore"
 )
 
 // bannerEnd is the banner's last line of text.
 const bannerEnd = "Serving. Press Ctrl-C to stop."
 
-// printDevBanner tells a developer how to connect: the MCP URL, the owner
-// API key when one was just minted (once; later starts say how to mint
+// printDevBanner tells a developer how to connect: the web app with a
+// one-time sign-in link for the owner (signIn, "" when none could be
+// made), the MCP URL and the protocol versions it serves, the owner API
+// key when one was just minted (once; later starts say how to mint
 // another) and copy-paste client configurations.
-func printDevBanner(w io.Writer, cfg apiserver.Config, owner apiserver.DevOwner, db string) {
+func printDevBanner(w io.Writer, cfg apiserver.Config, owner apiserver.DevOwner, db, signIn string) {
 	rule := strings.Repeat("─", 72)
 	fmt.Fprintln(w, rule)
 	fmt.Fprintln(w, "Takhtabush is running in development mode.")
@@ -26,7 +29,12 @@ func printDevBanner(w io.Writer, cfg apiserver.Config, owner apiserver.DevOwner,
 	if owner.Created {
 		fmt.Fprintf(w, "Created the owner account %s.\n", owner.User.Email)
 	}
-	fmt.Fprintf(w, "\n  MCP URL:     %s\n  Setup page:  %s/connect\n", cfg.MCPURL(), cfg.BaseURL)
+	fmt.Fprintf(w, "\n  Web app:     %s/\n", cfg.BaseURL)
+	if signIn != "" {
+		fmt.Fprintf(w, "  Sign in:     %s\n               (one use, 15 minutes; `takhtabush users login-link --email %s` makes another)\n", signIn, owner.User.Email)
+	}
+	fmt.Fprintf(w, "  MCP URL:     %s\n  Protocol:    MCP %s\n  Setup page:  %s/connect\n",
+		cfg.MCPURL(), strings.Join(mcpcore.SupportedVersions(), ", "), cfg.BaseURL)
 	key := owner.Key
 	if key != "" {
 		fmt.Fprintf(w, "  Owner API key (every scope; shown once, save it now):\n\n    %s\n", key)

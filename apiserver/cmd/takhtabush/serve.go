@@ -119,9 +119,14 @@ func serveCmd(ctx context.Context, args []string, io stdio, getenv func(string) 
 		if err != nil {
 			return fail(io, "serve", err)
 		}
-		printDevBanner(io.out, cfg, owner, *c.db)
+		signIn, _, err := app.LoginLink(ctx, owner.User.Email)
+		if err != nil {
+			log.Warn("no sign-in link for the owner", "err", err)
+			signIn = ""
+		}
+		printDevBanner(io.out, cfg, owner, *c.db, signIn)
 	} else {
-		fmt.Fprintf(io.out, "Takhtabush MCP endpoint: %s\n", cfg.MCPURL())
+		fmt.Fprintf(io.out, "Takhtabush MCP endpoint: %s\nWeb app: %s/ (sign in by email; `takhtabush users login-link --email E` prints a link)\n", cfg.MCPURL(), cfg.BaseURL)
 	}
 	log.Info("serving", "addr", ln.Addr().String(), "base_url", cfg.BaseURL, "environment", cfg.Environment,
 		"dev_no_auth", cfg.DevMode(), "mcp_host", cfg.MCPHost, "admin_addr", cfg.AdminAddr,

@@ -78,7 +78,8 @@ func TestServeDevelopmentStart(t *testing.T) {
 	s.stdout.wait(t, "── VS Code")
 	s.stdout.wait(t, bannerEnd) // the end of the banner
 	out := s.stdout.String()
-	for _, want := range []string{"owner@localhost", "claude mcp add --transport http takhtabush " + mcpURL, "Bearer " + key, "~/.cursor/mcp.json", "ChatGPT"} {
+	for _, want := range []string{"owner@localhost", "claude mcp add --transport http takhtabush " + mcpURL, "Bearer " + key, "~/.cursor/mcp.json", "ChatGPT",
+		"Web app:", "Sign in:     http", "/login?token=", "Protocol:    MCP 2026-07-28, 2025-11-25"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the banner lacks %q:\n%s", want, out)
 		}
