@@ -194,3 +194,14 @@ func TestMediaMapOfAbsentFiles(t *testing.T) {
 		t.Errorf("%d media listed (first %q), %d missing; want dog.png and 100 of the 5,000 missing, all counted", len(h.Media), h.Media[0].Name, h.MissingMedia)
 	}
 }
+
+// TestReadTimeBudget: opening a package has a time budget through its
+// context; when it is spent the package is invalid with a reason (too
+// slow to read), not a cancellation of the caller's.
+func TestReadTimeBudget(t *testing.T) {
+	pkg := write(t, samplePackage())
+	err := readErr(t, pkg, ankipkg.Limits{ReadTime: time.Nanosecond})
+	if contracts.KindOf(err) != contracts.KindInvalid || !strings.Contains(contracts.MessageOf(err), "took longer than 1ns, the limit") {
+		t.Errorf("err = %v, want invalid naming the time budget", err)
+	}
+}
