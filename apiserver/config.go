@@ -41,6 +41,10 @@ type Config struct {
 	BaseURL string
 	// MCPHost is a host name whose bare origin also serves MCP.
 	MCPHost string
+	// WidgetDomain is the dedicated origin the study widget is served
+	// from in hosts that sandbox per domain (MCP Apps ui.domain, in the
+	// host's own format); empty sends none.
+	WidgetDomain string
 	// StdioToolsets are the toolsets `takhtabush stdio` serves, "all" for
 	// every one; none leaves the choice to the account's default.
 	StdioToolsets []string

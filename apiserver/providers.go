@@ -144,7 +144,7 @@ func provideMCPServer(svc ports.McpServices, jobs *domain.JobService, cfg Config
 	mac := hmac.New(sha256.New, key)
 	mac.Write([]byte("takhtabush mcp requestState"))
 	srv, err := mcpbind.NewServer(svc, mcpbind.ServerConfig{BaseURL: cfg.BaseURL, Version: cfg.Version, Logger: log, Observer: m,
-		StateKey: mac.Sum(nil), Timeout: cfg.RequestTimeout, IDs: ids})
+		StateKey: mac.Sum(nil), Timeout: cfg.RequestTimeout, IDs: ids, WidgetDomain: cfg.WidgetDomain})
 	if err != nil {
 		return nil, err
 	}

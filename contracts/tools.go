@@ -161,6 +161,18 @@ var (
 	}
 )
 
+// invocation adds to a tool's _meta the status lines ChatGPT shows while
+// the tool runs and after it ran (openai/toolInvocation/*, at most 64
+// characters each).
+func invocation(meta map[string]any, invoking, invoked string) map[string]any {
+	if meta == nil {
+		meta = map[string]any{}
+	}
+	meta["openai/toolInvocation/invoking"] = invoking
+	meta["openai/toolInvocation/invoked"] = invoked
+	return meta
+}
+
 // jobScopes are the scopes of the tools that start jobs (import_package,
 // import_cards as a task: decks:write; optimize_parameters: study:write):
 // any of them reaches get_job and cancel_job, and each job then needs its
@@ -387,6 +399,7 @@ var catalog = []ToolDef{
 		}, "deckId")),
 		ResultSchema: raw(sessionOut),
 		Annotations:  additive, Scopes: []Scope{ScopeStudyWrite}, Mutates: true, AuditAction: "study.start",
+		Meta: invocation(nil, "Starting a study session…", "Study session started"),
 	},
 	{
 		Name: ToolSubmitReview, Title: "Submit review",
@@ -404,6 +417,7 @@ var catalog = []ToolDef{
 			"interval": strOut, "reviewed": intOut, "remaining": intOut, "done": boolOut, "next": studyCardOut, "replayed": boolOut, "nextCardAt": tsOut,
 		}, "sessionId", "cardId", "rating", "state", "nextDue", "interval", "reviewed", "remaining", "done")),
 		Annotations: additive, Scopes: []Scope{ScopeStudyWrite}, Mutates: true, AuditAction: "study.review",
+		Meta: invocation(nil, "Saving your rating…", "Rating saved"),
 	},
 	{
 		Name: ToolRequestMediaUpload, Title: "Request media upload",
@@ -436,7 +450,8 @@ var catalog = []ToolDef{
 		ExactlyOneOf: []string{"sessionId", "deckId"},
 		// MCP Apps' link, its older flat key, and ChatGPT's alias: every
 		// Apps host finds the widget.
-		Meta: map[string]any{"ui": map[string]any{"resourceUri": StudyWidgetURI}, "ui/resourceUri": StudyWidgetURI, "openai/outputTemplate": StudyWidgetURI},
+		Meta: invocation(map[string]any{"ui": map[string]any{"resourceUri": StudyWidgetURI}, "ui/resourceUri": StudyWidgetURI, "openai/outputTemplate": StudyWidgetURI},
+			"Opening your study session…", "Study session ready"),
 	},
 	{
 		Name: ToolRescheduleCards, Title: "Reschedule cards",

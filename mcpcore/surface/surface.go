@@ -27,6 +27,9 @@ type Config struct {
 	// StateKey protects MRTR requestState; give every instance the same
 	// key so a retry may land on any of them.
 	StateKey []byte
+	// WidgetDomain, when set, is the dedicated origin the operator gives
+	// the study widget (MCP Apps ui.domain); empty sends none.
+	WidgetDomain string
 	// Timeout bounds every tool call, argument checks included (default
 	// ToolTimeout).
 	Timeout time.Duration

@@ -40,6 +40,7 @@ func serveCmd(ctx context.Context, args []string, io stdio, getenv func(string) 
 		return nil
 	})
 	openSignup := c.fs.Bool("open-signup", getenv("TAKHTABUSH_OPEN_SIGNUP") == "true", "let anyone create an account by asking for a sign-in link (env TAKHTABUSH_OPEN_SIGNUP=true)")
+	widgetDomain := c.str("widget-domain", "TAKHTABUSH_WIDGET_DOMAIN", "", "the study widget's dedicated origin as the host asks for it (MCP Apps ui.domain); default none")
 	privacyFile := c.str("privacy-file", "TAKHTABUSH_PRIVACY_FILE", "", "an HTML fragment that replaces the built-in /privacy text")
 	termsFile := c.str("terms-file", "TAKHTABUSH_TERMS_FILE", "", "an HTML fragment that replaces the built-in /terms text")
 	trusted := c.str("trusted-proxies", "TAKHTABUSH_TRUSTED_PROXIES", "", "comma-separated proxy networks (CIDR) whose X-Forwarded-For names the client")
@@ -53,6 +54,7 @@ func serveCmd(ctx context.Context, args []string, io stdio, getenv func(string) 
 	cfg.AdminAddr = *adminAddr
 	cfg.OpenSignup = *openSignup
 	cfg.PrivacyFile, cfg.TermsFile = *privacyFile, *termsFile
+	cfg.WidgetDomain = *widgetDomain
 	trustedNets, err := clientip.ParseTrusted(*trusted)
 	if err != nil {
 		fmt.Fprintf(io.err, "takhtabush serve: --trusted-proxies: %v\n", err)

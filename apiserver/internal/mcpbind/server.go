@@ -28,6 +28,8 @@ type ServerConfig struct {
 	Observer ToolObserver
 	// StateKey protects MRTR requestState across instances.
 	StateKey []byte
+	// WidgetDomain is the study widget's dedicated origin (ui.domain), if any.
+	WidgetDomain string
 	// Timeout bounds each tool call (0: the surface's default).
 	Timeout time.Duration
 	// IDs mints each mutating call's operation id (nil: domain.RandomIDs).
@@ -43,7 +45,7 @@ func NewServer(svc ports.McpServices, cfg ServerConfig) (*mcpcore.Server, error)
 		ids = domain.RandomIDs{}
 	}
 	s := surface.New(svc, surface.Config{BaseURL: cfg.BaseURL, Version: cfg.Version, Logger: cfg.Logger, StateKey: cfg.StateKey,
-		Timeout: cfg.Timeout, IDs: ids})
+		Timeout: cfg.Timeout, IDs: ids, WidgetDomain: cfg.WidgetDomain})
 	cat := s.Catalog()
 	for i := range cat.Tools {
 		cat.Tools[i].Handler = instrument(cat.Tools[i].Name, cat.Tools[i].Handler, cfg.Observer)
