@@ -159,7 +159,10 @@ func newPublicHandler(d routeDeps) (publicHandler, error) {
 	pages := guarded{mux: mux, wrap: hosts} // every page checks Host, as /mcp and /api do
 	d.account.Register(pages)               // /, /stats, /audit, /settings/…
 	d.decks.Register(pages)                 // /decks…, /cards/…, /study/{id}
-	return clientip.Middleware(clientip.Trusted(d.cfg.TrustedProxies), obs.Middleware(d.log, d.metrics, operations(d.ids, mux))), nil
+	// obs sits right above the mux: the mux names the route on the request
+	// it is handed, and a middleware between them that copies the request
+	// (WithContext) would hide that name from the metrics and the log.
+	return clientip.Middleware(clientip.Trusted(d.cfg.TrustedProxies), operations(d.ids, obs.Middleware(d.log, d.metrics, mux))), nil
 }
 
 // newAdminHandler builds the admin listener's routes: metrics and probes.
