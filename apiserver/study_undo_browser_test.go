@@ -53,7 +53,7 @@ func TestBrowserStudyUndoAndSummary(t *testing.T) {
 	}
 
 	b.key("u", true)
-	if txt := b.text(); !strings.Contains(txt, "Rating undone") || !strings.Contains(txt, "Card 0 of 2 done") ||
+	if txt := b.text(); !strings.Contains(txt, "Rating undone") || !strings.Contains(txt, "2 left · 0 done") ||
 		!strings.Contains(b.textOf("#front"), "Longest river in France") || b.exists("#undo") {
 		t.Fatalf("after U:\n%s", txt)
 	}

@@ -356,3 +356,38 @@ func TestBrowserAuditNamesAndLinks(t *testing.T) {
 	b.open("/audit")
 	b.look("audit-named")
 }
+
+// TestBrowserNarrowTablesAndCounter: at 360 px the deck list's counts and
+// the deck page's card actions are on the screen (a table stacks its rows),
+// not cut off; the study page says how many cards are left, which an Again
+// does not turn into a growing total.
+func TestBrowserNarrowTablesAndCounter(t *testing.T) {
+	e := newEnv(t, sqliteURL(t), nil)
+	deck := seedDeck(t, e, "A deck with a rather long name for a phone", 3)
+	b := newBrowser(t, e)
+	b.signIn(testUser)
+	onScreen := func(where, sel string) {
+		t.Helper()
+		out := evalJS[[]string](b, fmt.Sprintf(`[...document.querySelectorAll(%q)].filter(e => { const r = e.getBoundingClientRect(); return r.right > 360 || r.left < 0; }).map(e => e.textContent.trim())`, sel))
+		if len(out) > 0 {
+			t.Errorf("%s at 360 px: off the screen: %q", where, out)
+		}
+	}
+	b.emulate(360, 780, true, "light")
+	b.open("/decks")
+	onScreen("deck list", "#deck-list td")
+	b.open("/decks/" + deck.ID)
+	onScreen("deck page", "#cards td a, #cards td button")
+	b.emulate(0, 0, false, "")
+	b.look("deck-narrow")
+
+	b.submit("#study-deck")
+	if got := b.textOf("#left"); !strings.HasPrefix(got, "3 left · 0 done") {
+		t.Fatalf("the study counter: %q", got)
+	}
+	b.key(" ", false)
+	b.key("1", true) // Again: the card comes back in this session
+	if got := b.textOf("#left"); !strings.HasPrefix(got, "3 left · 1 done") {
+		t.Errorf("after Again the counter says %q, want 3 left · 1 done", got)
+	}
+}
