@@ -391,3 +391,20 @@ func TestBrowserNarrowTablesAndCounter(t *testing.T) {
 		t.Errorf("after Again the counter says %q, want 3 left · 1 done", got)
 	}
 }
+
+// TestBrowserCramLabelled: a cram session an agent started is labelled as
+// one on the study page (its ratings change no schedule).
+func TestBrowserCramLabelled(t *testing.T) {
+	e := newEnv(t, sqliteURL(t), nil)
+	deck := seedDeck(t, e, "Crammed", 2)
+	key, _ := e.key(t, contracts.AllScopes...)
+	cs := connect(t, e.addr+"/mcp", bearer(key), "")
+	var sess contracts.StudySession
+	call(t, cs, contracts.ToolStartStudySession, map[string]any{"deckId": deck.ID, "cram": true}, &sess)
+	b := newBrowser(t, e)
+	b.signIn(testUser)
+	b.open("/study/" + sess.ID)
+	if !b.exists("#cram") || !strings.Contains(b.textOf("#cram"), "Cram session") {
+		t.Errorf("the cram session is not labelled:\n%s", b.text())
+	}
+}
