@@ -26,14 +26,14 @@ const exportPage = 500
 
 // AccountDataService exports and deletes the acting account's data. Both
 // are the person's own acts: an API key or a connected app is forbidden.
-type AccountDataService struct{ *deps }
+type AccountDataService struct{ *Deps }
 
 var _ ports.AccountDataService = (*AccountDataService)(nil)
 
 // personal returns the acting principal when it is a person (a web
 // session or the operator), never an agent's credential.
 func personal(ctx context.Context, what string) (contracts.Principal, error) {
-	p, err := actor(ctx)
+	p, err := Actor(ctx)
 	if err != nil {
 		return p, err
 	}
@@ -109,40 +109,40 @@ func (s *AccountDataService) Export(ctx context.Context, w io.Writer) error {
 		return err
 	}
 	uid := p.UserID
-	user, err := s.store.Users().UserByID(ctx, uid)
+	user, err := s.Store.Users().UserByID(ctx, uid)
 	if err != nil {
-		return fail(err)
+		return Fail(err)
 	}
 	// Recorded before the archive is written, so the export carries it.
-	if err := recordEvent(ctx, s.store, s.ids, s.now(), p, contracts.AuditExportAccount, map[string]any{"format": ExportFormat, "version": ExportVersion}); err != nil {
+	if err := RecordEvent(ctx, s.Store, s.IDs, s.Now(), p, contracts.AuditExportAccount, map[string]any{"format": ExportFormat, "version": ExportVersion}); err != nil {
 		return err
 	}
 	zw := zip.NewWriter(w)
-	jw, err := zw.CreateHeader(&zip.FileHeader{Name: ExportJSONName, Method: zip.Deflate, Modified: s.now()})
+	jw, err := zw.CreateHeader(&zip.FileHeader{Name: ExportJSONName, Method: zip.Deflate, Modified: s.Now()})
 	if err != nil {
-		return fail(err)
+		return Fail(err)
 	}
 	doc := &jsonDoc{w: jw}
 	doc.field("format", ExportFormat)
 	doc.field("version", ExportVersion)
-	doc.field("exportedAt", s.now())
+	doc.field("exportedAt", s.Now())
 	doc.field("account", user)
-	exp, err := s.store.Exposure().GetExposure(ctx, uid)
+	exp, err := s.Store.Exposure().GetExposure(ctx, uid)
 	if err != nil {
-		return fail(err)
+		return Fail(err)
 	}
 	if exp.DisabledTools == nil {
 		exp.DisabledTools = []string{}
 	}
 	doc.field("exposure", exp)
-	settings, _, err := accountSettings(ctx, s.store, uid)
+	settings, _, err := AccountSettings(ctx, s.Store, uid)
 	if err != nil {
 		return err
 	}
-	doc.field("settings", withToday(settings, s.now()))
-	keys, err := s.store.Keys().ListKeys(ctx, uid)
+	doc.field("settings", WithToday(settings, s.Now()))
+	keys, err := s.Store.Keys().ListKeys(ctx, uid)
 	if err != nil {
-		return fail(err)
+		return Fail(err)
 	}
 	views := make([]contracts.APIKeyView, 0, len(keys))
 	for _, k := range keys {
@@ -150,23 +150,23 @@ func (s *AccountDataService) Export(ctx context.Context, w io.Writer) error {
 	}
 	doc.field("apiKeys", views)
 
-	presets, err := s.store.Presets().ListPresets(ctx, uid)
+	presets, err := s.Store.Presets().ListPresets(ctx, uid)
 	if err != nil {
-		return fail(err)
+		return Fail(err)
 	}
 	doc.field("presets", presets)
 
-	now := s.now()
+	now := s.Now()
 	doc.array("decks", func(emit func(any)) error {
 		return pages(func(after string) (string, int, error) {
-			ds, err := s.store.Decks().ListDecks(ctx, uid, after, exportPage, now)
+			ds, err := s.Store.Decks().ListDecks(ctx, uid, after, exportPage, now)
 			for _, d := range ds {
 				emit(d)
 			}
 			return lastID(ds, func(d contracts.Deck) string { return d.ID }), len(ds), err
 		})
 	})
-	own, err := allNoteTypes(ctx, s.store, uid)
+	own, err := AllNoteTypes(ctx, s.Store, uid)
 	if err != nil {
 		return err
 	}
@@ -180,10 +180,10 @@ func (s *AccountDataService) Export(ctx context.Context, w io.Writer) error {
 	})
 	doc.array("notes", func(emit func(any)) error {
 		return pages(func(after string) (string, int, error) {
-			ns, err := s.store.Notes().ListNotes(ctx, uid, after, exportPage)
+			ns, err := s.Store.Notes().ListNotes(ctx, uid, after, exportPage)
 			for _, n := range ns {
 				e := ExportNote{ID: n.ID, NoteType: n.NoteType, GUID: n.GUID, Fields: n.Fields, Tags: n.Tags, CreatedAt: n.CreatedAt, UpdatedAt: n.UpdatedAt}
-				if t, err := noteType(n.NoteType); err == nil {
+				if t, err := NoteType(n.NoteType); err == nil {
 					e.FieldNames = t.Fields
 				} else if f, ok := ownFields[n.NoteType]; ok {
 					e.FieldNames = f
@@ -198,7 +198,7 @@ func (s *AccountDataService) Export(ctx context.Context, w io.Writer) error {
 	})
 	doc.array("cards", func(emit func(any)) error {
 		return pages(func(after string) (string, int, error) {
-			cs, err := s.store.Cards().Search(ctx, uid, contracts.CardFilter{}, after, exportPage, now)
+			cs, err := s.Store.Cards().Search(ctx, uid, contracts.CardFilter{}, after, exportPage, now)
 			for _, c := range cs {
 				emit(c.Card)
 			}
@@ -207,7 +207,7 @@ func (s *AccountDataService) Export(ctx context.Context, w io.Writer) error {
 	})
 	doc.array("reviews", func(emit func(any)) error {
 		return pages(func(after string) (string, int, error) {
-			rs, err := s.store.Reviews().ListReviews(ctx, uid, after, exportPage)
+			rs, err := s.Store.Reviews().ListReviews(ctx, uid, after, exportPage)
 			for _, r := range rs {
 				emit(ExportReview{ID: r.ID, CardID: r.CardID, DeckID: r.DeckID, SessionID: r.SessionID, Rating: r.Rating,
 					PrevPhase: r.PrevPhase, State: r.State, ReviewedAt: r.ReviewedAt, DurationMs: r.DurationMs})
@@ -218,12 +218,12 @@ func (s *AccountDataService) Export(ctx context.Context, w io.Writer) error {
 	doc.array("trash", func(emit func(any)) error {
 		var after *ports.TrashCursor
 		for {
-			ts, err := s.store.Trash().ListTrash(ctx, uid, after, exportPage)
+			ts, err := s.Store.Trash().ListTrash(ctx, uid, after, exportPage)
 			if err != nil {
 				return err
 			}
 			for _, t := range ts {
-				emit(trashItem(t))
+				emit(TrashItem(t))
 			}
 			if len(ts) < exportPage {
 				return nil
@@ -234,7 +234,7 @@ func (s *AccountDataService) Export(ctx context.Context, w io.Writer) error {
 	})
 	doc.array("audit", func(emit func(any)) error {
 		return pages(func(before string) (string, int, error) {
-			es, err := s.store.Audit().ListAudit(ctx, uid, contracts.AuditFilter{}, before, exportPage)
+			es, err := s.Store.Audit().ListAudit(ctx, uid, contracts.AuditFilter{}, before, exportPage)
 			for _, e := range es {
 				emit(e)
 			}
@@ -245,7 +245,7 @@ func (s *AccountDataService) Export(ctx context.Context, w io.Writer) error {
 	inZip := map[string]bool{} // equal files share one blob: archive it once
 	doc.array("media", func(emit func(any)) error {
 		return pages(func(after string) (string, int, error) {
-			ms, err := s.store.Media().ListMedia(ctx, uid, after, exportPage)
+			ms, err := s.Store.Media().ListMedia(ctx, uid, after, exportPage)
 			for _, m := range ms {
 				e := ExportMedia{ID: m.ID, ContentType: m.ContentType, Filename: m.Filename, Size: m.Size, CreatedAt: m.CreatedAt, UploadedAt: m.UploadedAt}
 				if m.UploadedAt != nil {
@@ -269,30 +269,30 @@ func (s *AccountDataService) Export(ctx context.Context, w io.Writer) error {
 		}
 	}
 	if err := zw.Close(); err != nil {
-		return fail(err)
+		return Fail(err)
 	}
 	return nil
 }
 
 // copyBlob adds one media file to the archive.
 func (s *AccountDataService) copyBlob(ctx context.Context, zw *zip.Writer, m ExportMedia) error {
-	if s.blobs == nil {
+	if s.Blobs == nil {
 		return contracts.Errorf(contracts.KindUnavailable, "media files cannot be read on this server")
 	}
-	rc, err := s.blobs.OpenBlob(ctx, m.File)
+	rc, err := s.Blobs.OpenBlob(ctx, m.File)
 	if contracts.IsKind(err, contracts.KindNotFound) {
 		return nil // an upload whose file is gone: listed, not included
 	}
 	if err != nil {
-		return fail(err)
+		return Fail(err)
 	}
 	defer rc.Close()
 	fw, err := zw.CreateHeader(&zip.FileHeader{Name: m.File, Method: zip.Store, Modified: m.CreatedAt})
 	if err != nil {
-		return fail(err)
+		return Fail(err)
 	}
 	if _, err := io.Copy(fw, rc); err != nil {
-		return fail(err)
+		return Fail(err)
 	}
 	return nil
 }
@@ -308,12 +308,12 @@ func (s *AccountDataService) DeleteAccount(ctx context.Context, confirmation str
 	if err != nil {
 		return err
 	}
-	user, err := s.store.Users().UserByID(ctx, p.UserID)
+	user, err := s.Store.Users().UserByID(ctx, p.UserID)
 	if contracts.IsKind(err, contracts.KindNotFound) {
-		return notFound("user", p.UserID)
+		return NotFound("user", p.UserID)
 	}
 	if err != nil {
-		return fail(err)
+		return Fail(err)
 	}
 	if !strings.EqualFold(strings.TrimSpace(confirmation), user.Email) {
 		return contracts.Errorf(contracts.KindInvalid, "type your email address (%s) exactly to confirm the deletion", user.Email)
@@ -322,11 +322,11 @@ func (s *AccountDataService) DeleteAccount(ctx context.Context, confirmation str
 	seen := map[string]bool{}
 	for _, list := range []func(after string) ([]ports.MediaRow, error){
 		func(after string) ([]ports.MediaRow, error) {
-			return s.store.Media().ListMedia(ctx, user.ID, after, exportPage)
+			return s.Store.Media().ListMedia(ctx, user.ID, after, exportPage)
 		},
 		// and the files of an import that has not published yet
 		func(after string) ([]ports.MediaRow, error) {
-			return s.store.Media().StagedMedia(ctx, user.ID, "", after, exportPage)
+			return s.Store.Media().StagedMedia(ctx, user.ID, "", after, exportPage)
 		},
 	} {
 		err = pages(func(after string) (string, int, error) {
@@ -340,18 +340,18 @@ func (s *AccountDataService) DeleteAccount(ctx context.Context, confirmation str
 			return lastID(ms, func(m ports.MediaRow) string { return m.ID }), len(ms), err
 		})
 		if err != nil {
-			return fail(err)
+			return Fail(err)
 		}
 	}
-	if err := s.store.Users().DeleteUser(ctx, user.ID, s.ids.NewID(), s.now()); err != nil {
-		return fail(err)
+	if err := s.Store.Users().DeleteUser(ctx, user.ID, s.IDs.NewID(), s.Now()); err != nil {
+		return Fail(err)
 	}
-	if s.blobs == nil {
+	if s.Blobs == nil {
 		return nil
 	}
 	var errs []error
 	for _, f := range files {
-		if err := s.blobs.DeleteBlob(ctx, f); err != nil {
+		if err := s.Blobs.DeleteBlob(ctx, f); err != nil {
 			errs = append(errs, err)
 		}
 	}
@@ -455,7 +455,7 @@ func (d *jsonDoc) close() error {
 		if errors.As(d.err, &ce) {
 			return d.err
 		}
-		return fail(d.err)
+		return Fail(d.err)
 	}
 	return nil
 }

@@ -18,7 +18,7 @@ const (
 
 // AccountService manages accounts. Its methods are operator and sign-in
 // actions and need no principal.
-type AccountService struct{ *deps }
+type AccountService struct{ *Deps }
 
 var _ ports.AccountService = (*AccountService)(nil)
 
@@ -35,12 +35,12 @@ func (s *AccountService) CreateUser(ctx context.Context, email, name string) (co
 	if utf8.RuneCountInString(name) > maxNameLen || !utf8.ValidString(name) {
 		return contracts.User{}, contracts.Errorf(contracts.KindInvalid, "name must be at most %d characters", maxNameLen)
 	}
-	u := contracts.User{ID: s.ids.NewID(), Email: email, Name: name, CreatedAt: s.now()}
-	if err := s.store.Users().CreateUser(ctx, u); err != nil {
+	u := contracts.User{ID: s.IDs.NewID(), Email: email, Name: name, CreatedAt: s.Now()}
+	if err := s.Store.Users().CreateUser(ctx, u); err != nil {
 		if contracts.IsKind(err, contracts.KindConflict) {
 			return contracts.User{}, contracts.Errorf(contracts.KindConflict, "an account with email %s already exists", email)
 		}
-		return contracts.User{}, fail(err)
+		return contracts.User{}, Fail(err)
 	}
 	return u, nil
 }
@@ -65,23 +65,23 @@ func (s *AccountService) UserByEmail(ctx context.Context, email string) (contrac
 	if err != nil {
 		return contracts.User{}, err
 	}
-	u, err := s.store.Users().UserByEmail(ctx, email)
+	u, err := s.Store.Users().UserByEmail(ctx, email)
 	if contracts.IsKind(err, contracts.KindNotFound) {
 		return u, contracts.Errorf(contracts.KindNotFound, "no account with email %s", email)
 	}
-	return u, fail(err)
+	return u, Fail(err)
 }
 
 // UserByID finds an account by id.
 func (s *AccountService) UserByID(ctx context.Context, id string) (contracts.User, error) {
-	if !plausibleID(id) {
-		return contracts.User{}, notFound("user", id)
+	if !PlausibleID(id) {
+		return contracts.User{}, NotFound("user", id)
 	}
-	u, err := s.store.Users().UserByID(ctx, id)
+	u, err := s.Store.Users().UserByID(ctx, id)
 	if contracts.IsKind(err, contracts.KindNotFound) {
-		return u, notFound("user", id)
+		return u, NotFound("user", id)
 	}
-	return u, fail(err)
+	return u, Fail(err)
 }
 
 // cleanEmail trims, lower-cases and checks an email address.

@@ -14,7 +14,7 @@ import (
 )
 
 // CardService manages the acting user's cards.
-type CardService struct{ *deps }
+type CardService struct{ *Deps }
 
 var _ ports.CardService = (*CardService)(nil)
 
@@ -39,7 +39,7 @@ type addItem struct {
 // one outcome per item: created, duplicate (of a card in the deck or an
 // earlier item of the batch) or invalid.
 func (s *CardService) AddCards(ctx context.Context, args contracts.AddCardsArgs) (contracts.BulkResult, error) {
-	uid, err := userID(ctx)
+	uid, err := UserID(ctx)
 	if err != nil {
 		return contracts.BulkResult{}, err
 	}
@@ -77,14 +77,14 @@ func (s *CardService) addWith(ctx context.Context, uid, deckID string, items []a
 	// after.
 	lazy := scope == idemScopeAdd && key == ""
 	var res contracts.BulkResult
-	err := s.store.InTx(ctx, func(tx ports.Stores) error {
-		now := s.now()
+	err := s.Store.InTx(ctx, func(tx ports.Stores) error {
+		now := s.Now()
 		target := contracts.Deck{ID: deckID}
 		var err error
 		if !lazy {
-			target, err = loadDeck(ctx, tx, uid, deckID)
-		} else if !plausibleID(deckID) {
-			err = deckNotFound(deckID)
+			target, err = LoadDeck(ctx, tx, uid, deckID)
+		} else if !PlausibleID(deckID) {
+			err = DeckNotFound(deckID)
 		}
 		if err != nil {
 			return err
@@ -94,9 +94,9 @@ func (s *CardService) addWith(ctx context.Context, uid, deckID string, items []a
 			// and deck caps; added cards also against the daily quota.
 			held := 0
 			if scope == idemScopeImport {
-				held, err = s.checkHoldings(ctx, tx, uid, 0, len(items))
+				held, err = s.CheckHoldings(ctx, tx, uid, 0, len(items))
 			} else {
-				err = s.chargeWrites(ctx, tx, uid, nil, len(items), len(items))
+				err = s.ChargeWrites(ctx, tx, uid, nil, len(items), len(items))
 			}
 			if err != nil {
 				return err
@@ -106,7 +106,7 @@ func (s *CardService) addWith(ctx context.Context, uid, deckID string, items []a
 				return err
 			}
 			if scope == idemScopeImport {
-				if err := s.checkDecks(held, len(created)); err != nil {
+				if err := s.CheckDecks(held, len(created)); err != nil {
 					return err
 				}
 			}
@@ -114,7 +114,7 @@ func (s *CardService) addWith(ctx context.Context, uid, deckID string, items []a
 				return err
 			}
 			if lazy && res.Counts[string(contracts.OutcomeCreated)] == 0 { // nothing inserted: no insert checked the deck
-				if _, err := loadDeck(ctx, tx, uid, deckID); err != nil {
+				if _, err := LoadDeck(ctx, tx, uid, deckID); err != nil {
 					return err
 				}
 			}
@@ -141,7 +141,7 @@ func idempotent(ctx context.Context, tx ports.Stores, uid, scope, key, fp string
 	}
 	storedFP, stored, found, err := tx.Idempotency().ClaimKey(ctx, uid, scope, key, fp, now)
 	if err != nil {
-		return fail(err)
+		return Fail(err)
 	}
 	if found {
 		return replay(res, key, fp, storedFP, stored)
@@ -151,9 +151,9 @@ func idempotent(ctx context.Context, tx ports.Stores, uid, scope, key, fp string
 	}
 	b, err := json.Marshal(*res)
 	if err != nil {
-		return fail(err)
+		return Fail(err)
 	}
-	return fail(tx.Idempotency().SaveResult(ctx, uid, scope, key, b))
+	return Fail(tx.Idempotency().SaveResult(ctx, uid, scope, key, b))
 }
 
 func replay(res *contracts.BulkResult, key, fp, storedFP string, stored []byte) error {
@@ -164,7 +164,7 @@ func replay(res *contracts.BulkResult, key, fp, storedFP string, stored []byte) 
 		return contracts.Errorf(contracts.KindConflict, "a batch with idempotencyKey %q is still being applied; retry in a moment", key)
 	}
 	if err := json.Unmarshal(stored, res); err != nil {
-		return fail(fmt.Errorf("stored idempotent result: %w", err))
+		return Fail(fmt.Errorf("stored idempotent result: %w", err))
 	}
 	res.Replayed = true
 	return nil
@@ -197,7 +197,7 @@ func (s *CardService) insert(ctx context.Context, tx ports.Stores, uid, deckID s
 			texts[i] = []string{cleaned[i].Front, cleaned[i].Back}
 		}
 	}
-	missing, err := s.missingMedia(ctx, tx, uid, texts)
+	missing, err := missingMedia(ctx, s.Deps, tx, uid, texts)
 	if err != nil {
 		return res, err
 	}
@@ -220,8 +220,8 @@ func (s *CardService) insert(ctx context.Context, tx ports.Stores, uid, deckID s
 		}
 		c := cleaned[i]
 		row := ports.CardRow{Hash: h, Version: 1, Card: contracts.Card{
-			ID: s.ids.NewID(), DeckID: d, Front: c.Front, Back: c.Back, Tags: c.Tags,
-			State: newCardState(now), CreatedAt: now, UpdatedAt: now,
+			ID: s.IDs.NewID(), DeckID: d, Front: c.Front, Back: c.Back, Tags: c.Tags,
+			State: NewCardState(now), CreatedAt: now, UpdatedAt: now,
 		}}
 		rows = append(rows, row)
 		rowItem = append(rowItem, i)
@@ -233,10 +233,10 @@ func (s *CardService) insert(ctx context.Context, tx ports.Stores, uid, deckID s
 	// duplicates looked up.
 	skipped, err := tx.Cards().InsertNewCards(ctx, uid, rows)
 	if contracts.IsKind(err, contracts.KindNotFound) && allInDeck(rows, deckID) {
-		return res, deckNotFound(deckID)
+		return res, DeckNotFound(deckID)
 	}
 	if err != nil {
-		return res, fail(err)
+		return res, Fail(err)
 	}
 	if err := s.markStored(ctx, tx, uid, rows, rowItem, skipped, res.Items); err != nil {
 		return res, err
@@ -262,7 +262,7 @@ func (s *CardService) markStored(ctx context.Context, tx ports.Stores, uid strin
 	for d, hs := range byDeck {
 		m, err := tx.Cards().HashesInDeck(ctx, uid, d, hs)
 		if err != nil {
-			return fail(err)
+			return Fail(err)
 		}
 		existing[d] = m
 	}
@@ -292,8 +292,8 @@ func itemDeck(it addItem, deckID string) string {
 	return deckID
 }
 
-// newCardState is the schedule of a card never reviewed.
-func newCardState(now time.Time) contracts.CardState {
+// NewCardState is the schedule of a card never reviewed.
+func NewCardState(now time.Time) contracts.CardState {
 	return contracts.CardState{Phase: contracts.PhaseNew, Due: now}
 }
 

@@ -27,16 +27,16 @@ var searchStates = []string{"", "new", "learning", "review", "relearning", "susp
 // not_found, invalid, or conflict (the change would duplicate a card in the
 // target deck, or the card changed concurrently).
 func (s *CardService) UpdateCards(ctx context.Context, args contracts.UpdateCardsArgs) (contracts.BulkResult, error) {
-	uid, err := userID(ctx)
+	uid, err := UserID(ctx)
 	if err != nil {
 		return contracts.BulkResult{}, err
 	}
-	if err := checkBatch("updates", len(args.Updates), contracts.MaxBulkItems); err != nil {
+	if err := CheckBatch("updates", len(args.Updates), contracts.MaxBulkItems); err != nil {
 		return contracts.BulkResult{}, err
 	}
 	var res contracts.BulkResult
-	err = s.store.InTx(ctx, func(tx ports.Stores) error {
-		now := s.now()
+	err = s.Store.InTx(ctx, func(tx ports.Stores) error {
+		now := s.Now()
 		res = contracts.BulkResult{Items: make([]contracts.ItemOutcome, len(args.Updates)), Counts: map[string]int{}}
 		cards, err := loadCards(ctx, tx, uid, patchIDs(args.Updates))
 		if err != nil {
@@ -72,7 +72,7 @@ func patchIDs(ps []contracts.CardPatch) []string {
 func loadCards(ctx context.Context, st ports.Stores, uid string, ids []string) (map[string]ports.CardRow, error) {
 	want := make([]string, 0, len(ids))
 	for _, id := range ids {
-		if plausibleID(id) && !slices.Contains(want, id) {
+		if PlausibleID(id) && !slices.Contains(want, id) {
 			want = append(want, id)
 		}
 	}
@@ -82,7 +82,7 @@ func loadCards(ctx context.Context, st ports.Stores, uid string, ids []string) (
 	}
 	rows, err := st.Cards().GetCards(ctx, uid, want)
 	if err != nil {
-		return nil, fail(err)
+		return nil, Fail(err)
 	}
 	for _, r := range rows {
 		out[r.ID] = r
@@ -98,7 +98,7 @@ func (s *CardService) applyPatch(ctx context.Context, tx ports.Stores, uid strin
 	}
 	row, ok := cards[p.ID]
 	if !ok {
-		return contracts.ItemOutcome{Status: contracts.OutcomeNotFound, Reason: fmt.Sprintf("card %s not found", quoteID(p.ID))}, nil
+		return contracts.ItemOutcome{Status: contracts.OutcomeNotFound, Reason: fmt.Sprintf("card %s not found", QuoteID(p.ID))}, nil
 	}
 	if p.Front == nil && p.Back == nil && p.Tags == nil && p.Suspended == nil && p.DeckID == nil {
 		return invalid("nothing to change: give front, back, tags, suspended or deckId")
@@ -106,7 +106,7 @@ func (s *CardService) applyPatch(ctx context.Context, tx ports.Stores, uid strin
 	if row.NoteID != "" && (p.Front != nil || p.Back != nil || p.Tags != nil) {
 		// The note's fields make this card; an edit here would be lost at
 		// the note's next edit.
-		return invalid("card %s is made from note %s: change its text or tags with update_notes (suspending and moving work here)", quoteID(p.ID), row.NoteID)
+		return invalid("card %s is made from note %s: change its text or tags with update_notes (suspending and moving work here)", QuoteID(p.ID), row.NoteID)
 	}
 	next := row
 	next.Tags = slices.Clone(row.Tags)
@@ -127,7 +127,7 @@ func (s *CardService) applyPatch(ctx context.Context, tx ports.Stores, uid strin
 		}
 	}
 	if p.Front != nil || p.Back != nil {
-		missing, err := s.missingMedia(ctx, tx, uid, [][]string{{next.Front, next.Back}})
+		missing, err := missingMedia(ctx, s.Deps, tx, uid, [][]string{{next.Front, next.Back}})
 		if err != nil {
 			return contracts.ItemOutcome{}, err
 		}
@@ -144,7 +144,7 @@ func (s *CardService) applyPatch(ctx context.Context, tx ports.Stores, uid strin
 			return contracts.ItemOutcome{}, err
 		}
 		if !exists {
-			return contracts.ItemOutcome{Status: contracts.OutcomeNotFound, Reason: fmt.Sprintf("target deck %s not found", quoteID(*p.DeckID))}, nil
+			return contracts.ItemOutcome{Status: contracts.OutcomeNotFound, Reason: fmt.Sprintf("target deck %s not found", QuoteID(*p.DeckID))}, nil
 		}
 		next.DeckID = *p.DeckID
 	}
@@ -152,7 +152,7 @@ func (s *CardService) applyPatch(ctx context.Context, tx ports.Stores, uid strin
 	if next.Hash != row.Hash || next.DeckID != row.DeckID {
 		found, err := tx.Cards().HashesInDeck(ctx, uid, next.DeckID, []string{next.Hash})
 		if err != nil {
-			return contracts.ItemOutcome{}, fail(err)
+			return contracts.ItemOutcome{}, Fail(err)
 		}
 		if other, ok := found[next.Hash]; ok && other != row.ID {
 			where := "this deck"
@@ -170,7 +170,7 @@ func (s *CardService) applyPatch(ctx context.Context, tx ports.Stores, uid strin
 	case contracts.IsKind(err, contracts.KindConflict):
 		return contracts.ItemOutcome{Status: contracts.OutcomeConflict, Reason: "the card was changed by another request; fetch it and retry"}, nil
 	case err != nil:
-		return contracts.ItemOutcome{}, fail(err)
+		return contracts.ItemOutcome{}, Fail(err)
 	}
 	next.Version++
 	cards[p.ID] = next
@@ -181,7 +181,7 @@ func deckExists(ctx context.Context, tx ports.Stores, uid, deckID string, cache 
 	if ok, seen := cache[deckID]; seen {
 		return ok, nil
 	}
-	_, err := loadDeck(ctx, tx, uid, deckID)
+	_, err := LoadDeck(ctx, tx, uid, deckID)
 	switch {
 	case contracts.IsKind(err, contracts.KindNotFound):
 		cache[deckID] = false
@@ -196,24 +196,24 @@ func deckExists(ctx context.Context, tx ports.Stores, uid, deckID string, cache 
 // DeleteCards moves up to contracts.MaxBulkItems cards to the trash with
 // one outcome per item: deleted or not_found.
 func (s *CardService) DeleteCards(ctx context.Context, args contracts.DeleteCardsArgs) (contracts.BulkResult, error) {
-	uid, err := userID(ctx)
+	uid, err := UserID(ctx)
 	if err != nil {
 		return contracts.BulkResult{}, err
 	}
-	if err := checkBatch("cardIds", len(args.CardIDs), contracts.MaxBulkItems); err != nil {
+	if err := CheckBatch("cardIds", len(args.CardIDs), contracts.MaxBulkItems); err != nil {
 		return contracts.BulkResult{}, err
 	}
 	var want []string
 	for _, id := range args.CardIDs {
-		if plausibleID(id) && !slices.Contains(want, id) {
+		if PlausibleID(id) && !slices.Contains(want, id) {
 			want = append(want, id)
 		}
 	}
 	deleted := map[string]bool{}
 	if len(want) > 0 {
-		ids, err := s.store.Cards().TrashCards(ctx, uid, want, s.now())
+		ids, err := s.Store.Cards().TrashCards(ctx, uid, want, s.Now())
 		if err != nil {
-			return contracts.BulkResult{}, fail(err)
+			return contracts.BulkResult{}, Fail(err)
 		}
 		for _, id := range ids {
 			deleted[id] = true
@@ -228,7 +228,7 @@ func (s *CardService) DeleteCards(ctx context.Context, args contracts.DeleteCard
 		case seen:
 			out.Status, out.Reason = contracts.OutcomeDuplicate, fmt.Sprintf("the same card as item %d of cardIds; each card is deleted once", j)
 		case !deleted[id]:
-			out.Status, out.Reason = contracts.OutcomeNotFound, fmt.Sprintf("card %s not found", quoteID(id))
+			out.Status, out.Reason = contracts.OutcomeNotFound, fmt.Sprintf("card %s not found", QuoteID(id))
 		}
 		if !seen {
 			first[id] = i
@@ -241,32 +241,32 @@ func (s *CardService) DeleteCards(ctx context.Context, args contracts.DeleteCard
 
 // GetCard returns one card.
 func (s *CardService) GetCard(ctx context.Context, cardID string) (contracts.Card, error) {
-	uid, err := userID(ctx)
+	uid, err := UserID(ctx)
 	if err != nil {
 		return contracts.Card{}, err
 	}
-	cards, err := loadCards(ctx, s.store, uid, []string{cardID})
+	cards, err := loadCards(ctx, s.Store, uid, []string{cardID})
 	if err != nil {
 		return contracts.Card{}, err
 	}
 	row, ok := cards[cardID]
 	if !ok {
-		return contracts.Card{}, notFound("card", cardID)
+		return contracts.Card{}, NotFound("card", cardID)
 	}
 	return row.Card, nil
 }
 
 // SearchCards runs a full-text search with filters, a page at a time.
 func (s *CardService) SearchCards(ctx context.Context, args contracts.SearchCardsArgs) (contracts.CardPage, error) {
-	uid, err := userID(ctx)
+	uid, err := UserID(ctx)
 	if err != nil {
 		return contracts.CardPage{}, err
 	}
-	limit, err := pageLimit(args.Limit, DefaultSearchPage, contracts.MaxSearchResults)
+	limit, err := PageLimit(args.Limit, DefaultSearchPage, contracts.MaxSearchResults)
 	if err != nil {
 		return contracts.CardPage{}, err
 	}
-	after, err := decodeCursor(args.Cursor)
+	after, err := DecodeCursor(args.Cursor)
 	if err != nil {
 		return contracts.CardPage{}, err
 	}
@@ -284,9 +284,9 @@ func (s *CardService) SearchCards(ctx context.Context, args contracts.SearchCard
 	if err != nil {
 		return contracts.CardPage{}, contracts.Errorf(contracts.KindInvalid, "%s", err)
 	}
-	now := s.now()
+	now := s.Now()
 	if args.DeckID != "" {
-		if _, err := loadDeck(ctx, s.store, uid, args.DeckID); err != nil {
+		if _, err := LoadDeck(ctx, s.Store, uid, args.DeckID); err != nil {
 			return contracts.CardPage{}, err
 		}
 	}
@@ -294,20 +294,20 @@ func (s *CardService) SearchCards(ctx context.Context, args contracts.SearchCard
 	if w := args.DueBefore; w != nil {
 		var day contracts.LearnerDay
 		if w.IsDate() {
-			if day, err = learnerDay(ctx, s.store, uid); err != nil {
+			if day, err = LearnerDay(ctx, s.Store, uid); err != nil {
 				return contracts.CardPage{}, err
 			}
 		}
 		due := w.At(day)
 		f.DueBy = &due
 	}
-	rows, err := s.store.Cards().Search(ctx, uid, f, after, limit+1, now)
+	rows, err := s.Store.Cards().Search(ctx, uid, f, after, limit+1, now)
 	if err != nil {
-		return contracts.CardPage{}, fail(err)
+		return contracts.CardPage{}, Fail(err)
 	}
 	cards := make([]contracts.Card, len(rows))
 	for i, r := range rows {
 		cards[i] = r.Card
 	}
-	return page(cards, limit, func(c contracts.Card) string { return c.ID }), nil
+	return Page(cards, limit, func(c contracts.Card) string { return c.ID }), nil
 }

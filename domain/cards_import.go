@@ -24,7 +24,7 @@ const maxImportDecks = 100
 // that cannot be read, or a note that makes no card, becomes an invalid
 // outcome naming the line; outcomes are one per card, in text order.
 func (s *CardService) ImportCards(ctx context.Context, args contracts.ImportCardsArgs) (contracts.BulkResult, error) {
-	uid, err := userID(ctx)
+	uid, err := UserID(ctx)
 	if err != nil {
 		return contracts.BulkResult{}, err
 	}
@@ -160,7 +160,7 @@ func (s *CardService) resolveDecks(ctx context.Context, tx ports.Stores, uid str
 	for {
 		decks, err := tx.Decks().ListDecks(ctx, uid, after, MaxDeckPage, now)
 		if err != nil {
-			return nil, fail(err)
+			return nil, Fail(err)
 		}
 		for _, d := range decks {
 			if _, ok := names[strings.ToLower(d.Name)]; !ok {
@@ -179,7 +179,7 @@ func (s *CardService) resolveDecks(ctx context.Context, tx ports.Stores, uid str
 		if it.deckName == "" || it.readErr != "" {
 			continue
 		}
-		name, err := cleanDeckName(it.deckName)
+		name, err := CleanDeckName(it.deckName)
 		if err != nil {
 			it.readErr = fmt.Sprintf("%sdeck %q: %v", linePrefix(it.line), it.deckName, err)
 			continue
@@ -190,12 +190,12 @@ func (s *CardService) resolveDecks(ctx context.Context, tx ports.Stores, uid str
 				it.readErr = fmt.Sprintf("%sthe text names more than %d new decks; create them first or split the file", linePrefix(it.line), maxImportDecks)
 				continue
 			}
-			d := contracts.Deck{ID: s.ids.NewID(), Name: name, Settings: contracts.DefaultDeckSettings(), CreatedAt: now, UpdatedAt: now}
-			if err := newPreset(ctx, tx, s.deps, uid, name, &d.Settings); err != nil {
+			d := contracts.Deck{ID: s.IDs.NewID(), Name: name, Settings: contracts.DefaultDeckSettings(), CreatedAt: now, UpdatedAt: now}
+			if err := NewPreset(ctx, tx, s.Deps, uid, name, &d.Settings); err != nil {
 				return nil, err
 			}
 			if err := tx.Decks().CreateDeck(ctx, uid, d); err != nil {
-				return nil, fail(err)
+				return nil, Fail(err)
 			}
 			id = d.ID
 			names[strings.ToLower(name)] = id

@@ -17,7 +17,7 @@ var errPreviewDone = errors.New("preview: roll back")
 // in a transaction that is always rolled back. Created outcomes carry no
 // id. The idempotency key is ignored.
 func (s *CardService) PreviewImport(ctx context.Context, args contracts.ImportCardsArgs) (contracts.BulkResult, error) {
-	uid, err := userID(ctx)
+	uid, err := UserID(ctx)
 	if err != nil {
 		return contracts.BulkResult{}, err
 	}
@@ -26,9 +26,9 @@ func (s *CardService) PreviewImport(ctx context.Context, args contracts.ImportCa
 		return contracts.BulkResult{}, err
 	}
 	var res contracts.BulkResult
-	err = s.store.InTx(ctx, func(tx ports.Stores) error {
-		now := s.now()
-		target, err := loadDeck(ctx, tx, uid, args.DeckID)
+	err = s.Store.InTx(ctx, func(tx ports.Stores) error {
+		now := s.Now()
+		target, err := LoadDeck(ctx, tx, uid, args.DeckID)
 		if err != nil {
 			return err
 		}

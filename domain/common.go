@@ -10,8 +10,8 @@ import (
 	"github.com/takhtabush/takhtabush/contracts"
 )
 
-// actor returns the acting principal, or unauthenticated.
-func actor(ctx context.Context) (contracts.Principal, error) {
+// Actor returns the acting principal, or unauthenticated.
+func Actor(ctx context.Context) (contracts.Principal, error) {
 	p, ok := contracts.PrincipalFrom(ctx)
 	if !ok {
 		return contracts.Principal{}, contracts.Errorf(contracts.KindUnauthenticated, "no authenticated user: sign in or present an API key")
@@ -19,31 +19,31 @@ func actor(ctx context.Context) (contracts.Principal, error) {
 	return p, nil
 }
 
-// userID returns the acting user's id, or unauthenticated.
-func userID(ctx context.Context) (string, error) {
-	p, err := actor(ctx)
+// UserID returns the acting user's id, or unauthenticated.
+func UserID(ctx context.Context) (string, error) {
+	p, err := Actor(ctx)
 	return p.UserID, err
 }
 
-// checkBatch refuses a bulk call whose list field holds no items or more
+// CheckBatch refuses a bulk call whose list field holds no items or more
 // than max, naming the field and the limit.
-func checkBatch(field string, n, max int) error {
+func CheckBatch(field string, n, max int) error {
 	if n == 0 || n > max {
 		return contracts.Errorf(contracts.KindInvalid, "%s holds %d items; send 1-%d per call", field, n, max)
 	}
 	return nil
 }
 
-// fail wraps an unexpected error as internal and passes *contracts.Error through.
-func fail(err error) error { return contracts.Internal(err) }
+// Fail wraps an unexpected error as internal and passes *contracts.Error through.
+func Fail(err error) error { return contracts.Internal(err) }
 
 // maxIDLen bounds ids taken from callers before they reach a store.
 const maxIDLen = 128
 
-// plausibleID reports whether s can be an id: non-empty, short, printable
+// PlausibleID reports whether s can be an id: non-empty, short, printable
 // ASCII without spaces. Anything else cannot exist and is reported as not
 // found without asking the store.
-func plausibleID(s string) bool {
+func PlausibleID(s string) bool {
 	if s == "" || len(s) > maxIDLen {
 		return false
 	}
@@ -55,13 +55,13 @@ func plausibleID(s string) bool {
 	return true
 }
 
-func notFound(what, id string) error {
-	return contracts.Errorf(contracts.KindNotFound, "%s %s not found", what, quoteID(id))
+func NotFound(what, id string) error {
+	return contracts.Errorf(contracts.KindNotFound, "%s %s not found", what, QuoteID(id))
 }
 
-// quoteID shows an id in a message, shortened and quoted when odd.
-func quoteID(id string) string {
-	if plausibleID(id) {
+// QuoteID shows an id in a message, shortened and quoted when odd.
+func QuoteID(id string) string {
+	if PlausibleID(id) {
 		return id
 	}
 	if len(id) > 40 {
@@ -70,30 +70,30 @@ func quoteID(id string) string {
 	return `"` + strings.ToValidUTF8(id, "?") + `"`
 }
 
-func deckNotFound(id string) error {
-	return contracts.Errorf(contracts.KindNotFound, "deck %s not found; list_decks shows the user's decks", quoteID(id))
+func DeckNotFound(id string) error {
+	return contracts.Errorf(contracts.KindNotFound, "deck %s not found; list_decks shows the user's decks", QuoteID(id))
 }
 
 // Cursors are opaque to callers: base64url of the last id of a page.
 
-const badCursor = "cursor is not valid; omit it to start from the first page"
+const BadCursor = "cursor is not valid; omit it to start from the first page"
 
 func encodeCursor(id string) string { return base64.RawURLEncoding.EncodeToString([]byte(id)) }
 
-// decodeCursor returns the id a cursor carries; "" for an empty cursor.
-func decodeCursor(c string) (string, error) {
+// DecodeCursor returns the id a cursor carries; "" for an empty cursor.
+func DecodeCursor(c string) (string, error) {
 	if c == "" {
 		return "", nil
 	}
 	b, err := base64.RawURLEncoding.DecodeString(c)
-	if err != nil || len(b) == 0 || !utf8.Valid(b) || !plausibleID(string(b)) {
-		return "", contracts.Errorf(contracts.KindInvalid, badCursor)
+	if err != nil || len(b) == 0 || !utf8.Valid(b) || !PlausibleID(string(b)) {
+		return "", contracts.Errorf(contracts.KindInvalid, BadCursor)
 	}
 	return string(b), nil
 }
 
-// pageLimit applies a default and checks the range 1..max (0 means default).
-func pageLimit(limit, def, max int) (int, error) {
+// PageLimit applies a default and checks the range 1..max (0 means default).
+func PageLimit(limit, def, max int) (int, error) {
 	if limit == 0 {
 		return def, nil
 	}
@@ -103,8 +103,8 @@ func pageLimit(limit, def, max int) (int, error) {
 	return limit, nil
 }
 
-// page cuts a fetched slice of up to limit+1 items into a page.
-func page[T any](items []T, limit int, idOf func(T) string) contracts.Page[T] {
+// Page cuts a fetched slice of up to limit+1 items into a page.
+func Page[T any](items []T, limit int, idOf func(T) string) contracts.Page[T] {
 	if items == nil {
 		items = []T{}
 	}
@@ -115,4 +115,4 @@ func page[T any](items []T, limit int, idOf func(T) string) contracts.Page[T] {
 	return contracts.Page[T]{Items: items, NextCursor: encodeCursor(idOf(items[len(items)-1]))}
 }
 
-const day = 24 * time.Hour
+const Day = 24 * time.Hour

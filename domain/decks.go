@@ -24,17 +24,17 @@ const (
 )
 
 // DeckService manages the acting user's decks.
-type DeckService struct{ *deps }
+type DeckService struct{ *Deps }
 
 var _ ports.DeckService = (*DeckService)(nil)
 
 // CreateDeck creates a deck with default settings for the fields not given.
 func (s *DeckService) CreateDeck(ctx context.Context, args contracts.CreateDeckArgs) (contracts.Deck, error) {
-	uid, err := userID(ctx)
+	uid, err := UserID(ctx)
 	if err != nil {
 		return contracts.Deck{}, err
 	}
-	name, err := cleanDeckName(args.Name)
+	name, err := CleanDeckName(args.Name)
 	if err != nil {
 		return contracts.Deck{}, err
 	}
@@ -46,22 +46,22 @@ func (s *DeckService) CreateDeck(ctx context.Context, args contracts.CreateDeckA
 	if err := applySettings(&set, args.DesiredRetention, args.NewCardsPerDay, args.ReviewsPerDay, args.MaximumIntervalDays); err != nil {
 		return contracts.Deck{}, err
 	}
-	now := s.now()
-	d := contracts.Deck{ID: s.ids.NewID(), Name: name, Description: desc, Settings: set, CreatedAt: now, UpdatedAt: now}
-	err = s.store.InTx(ctx, func(tx ports.Stores) error {
-		if _, err := s.checkHoldings(ctx, tx, uid, 1, 0); err != nil { // the deck cap, before the write
+	now := s.Now()
+	d := contracts.Deck{ID: s.IDs.NewID(), Name: name, Description: desc, Settings: set, CreatedAt: now, UpdatedAt: now}
+	err = s.Store.InTx(ctx, func(tx ports.Stores) error {
+		if _, err := s.CheckHoldings(ctx, tx, uid, 1, 0); err != nil { // the deck cap, before the write
 			return err
 		}
-		if err := newPreset(ctx, tx, s.deps, uid, name, &d.Settings); err != nil {
+		if err := NewPreset(ctx, tx, s.Deps, uid, name, &d.Settings); err != nil {
 			return err
 		}
 		return tx.Decks().CreateDeck(ctx, uid, d)
 	})
 	if contracts.IsKind(err, contracts.KindConflict) {
-		return contracts.Deck{}, nameTaken(ctx, s.store, uid, name)
+		return contracts.Deck{}, nameTaken(ctx, s.Store, uid, name)
 	}
 	if err != nil {
-		return contracts.Deck{}, fail(err)
+		return contracts.Deck{}, Fail(err)
 	}
 	d.Settings = d.Settings.WithDefaults()
 	return d, nil
@@ -78,73 +78,73 @@ func nameTaken(ctx context.Context, st ports.Stores, uid, name string) error {
 
 // GetDeck returns one deck with its counts.
 func (s *DeckService) GetDeck(ctx context.Context, deckID string) (contracts.Deck, error) {
-	uid, err := userID(ctx)
+	uid, err := UserID(ctx)
 	if err != nil {
 		return contracts.Deck{}, err
 	}
-	d, err := getDeck(ctx, s.store, uid, deckID, s.now())
+	d, err := getDeck(ctx, s.Store, uid, deckID, s.Now())
 	d.Settings = d.Settings.WithDefaults()
 	return d, err
 }
 
 // getDeck loads a deck, turning not found into the deck message.
 func getDeck(ctx context.Context, st ports.Stores, uid, deckID string, now time.Time) (contracts.Deck, error) {
-	if !plausibleID(deckID) {
-		return contracts.Deck{}, deckNotFound(deckID)
+	if !PlausibleID(deckID) {
+		return contracts.Deck{}, DeckNotFound(deckID)
 	}
 	d, err := st.Decks().GetDeck(ctx, uid, deckID, now)
 	if contracts.IsKind(err, contracts.KindNotFound) {
-		return contracts.Deck{}, deckNotFound(deckID)
+		return contracts.Deck{}, DeckNotFound(deckID)
 	}
-	return d, fail(err)
+	return d, Fail(err)
 }
 
-// loadDeck is getDeck without the counts, for hot paths that need only a
+// LoadDeck is getDeck without the counts, for hot paths that need only a
 // deck's existence or settings (reviews, bulk adds, sessions, stats).
-func loadDeck(ctx context.Context, st ports.Stores, uid, deckID string) (contracts.Deck, error) {
-	if !plausibleID(deckID) {
-		return contracts.Deck{}, deckNotFound(deckID)
+func LoadDeck(ctx context.Context, st ports.Stores, uid, deckID string) (contracts.Deck, error) {
+	if !PlausibleID(deckID) {
+		return contracts.Deck{}, DeckNotFound(deckID)
 	}
 	d, err := st.Decks().DeckWithoutCounts(ctx, uid, deckID)
 	if contracts.IsKind(err, contracts.KindNotFound) {
-		return contracts.Deck{}, deckNotFound(deckID)
+		return contracts.Deck{}, DeckNotFound(deckID)
 	}
-	return d, fail(err)
+	return d, Fail(err)
 }
 
 // ListDecks returns a page of decks in creation order.
 func (s *DeckService) ListDecks(ctx context.Context, args contracts.ListDecksArgs) (contracts.DeckPage, error) {
-	uid, err := userID(ctx)
+	uid, err := UserID(ctx)
 	if err != nil {
 		return contracts.DeckPage{}, err
 	}
-	limit, err := pageLimit(args.Limit, DefaultDeckPage, MaxDeckPage)
+	limit, err := PageLimit(args.Limit, DefaultDeckPage, MaxDeckPage)
 	if err != nil {
 		return contracts.DeckPage{}, err
 	}
-	after, err := decodeCursor(args.Cursor)
+	after, err := DecodeCursor(args.Cursor)
 	if err != nil {
 		return contracts.DeckPage{}, err
 	}
-	decks, err := s.store.Decks().ListDecks(ctx, uid, after, limit+1, s.now())
+	decks, err := s.Store.Decks().ListDecks(ctx, uid, after, limit+1, s.Now())
 	if err != nil {
-		return contracts.DeckPage{}, fail(err)
+		return contracts.DeckPage{}, Fail(err)
 	}
 	for i := range decks {
 		decks[i].Settings = decks[i].Settings.WithDefaults()
 	}
-	return page(decks, limit, func(d contracts.Deck) string { return d.ID }), nil
+	return Page(decks, limit, func(d contracts.Deck) string { return d.ID }), nil
 }
 
 // UpdateDeck changes the fields given.
 func (s *DeckService) UpdateDeck(ctx context.Context, args contracts.UpdateDeckArgs) (contracts.Deck, error) {
-	uid, err := userID(ctx)
+	uid, err := UserID(ctx)
 	if err != nil {
 		return contracts.Deck{}, err
 	}
 	var out contracts.Deck
-	err = s.store.InTx(ctx, func(tx ports.Stores) error {
-		now := s.now()
+	err = s.Store.InTx(ctx, func(tx ports.Stores) error {
+		now := s.Now()
 		d, err := getDeck(ctx, tx, uid, args.DeckID, now)
 		if err != nil {
 			return err
@@ -154,7 +154,7 @@ func (s *DeckService) UpdateDeck(ctx context.Context, args contracts.UpdateDeckA
 			return err
 		}
 		if args.Name != nil {
-			if d.Name, err = cleanDeckName(*args.Name); err != nil {
+			if d.Name, err = CleanDeckName(*args.Name); err != nil {
 				return err
 			}
 		}
@@ -169,7 +169,7 @@ func (s *DeckService) UpdateDeck(ctx context.Context, args contracts.UpdateDeckA
 		if err := applyPreset(&d.Settings, args); err != nil {
 			return err
 		}
-		if err := storePreset(ctx, tx, s.deps, uid, args, &d); err != nil {
+		if err := storePreset(ctx, tx, s.Deps, uid, args, &d); err != nil {
 			return err
 		}
 		d.UpdatedAt = now
@@ -177,7 +177,7 @@ func (s *DeckService) UpdateDeck(ctx context.Context, args contracts.UpdateDeckA
 			if contracts.IsKind(err, contracts.KindConflict) {
 				return nameTaken(ctx, tx, uid, d.Name)
 			}
-			return fail(err)
+			return Fail(err)
 		}
 		if err := dropUnusedPreset(ctx, tx, uid, was, d.Settings.PresetID); err != nil {
 			return err
@@ -230,24 +230,24 @@ func applyPreset(set *contracts.DeckSettings, args contracts.UpdateDeckArgs) err
 // DeleteDeck moves a deck with its cards and reviews to the trash (its
 // sessions end).
 func (s *DeckService) DeleteDeck(ctx context.Context, deckID string) (contracts.DeleteResult, error) {
-	uid, err := userID(ctx)
+	uid, err := UserID(ctx)
 	if err != nil {
 		return contracts.DeleteResult{}, err
 	}
-	if !plausibleID(deckID) {
-		return contracts.DeleteResult{}, deckNotFound(deckID)
+	if !PlausibleID(deckID) {
+		return contracts.DeleteResult{}, DeckNotFound(deckID)
 	}
-	n, err := s.store.Decks().TrashDeck(ctx, uid, deckID, s.now()) // and deletes its preset, when no other deck uses it
+	n, err := s.Store.Decks().TrashDeck(ctx, uid, deckID, s.Now()) // and deletes its preset, when no other deck uses it
 	if contracts.IsKind(err, contracts.KindNotFound) {
-		return contracts.DeleteResult{}, deckNotFound(deckID)
+		return contracts.DeleteResult{}, DeckNotFound(deckID)
 	}
 	if err != nil {
-		return contracts.DeleteResult{}, fail(err)
+		return contracts.DeleteResult{}, Fail(err)
 	}
 	return contracts.DeleteResult{ID: deckID, Deleted: true, CardsDeleted: n}, nil
 }
 
-func cleanDeckName(name string) (string, error) {
+func CleanDeckName(name string) (string, error) {
 	name, err := textrule.Clean("name", name, textrule.Label)
 	if err != nil {
 		return "", contracts.Errorf(contracts.KindInvalid, "%s", err.Error())

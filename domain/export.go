@@ -28,9 +28,14 @@ const ExportPathPrefix = "/export/"
 // ExportService exports decks as Anki packages (.apkg) behind short-lived
 // signed download links.
 type ExportService struct {
-	*deps
+	*Deps
 	writer ports.PackageWriter
 	render *content.Renderer
+}
+
+// NewExportService builds the service with the configured package writer.
+func NewExportService(d *Deps) *ExportService {
+	return &ExportService{Deps: d, writer: d.Cfg.PackageWriter, render: content.New()}
 }
 
 // ExportTicket is what a verified download link grants: one user's deck,
@@ -47,32 +52,32 @@ type ExportTicket struct {
 // downloads its package (the deck and its subdecks) for ExportLinkTTL,
 // by plain GET, as often as it is fetched. Not found for an unknown deck.
 func (s *ExportService) ExportDeck(ctx context.Context, args contracts.ExportDeckArgs) (contracts.ExportLink, error) {
-	uid, err := userID(ctx)
+	uid, err := UserID(ctx)
 	if err != nil {
 		return contracts.ExportLink{}, err
 	}
-	if s.writer == nil || len(s.cfg.URLKey) == 0 {
+	if s.writer == nil || len(s.Cfg.URLKey) == 0 {
 		return contracts.ExportLink{}, contracts.Errorf(contracts.KindUnavailable, "exports are not available on this server")
 	}
-	if !plausibleID(args.DeckID) {
-		return contracts.ExportLink{}, notFound("deck", args.DeckID)
+	if !PlausibleID(args.DeckID) {
+		return contracts.ExportLink{}, NotFound("deck", args.DeckID)
 	}
-	if _, err := s.store.Decks().DeckWithoutCounts(ctx, uid, args.DeckID); err != nil {
+	if _, err := s.Store.Decks().DeckWithoutCounts(ctx, uid, args.DeckID); err != nil {
 		return contracts.ExportLink{}, err
 	}
 	t := ExportTicket{UserID: uid, DeckID: args.DeckID, Scheduling: args.IncludeScheduling == nil || *args.IncludeScheduling,
-		Media: args.IncludeMedia == nil || *args.IncludeMedia, Expires: s.now().Add(ExportLinkTTL)}
+		Media: args.IncludeMedia == nil || *args.IncludeMedia, Expires: s.Now().Add(ExportLinkTTL)}
 	body, err := json.Marshal(t)
 	if err != nil {
-		return contracts.ExportLink{}, fail(err)
+		return contracts.ExportLink{}, Fail(err)
 	}
 	payload := base64.RawURLEncoding.EncodeToString(body)
 	token := payload + "." + base64.RawURLEncoding.EncodeToString(s.sign(payload))
-	return contracts.ExportLink{DownloadURL: s.cfg.BaseURL + ExportPathPrefix + token, ExpiresAt: t.Expires}, nil
+	return contracts.ExportLink{DownloadURL: s.Cfg.BaseURL + ExportPathPrefix + token, ExpiresAt: t.Expires}, nil
 }
 
 func (s *ExportService) sign(payload string) []byte {
-	mac := hmac.New(sha256.New, s.cfg.URLKey)
+	mac := hmac.New(sha256.New, s.Cfg.URLKey)
 	mac.Write([]byte("takhtabush export\x00" + payload))
 	return mac.Sum(nil)
 }
@@ -83,7 +88,7 @@ func (s *ExportService) sign(payload string) []byte {
 func (s *ExportService) VerifyExport(token string) (ExportTicket, error) {
 	gone := contracts.Errorf(contracts.KindNotFound, "this download link is not valid or has expired; export the deck again")
 	payload, sig, ok := strings.Cut(token, ".")
-	if !ok || len(token) > 2048 || len(s.cfg.URLKey) == 0 {
+	if !ok || len(token) > 2048 || len(s.Cfg.URLKey) == 0 {
 		return ExportTicket{}, gone
 	}
 	got, err := base64.RawURLEncoding.DecodeString(sig)
@@ -92,7 +97,7 @@ func (s *ExportService) VerifyExport(token string) (ExportTicket, error) {
 	}
 	body, err := base64.RawURLEncoding.DecodeString(payload)
 	var t ExportTicket
-	if err != nil || json.Unmarshal(body, &t) != nil || !s.now().Before(t.Expires) {
+	if err != nil || json.Unmarshal(body, &t) != nil || !s.Now().Before(t.Expires) {
 		return ExportTicket{}, gone
 	}
 	return t, nil
@@ -120,7 +125,7 @@ func (s *ExportService) Download(ctx context.Context, token string, open func(fi
 
 // ExportFilename is the file name a download of the ticket's deck gets.
 func (s *ExportService) ExportFilename(ctx context.Context, t ExportTicket) (string, error) {
-	d, err := s.store.Decks().DeckWithoutCounts(ctx, t.UserID, t.DeckID)
+	d, err := s.Store.Decks().DeckWithoutCounts(ctx, t.UserID, t.DeckID)
 	if err != nil {
 		return "", err
 	}
@@ -153,7 +158,7 @@ func (k *keys) take() int64 { k.next++; return k.next }
 
 func (s *ExportService) collect(ctx context.Context, t ExportTicket) (ports.AnkiPackage, error) {
 	uid := t.UserID
-	root, err := s.store.Decks().DeckWithoutCounts(ctx, uid, t.DeckID)
+	root, err := s.Store.Decks().DeckWithoutCounts(ctx, uid, t.DeckID)
 	if err != nil {
 		return ports.AnkiPackage{}, err
 	}
@@ -162,7 +167,7 @@ func (s *ExportService) collect(ctx context.Context, t ExportTicket) (ports.Anki
 	deckKeys := map[string]int64{}
 	decks := []contracts.Deck{root}
 	for after := ""; ; {
-		page, err := s.store.Decks().ListDecks(ctx, uid, after, 200, s.now())
+		page, err := s.Store.Decks().ListDecks(ctx, uid, after, 200, s.Now())
 		if err != nil {
 			return ports.AnkiPackage{}, err
 		}
@@ -185,7 +190,7 @@ func (s *ExportService) collect(ctx context.Context, t ExportTicket) (ports.Anki
 	var cards []ports.CardRow
 	for _, d := range decks {
 		for after := ""; ; {
-			page, err := s.store.Cards().Search(ctx, uid, contracts.CardFilter{DeckID: d.ID}, after, 500, s.now())
+			page, err := s.Store.Cards().Search(ctx, uid, contracts.CardFilter{DeckID: d.ID}, after, 500, s.Now())
 			if err != nil {
 				return ports.AnkiPackage{}, err
 			}
@@ -206,15 +211,15 @@ func (s *ExportService) collect(ctx context.Context, t ExportTicket) (ports.Anki
 		}
 		nt, ok := notes.StockByName(name)
 		key := int64(0)
-		if isStoredType(name) {
+		if IsStoredType(name) {
 			// A type of the account's own keeps its fields, templates and
 			// CSS, and the Anki model id it came with, so Anki matches it.
-			rows, err := s.store.NoteTypes().GetNoteTypes(ctx, uid, []string{name})
+			rows, err := s.Store.NoteTypes().GetNoteTypes(ctx, uid, []string{name})
 			if err != nil {
 				return 0, err
 			}
 			if len(rows) == 1 {
-				nt, ok = typeOfRow(rows[0]), true
+				nt, ok = TypeOfRow(rows[0]), true
 				key = rows[0].AnkiID
 			}
 		}
@@ -246,7 +251,7 @@ func (s *ExportService) collect(ctx context.Context, t ExportTicket) (ports.Anki
 	}
 	noteKeys := map[string]int64{}
 	for i := 0; i < len(noteIDs); i += 500 {
-		rows, err := s.store.Notes().GetNotes(ctx, uid, noteIDs[i:min(i+500, len(noteIDs))])
+		rows, err := s.Store.Notes().GetNotes(ctx, uid, noteIDs[i:min(i+500, len(noteIDs))])
 		if err != nil {
 			return ports.AnkiPackage{}, err
 		}
@@ -290,7 +295,7 @@ func (s *ExportService) collect(ctx context.Context, t ExportTicket) (ports.Anki
 	if t.Scheduling {
 		used := map[int64]bool{}
 		for after := ""; ; {
-			page, err := s.store.Reviews().ListReviews(ctx, uid, after, 1000)
+			page, err := s.Store.Reviews().ListReviews(ctx, uid, after, 1000)
 			if err != nil {
 				return ports.AnkiPackage{}, err
 			}
@@ -337,19 +342,19 @@ func (m *exportMedia) name(id string) string {
 	if !m.include {
 		return ""
 	}
-	row, err := m.s.store.Media().MediaByID(m.ctx, id)
+	row, err := m.s.Store.Media().MediaByID(m.ctx, id)
 	if err != nil || row.UserID != m.uid || row.UploadedAt == nil {
 		return ""
 	}
 	ext := path.Ext(row.Filename)
 	if ext == "" {
-		ext = mediaExtensions[mediaType(row.ContentType)]
+		ext = mediaExtensions[MediaType(row.ContentType)]
 	}
 	n := id + strings.ToLower(unsafeFileChars.ReplaceAllString(ext, ""))
 	m.names[id] = n
 	key := MediaBlobKey(row)
 	m.files = append(m.files, ports.AnkiMedia{Name: n, Open: func(ctx context.Context) (io.ReadCloser, error) {
-		return m.s.blobs.OpenBlob(ctx, key)
+		return m.s.Blobs.OpenBlob(ctx, key)
 	}})
 	return n
 }

@@ -8,20 +8,20 @@ import (
 )
 
 // ExposureService reads and changes which tools agents may use.
-type ExposureService struct{ *deps }
+type ExposureService struct{ *Deps }
 
 var _ ports.ExposureService = (*ExposureService)(nil)
 
 // Exposure returns the acting user's settings; everything is on until
 // changed. DisabledTools is never nil.
 func (s *ExposureService) Exposure(ctx context.Context) (contracts.ExposureSettings, error) {
-	uid, err := userID(ctx)
+	uid, err := UserID(ctx)
 	if err != nil {
 		return contracts.ExposureSettings{}, err
 	}
-	e, err := s.store.Exposure().GetExposure(ctx, uid)
+	e, err := s.Store.Exposure().GetExposure(ctx, uid)
 	if err != nil {
-		return contracts.ExposureSettings{}, fail(err)
+		return contracts.ExposureSettings{}, Fail(err)
 	}
 	if e.DisabledTools == nil {
 		e.DisabledTools = []string{}
@@ -33,7 +33,7 @@ func (s *ExposureService) Exposure(ctx context.Context) (contracts.ExposureSetti
 // reach: an API-key or OAuth principal is forbidden. Disabled tools are
 // stored once each, in catalog order.
 func (s *ExposureService) SetExposure(ctx context.Context, e contracts.ExposureSettings) (contracts.ExposureSettings, error) {
-	p, err := actor(ctx)
+	p, err := Actor(ctx)
 	if err != nil {
 		return contracts.ExposureSettings{}, err
 	}
@@ -47,17 +47,17 @@ func (s *ExposureService) SetExposure(ctx context.Context, e contracts.ExposureS
 		}
 		disabled[name] = true
 	}
-	out := contracts.ExposureSettings{ReadOnly: e.ReadOnly, DisabledTools: []string{}, UpdatedAt: s.now()}
+	out := contracts.ExposureSettings{ReadOnly: e.ReadOnly, DisabledTools: []string{}, UpdatedAt: s.Now()}
 	for _, t := range contracts.Catalog() {
 		if disabled[t.Name] {
 			out.DisabledTools = append(out.DisabledTools, t.Name)
 		}
 	}
-	err = s.store.InTx(ctx, func(tx ports.Stores) error {
+	err = s.Store.InTx(ctx, func(tx ports.Stores) error {
 		if err := tx.Exposure().PutExposure(ctx, p.UserID, out); err != nil {
-			return fail(err)
+			return Fail(err)
 		}
-		return recordEvent(ctx, tx, s.ids, out.UpdatedAt, p, contracts.AuditSetExposure,
+		return RecordEvent(ctx, tx, s.IDs, out.UpdatedAt, p, contracts.AuditSetExposure,
 			map[string]any{"readOnly": out.ReadOnly, "disabledTools": out.DisabledTools})
 	})
 	if err != nil {

@@ -43,7 +43,7 @@ import (
 // files (a stage an import left when its process died is dropped by the
 // job's next attempt or the purge). The caller closes src.
 func (s *ImportService) Apply(ctx context.Context, src ports.PackageSource, opts ImportOptions) (contracts.ImportReport, error) {
-	uid, err := userID(ctx)
+	uid, err := UserID(ctx)
 	if err != nil {
 		return contracts.ImportReport{}, err
 	}
@@ -127,7 +127,7 @@ type noteWork struct {
 // cardWork is one card to write: a new one, or an existing one to update.
 type cardWork struct {
 	key       int64
-	made      madeCard
+	made      MadeCard
 	deckID    string
 	state     contracts.CardState
 	suspended bool
@@ -166,7 +166,7 @@ func truncateRunes(s string, n int) string {
 }
 
 func (im *importer) run(ctx context.Context, src ports.PackageSource) (contracts.ImportReport, error) {
-	im.now = im.s.now()
+	im.now = im.s.Now()
 	if err := im.openStage(ctx); err != nil {
 		return im.rep, err
 	}
@@ -210,17 +210,17 @@ var importMediaTypes = map[string]string{
 // starts the import's own stage.
 func (im *importer) openStage(ctx context.Context) error {
 	if im.opts.JobID != "" { // an earlier attempt of the job may have left a stage
-		left, err := im.s.store.ImportStages().StagesToDrop(ctx, im.opts.JobID, time.Time{}, 16)
+		left, err := im.s.Store.ImportStages().StagesToDrop(ctx, im.opts.JobID, time.Time{}, 16)
 		if err != nil {
-			return fail(err)
+			return Fail(err)
 		}
 		im.s.dropStages(ctx, left)
 	}
-	im.stage = ports.ImportStage{ID: im.s.ids.NewID(), UserID: im.uid, JobID: im.opts.JobID}
-	if err := im.s.store.ImportStages().CreateStage(ctx, im.stage, im.s.now()); err != nil {
+	im.stage = ports.ImportStage{ID: im.s.IDs.NewID(), UserID: im.uid, JobID: im.opts.JobID}
+	if err := im.s.Store.ImportStages().CreateStage(ctx, im.stage, im.s.Now()); err != nil {
 		return err
 	}
-	im.touched = im.s.now()
+	im.touched = im.s.Now()
 	return nil
 }
 
@@ -257,7 +257,7 @@ func (im *importer) importMedia(ctx context.Context) error {
 			im.skip("media", "the file could not be read from the package", m.Name, 1)
 			continue
 		}
-		id, err = im.s.media.storeMedia(ctx, im.uid, im.stage.ID, ct, m.Name, rc, contracts.MaxMediaBytes)
+		id, err = im.s.media.StoreMedia(ctx, im.uid, im.stage.ID, ct, m.Name, rc, contracts.MaxMediaBytes)
 		_ = rc.Close()
 		switch {
 		case err == nil:
@@ -279,13 +279,13 @@ func (im *importer) importMedia(ctx context.Context) error {
 // reads each file once. While the import's stage is unpublished the
 // media collector leaves the account's files alone, so the file stays.
 func (im *importer) reuseMedia(ctx context.Context, m ports.AnkiMedia, ct string) (string, error) {
-	name, err := cleanFilename(m.Name)
+	name, err := CleanFilename(m.Name)
 	if err != nil {
 		return "", nil // storing it reports why
 	}
-	have, err := im.s.store.Media().MediaNamed(ctx, im.uid, name, ct, 16)
+	have, err := im.s.Store.Media().MediaNamed(ctx, im.uid, name, ct, 16)
 	if err != nil || len(have) == 0 {
-		return "", fail(err)
+		return "", Fail(err)
 	}
 	rc, err := m.Open(ctx)
 	if err != nil {
@@ -341,7 +341,7 @@ func (im *importer) planDecks(ctx context.Context) error {
 	}
 	rename := func(n string) string { return n }
 	if im.opts.DeckID != "" {
-		target, err := loadDeck(ctx, im.s.store, im.uid, im.opts.DeckID)
+		target, err := LoadDeck(ctx, im.s.Store, im.uid, im.opts.DeckID)
 		if err != nil {
 			return err
 		}
@@ -361,9 +361,9 @@ func (im *importer) planDecks(ctx context.Context) error {
 	}
 	have := map[string]string{} // folded name → id
 	for after := ""; ; {
-		page, err := im.s.store.Decks().ListDecks(ctx, im.uid, after, MaxDeckPage, im.now)
+		page, err := im.s.Store.Decks().ListDecks(ctx, im.uid, after, MaxDeckPage, im.now)
 		if err != nil {
-			return fail(err)
+			return Fail(err)
 		}
 		for _, d := range page {
 			have[strings.ToLower(d.Name)] = d.ID
@@ -381,7 +381,7 @@ func (im *importer) planDecks(ctx context.Context) error {
 	sort.Strings(names) // parents before children
 	for _, n := range names {
 		d := byName[n]
-		name, err := cleanDeckName(rename(n))
+		name, err := CleanDeckName(rename(n))
 		if err != nil {
 			im.skip("deck", "the deck name breaks a rule: "+err.Error(), n, 1)
 			continue
@@ -396,7 +396,7 @@ func (im *importer) planDecks(ctx context.Context) error {
 		if set.DesiredRetention == 0 {
 			set = contracts.DefaultDeckSettings()
 		}
-		deck := contracts.Deck{ID: im.s.ids.NewID(), Name: name, Description: d.Description, Settings: set, CreatedAt: im.now, UpdatedAt: im.now}
+		deck := contracts.Deck{ID: im.s.IDs.NewID(), Name: name, Description: d.Description, Settings: set, CreatedAt: im.now, UpdatedAt: im.now}
 		im.newDecks = append(im.newDecks, deck)
 		im.deckIDs[name] = deck.ID
 		have[strings.ToLower(name)] = deck.ID
@@ -494,9 +494,9 @@ func (im *importer) planNotes(ctx context.Context, ch ports.AnkiChunk) ([]*noteW
 	}
 	oldCards := map[string]map[int]ports.CardRow{}
 	for i := 0; i < len(existingIDs); i += 500 {
-		rows, err := im.s.store.Notes().CardsOfNotes(ctx, im.uid, existingIDs[i:min(i+500, len(existingIDs))])
+		rows, err := im.s.Store.Notes().CardsOfNotes(ctx, im.uid, existingIDs[i:min(i+500, len(existingIDs))])
 		if err != nil {
-			return nil, fail(err)
+			return nil, Fail(err)
 		}
 		for _, c := range rows {
 			if oldCards[c.NoteID] == nil {
@@ -562,7 +562,7 @@ func (im *importer) planNotes(ctx context.Context, ch ports.AnkiChunk) ([]*noteW
 			im.skip("note", "its deck is missing from the package", firstField(an), 1)
 			continue
 		}
-		made, err := makeCards(t, fields, tags, firstDeck)
+		made, err := MakeCards(t, fields, tags, firstDeck)
 		if err != nil {
 			im.skip("note", "its cards could not be made: "+err.Error(), firstField(an), 1)
 			continue
@@ -590,13 +590,13 @@ func (im *importer) planNotes(ctx context.Context, ch ports.AnkiChunk) ([]*noteW
 			cw := &cardWork{key: ac.Key, made: mc, deckID: deckID, state: ac.State, suspended: ac.Suspended,
 				created: im.now.Add(-time.Duration(im.head.MaxPosition-ac.Position) * time.Millisecond)}
 			if cw.state.Phase == "" || cw.state.Phase == contracts.PhaseNew {
-				cw.state = newCardState(im.now)
+				cw.state = NewCardState(im.now)
 			}
-			if oc, ok := oldCards[w.row.ID][mc.ord]; ok {
+			if oc, ok := oldCards[w.row.ID][mc.Ord]; ok {
 				oc := oc
 				cw.existing, cw.id = &oc, oc.ID
 			} else {
-				cw.id = im.s.ids.NewID()
+				cw.id = im.s.IDs.NewID()
 			}
 			w.cards = append(w.cards, cw)
 		}
@@ -608,13 +608,13 @@ func (im *importer) planNotes(ctx context.Context, ch ports.AnkiChunk) ([]*noteW
 	return out, nil
 }
 
-func findMade(made []madeCard, ord int) (madeCard, bool) {
+func findMade(made []MadeCard, ord int) (MadeCard, bool) {
 	for _, m := range made {
-		if m.ord == ord {
+		if m.Ord == ord {
 			return m, true
 		}
 	}
-	return madeCard{}, false
+	return MadeCard{}, false
 }
 
 func firstField(n ports.AnkiNote) string {
@@ -663,15 +663,15 @@ func (im *importer) existingNotes(ctx context.Context, ns []ports.AnkiNote) (map
 		}
 		want[n.GUID] = true
 		ids = append(ids, importedNoteID(im.uid, n.GUID))
-		if plausibleID(n.GUID) {
+		if PlausibleID(n.GUID) {
 			ids = append(ids, n.GUID)
 		}
 	}
 	out := map[string]ports.NoteRow{}
 	for i := 0; i < len(ids); i += 500 {
-		rows, err := im.s.store.Notes().GetNotes(ctx, im.uid, ids[i:min(i+500, len(ids))])
+		rows, err := im.s.Store.Notes().GetNotes(ctx, im.uid, ids[i:min(i+500, len(ids))])
 		if err != nil {
-			return nil, fail(err)
+			return nil, Fail(err)
 		}
 		for _, r := range rows {
 			if want[r.GUID] {

@@ -16,18 +16,18 @@ import (
 // exports that were uploaded with request_media_upload, as long jobs of
 // kind contracts.JobKindImportPackage.
 type ImportService struct {
-	*deps
+	*Deps
 	reader ports.PackageReader
 	media  *MediaService
 	cards  *CardService
-	jobs   *JobService
+	jobs   Jobs
 }
 
 var _ ports.ImportService = (*ImportService)(nil)
 
-// newImportService builds the service and registers its job kind.
-func newImportService(d *deps, media *MediaService, cards *CardService, jobs *JobService) *ImportService {
-	s := &ImportService{deps: d, reader: d.cfg.PackageReader, media: media, cards: cards, jobs: jobs}
+// NewImportService builds the service and registers its job kind.
+func NewImportService(d *Deps, media *MediaService, cards *CardService, jobs Jobs) *ImportService {
+	s := &ImportService{Deps: d, reader: d.Cfg.PackageReader, media: media, cards: cards, jobs: jobs}
 	jobs.Register(contracts.JobKindImportPackage, contracts.ScopeDecksWrite, s.run)
 	jobs.OnAbandoned(contracts.JobKindImportPackage, s.abandoned)
 	return s
@@ -38,7 +38,7 @@ func newImportService(d *deps, media *MediaService, cards *CardService, jobs *Jo
 // media included, is dropped and its upload released, so neither stays
 // invisible yet counted against the quota until the purges find them.
 func (s *ImportService) abandoned(ctx context.Context, j ports.JobRow) {
-	if ids, err := s.store.ImportStages().StagesToDrop(ctx, j.ID, time.Time{}, 16); err == nil {
+	if ids, err := s.Store.ImportStages().StagesToDrop(ctx, j.ID, time.Time{}, 16); err == nil {
 		s.dropStages(ctx, ids)
 	}
 	var in importInput
@@ -58,7 +58,7 @@ type importInput struct {
 // it runs inside the tool call's transaction, which must end before a
 // runner can see the job (get_job waits and reports progress instead).
 func (s *ImportService) ImportPackage(ctx context.Context, args contracts.ImportPackageArgs) (contracts.Job, error) {
-	uid, err := userID(ctx)
+	uid, err := UserID(ctx)
 	if err != nil {
 		return contracts.Job{}, err
 	}
@@ -70,7 +70,7 @@ func (s *ImportService) ImportPackage(ctx context.Context, args contracts.Import
 		return contracts.Job{}, contracts.Errorf(contracts.KindUnavailable, "package imports are not available on this server; import a text export instead")
 	}
 	if args.DeckID != "" {
-		if _, err := loadDeck(ctx, s.store, uid, args.DeckID); err != nil {
+		if _, err := LoadDeck(ctx, s.Store, uid, args.DeckID); err != nil {
 			return contracts.Job{}, err
 		}
 	}
@@ -79,22 +79,22 @@ func (s *ImportService) ImportPackage(ctx context.Context, args contracts.Import
 
 // upload returns the user's sent upload of a type import_package reads.
 func (s *ImportService) upload(ctx context.Context, uid, id string) (ports.MediaRow, error) {
-	if !plausibleID(id) {
-		return ports.MediaRow{}, notFound("upload", id)
+	if !PlausibleID(id) {
+		return ports.MediaRow{}, NotFound("upload", id)
 	}
-	row, err := s.store.Media().MediaByID(ctx, id)
+	row, err := s.Store.Media().MediaByID(ctx, id)
 	if contracts.IsKind(err, contracts.KindNotFound) || (err == nil && row.UserID != uid) {
-		return ports.MediaRow{}, notFound("upload", id)
+		return ports.MediaRow{}, NotFound("upload", id)
 	}
 	if err != nil {
-		return ports.MediaRow{}, fail(err)
+		return ports.MediaRow{}, Fail(err)
 	}
 	if !slices.Contains(contracts.AttachmentTypes, row.ContentType) {
 		return ports.MediaRow{}, contracts.Errorf(contracts.KindInvalid, "upload %s is %s; import_package reads application/zip (.apkg, .colpkg) or %s",
-			quoteID(id), row.ContentType, strings.Join(contracts.AttachmentTypes[1:], ", "))
+			QuoteID(id), row.ContentType, strings.Join(contracts.AttachmentTypes[1:], ", "))
 	}
 	if row.UploadedAt == nil {
-		return ports.MediaRow{}, contracts.Errorf(contracts.KindInvalid, "upload %s has not been sent; PUT the file to its uploadUrl first", quoteID(id))
+		return ports.MediaRow{}, contracts.Errorf(contracts.KindInvalid, "upload %s has not been sent; PUT the file to its uploadUrl first", QuoteID(id))
 	}
 	return row, nil
 }
@@ -104,13 +104,13 @@ func (s *ImportService) upload(ctx context.Context, uid, id string) (ports.Media
 // records the import's end in the audit trail. A run stopped by its
 // runner keeps the upload, so the job can resume.
 func (s *ImportService) run(ctx context.Context, run *JobRun) (any, error) {
-	p, err := actor(ctx)
+	p, err := Actor(ctx)
 	if err != nil {
 		return nil, err
 	}
 	var in importInput
 	if err := json.Unmarshal(run.Job.Input, &in); err != nil {
-		return nil, fail(err)
+		return nil, Fail(err)
 	}
 	rep, err := s.importUpload(ctx, run, p.UserID, in)
 	if ctx.Err() != nil && err != nil {
@@ -129,12 +129,12 @@ func (s *ImportService) importUpload(ctx context.Context, run *JobRun, uid strin
 	if err != nil {
 		return contracts.ImportReport{}, err
 	}
-	if s.blobs == nil {
+	if s.Blobs == nil {
 		return contracts.ImportReport{}, contracts.Errorf(contracts.KindUnavailable, "uploads cannot be read on this server")
 	}
-	blob, err := s.blobs.OpenBlob(ctx, MediaBlobKey(row))
+	blob, err := s.Blobs.OpenBlob(ctx, MediaBlobKey(row))
 	if err != nil {
-		return contracts.ImportReport{}, fail(err)
+		return contracts.ImportReport{}, Fail(err)
 	}
 	defer blob.Close()
 	if row.ContentType != "application/zip" {
@@ -156,7 +156,7 @@ func (s *ImportService) importUpload(ctx context.Context, run *JobRun, uid strin
 // another of the user's files has the same bytes. Failures are left to
 // the media collector, which removes unused uploads after a grace period.
 func (s *ImportService) release(ctx context.Context, uid, id string) {
-	row, err := s.store.Media().MediaByID(ctx, id)
+	row, err := s.Store.Media().MediaByID(ctx, id)
 	if err != nil || row.UserID != uid {
 		return
 	}
@@ -166,21 +166,21 @@ func (s *ImportService) release(ctx context.Context, uid, id string) {
 // dropMedia deletes one of the user's media rows and, when no other row
 // shares them, its bytes, under the user's media lock.
 func (s *ImportService) dropMedia(ctx context.Context, row ports.MediaRow) {
-	_ = s.store.InTx(ctx, func(tx ports.Stores) error {
+	_ = s.Store.InTx(ctx, func(tx ports.Stores) error {
 		if err := tx.Media().LockMedia(ctx, row.UserID); err != nil {
 			return err
 		}
 		if err := tx.Media().DeleteMedia(ctx, row.UserID, row.ID); err != nil {
 			return err
 		}
-		if row.SHA256 == "" || s.blobs == nil {
+		if row.SHA256 == "" || s.Blobs == nil {
 			return nil
 		}
 		used, err := tx.Media().BlobInUse(ctx, row.UserID, row.SHA256)
 		if err != nil || used {
 			return err
 		}
-		return s.blobs.DeleteBlob(ctx, MediaBlobKey(row))
+		return s.Blobs.DeleteBlob(ctx, MediaBlobKey(row))
 	})
 }
 
@@ -192,14 +192,14 @@ func (s *ImportService) auditDone(ctx context.Context, p contracts.Principal, jo
 		Report *contracts.ImportReport `json:"report,omitempty"`
 	}{in, reportIf(rep, err)})
 	e := contracts.AuditEvent{
-		ID: s.ids.NewID(), UserID: p.UserID, CredentialKind: p.CredentialKind, CredentialID: p.CredentialID,
-		Tool: contracts.AuditImportDone, Action: info.Action, InputSummary: boundSummary(summary, contracts.MaxAuditSummaryBytes),
-		AffectedIDs: []string{jobID}, Outcome: contracts.AuditOK, At: s.now(),
+		ID: s.IDs.NewID(), UserID: p.UserID, CredentialKind: p.CredentialKind, CredentialID: p.CredentialID,
+		Tool: contracts.AuditImportDone, Action: info.Action, InputSummary: BoundSummary(summary, contracts.MaxAuditSummaryBytes),
+		AffectedIDs: []string{jobID}, Outcome: contracts.AuditOK, At: s.Now(),
 	}
 	if err != nil {
 		e.Outcome, e.ErrorKind = contracts.AuditError, contracts.KindOf(err)
 	}
-	_ = s.store.Audit().AppendAudit(ctx, e)
+	_ = s.Store.Audit().AppendAudit(ctx, e)
 }
 
 func reportIf(rep contracts.ImportReport, err error) *contracts.ImportReport {
@@ -216,13 +216,13 @@ func (s *ImportService) importText(ctx context.Context, run *JobRun, uid, deckID
 	if deckID == "" {
 		return contracts.ImportReport{}, contracts.Errorf(contracts.KindInvalid, "a text import needs deckId: the deck its cards go to (rows naming a deck go there)")
 	}
-	raw, err := io.ReadAll(io.LimitReader(body, s.cfg.MaxAttachmentBytes+1))
+	raw, err := io.ReadAll(io.LimitReader(body, s.Cfg.MaxAttachmentBytes+1))
 	if err != nil {
-		return contracts.ImportReport{}, fail(err)
+		return contracts.ImportReport{}, Fail(err)
 	}
 	// The format is read from the text (Anki's # headers, the separator),
 	// whichever text type the upload was sent as.
-	return s.cards.importLarge(ctx, uid, deckID, string(raw), contracts.ImportAuto, run.Progress)
+	return s.cards.ImportLarge(ctx, uid, deckID, string(raw), contracts.ImportAuto, run.Progress)
 }
 
 // ImportOptions steer Apply.

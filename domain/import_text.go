@@ -8,11 +8,11 @@ import (
 	"github.com/takhtabush/takhtabush/domain/cardtext"
 )
 
-// importLarge imports a text export of any size as import_cards would,
+// ImportLarge imports a text export of any size as import_cards would,
 // at most contracts.MaxBulkItems cards a transaction, and reports the
 // outcome in an import report (duplicates and unreadable lines as
 // skipped, with the first one as the example).
-func (s *CardService) importLarge(ctx context.Context, uid, deckID, text string, format contracts.ImportFormat, progress func(done, total int64, message string)) (contracts.ImportReport, error) {
+func (s *CardService) ImportLarge(ctx context.Context, uid, deckID, text string, format contracts.ImportFormat, progress func(done, total int64, message string)) (contracts.ImportReport, error) {
 	parsed, err := cardtext.Parse(text, format)
 	if err != nil {
 		return contracts.ImportReport{}, err

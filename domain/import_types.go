@@ -42,7 +42,7 @@ func (im *importer) planTypes(ctx context.Context) (map[int64]importedType, erro
 			out[at.Key] = importedType{t: st, ref: st.Name}
 			continue
 		}
-		t := typeOfAnki(at)
+		t := TypeOfAnki(at)
 		if err := t.Validate(); err != nil {
 			why := fmt.Sprintf("note type %q could not be kept (%v): its notes were converted to %q by field position", at.Name, err, st.Name)
 			out[at.Key] = importedType{t: st, ref: st.Name, converted: truncateRunes(why, 300)}
@@ -50,17 +50,17 @@ func (im *importer) planTypes(ctx context.Context) (map[int64]importedType, erro
 		}
 		if !loaded {
 			var err error
-			if have, err = allNoteTypes(ctx, im.s.store, im.uid); err != nil {
+			if have, err = AllNoteTypes(ctx, im.s.Store, im.uid); err != nil {
 				return nil, err
 			}
 			loaded = true
 		}
 		row := matchStoredType(have, at, taken)
 		if row.ID == "" {
-			row = ports.NoteTypeRow{ID: ports.NoteTypeIDPrefix + im.s.ids.NewID(), CreatedAt: im.now}
+			row = ports.NoteTypeRow{ID: ports.NoteTypeIDPrefix + im.s.IDs.NewID(), CreatedAt: im.now}
 		}
 		taken[row.ID] = true
-		row.Name, row.Kind, row.Fields, row.Templates, row.CSS = t.Name, string(t.Kind), t.Fields, templateRows(t), t.CSS
+		row.Name, row.Kind, row.Fields, row.Templates, row.CSS = t.Name, string(t.Kind), t.Fields, TemplateRows(t), t.CSS
 		row.AnkiID, row.UpdatedAt = at.Key, im.now
 		im.types = append(im.types, row)
 		out[at.Key] = importedType{t: t, ref: row.ID, legacy: st.Name}
@@ -97,7 +97,7 @@ func (im *importer) publishTypes(ctx context.Context, tx ports.Stores) error {
 			if contracts.IsKind(err, contracts.KindConflict) {
 				return contracts.Errorf(contracts.KindConflict, "note type %q could not be stored; start the import again", r.Name)
 			}
-			return fail(err)
+			return Fail(err)
 		}
 	}
 	return nil

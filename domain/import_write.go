@@ -41,13 +41,13 @@ func (im *importer) replayChunk(ctx context.Context, works []*noteWork, reviews 
 // deck's settings, keeping the package's due date and phase.
 func (im *importer) replay(ctx context.Context, c *cardWork, rs []ports.AnkiReview) {
 	set := im.settingsOf(ctx, c.deckID)
-	st := newCardState(time.UnixMilli(rs[0].Key).UTC())
+	st := NewCardState(time.UnixMilli(rs[0].Key).UTC())
 	n := 0
 	for _, r := range rs {
 		if (r.Kind != "" && r.Kind != ports.ReviewKindReview) || !slices.Contains(contracts.Ratings, r.Rating) {
 			continue
 		}
-		next, err := im.s.sched.Review(st, set, time.UnixMilli(r.Key).UTC(), r.Rating)
+		next, err := im.s.Sched.Review(st, set, time.UnixMilli(r.Key).UTC(), r.Rating)
 		if err != nil {
 			return
 		}
@@ -70,7 +70,7 @@ func (im *importer) settingsOf(ctx context.Context, deckID string) contracts.Dec
 	s := contracts.DefaultDeckSettings()
 	if i := slices.IndexFunc(im.newDecks, func(d contracts.Deck) bool { return d.ID == deckID }); i >= 0 {
 		s = im.newDecks[i].Settings.WithDefaults()
-	} else if d, err := im.s.store.Decks().DeckWithoutCounts(ctx, im.uid, deckID); err == nil {
+	} else if d, err := im.s.Store.Decks().DeckWithoutCounts(ctx, im.uid, deckID); err == nil {
 		s = d.Settings.WithDefaults()
 	}
 	im.settings[deckID] = s
@@ -99,7 +99,7 @@ const importStageStale = time.Hour
 // writer for the notes' time, not the history's.
 func (im *importer) write(ctx context.Context, src ports.PackageSource) error {
 	var err error
-	if im.day, err = learnerDay(ctx, im.s.store, im.uid); err != nil {
+	if im.day, err = LearnerDay(ctx, im.s.Store, im.uid); err != nil {
 		return err
 	}
 	im.progress(0, "staging notes and cards")
@@ -111,7 +111,7 @@ func (im *importer) write(ctx context.Context, src ports.PackageSource) error {
 	}
 	im.progress(0, "publishing")
 	rep := im.rep
-	err = im.s.store.InTx(ctx, func(tx ports.Stores) error {
+	err = im.s.Store.InTx(ctx, func(tx ports.Stores) error {
 		im.rep = rep // a retried transaction starts over
 		return im.publish(ctx, tx)
 	})
@@ -150,22 +150,22 @@ func (im *importer) chunk(ctx context.Context, ch ports.AnkiChunk) error {
 // publish creates the new decks, copies the stage into the live tables
 // and updates the notes the account had, in tx.
 func (im *importer) publish(ctx context.Context, tx ports.Stores) error {
-	held, err := im.s.checkHoldings(ctx, tx, im.uid, 0, im.stagedCards)
+	held, err := im.s.CheckHoldings(ctx, tx, im.uid, 0, im.stagedCards)
 	if err != nil {
 		return err
 	}
-	if err := im.s.checkDecks(held, len(im.newDecks)); err != nil {
+	if err := im.s.CheckDecks(held, len(im.newDecks)); err != nil {
 		return err
 	}
 	for _, d := range im.newDecks {
-		if err := newPreset(ctx, tx, im.s.deps, im.uid, d.Name, &d.Settings); err != nil {
+		if err := NewPreset(ctx, tx, im.s.Deps, im.uid, d.Name, &d.Settings); err != nil {
 			return err
 		}
 		if err := tx.Decks().CreateDeck(ctx, im.uid, d); err != nil {
 			if contracts.IsKind(err, contracts.KindConflict) {
 				return contracts.Errorf(contracts.KindConflict, "deck %q was created while the import ran; start the import again", d.Name)
 			}
-			return fail(err)
+			return Fail(err)
 		}
 		im.rep.Presets++
 		im.rep.DecksCreated = append(im.rep.DecksCreated, d.Name)
@@ -173,7 +173,7 @@ func (im *importer) publish(ctx context.Context, tx ports.Stores) error {
 	if err := im.publishTypes(ctx, tx); err != nil {
 		return err
 	}
-	pub, err := tx.ImportStages().PublishStage(ctx, im.uid, im.stage.ID, im.s.now())
+	pub, err := tx.ImportStages().PublishStage(ctx, im.uid, im.stage.ID, im.s.Now())
 	if err != nil {
 		return importConflict(err)
 	}
@@ -189,9 +189,9 @@ func (im *importer) publish(ctx context.Context, tx ports.Stores) error {
 
 // touch marks the stage alive now and then, so the purge leaves it.
 func (im *importer) touch(ctx context.Context) error {
-	if now := im.s.now(); now.Sub(im.touched) >= stageTouchEvery {
+	if now := im.s.Now(); now.Sub(im.touched) >= stageTouchEvery {
 		im.touched = now
-		return fail(im.s.store.ImportStages().TouchStage(ctx, im.stage.ID, now))
+		return Fail(im.s.Store.ImportStages().TouchStage(ctx, im.stage.ID, now))
 	}
 	return nil
 }
@@ -204,7 +204,7 @@ func (im *importer) stageNotes(ctx context.Context, works []*noteWork) error {
 	if err != nil {
 		return err
 	}
-	st := im.s.store.ImportStages()
+	st := im.s.Store.ImportStages()
 	var noteRows []ports.NoteRow
 	var cardRows []ports.CardRow
 	flush := func() error {
@@ -215,10 +215,10 @@ func (im *importer) stageNotes(ctx context.Context, works []*noteWork) error {
 			return nil
 		}
 		if err := st.StageNotes(ctx, im.uid, im.stage.ID, noteRows); err != nil {
-			return fail(err)
+			return Fail(err)
 		}
 		if err := st.StageCards(ctx, im.uid, im.stage.ID, cardRows); err != nil {
-			return fail(err)
+			return Fail(err)
 		}
 		im.progress(int64(len(noteRows)), "staging notes and cards")
 		im.stagedCards += len(cardRows)
@@ -231,18 +231,18 @@ func (im *importer) stageNotes(ctx context.Context, works []*noteWork) error {
 			if c.existing != nil {
 				continue
 			}
-			key := digestOf(c.deckID, c.made.hash)
+			key := digestOf(c.deckID, c.made.Hash)
 			_, dup := im.taken[key]
 			if dup || taken[key] {
-				im.skip("card", "its deck already has a card with the same front and back", c.made.card.Front, 1)
+				im.skip("card", "its deck already has a card with the same front and back", c.made.Card.Front, 1)
 				c.dropped = true
 				continue
 			}
 			im.taken[key] = struct{}{}
 			kept++
-			cardRows = append(cardRows, ports.CardRow{Hash: c.made.hash, Version: 1, Card: contracts.Card{
-				ID: c.id, DeckID: c.deckID, NoteID: n.row.ID, Ord: c.made.ord, Front: c.made.card.Front, Back: c.made.card.Back,
-				Tags: c.made.card.Tags, Suspended: c.suspended, State: c.state, CreatedAt: c.created, UpdatedAt: im.now}})
+			cardRows = append(cardRows, ports.CardRow{Hash: c.made.Hash, Version: 1, Card: contracts.Card{
+				ID: c.id, DeckID: c.deckID, NoteID: n.row.ID, Ord: c.made.Ord, Front: c.made.Card.Front, Back: c.made.Card.Back,
+				Tags: c.made.Card.Tags, Suspended: c.suspended, State: c.state, CreatedAt: c.created, UpdatedAt: im.now}})
 		}
 		if !n.existing {
 			if kept == 0 {
@@ -267,16 +267,16 @@ func (im *importer) takenHashes(ctx context.Context, works []*noteWork) (map[[16
 	for _, n := range works {
 		for _, c := range n.cards {
 			if c.existing == nil {
-				hashes[c.deckID] = append(hashes[c.deckID], c.made.hash)
+				hashes[c.deckID] = append(hashes[c.deckID], c.made.Hash)
 			}
 		}
 	}
 	taken := map[[16]byte]bool{}
 	for d, hs := range hashes {
 		for i := 0; i < len(hs); i += importChunk {
-			m, err := im.s.store.Cards().HashesInDeck(ctx, im.uid, d, hs[i:min(i+importChunk, len(hs))])
+			m, err := im.s.Store.Cards().HashesInDeck(ctx, im.uid, d, hs[i:min(i+importChunk, len(hs))])
 			if err != nil {
-				return nil, fail(err)
+				return nil, Fail(err)
 			}
 			for h := range m {
 				taken[digestOf(d, h)] = true
@@ -307,7 +307,7 @@ func (im *importer) stageReviews(ctx context.Context, works []*noteWork, reviews
 	if err != nil {
 		return err
 	}
-	st := im.s.store.ImportStages()
+	st := im.s.Store.ImportStages()
 	rows := make([]ports.ReviewLog, 0, min(importChunk, len(reviews)))
 	flush := func() error {
 		if err := ctx.Err(); err != nil {
@@ -317,7 +317,7 @@ func (im *importer) stageReviews(ctx context.Context, works []*noteWork, reviews
 			return nil
 		}
 		if err := st.StageReviews(ctx, im.uid, im.stage.ID, rows); err != nil {
-			return fail(err)
+			return Fail(err)
 		}
 		im.progress(int64(len(rows)/100), "staging the review log")
 		im.stagedReviews += len(rows)
@@ -338,9 +338,9 @@ func (im *importer) stageReviews(ctx context.Context, works []*noteWork, reviews
 			kind = ports.ReviewKindReview
 		}
 		at := time.UnixMilli(r.Key).UTC()
-		rows = append(rows, ports.ReviewLog{ID: im.s.ids.NewID(), UserID: im.uid, CardID: c.id, DeckID: c.deckID,
+		rows = append(rows, ports.ReviewLog{ID: im.s.IDs.NewID(), UserID: im.uid, CardID: c.id, DeckID: c.deckID,
 			Rating: r.Rating, PrevPhase: r.PrevPhase, State: r.State, ReviewedAt: at, DurationMs: r.DurationMs, Kind: kind,
-			Day: dayNumber(im.day, at), PrevInterval: r.PrevInterval})
+			Day: DayNumber(im.day, at), PrevInterval: r.PrevInterval})
 		if len(rows) >= importChunk {
 			if err := flush(); err != nil {
 				return err
@@ -363,9 +363,9 @@ func (im *importer) reviewsHad(ctx context.Context, cardIDs []string) (map[revie
 	if len(cardIDs) == 0 {
 		return have, nil
 	}
-	rows, err := im.s.store.Reviews().ReviewsOfCards(ctx, im.uid, cardIDs)
+	rows, err := im.s.Store.Reviews().ReviewsOfCards(ctx, im.uid, cardIDs)
 	if err != nil {
-		return nil, fail(err)
+		return nil, Fail(err)
 	}
 	for _, r := range rows {
 		have[reviewKey{r.CardID, r.ReviewedAt.UnixMilli()}] = true
@@ -379,9 +379,9 @@ func (im *importer) reviewsHad(ctx context.Context, cardIDs []string) (map[revie
 // importStageStale): up to limit staged rows in all, a batch a
 // transaction. It returns how many stages it dropped whole.
 func (s *ImportService) PurgeStages(ctx context.Context, limit int) (int, error) {
-	ids, err := s.store.ImportStages().StagesToDrop(ctx, "", s.now().Add(-importStageStale), 16)
+	ids, err := s.Store.ImportStages().StagesToDrop(ctx, "", s.Now().Add(-importStageStale), 16)
 	if err != nil {
-		return 0, fail(err)
+		return 0, Fail(err)
 	}
 	n := 0
 	for _, id := range ids {
@@ -390,9 +390,9 @@ func (s *ImportService) PurgeStages(ctx context.Context, limit int) (int, error)
 		}
 		for limit > 0 {
 			batch := min(limit, importChunk*2)
-			gone, err := s.store.ImportStages().DropStage(ctx, id, batch)
+			gone, err := s.Store.ImportStages().DropStage(ctx, id, batch)
 			if err != nil {
-				return n, fail(err)
+				return n, Fail(err)
 			}
 			limit -= batch
 			if gone {
@@ -413,7 +413,7 @@ func (s *ImportService) dropStages(ctx context.Context, ids []string) {
 			continue
 		}
 		for {
-			gone, err := s.store.ImportStages().DropStage(ctx, id, importChunk*2)
+			gone, err := s.Store.ImportStages().DropStage(ctx, id, importChunk*2)
 			if err != nil || gone {
 				break
 			}
@@ -425,7 +425,7 @@ func importConflict(err error) error {
 	if contracts.IsKind(err, contracts.KindConflict) {
 		return contracts.Errorf(contracts.KindConflict, "notes or cards of this package were added while the import ran; start the import again")
 	}
-	return fail(err)
+	return Fail(err)
 }
 
 // pendingUpdate is the update of one note the account had and of its
@@ -478,8 +478,8 @@ func (im *importer) stageUpdates(ctx context.Context, works []*noteWork) error {
 		if len(bodies) == 0 {
 			return nil
 		}
-		if err := im.s.store.ImportStages().StageUpdates(ctx, im.stage.ID, bodies); err != nil {
-			return fail(err)
+		if err := im.s.Store.ImportStages().StageUpdates(ctx, im.stage.ID, bodies); err != nil {
+			return Fail(err)
 		}
 		bodies = bodies[:0]
 		return im.touch(ctx)
@@ -500,7 +500,7 @@ func (im *importer) stageUpdates(ctx context.Context, works []*noteWork) error {
 			im.rep.CardsUpdated++
 			old := *c.existing
 			row := old
-			row.DeckID, row.Front, row.Back, row.Tags, row.Suspended, row.Hash = c.deckID, c.made.card.Front, c.made.card.Back, c.made.card.Tags, c.suspended, c.made.hash
+			row.DeckID, row.Front, row.Back, row.Tags, row.Suspended, row.Hash = c.deckID, c.made.Card.Front, c.made.Card.Back, c.made.Card.Tags, c.suspended, c.made.Hash
 			pc := pendingCard{ID: old.ID, Version: old.Version}
 			if !sameContent(row, old) {
 				pc.Content = &pendingContent{DeckID: row.DeckID, Front: row.Front, Back: row.Back, Tags: row.Tags, Suspended: row.Suspended, Hash: row.Hash}
@@ -518,7 +518,7 @@ func (im *importer) stageUpdates(ctx context.Context, works []*noteWork) error {
 		}
 		body, err := json.Marshal(u)
 		if err != nil {
-			return fail(err)
+			return Fail(err)
 		}
 		if bodies = append(bodies, string(body)); len(bodies) >= importChunk {
 			if err := flush(); err != nil {
@@ -539,13 +539,13 @@ func (im *importer) updateOld(ctx context.Context, tx ports.Stores) error {
 	for after := int64(0); ; {
 		page, err := tx.ImportStages().StagedUpdates(ctx, im.stage.ID, after, updatePage)
 		if err != nil {
-			return fail(err)
+			return Fail(err)
 		}
 		for _, p := range page {
 			after = p.Seq
 			var u pendingUpdate
 			if err := json.Unmarshal([]byte(p.Body), &u); err != nil {
-				return fail(err)
+				return Fail(err)
 			}
 			if err := im.applyUpdate(ctx, tx, u); err != nil {
 				return err
@@ -572,7 +572,7 @@ func (im *importer) applyUpdate(ctx context.Context, tx ports.Stores, u pendingU
 				Tags: t.Tags, Suspended: t.Suspended, UpdatedAt: im.now}}
 			if err := tx.Cards().UpdateCard(ctx, im.uid, row); err != nil {
 				if !contracts.IsKind(err, contracts.KindConflict) {
-					return fail(err)
+					return Fail(err)
 				}
 				im.skip("card", "its new front and back duplicate another card of its deck; the card kept its text", t.Front, 1)
 			} else {
@@ -612,24 +612,24 @@ func sameState(a, b contracts.CardState) bool {
 // the quota.
 func (s *ImportService) dropStagedMedia(ctx context.Context, stageID string) error {
 	for {
-		rows, err := s.store.Media().StagedMedia(ctx, "", stageID, "", 100)
+		rows, err := s.Store.Media().StagedMedia(ctx, "", stageID, "", 100)
 		if err != nil {
-			return fail(err)
+			return Fail(err)
 		}
 		if len(rows) == 0 {
 			return nil
 		}
-		err = s.store.InTx(ctx, func(tx ports.Stores) error {
+		err = s.Store.InTx(ctx, func(tx ports.Stores) error {
 			md := tx.Media()
 			if err := md.LockMedia(ctx, rows[0].UserID); err != nil { // a stage is one user's
-				return fail(err)
+				return Fail(err)
 			}
 			for _, r := range rows {
 				if err := md.DeleteMedia(ctx, r.UserID, r.ID); err != nil && !contracts.IsKind(err, contracts.KindNotFound) {
-					return fail(err)
+					return Fail(err)
 				}
 			}
-			if s.blobs == nil {
+			if s.Blobs == nil {
 				return nil
 			}
 			done := map[string]bool{}
@@ -642,14 +642,14 @@ func (s *ImportService) dropStagedMedia(ctx context.Context, stageID string) err
 				if r.SHA256 != "" {
 					used, err := md.BlobInUse(ctx, r.UserID, r.SHA256)
 					if err != nil {
-						return fail(err)
+						return Fail(err)
 					}
 					if used {
 						continue
 					}
 				}
-				if err := s.blobs.DeleteBlob(ctx, key); err != nil && !contracts.IsKind(err, contracts.KindNotFound) {
-					return fail(err)
+				if err := s.Blobs.DeleteBlob(ctx, key); err != nil && !contracts.IsKind(err, contracts.KindNotFound) {
+					return Fail(err)
 				}
 			}
 			return nil

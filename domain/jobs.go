@@ -15,37 +15,6 @@ import (
 	"github.com/takhtabush/takhtabush/ports"
 )
 
-// JobHandler runs one job of a kind. ctx carries the job's user as the
-// principal (with the job's scope only) and ends when the job is canceled
-// or its time is up; the handler reports progress through run. It returns
-// the kind's report, which becomes the job's result, or an error: a
-// contracts error's message becomes the job's error; any other error
-// fails the job with a generic message (the cause is logged).
-type JobHandler func(ctx context.Context, run *JobRun) (result any, err error)
-
-// JobRun is one execution of a job, as its handler sees it.
-type JobRun struct {
-	// Job is the job as claimed (Input holds the kind's input).
-	Job ports.JobRow
-
-	mu       sync.Mutex
-	progress contracts.JobProgress
-}
-
-// Progress records how far the job has come; the runner stores it with
-// its next lease renewal.
-func (r *JobRun) Progress(done, total int64, message string) {
-	r.mu.Lock()
-	r.progress = contracts.JobProgress{Done: done, Total: total, Message: message}
-	r.mu.Unlock()
-}
-
-func (r *JobRun) current() contracts.JobProgress {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.progress
-}
-
 // jobKind is a registered kind: its handler and the scope a caller needs
 // to see or cancel its jobs.
 type jobKind struct {
@@ -59,14 +28,14 @@ type jobKind struct {
 // JobService starts, reports on and cancels the acting user's long jobs
 // (ports.JobService), and holds the handlers the runners execute.
 type JobService struct {
-	*deps
+	*Deps
 	mu    sync.RWMutex
 	kinds map[string]jobKind
 }
 
 var _ ports.JobService = (*JobService)(nil)
 
-func newJobService(d *deps) *JobService { return &JobService{deps: d, kinds: map[string]jobKind{}} }
+func NewJobService(d *Deps) *JobService { return &JobService{Deps: d, kinds: map[string]jobKind{}} }
 
 // Register makes kind runnable: its jobs run h and need scope to be seen
 // or canceled. Registering a kind twice replaces its handler.
@@ -104,7 +73,7 @@ func (s *JobService) kind(name string) (jobKind, bool) {
 // does. Invalid for an unregistered kind; forbidden when the credential
 // lacks the kind's scope.
 func (s *JobService) Submit(ctx context.Context, kind string, input any) (contracts.Job, error) {
-	p, err := actor(ctx)
+	p, err := Actor(ctx)
 	if err != nil {
 		return contracts.Job{}, err
 	}
@@ -117,12 +86,12 @@ func (s *JobService) Submit(ctx context.Context, kind string, input any) (contra
 	}
 	in, err := json.Marshal(input)
 	if err != nil {
-		return contracts.Job{}, fail(err)
+		return contracts.Job{}, Fail(err)
 	}
-	now := s.now()
-	row := ports.JobRow{Job: contracts.Job{ID: s.ids.NewID(), Kind: kind, Status: contracts.JobQueued, CreatedAt: now, UpdatedAt: now},
+	now := s.Now()
+	row := ports.JobRow{Job: contracts.Job{ID: s.IDs.NewID(), Kind: kind, Status: contracts.JobQueued, CreatedAt: now, UpdatedAt: now},
 		UserID: p.UserID, Scope: k.scope, Input: in}
-	if err := s.store.Jobs().CreateJob(ctx, row); err != nil {
+	if err := s.Store.Jobs().CreateJob(ctx, row); err != nil {
 		return contracts.Job{}, err
 	}
 	if contracts.ProgressFrom(ctx) != nil {
@@ -133,16 +102,16 @@ func (s *JobService) Submit(ctx context.Context, kind string, input any) (contra
 
 // visible returns the user's job when the credential carries its scope.
 func (s *JobService) visible(ctx context.Context, jobID string) (contracts.Principal, ports.JobRow, error) {
-	p, err := actor(ctx)
+	p, err := Actor(ctx)
 	if err != nil {
 		return p, ports.JobRow{}, err
 	}
-	if !plausibleID(jobID) {
-		return p, ports.JobRow{}, notFound("job", jobID)
+	if !PlausibleID(jobID) {
+		return p, ports.JobRow{}, NotFound("job", jobID)
 	}
-	j, err := s.store.Jobs().GetJob(ctx, p.UserID, jobID)
+	j, err := s.Store.Jobs().GetJob(ctx, p.UserID, jobID)
 	if contracts.KindOf(err) == contracts.KindNotFound {
-		return p, ports.JobRow{}, notFound("job", jobID)
+		return p, ports.JobRow{}, NotFound("job", jobID)
 	}
 	if err != nil {
 		return p, ports.JobRow{}, err
@@ -151,7 +120,7 @@ func (s *JobService) visible(ctx context.Context, jobID string) (contracts.Princ
 	if !slices.Contains(p.Scopes, need) {
 		return p, ports.JobRow{}, contracts.ScopeErrorf([]contracts.Scope{need},
 			"job %s (%s) can be read or cancelled only with the %s scope, which this credential lacks (it has %s); use a key or connection granted %s",
-			quoteID(jobID), jobKindName(j.Kind), need, grantedList(p.Scopes), need)
+			QuoteID(jobID), jobKindName(j.Kind), need, grantedList(p.Scopes), need)
 	}
 	return p, j, nil
 }
@@ -200,7 +169,7 @@ func (s *JobService) CancelJob(ctx context.Context, jobID string) (contracts.Job
 	if err != nil {
 		return contracts.Job{}, err
 	}
-	j, err := s.store.Jobs().RequestCancel(ctx, p.UserID, jobID, s.now())
+	j, err := s.Store.Jobs().RequestCancel(ctx, p.UserID, jobID, s.Now())
 	return j.Job, err
 }
 
@@ -221,7 +190,7 @@ func (s *JobService) wait(ctx context.Context, uid, jobID string) (contracts.Job
 	}
 	var last contracts.JobProgress
 	for {
-		j, err := s.store.Jobs().GetJob(ctx, uid, jobID)
+		j, err := s.Store.Jobs().GetJob(ctx, uid, jobID)
 		if err != nil {
 			return contracts.Job{}, err
 		}
@@ -277,7 +246,7 @@ type JobRunner struct {
 // Runner returns a runner of this service's registered kinds.
 func (s *JobService) Runner(cfg RunnerConfig) *JobRunner {
 	if cfg.Owner == "" {
-		cfg.Owner = s.ids.NewID()
+		cfg.Owner = s.IDs.NewID()
 	}
 	if cfg.Poll <= 0 {
 		cfg.Poll = time.Second
@@ -335,8 +304,8 @@ func (r *JobRunner) Run(ctx context.Context) {
 // when there was none.
 func (r *JobRunner) RunOnce(ctx context.Context) (ran bool, err error) {
 	s := r.jobs
-	now := s.now()
-	j, ok, err := s.store.Jobs().ClaimJob(ctx, r.cfg.Owner, now, now.Add(r.cfg.Lease))
+	now := s.Now()
+	j, ok, err := s.Store.Jobs().ClaimJob(ctx, r.cfg.Owner, now, now.Add(r.cfg.Lease))
 	if err != nil || !ok {
 		return false, err
 	}
@@ -351,7 +320,7 @@ func (r *JobRunner) RunOnce(ctx context.Context) (ran bool, err error) {
 		r.abandon(ctx, k, j)
 		return true, r.finish(j, contracts.JobFailed, nil, "the server running this job stopped; start it again")
 	}
-	run := &JobRun{Job: j, progress: j.Progress}
+	run := NewJobRun(j)
 	jctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.cfg.Timeout)
 	defer cancel()
 	jctx = contracts.WithPrincipal(jctx, contracts.Principal{UserID: j.UserID, Scopes: []contracts.Scope{k.scope}, CredentialKind: contracts.CredentialJob, CredentialID: j.ID})
@@ -383,8 +352,8 @@ func (r *JobRunner) RunOnce(ctx context.Context) (ran bool, err error) {
 				return
 			case <-tick.C:
 			}
-			now := s.now()
-			canceled, err := s.store.Jobs().RenewLease(jctx, j.ID, r.cfg.Owner, run.current(), now, now.Add(r.cfg.Lease))
+			now := s.Now()
+			canceled, err := s.Store.Jobs().RenewLease(jctx, j.ID, r.cfg.Owner, run.Current(), now, now.Add(r.cfg.Lease))
 			switch {
 			case contracts.KindOf(err) == contracts.KindConflict:
 				stop(errLeaseLost)
@@ -424,8 +393,8 @@ func (r *JobRunner) RunOnce(ctx context.Context) (ran bool, err error) {
 		return true, r.finish(j, contracts.JobFailed, nil, msg)
 	}
 	// The last progress goes with the result, so a finished job shows it.
-	now = s.now()
-	if _, err := s.store.Jobs().RenewLease(context.WithoutCancel(ctx), j.ID, r.cfg.Owner, run.current(), now, now.Add(r.cfg.Lease)); contracts.KindOf(err) == contracts.KindConflict {
+	now = s.Now()
+	if _, err := s.Store.Jobs().RenewLease(context.WithoutCancel(ctx), j.ID, r.cfg.Owner, run.Current(), now, now.Add(r.cfg.Lease)); contracts.KindOf(err) == contracts.KindConflict {
 		return true, nil // the lease is gone: another runner has the job
 	}
 	out, err := json.Marshal(result)
@@ -460,7 +429,7 @@ func (r *JobRunner) abandon(ctx context.Context, k jobKind, j ports.JobRow) {
 func (r *JobRunner) finish(j ports.JobRow, status contracts.JobStatus, result []byte, msg string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
-	err := r.jobs.store.Jobs().FinishJob(ctx, j.ID, r.cfg.Owner, status, result, msg, r.jobs.now())
+	err := r.jobs.Store.Jobs().FinishJob(ctx, j.ID, r.cfg.Owner, status, result, msg, r.jobs.Now())
 	if contracts.KindOf(err) == contracts.KindConflict {
 		return nil
 	}

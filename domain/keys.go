@@ -33,14 +33,14 @@ const (
 //
 // and only the key id, a hash of the secret and a six-character hint are
 // stored; the secret is shown once, by CreateKey.
-type KeyService struct{ *deps }
+type KeyService struct{ *Deps }
 
 var _ ports.KeyService = (*KeyService)(nil)
 
 // keyManager returns the principal if it may manage keys: not an API key
 // and not an OAuth token, since a key is never a login.
 func keyManager(ctx context.Context) (contracts.Principal, error) {
-	p, err := actor(ctx)
+	p, err := Actor(ctx)
 	if err != nil {
 		return p, err
 	}
@@ -75,23 +75,23 @@ func (s *KeyService) CreateKey(ctx context.Context, name string, scopes []contra
 	if expiresIn != 0 && (expiresIn < minKeyExpiry || expiresIn > maxKeyExpiry) {
 		return contracts.NewAPIKey{}, contracts.Errorf(contracts.KindInvalid, "expiry must be between 1 minute and 10 years, or none")
 	}
-	now := s.now()
-	id := s.ids.NewID()
-	if strings.Contains(id, "_") || !plausibleID(id) {
-		return contracts.NewAPIKey{}, fail(errors.New("id source returned an id unusable in an API key"))
+	now := s.Now()
+	id := s.IDs.NewID()
+	if strings.Contains(id, "_") || !PlausibleID(id) {
+		return contracts.NewAPIKey{}, Fail(errors.New("id source returned an id unusable in an API key"))
 	}
-	secret := s.ids.Secret(keySecretBits)
+	secret := s.IDs.Secret(keySecretBits)
 	full := contracts.APIKeyPrefix + id + "_" + secret
 	view := contracts.APIKeyView{ID: id, Name: name, Scopes: sc, Hint: full[len(full)-keyHintLen:], CreatedAt: now}
 	if expiresIn != 0 {
 		exp := now.Add(expiresIn)
 		view.ExpiresAt = &exp
 	}
-	err = s.store.InTx(ctx, func(tx ports.Stores) error {
+	err = s.Store.InTx(ctx, func(tx ports.Stores) error {
 		if err := tx.Keys().CreateKey(ctx, ports.APIKeyRow{APIKeyView: view, UserID: p.UserID, Hash: s.keyHash(secret)}); err != nil {
-			return fail(err)
+			return Fail(err)
 		}
-		return recordEvent(ctx, tx, s.ids, now, p, contracts.AuditCreateKey,
+		return RecordEvent(ctx, tx, s.IDs, now, p, contracts.AuditCreateKey,
 			map[string]any{"name": name, "scopes": sc, "hint": view.Hint, "expiresAt": view.ExpiresAt}, id)
 	})
 	if err != nil {
@@ -113,9 +113,9 @@ func (s *KeyService) ListKeys(ctx context.Context) ([]contracts.APIKeyView, erro
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.store.Keys().ListKeys(ctx, p.UserID)
+	rows, err := s.Store.Keys().ListKeys(ctx, p.UserID)
 	if err != nil {
-		return nil, fail(err)
+		return nil, Fail(err)
 	}
 	out := make([]contracts.APIKeyView, len(rows))
 	for i, r := range rows {
@@ -130,19 +130,19 @@ func (s *KeyService) RevokeKey(ctx context.Context, keyID string) error {
 	if err != nil {
 		return err
 	}
-	if !plausibleID(keyID) {
-		return notFound("API key", keyID)
+	if !PlausibleID(keyID) {
+		return NotFound("API key", keyID)
 	}
-	return s.store.InTx(ctx, func(tx ports.Stores) error {
-		now := s.now()
+	return s.Store.InTx(ctx, func(tx ports.Stores) error {
+		now := s.Now()
 		err := tx.Keys().RevokeKey(ctx, p.UserID, keyID, now)
 		if contracts.IsKind(err, contracts.KindNotFound) {
-			return notFound("API key", keyID)
+			return NotFound("API key", keyID)
 		}
 		if err != nil {
-			return fail(err)
+			return Fail(err)
 		}
-		return recordEvent(ctx, tx, s.ids, now, p, contracts.AuditRevokeKey, map[string]any{"keyId": keyID}, keyID)
+		return RecordEvent(ctx, tx, s.IDs, now, p, contracts.AuditRevokeKey, map[string]any{"keyId": keyID}, keyID)
 	})
 }
 
@@ -154,23 +154,23 @@ func (s *KeyService) Authenticate(ctx context.Context, key string) (contracts.Pr
 	if !ok {
 		return contracts.Principal{}, denied
 	}
-	row, err := s.store.Keys().KeyByID(ctx, id)
+	row, err := s.Store.Keys().KeyByID(ctx, id)
 	if contracts.IsKind(err, contracts.KindNotFound) {
 		return contracts.Principal{}, denied
 	}
 	if err != nil {
-		return contracts.Principal{}, fail(err)
+		return contracts.Principal{}, Fail(err)
 	}
 	if subtle.ConstantTimeCompare(row.Hash, s.keyHash(secret)) != 1 {
 		return contracts.Principal{}, denied
 	}
-	now := s.now()
+	now := s.Now()
 	if row.RevokedAt != nil || (row.ExpiresAt != nil && !now.Before(*row.ExpiresAt)) {
 		return contracts.Principal{}, denied
 	}
-	if row.LastUsedAt == nil || now.Sub(*row.LastUsedAt) >= s.cfg.KeyTouchInterval {
+	if row.LastUsedAt == nil || now.Sub(*row.LastUsedAt) >= s.Cfg.KeyTouchInterval {
 		// Best effort: a failed touch does not refuse a valid key.
-		_ = s.store.Keys().TouchKey(ctx, row.ID, now)
+		_ = s.Store.Keys().TouchKey(ctx, row.ID, now)
 	}
 	return contracts.Principal{UserID: row.UserID, Scopes: row.Scopes, CredentialKind: contracts.CredentialAPIKey, CredentialID: row.ID,
 		Exposure: row.Exposure}, nil
@@ -187,7 +187,7 @@ func parseKey(key string) (id, secret string, ok bool) {
 		return "", "", false
 	}
 	id, secret, ok = strings.Cut(rest, "_")
-	if !ok || !plausibleID(id) || secret == "" {
+	if !ok || !PlausibleID(id) || secret == "" {
 		return "", "", false
 	}
 	return id, secret, true
@@ -196,11 +196,11 @@ func parseKey(key string) (id, secret string, ok bool) {
 // keyHash is SHA-256 of the secret, or HMAC-SHA-256 keyed with the
 // configured pepper.
 func (s *KeyService) keyHash(secret string) []byte {
-	if len(s.cfg.KeyPepper) == 0 {
+	if len(s.Cfg.KeyPepper) == 0 {
 		sum := sha256.Sum256([]byte(secret))
 		return sum[:]
 	}
-	m := hmac.New(sha256.New, s.cfg.KeyPepper)
+	m := hmac.New(sha256.New, s.Cfg.KeyPepper)
 	m.Write([]byte(secret))
 	return m.Sum(nil)
 }

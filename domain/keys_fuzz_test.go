@@ -28,7 +28,7 @@ func FuzzParseKey(f *testing.F) {
 		if trimmed != contracts.APIKeyPrefix+id+"_"+secret || len(trimmed) > maxKeyLen {
 			t.Fatalf("parseKey(%q) = %q, %q", key, id, secret)
 		}
-		if strings.Contains(id, "_") || !plausibleID(id) || secret == "" {
+		if strings.Contains(id, "_") || !PlausibleID(id) || secret == "" {
 			t.Fatalf("parseKey(%q) accepted id %q secret %q", key, id, secret)
 		}
 	})

@@ -38,18 +38,18 @@ func MediaBlobKey(m ports.MediaRow) string {
 
 // MediaService issues upload intents, accepts the uploads and opens the
 // files for serving.
-type MediaService struct{ *deps }
+type MediaService struct{ *Deps }
 
 var _ ports.MediaService = (*MediaService)(nil)
 
 // uploadLimit is the most bytes a file of type ct may have, and whether the
 // type is allowed at all.
-func (d *deps) uploadLimit(ct string) (int64, bool) {
+func uploadLimit(d *Deps, ct string) (int64, bool) {
 	switch {
 	case slices.Contains(contracts.AllowedMediaTypes, ct):
 		return contracts.MaxMediaBytes, true
 	case slices.Contains(contracts.AttachmentTypes, ct):
-		return d.cfg.MaxAttachmentBytes, true
+		return d.Cfg.MaxAttachmentBytes, true
 	}
 	return 0, false
 }
@@ -59,53 +59,53 @@ func (d *deps) uploadLimit(ct string) (int64, bool) {
 // a hash. The quota and the cap on open intents are checked here, before
 // any byte is sent, under the user's media lock.
 func (s *MediaService) RequestUpload(ctx context.Context, args contracts.RequestMediaUploadArgs) (contracts.MediaUploadIntent, error) {
-	p, err := actor(ctx)
+	p, err := Actor(ctx)
 	if err != nil {
 		return contracts.MediaUploadIntent{}, err
 	}
-	ct := mediaType(args.ContentType)
-	limit, ok := s.uploadLimit(ct)
+	ct := MediaType(args.ContentType)
+	limit, ok := uploadLimit(s.Deps, ct)
 	if !ok {
 		return contracts.MediaUploadIntent{}, contracts.Errorf(contracts.KindInvalid, "contentType must be one of %s; got %q", strings.Join(contracts.UploadTypes(), ", "), args.ContentType)
 	}
 	if args.Bytes < 1 || args.Bytes > limit {
 		return contracts.MediaUploadIntent{}, contracts.Errorf(contracts.KindInvalid, "bytes must be 1-%d (%s) for %s, got %d", limit, humanBytes(limit), ct, args.Bytes)
 	}
-	name, err := cleanFilename(args.Filename)
+	name, err := CleanFilename(args.Filename)
 	if err != nil {
 		return contracts.MediaUploadIntent{}, err
 	}
-	now := s.now()
-	token := s.ids.Secret(uploadTokenBits)
+	now := s.Now()
+	token := s.IDs.Secret(uploadTokenBits)
 	row := ports.MediaRow{
-		ID: s.ids.NewID(), UserID: p.UserID, ContentType: ct, Filename: name, MaxBytes: args.Bytes,
-		TokenHash: tokenHash(token), CreatedAt: now, ExpiresAt: now.Add(s.cfg.MediaIntentTTL),
+		ID: s.IDs.NewID(), UserID: p.UserID, ContentType: ct, Filename: name, MaxBytes: args.Bytes,
+		TokenHash: TokenHash(token), CreatedAt: now, ExpiresAt: now.Add(s.Cfg.MediaIntentTTL),
 		CredentialKind: p.CredentialKind, CredentialID: p.CredentialID,
 	}
-	err = s.store.InTx(ctx, func(tx ports.Stores) error {
-		if err := s.chargeWrites(ctx, tx, p.UserID, nil, 1, 0); err != nil { // the daily quota, before the write
+	err = s.Store.InTx(ctx, func(tx ports.Stores) error {
+		if err := s.ChargeWrites(ctx, tx, p.UserID, nil, 1, 0); err != nil { // the daily quota, before the write
 			return err
 		}
 		if err := tx.Media().LockMedia(ctx, p.UserID); err != nil {
-			return fail(err)
+			return Fail(err)
 		}
 		u, err := tx.Media().MediaUsage(ctx, p.UserID, now)
 		if err != nil {
-			return fail(err)
+			return Fail(err)
 		}
-		if u.OpenIntents >= s.cfg.MaxOpenUploads {
-			return contracts.Errorf(contracts.KindRateLimited, "%d uploads are already open; upload or let them expire (%s) before requesting more", u.OpenIntents, s.cfg.MediaIntentTTL)
+		if u.OpenIntents >= s.Cfg.MaxOpenUploads {
+			return contracts.Errorf(contracts.KindRateLimited, "%d uploads are already open; upload or let them expire (%s) before requesting more", u.OpenIntents, s.Cfg.MediaIntentTTL)
 		}
-		if used := u.StoredBytes + u.ReservedBytes; used+args.Bytes > s.cfg.MediaQuotaBytes {
-			return quotaError(used, args.Bytes, s.cfg.MediaQuotaBytes)
+		if used := u.StoredBytes + u.ReservedBytes; used+args.Bytes > s.Cfg.MediaQuotaBytes {
+			return quotaError(used, args.Bytes, s.Cfg.MediaQuotaBytes)
 		}
-		return fail(tx.Media().CreateMedia(ctx, row))
+		return Fail(tx.Media().CreateMedia(ctx, row))
 	})
 	if err != nil {
 		return contracts.MediaUploadIntent{}, err
 	}
 	return contracts.MediaUploadIntent{
-		MediaID: row.ID, UploadURL: s.cfg.BaseURL + "/media/" + row.ID, Method: "PUT",
+		MediaID: row.ID, UploadURL: s.Cfg.BaseURL + "/media/" + row.ID, Method: "PUT",
 		Headers:   map[string]string{"Authorization": "Upload " + token, "Content-Type": ct},
 		ExpiresAt: row.ExpiresAt, MaxBytes: row.MaxBytes, ContentType: ct,
 		AllowedTypes: contracts.UploadTypes(),
@@ -124,53 +124,53 @@ func quotaError(used, more, quota int64) error {
 // intent. The bytes stream to the blob store through a SHA-256 and are
 // filed under the user's key for that sum, so equal files are stored once.
 func (s *MediaService) AcceptUpload(ctx context.Context, mediaID, token, contentType string, body io.Reader) error {
-	if s.blobs == nil {
+	if s.Blobs == nil {
 		return contracts.Errorf(contracts.KindUnavailable, "media uploads are not enabled on this server")
 	}
-	if !plausibleID(mediaID) {
-		return notFound("media", mediaID)
+	if !PlausibleID(mediaID) {
+		return NotFound("media", mediaID)
 	}
-	row, err := s.store.Media().MediaByID(ctx, mediaID)
+	row, err := s.Store.Media().MediaByID(ctx, mediaID)
 	if contracts.IsKind(err, contracts.KindNotFound) {
-		return notFound("media", mediaID)
+		return NotFound("media", mediaID)
 	}
 	if err != nil {
-		return fail(err)
+		return Fail(err)
 	}
-	if token == "" || len(token) > maxWebTokenLen || subtle.ConstantTimeCompare(row.TokenHash, tokenHash(token)) != 1 {
+	if token == "" || len(token) > MaxWebTokenLen || subtle.ConstantTimeCompare(row.TokenHash, TokenHash(token)) != 1 {
 		return contracts.Errorf(contracts.KindUnauthenticated, "invalid upload token; use the Authorization header from request_media_upload")
 	}
-	now := s.now()
+	now := s.Now()
 	if row.UploadedAt != nil || row.ClaimedAt != nil {
 		return contracts.Errorf(contracts.KindConflict, "the upload token of media %s was already used; request a new upload", mediaID)
 	}
 	if !now.Before(row.ExpiresAt) {
 		return contracts.Errorf(contracts.KindNotFound, "the upload intent for media %s expired; request a new one", mediaID)
 	}
-	if ct := mediaType(contentType); ct != row.ContentType {
+	if ct := MediaType(contentType); ct != row.ContentType {
 		return contracts.Errorf(contracts.KindInvalid, "Content-Type must be %s as requested, got %q", row.ContentType, contentType)
 	}
 	if err := s.credentialStands(ctx, row); err != nil {
 		return err
 	}
-	err = s.store.InTx(ctx, func(tx ports.Stores) error {
+	err = s.Store.InTx(ctx, func(tx ports.Stores) error {
 		if err := tx.Media().LockMedia(ctx, row.UserID); err != nil {
-			return fail(err)
+			return Fail(err)
 		}
 		if err := tx.Media().ClaimUpload(ctx, row.ID, now); err != nil {
 			if contracts.IsKind(err, contracts.KindConflict) {
 				return contracts.Errorf(contracts.KindConflict, "the upload token of media %s was already used; request a new upload", mediaID)
 			}
-			return fail(err)
+			return Fail(err)
 		}
 		u, err := tx.Media().MediaUsage(ctx, row.UserID, now)
 		if err != nil {
-			return fail(err)
+			return Fail(err)
 		}
 		// This intent is still counted as reserved; the others too, so
 		// that finishing them cannot overrun the quota either.
-		if used := u.StoredBytes + u.ReservedBytes; used > s.cfg.MediaQuotaBytes {
-			return quotaError(used-row.MaxBytes, row.MaxBytes, s.cfg.MediaQuotaBytes)
+		if used := u.StoredBytes + u.ReservedBytes; used > s.Cfg.MediaQuotaBytes {
+			return quotaError(used-row.MaxBytes, row.MaxBytes, s.Cfg.MediaQuotaBytes)
 		}
 		return nil
 	})
@@ -191,14 +191,14 @@ func (s *MediaService) store1(ctx context.Context, row ports.MediaRow, body io.R
 	// Recording the upload and filing the bytes happen under the user's
 	// media lock, so the collector never deletes a blob that a new row is
 	// about to use.
-	return s.store.InTx(ctx, func(tx ports.Stores) error {
+	return s.Store.InTx(ctx, func(tx ports.Stores) error {
 		if err := tx.Media().LockMedia(ctx, row.UserID); err != nil {
-			return fail(err)
+			return Fail(err)
 		}
-		if err := tx.Media().MarkUploaded(ctx, row.ID, row.Size, row.SHA256, s.now()); err != nil {
-			return fail(err)
+		if err := tx.Media().MarkUploaded(ctx, row.ID, row.Size, row.SHA256, s.Now()); err != nil {
+			return Fail(err)
 		}
-		return fail(w.Commit(ctx, MediaBlobKey(row)))
+		return Fail(w.Commit(ctx, MediaBlobKey(row)))
 	})
 }
 
@@ -215,9 +215,9 @@ func (s *MediaService) stream(ctx context.Context, row *ports.MediaRow, body io.
 	if err := checkSniffed(row.ContentType, head); err != nil {
 		return nil, err
 	}
-	w, err := s.blobs.CreateBlob(ctx)
+	w, err := s.Blobs.CreateBlob(ctx)
 	if err != nil {
-		return nil, fail(err)
+		return nil, Fail(err)
 	}
 	h := sha256.New()
 	n, err := io.Copy(io.MultiWriter(w, h), io.LimitReader(br, row.MaxBytes+1))
@@ -245,30 +245,30 @@ func (s *MediaService) stream(ctx context.Context, row *ports.MediaRow, body io.
 // reference from card text. Invalid for a type, size or content outside
 // the rules; forbidden when the quota is full.
 func (s *MediaService) ImportMedia(ctx context.Context, contentType, filename string, body io.Reader, maxBytes int64) (string, error) {
-	uid, err := userID(ctx)
+	uid, err := UserID(ctx)
 	if err != nil {
 		return "", err
 	}
-	return s.storeMedia(ctx, uid, "", contentType, filename, body, maxBytes)
+	return s.StoreMedia(ctx, uid, "", contentType, filename, body, maxBytes)
 }
 
-// storeMedia is ImportMedia for user uid, the new row staged in the import
+// StoreMedia is ImportMedia for user uid, the new row staged in the import
 // stage stageID when it is set (seen by no read until the stage publishes).
-func (s *MediaService) storeMedia(ctx context.Context, uid, stageID, contentType, filename string, body io.Reader, maxBytes int64) (string, error) {
-	if s.blobs == nil {
+func (s *MediaService) StoreMedia(ctx context.Context, uid, stageID, contentType, filename string, body io.Reader, maxBytes int64) (string, error) {
+	if s.Blobs == nil {
 		return "", contracts.Errorf(contracts.KindUnavailable, "media files cannot be stored on this server")
 	}
-	ct := mediaType(contentType)
-	limit, ok := s.uploadLimit(ct)
+	ct := MediaType(contentType)
+	limit, ok := uploadLimit(s.Deps, ct)
 	if !ok {
 		return "", contracts.Errorf(contracts.KindInvalid, "media of type %q cannot be stored; allowed: %s", contentType, strings.Join(contracts.UploadTypes(), ", "))
 	}
-	name, err := cleanFilename(filename)
+	name, err := CleanFilename(filename)
 	if err != nil {
 		return "", err
 	}
-	now := s.now()
-	row := ports.MediaRow{ID: s.ids.NewID(), UserID: uid, ContentType: ct, Filename: name, MaxBytes: min(max(maxBytes, 1), limit),
+	now := s.Now()
+	row := ports.MediaRow{ID: s.IDs.NewID(), UserID: uid, ContentType: ct, Filename: name, MaxBytes: min(max(maxBytes, 1), limit),
 		CreatedAt: now, ExpiresAt: now, CredentialKind: contracts.CredentialLocal, StageID: stageID}
 	w, err := s.stream(ctx, &row, body, "the file is larger than %d bytes")
 	if err != nil {
@@ -276,21 +276,21 @@ func (s *MediaService) storeMedia(ctx context.Context, uid, stageID, contentType
 	}
 	defer func() { _ = w.Abort() }()
 	row.MaxBytes, row.UploadedAt = row.Size, &now
-	err = s.store.InTx(ctx, func(tx ports.Stores) error {
+	err = s.Store.InTx(ctx, func(tx ports.Stores) error {
 		if err := tx.Media().LockMedia(ctx, uid); err != nil {
-			return fail(err)
+			return Fail(err)
 		}
 		u, err := tx.Media().MediaUsage(ctx, uid, now)
 		if err != nil {
-			return fail(err)
+			return Fail(err)
 		}
-		if used := u.StoredBytes + u.ReservedBytes; used+row.Size > s.cfg.MediaQuotaBytes {
-			return quotaError(used, row.Size, s.cfg.MediaQuotaBytes)
+		if used := u.StoredBytes + u.ReservedBytes; used+row.Size > s.Cfg.MediaQuotaBytes {
+			return quotaError(used, row.Size, s.Cfg.MediaQuotaBytes)
 		}
 		if err := tx.Media().CreateMedia(ctx, row); err != nil {
-			return fail(err)
+			return Fail(err)
 		}
-		return fail(w.Commit(ctx, MediaBlobKey(row)))
+		return Fail(w.Commit(ctx, MediaBlobKey(row)))
 	})
 	if err != nil {
 		return "", err
@@ -315,28 +315,28 @@ func (s *MediaService) credentialStands(ctx context.Context, row ports.MediaRow)
 	revoked := contracts.Errorf(contracts.KindForbidden, "the credential that requested this upload was revoked or expired; nothing was stored")
 	switch row.CredentialKind {
 	case contracts.CredentialAPIKey:
-		k, err := s.store.Keys().KeyByID(ctx, row.CredentialID)
+		k, err := s.Store.Keys().KeyByID(ctx, row.CredentialID)
 		if contracts.IsKind(err, contracts.KindNotFound) {
 			return revoked
 		}
 		if err != nil {
-			return fail(err)
+			return Fail(err)
 		}
-		if k.UserID != row.UserID || k.RevokedAt != nil || (k.ExpiresAt != nil && !s.now().Before(*k.ExpiresAt)) {
+		if k.UserID != row.UserID || k.RevokedAt != nil || (k.ExpiresAt != nil && !s.Now().Before(*k.ExpiresAt)) {
 			return revoked
 		}
 	case contracts.CredentialOAuth:
-		grants, err := s.store.OAuth().ListGrants(ctx, row.UserID)
+		grants, err := s.Store.OAuth().ListGrants(ctx, row.UserID)
 		if err != nil {
-			return fail(err)
+			return Fail(err)
 		}
 		if !slices.ContainsFunc(grants, func(g ports.OAuthGrantRow) bool { return g.ClientID == row.CredentialID && g.RevokedAt == nil }) {
 			return revoked
 		}
 	}
-	exp, err := s.store.Exposure().GetExposure(ctx, row.UserID)
+	exp, err := s.Store.Exposure().GetExposure(ctx, row.UserID)
 	if err != nil {
-		return fail(err)
+		return Fail(err)
 	}
 	if tool, ok := contracts.Tool(contracts.ToolRequestMediaUpload); ok && !exp.Allows(tool) {
 		return contracts.Errorf(contracts.KindForbidden, "the account no longer lets agents upload media (read-only mode or request_media_upload switched off); nothing was stored")
@@ -346,7 +346,7 @@ func (s *MediaService) credentialStands(ctx context.Context, row ports.MediaRow)
 
 // OpenMedia opens one of the acting user's uploaded files.
 func (s *MediaService) OpenMedia(ctx context.Context, mediaID string) (ports.MediaFile, error) {
-	uid, err := userID(ctx)
+	uid, err := UserID(ctx)
 	if err != nil {
 		return ports.MediaFile{}, err
 	}
@@ -355,25 +355,25 @@ func (s *MediaService) OpenMedia(ctx context.Context, mediaID string) (ports.Med
 
 // open opens userID's uploaded file mediaID; not found for anything else.
 func (s *MediaService) open(ctx context.Context, userID, mediaID string) (ports.MediaFile, error) {
-	if !plausibleID(mediaID) {
-		return ports.MediaFile{}, notFound("media", mediaID)
+	if !PlausibleID(mediaID) {
+		return ports.MediaFile{}, NotFound("media", mediaID)
 	}
-	row, err := s.store.Media().MediaByID(ctx, mediaID)
+	row, err := s.Store.Media().MediaByID(ctx, mediaID)
 	if contracts.IsKind(err, contracts.KindNotFound) || (err == nil && (row.UserID != userID || row.UploadedAt == nil)) {
-		return ports.MediaFile{}, notFound("media", mediaID)
+		return ports.MediaFile{}, NotFound("media", mediaID)
 	}
 	if err != nil {
-		return ports.MediaFile{}, fail(err)
+		return ports.MediaFile{}, Fail(err)
 	}
-	if s.blobs == nil {
+	if s.Blobs == nil {
 		return ports.MediaFile{}, contracts.Errorf(contracts.KindUnavailable, "media files cannot be read on this server")
 	}
-	b, err := s.blobs.OpenBlob(ctx, MediaBlobKey(row))
+	b, err := s.Blobs.OpenBlob(ctx, MediaBlobKey(row))
 	if contracts.IsKind(err, contracts.KindNotFound) {
-		return ports.MediaFile{}, notFound("media", mediaID)
+		return ports.MediaFile{}, NotFound("media", mediaID)
 	}
 	if err != nil {
-		return ports.MediaFile{}, fail(err)
+		return ports.MediaFile{}, Fail(err)
 	}
 	return ports.MediaFile{
 		ID: row.ID, ContentType: row.ContentType, Filename: row.Filename, Size: b.Size(), UploadedAt: *row.UploadedAt,
@@ -381,16 +381,16 @@ func (s *MediaService) open(ctx context.Context, userID, mediaID string) (ports.
 	}, nil
 }
 
-// mediaType lower-cases a content type and drops its parameters.
-func mediaType(ct string) string {
+// MediaType lower-cases a content type and drops its parameters.
+func MediaType(ct string) string {
 	if mt, _, err := mime.ParseMediaType(ct); err == nil {
 		return mt
 	}
 	return strings.ToLower(strings.TrimSpace(ct))
 }
 
-// cleanFilename keeps the base name of a client's file name.
-func cleanFilename(name string) (string, error) {
+// CleanFilename keeps the base name of a client's file name.
+func CleanFilename(name string) (string, error) {
 	name = strings.TrimSpace(strings.ReplaceAll(name, `\`, "/"))
 	if name == "" {
 		return "", nil

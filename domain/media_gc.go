@@ -24,9 +24,9 @@ import (
 // how many it deleted; fewer than limit means none is left. It needs no
 // principal.
 func (s *MediaService) CollectUnused(ctx context.Context, limit int) (int, error) {
-	rows, err := s.store.Media().UnusedMedia(ctx, s.now().Add(-s.cfg.MediaGrace), "", limit)
+	rows, err := s.Store.Media().UnusedMedia(ctx, s.Now().Add(-s.Cfg.MediaGrace), "", limit)
 	if err != nil {
-		return 0, fail(err)
+		return 0, Fail(err)
 	}
 	n := 0
 	for _, m := range rows {
@@ -45,29 +45,29 @@ func (s *MediaService) CollectUnused(ctx context.Context, limit int) (int, error
 // not needed (the blob store removes them in one pass). It needs no
 // principal.
 func (s *MediaService) PurgeStagedBlobs(ctx context.Context, _ int) (int, error) {
-	if s.blobs == nil {
+	if s.Blobs == nil {
 		return 0, nil
 	}
-	n, err := s.blobs.PurgeStaged(ctx, s.now().Add(-s.cfg.MediaGrace))
-	return n, fail(err)
+	n, err := s.Blobs.PurgeStaged(ctx, s.Now().Add(-s.Cfg.MediaGrace))
+	return n, Fail(err)
 }
 
 // collectOne deletes one upload under its account's lock after checking
 // again that nothing references it, and its blob when no other row of the
 // account uses it.
 func (s *MediaService) collectOne(ctx context.Context, m ports.MediaRow) (gone bool, err error) {
-	err = s.store.InTx(ctx, func(tx ports.Stores) error {
+	err = s.Store.InTx(ctx, func(tx ports.Stores) error {
 		gone = false
 		md := tx.Media()
 		if err := md.LockMedia(ctx, m.UserID); err != nil {
 			if contracts.IsKind(err, contracts.KindNotFound) {
 				return nil // the account went meanwhile
 			}
-			return fail(err)
+			return Fail(err)
 		}
 		used, err := md.MediaInUse(ctx, m.UserID, m.ID)
 		if err != nil {
-			return fail(err)
+			return Fail(err)
 		}
 		if used {
 			return nil
@@ -75,16 +75,16 @@ func (s *MediaService) collectOne(ctx context.Context, m ports.MediaRow) (gone b
 		if err := md.DeleteMedia(ctx, m.UserID, m.ID); contracts.IsKind(err, contracts.KindNotFound) {
 			return nil
 		} else if err != nil {
-			return fail(err)
+			return Fail(err)
 		}
 		gone = true
-		if s.blobs == nil {
+		if s.Blobs == nil {
 			return nil
 		}
 		if m.SHA256 != "" {
 			inUse, err := md.BlobInUse(ctx, m.UserID, m.SHA256)
 			if err != nil {
-				return fail(err)
+				return Fail(err)
 			}
 			if inUse {
 				return nil
@@ -92,7 +92,7 @@ func (s *MediaService) collectOne(ctx context.Context, m ports.MediaRow) (gone b
 		}
 		// Deleting the file inside the transaction: an upload of equal
 		// bytes waits for the lock and files them again afterwards.
-		return fail(s.blobs.DeleteBlob(ctx, MediaBlobKey(m)))
+		return Fail(s.Blobs.DeleteBlob(ctx, MediaBlobKey(m)))
 	})
 	return gone, err
 }

@@ -26,40 +26,40 @@ import (
 // same URL for a minute (the browser's cache can keep the file).
 
 // mediaSig is the MAC of a signed URL.
-func (d *deps) mediaSig(mediaID, userID string, expires int64) string {
-	mac := hmac.New(sha256.New, d.cfg.MediaURLKey)
+func mediaSig(d *Deps, mediaID, userID string, expires int64) string {
+	mac := hmac.New(sha256.New, d.Cfg.MediaURLKey)
 	mac.Write([]byte("takhtabush media url\x00" + mediaID + "\x00" + userID + "\x00" + strconv.FormatInt(expires, 10)))
 	return base64.RawURLEncoding.EncodeToString(mac.Sum(nil))
 }
 
 // signedMediaURL returns an absolute signed URL of userID's media.
-func (d *deps) signedMediaURL(mediaID, userID string, now time.Time) string {
-	exp := now.Add(d.cfg.SignedMediaTTL).Add(time.Minute - 1).Truncate(time.Minute).Unix()
-	return d.cfg.BaseURL + "/media/" + url.PathEscape(mediaID) + "?e=" + strconv.FormatInt(exp, 10) + "&s=" + d.mediaSig(mediaID, userID, exp)
+func signedMediaURL(d *Deps, mediaID, userID string, now time.Time) string {
+	exp := now.Add(d.Cfg.SignedMediaTTL).Add(time.Minute - 1).Truncate(time.Minute).Unix()
+	return d.Cfg.BaseURL + "/media/" + url.PathEscape(mediaID) + "?e=" + strconv.FormatInt(exp, 10) + "&s=" + mediaSig(d, mediaID, userID, exp)
 }
 
 // OpenSignedMedia opens a file through a signed URL's e and s parameters.
 // A wrong, tampered or expired signature is not found, like an unknown
 // file, so a URL tells nothing about files it was not made for.
 func (s *MediaService) OpenSignedMedia(ctx context.Context, mediaID, expires, sig string) (ports.MediaFile, error) {
-	gone := notFound("media", mediaID)
+	gone := NotFound("media", mediaID)
 	exp, err := strconv.ParseInt(expires, 10, 64)
-	now := s.now()
-	if err != nil || len(sig) > 64 || !plausibleID(mediaID) {
+	now := s.Now()
+	if err != nil || len(sig) > 64 || !PlausibleID(mediaID) {
 		return ports.MediaFile{}, gone
 	}
 	// Expired, or further ahead than any URL this server makes.
-	if !now.Before(time.Unix(exp, 0)) || time.Unix(exp, 0).After(now.Add(s.cfg.SignedMediaTTL+2*time.Minute)) {
+	if !now.Before(time.Unix(exp, 0)) || time.Unix(exp, 0).After(now.Add(s.Cfg.SignedMediaTTL+2*time.Minute)) {
 		return ports.MediaFile{}, gone
 	}
-	row, err := s.store.Media().MediaByID(ctx, mediaID)
+	row, err := s.Store.Media().MediaByID(ctx, mediaID)
 	if contracts.IsKind(err, contracts.KindNotFound) {
 		return ports.MediaFile{}, gone
 	}
 	if err != nil {
-		return ports.MediaFile{}, fail(err)
+		return ports.MediaFile{}, Fail(err)
 	}
-	if !hmac.Equal([]byte(sig), []byte(s.mediaSig(mediaID, row.UserID, exp))) {
+	if !hmac.Equal([]byte(sig), []byte(mediaSig(s.Deps, mediaID, row.UserID, exp))) {
 		return ports.MediaFile{}, gone
 	}
 	return s.open(ctx, row.UserID, mediaID)
@@ -83,68 +83,68 @@ type SignedRender struct {
 // card it shows; a URL works for DefaultSignedMediaTTL (or the configured
 // SignedMediaTTL).
 func (s *MediaService) RenderSigned(ctx context.Context, sources ...string) (SignedRender, error) {
-	uid, err := userID(ctx)
+	uid, err := UserID(ctx)
 	if err != nil {
 		return SignedRender{}, err
 	}
-	return s.renderSigned(ctx, s.store, uid, sources...)
+	return RenderSigned(ctx, s.Deps, s.Store, uid, sources...)
 }
 
-// renderSigned is RenderSigned for any service, on the given stores (a
+// RenderSigned is RenderSigned for any service, on the given stores (a
 // transaction's or the database's).
-func (d *deps) renderSigned(ctx context.Context, st ports.Stores, uid string, sources ...string) (SignedRender, error) {
+func RenderSigned(ctx context.Context, d *Deps, st ports.Stores, uid string, sources ...string) (SignedRender, error) {
 	var ids []string
 	for _, src := range sources {
-		ids = append(ids, d.mediaRefs(src)...)
+		ids = append(ids, mediaRefs(d, src)...)
 	}
 	owned := map[string]bool{}
 	if len(ids) > 0 {
 		got, err := st.Media().UploadedMedia(ctx, uid, ids)
 		if err != nil {
-			return SignedRender{}, fail(err)
+			return SignedRender{}, Fail(err)
 		}
 		for _, id := range got {
 			owned[id] = true
 		}
 	}
-	now := d.now()
+	now := d.Now()
 	resolved := false
 	resolve := func(id string) string {
 		if !owned[id] {
 			return ""
 		}
 		resolved = true
-		return d.signedMediaURL(id, uid, now)
+		return signedMediaURL(d, id, uid, now)
 	}
 	out := SignedRender{HTML: make([]string, len(sources)), ResourceDomains: []string{}}
 	for i, src := range sources {
-		out.HTML[i] = d.content.Render(src, resolve).HTML
+		out.HTML[i] = d.Content.Render(src, resolve).HTML
 	}
 	if resolved {
-		out.ResourceDomains = []string{d.cfg.BaseURL}
+		out.ResourceDomains = []string{d.Cfg.BaseURL}
 	}
 	return out, nil
 }
 
 // mediaRefs returns the media ids src references, as the renderer reads
 // them (a reference in a code block or escaped text is none).
-func (d *deps) mediaRefs(src string) []string {
+func mediaRefs(d *Deps, src string) []string {
 	if !strings.Contains(src, "media:") && !strings.Contains(src, "[sound:") {
 		return nil
 	}
-	return d.content.Render(src, nil).Media
+	return d.Content.Render(src, nil).Media
 }
 
 // missingMedia checks that every media id the texts reference is an
 // uploaded file of uid, under uid's media lock (the collector takes it
 // too, so a file checked here is not collected before the caller's
 // transaction commits). It returns, per text index, the first missing id.
-func (d *deps) missingMedia(ctx context.Context, tx ports.Stores, uid string, texts [][]string) (map[int]string, error) {
+func missingMedia(ctx context.Context, d *Deps, tx ports.Stores, uid string, texts [][]string) (map[int]string, error) {
 	refs := map[int][]string{}
 	var all []string
 	for i, t := range texts {
 		for _, src := range t {
-			if ids := d.mediaRefs(src); len(ids) > 0 {
+			if ids := mediaRefs(d, src); len(ids) > 0 {
 				refs[i] = append(refs[i], ids...)
 				all = append(all, ids...)
 			}
@@ -154,11 +154,11 @@ func (d *deps) missingMedia(ctx context.Context, tx ports.Stores, uid string, te
 		return nil, nil
 	}
 	if err := tx.Media().LockMedia(ctx, uid); err != nil {
-		return nil, fail(err)
+		return nil, Fail(err)
 	}
 	got, err := tx.Media().UploadedMedia(ctx, uid, all)
 	if err != nil {
-		return nil, fail(err)
+		return nil, Fail(err)
 	}
 	ok := make(map[string]bool, len(got))
 	for _, id := range got {
@@ -183,4 +183,4 @@ func missingMediaReason(id string) string {
 }
 
 // Renderer returns the card renderer every surface shares.
-func (s *MediaService) Renderer() *content.Renderer { return s.content }
+func (s *MediaService) Renderer() *content.Renderer { return s.Content }

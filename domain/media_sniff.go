@@ -30,7 +30,7 @@ var sniffedAs = map[string][]string{
 
 // sniff returns the type the leading bytes show.
 func sniff(head []byte) string {
-	t := mediaType(http.DetectContentType(head))
+	t := MediaType(http.DetectContentType(head))
 	// An MP3 without an ID3 tag starts with a frame header: 11 set bits of
 	// frame sync, then a layer that is not "reserved".
 	if t == "application/octet-stream" && len(head) >= 2 && head[0] == 0xFF && head[1]&0xE0 == 0xE0 && head[1]&0x06 != 0 {

@@ -17,14 +17,14 @@ import (
 )
 
 // NoteService manages the acting user's notes.
-type NoteService struct{ *deps }
+type NoteService struct{ *Deps }
 
 var _ ports.NoteService = (*NoteService)(nil)
 
 const idemScopeNotes = "add_notes"
 
-// noteType returns the stock note type of a name.
-func noteType(name string) (notes.Type, error) {
+// NoteType returns the stock note type of a name.
+func NoteType(name string) (notes.Type, error) {
 	if t, ok := notes.StockByName(name); ok {
 		return t, nil
 	}
@@ -52,27 +52,27 @@ func fieldsByName(t notes.Type, base []string, named map[string]string) ([]strin
 	return out, nil
 }
 
-// madeCard is one card a note makes, cleaned and hashed.
-type madeCard struct {
-	ord  int
-	card contracts.NewCard
-	hash string
+// MadeCard is one card a note makes, cleaned and hashed.
+type MadeCard struct {
+	Ord  int
+	Card contracts.NewCard
+	Hash string
 }
 
-// makeCards renders a note's cards and checks each like a card of
+// MakeCards renders a note's cards and checks each like a card of
 // add_cards.
-func makeCards(t notes.Type, fields, tags []string, deckName string) ([]madeCard, error) {
+func MakeCards(t notes.Type, fields, tags []string, deckName string) ([]MadeCard, error) {
 	cards, err := t.Cards(notes.Note{Fields: fields, Tags: tags, Deck: deckName})
 	if err != nil {
 		return nil, err
 	}
-	out := make([]madeCard, 0, len(cards))
+	out := make([]MadeCard, 0, len(cards))
 	for _, c := range cards {
 		clean, err := cardtext.Clean(contracts.NewCard{Front: templateBreaks(c.Front), Back: templateBreaks(c.Back), Tags: tags})
 		if err != nil {
 			return nil, fmt.Errorf("card %d: %v", c.Ord+1, err)
 		}
-		out = append(out, madeCard{ord: c.Ord, card: clean, hash: cardtext.Hash(clean.Front, clean.Back)})
+		out = append(out, MadeCard{Ord: c.Ord, Card: clean, Hash: cardtext.Hash(clean.Front, clean.Back)})
 	}
 	return out, nil
 }
@@ -90,11 +90,11 @@ func templateBreaks(s string) string {
 // the note is already in the deck, or made by an earlier note of the
 // batch) or invalid.
 func (s *NoteService) AddNotes(ctx context.Context, args contracts.AddNotesArgs) (contracts.BulkResult, error) {
-	uid, err := userID(ctx)
+	uid, err := UserID(ctx)
 	if err != nil {
 		return contracts.BulkResult{}, err
 	}
-	if err := checkBatch("notes", len(args.Notes), contracts.MaxNoteBulk); err != nil {
+	if err := CheckBatch("notes", len(args.Notes), contracts.MaxNoteBulk); err != nil {
 		return contracts.BulkResult{}, err
 	}
 	if len(args.IdempotencyKey) > maxIdemKeyLen {
@@ -105,9 +105,9 @@ func (s *NoteService) AddNotes(ctx context.Context, args contracts.AddNotesArgs)
 		Notes  []contracts.NewNote `json:"notes"`
 	}{args.DeckID, args.Notes})
 	var res contracts.BulkResult
-	err = s.store.InTx(ctx, func(tx ports.Stores) error {
-		now := s.now()
-		deck, err := loadDeck(ctx, tx, uid, args.DeckID)
+	err = s.Store.InTx(ctx, func(tx ports.Stores) error {
+		now := s.Now()
+		deck, err := LoadDeck(ctx, tx, uid, args.DeckID)
 		if err != nil {
 			return err
 		}
@@ -127,7 +127,7 @@ func (s *NoteService) addNotes(ctx context.Context, tx ports.Stores, uid string,
 	res := contracts.BulkResult{DeckID: deck.ID, Items: make([]contracts.ItemOutcome, len(in)), Counts: map[string]int{}}
 	type prepared struct {
 		row   ports.NoteRow
-		cards []madeCard
+		cards []MadeCard
 	}
 	types, err := resolveAddTypes(ctx, tx, uid, in)
 	if err != nil {
@@ -147,18 +147,18 @@ func (s *NoteService) addNotes(ctx context.Context, tx ports.Stores, uid string,
 			if err != nil {
 				return nil, err
 			}
-			cards, err := makeCards(t, fields, tags, deck.Name)
+			cards, err := MakeCards(t, fields, tags, deck.Name)
 			if err != nil {
 				return nil, err
 			}
-			id := s.ids.NewID()
+			id := s.IDs.NewID()
 			return &prepared{row: ports.NoteRow{ID: id, NoteType: types[i].ref, GUID: id, Fields: fields, Tags: tags, Version: 1, CreatedAt: now, UpdatedAt: now}, cards: cards}, nil
 		}()
 		if err != nil {
 			res.Items[i].Status, res.Items[i].Reason = contracts.OutcomeInvalid, err.Error()
 			continue
 		}
-		missing, err := s.missingMedia(ctx, tx, uid, [][]string{p.row.Fields})
+		missing, err := missingMedia(ctx, s.Deps, tx, uid, [][]string{p.row.Fields})
 		if err != nil {
 			return res, err
 		}
@@ -168,14 +168,14 @@ func (s *NoteService) addNotes(ctx context.Context, tx ports.Stores, uid string,
 		}
 		preps[i] = p
 		for _, c := range p.cards {
-			hashes = append(hashes, c.hash)
+			hashes = append(hashes, c.Hash)
 		}
 	}
 	existing := map[string]string{}
 	if len(hashes) > 0 {
 		var err error
 		if existing, err = tx.Cards().HashesInDeck(ctx, uid, deck.ID, hashes); err != nil {
-			return res, fail(err)
+			return res, Fail(err)
 		}
 	}
 	made := map[string]string{} // hash → card id made earlier in the batch
@@ -187,14 +187,14 @@ func (s *NoteService) addNotes(ctx context.Context, tx ports.Stores, uid string,
 		}
 		out := &res.Items[i]
 		for _, c := range p.cards {
-			if id, ok := existing[c.hash]; ok {
+			if id, ok := existing[c.Hash]; ok {
 				out.Status, out.ExistingID = contracts.OutcomeDuplicate, id
-				out.Reason = fmt.Sprintf("card %d duplicates a card already in this deck", c.ord+1)
+				out.Reason = fmt.Sprintf("card %d duplicates a card already in this deck", c.Ord+1)
 				break
 			}
-			if id, ok := made[c.hash]; ok {
+			if id, ok := made[c.Hash]; ok {
 				out.Status, out.ExistingID = contracts.OutcomeDuplicate, id
-				out.Reason = fmt.Sprintf("card %d duplicates a card of an earlier note of this batch", c.ord+1)
+				out.Reason = fmt.Sprintf("card %d duplicates a card of an earlier note of this batch", c.Ord+1)
 				break
 			}
 		}
@@ -204,11 +204,11 @@ func (s *NoteService) addNotes(ctx context.Context, tx ports.Stores, uid string,
 		out.Status, out.ID = contracts.OutcomeCreated, p.row.ID
 		noteRows = append(noteRows, p.row)
 		for _, c := range p.cards {
-			row := ports.CardRow{Hash: c.hash, Version: 1, Card: contracts.Card{
-				ID: s.ids.NewID(), DeckID: deck.ID, NoteID: p.row.ID, Ord: c.ord, Front: c.card.Front, Back: c.card.Back, Tags: c.card.Tags,
-				State: newCardState(now), CreatedAt: now, UpdatedAt: now,
+			row := ports.CardRow{Hash: c.Hash, Version: 1, Card: contracts.Card{
+				ID: s.IDs.NewID(), DeckID: deck.ID, NoteID: p.row.ID, Ord: c.Ord, Front: c.Card.Front, Back: c.Card.Back, Tags: c.Card.Tags,
+				State: NewCardState(now), CreatedAt: now, UpdatedAt: now,
 			}}
-			made[c.hash] = row.ID
+			made[c.Hash] = row.ID
 			out.CardIDs = append(out.CardIDs, row.ID)
 			cardRows = append(cardRows, row)
 		}
@@ -216,18 +216,18 @@ func (s *NoteService) addNotes(ctx context.Context, tx ports.Stores, uid string,
 	if len(cardRows) > 0 {
 		// Limits before the write: the cards count against the daily
 		// quota and the card cap.
-		if err := s.chargeWrites(ctx, tx, uid, nil, len(cardRows), len(cardRows)); err != nil {
+		if err := s.ChargeWrites(ctx, tx, uid, nil, len(cardRows), len(cardRows)); err != nil {
 			return res, err
 		}
 	}
 	if err := tx.Notes().InsertNotes(ctx, uid, noteRows); err != nil {
-		return res, fail(err)
+		return res, Fail(err)
 	}
 	if err := tx.Cards().InsertCards(ctx, uid, cardRows); err != nil {
 		if contracts.IsKind(err, contracts.KindConflict) {
 			return res, contracts.Errorf(contracts.KindConflict, "another request added some of these cards at the same time; retry the call")
 		}
-		return res, fail(err)
+		return res, Fail(err)
 	}
 	for _, it := range res.Items {
 		res.Counts[string(it.Status)]++
@@ -242,26 +242,26 @@ func (s *NoteService) addNotes(ctx context.Context, tx ports.Stores, uid string,
 // deck of the note's first card; a card the note no longer makes is left
 // as it is, and the outcome's reason says so.
 func (s *NoteService) UpdateNotes(ctx context.Context, args contracts.UpdateNotesArgs) (contracts.BulkResult, error) {
-	uid, err := userID(ctx)
+	uid, err := UserID(ctx)
 	if err != nil {
 		return contracts.BulkResult{}, err
 	}
-	if err := checkBatch("updates", len(args.Updates), contracts.MaxNoteBulk); err != nil {
+	if err := CheckBatch("updates", len(args.Updates), contracts.MaxNoteBulk); err != nil {
 		return contracts.BulkResult{}, err
 	}
 	var res contracts.BulkResult
-	err = s.store.InTx(ctx, func(tx ports.Stores) error {
-		now := s.now()
+	err = s.Store.InTx(ctx, func(tx ports.Stores) error {
+		now := s.Now()
 		res = contracts.BulkResult{Items: make([]contracts.ItemOutcome, len(args.Updates)), Counts: map[string]int{}}
 		ids := make([]string, 0, len(args.Updates))
 		for _, u := range args.Updates {
-			if plausibleID(u.ID) {
+			if PlausibleID(u.ID) {
 				ids = append(ids, u.ID)
 			}
 		}
 		rows, err := tx.Notes().GetNotes(ctx, uid, ids)
 		if err != nil {
-			return fail(err)
+			return Fail(err)
 		}
 		byID := map[string]ports.NoteRow{}
 		for _, r := range rows {
@@ -317,7 +317,7 @@ func (s *NoteService) updateNote(ctx context.Context, tx ports.Stores, uid strin
 			return invalid(err)
 		}
 	}
-	missing, err := s.missingMedia(ctx, tx, uid, [][]string{next.Fields})
+	missing, err := missingMedia(ctx, s.Deps, tx, uid, [][]string{next.Fields})
 	if err != nil {
 		return row, err
 	}
@@ -326,18 +326,18 @@ func (s *NoteService) updateNote(ctx context.Context, tx ports.Stores, uid strin
 	}
 	cards, err := tx.Notes().CardsOfNotes(ctx, uid, []string{row.ID})
 	if err != nil {
-		return row, fail(err)
+		return row, Fail(err)
 	}
 	deckID, deckName := "", ""
 	if len(cards) > 0 {
 		deckID = cards[0].DeckID
-		d, err := loadDeck(ctx, tx, uid, deckID)
+		d, err := LoadDeck(ctx, tx, uid, deckID)
 		if err != nil {
 			return row, err
 		}
 		deckName = d.Name
 	}
-	made, err := makeCards(t, next.Fields, next.Tags, deckName)
+	made, err := MakeCards(t, next.Fields, next.Tags, deckName)
 	if err != nil {
 		return invalid(err)
 	}
@@ -348,8 +348,8 @@ func (s *NoteService) updateNote(ctx context.Context, tx ports.Stores, uid strin
 	// A re-made card must not collide with another card of its deck.
 	for _, m := range made {
 		d := deckID
-		if c, ok := byOrd[m.ord]; ok {
-			if c.Hash == m.hash {
+		if c, ok := byOrd[m.Ord]; ok {
+			if c.Hash == m.Hash {
 				continue
 			}
 			d = c.DeckID
@@ -357,54 +357,54 @@ func (s *NoteService) updateNote(ctx context.Context, tx ports.Stores, uid strin
 		if d == "" {
 			continue
 		}
-		hit, err := tx.Cards().HashesInDeck(ctx, uid, d, []string{m.hash})
+		hit, err := tx.Cards().HashesInDeck(ctx, uid, d, []string{m.Hash})
 		if err != nil {
-			return row, fail(err)
+			return row, Fail(err)
 		}
-		if id, ok := hit[m.hash]; ok {
+		if id, ok := hit[m.Hash]; ok {
 			out.Status, out.ExistingID = contracts.OutcomeConflict, id
-			out.Reason = fmt.Sprintf("card %d would duplicate another card of its deck", m.ord+1)
+			out.Reason = fmt.Sprintf("card %d would duplicate another card of its deck", m.Ord+1)
 			return row, nil
 		}
 	}
 	var fresh []ports.CardRow
 	seen := map[int]bool{}
 	for _, m := range made {
-		seen[m.ord] = true
-		c, ok := byOrd[m.ord]
+		seen[m.Ord] = true
+		c, ok := byOrd[m.Ord]
 		if !ok {
 			if deckID == "" {
 				continue // the note lost all its cards; nowhere to put new ones
 			}
-			c := ports.CardRow{Hash: m.hash, Version: 1, Card: contracts.Card{
-				ID: s.ids.NewID(), DeckID: deckID, NoteID: row.ID, Ord: m.ord, Front: m.card.Front, Back: m.card.Back, Tags: m.card.Tags,
-				State: newCardState(now), CreatedAt: now, UpdatedAt: now,
+			c := ports.CardRow{Hash: m.Hash, Version: 1, Card: contracts.Card{
+				ID: s.IDs.NewID(), DeckID: deckID, NoteID: row.ID, Ord: m.Ord, Front: m.Card.Front, Back: m.Card.Back, Tags: m.Card.Tags,
+				State: NewCardState(now), CreatedAt: now, UpdatedAt: now,
 			}}
 			fresh = append(fresh, c)
 			out.CardIDs = append(out.CardIDs, c.ID)
 			continue
 		}
 		out.CardIDs = append(out.CardIDs, c.ID)
-		if c.Front == m.card.Front && c.Back == m.card.Back && slices.Equal(c.Tags, m.card.Tags) {
+		if c.Front == m.Card.Front && c.Back == m.Card.Back && slices.Equal(c.Tags, m.Card.Tags) {
 			continue
 		}
-		c.Front, c.Back, c.Tags, c.Hash, c.UpdatedAt = m.card.Front, m.card.Back, m.card.Tags, m.hash, now
+		c.Front, c.Back, c.Tags, c.Hash, c.UpdatedAt = m.Card.Front, m.Card.Back, m.Card.Tags, m.Hash, now
 		if err := tx.Cards().UpdateCard(ctx, uid, c); err != nil {
 			if contracts.IsKind(err, contracts.KindConflict) {
 				return row, contracts.Errorf(contracts.KindConflict, "note %s changed while it was being updated; retry the call", row.ID)
 			}
-			return row, fail(err)
+			return row, Fail(err)
 		}
 	}
 	if err := tx.Cards().InsertCards(ctx, uid, fresh); err != nil {
-		return row, fail(err)
+		return row, Fail(err)
 	}
 	next.UpdatedAt = now
 	if err := tx.Notes().UpdateNote(ctx, uid, next); err != nil {
 		if contracts.IsKind(err, contracts.KindConflict) {
 			return row, contracts.Errorf(contracts.KindConflict, "note %s changed while it was being updated; retry the call", row.ID)
 		}
-		return row, fail(err)
+		return row, Fail(err)
 	}
 	next.Version++
 	out.Status = contracts.OutcomeUpdated
@@ -422,31 +422,31 @@ func (s *NoteService) updateNote(ctx context.Context, tx ports.Stores, uid strin
 
 // GetNote returns one note with its cards.
 func (s *NoteService) GetNote(ctx context.Context, noteID string) (contracts.Note, error) {
-	uid, err := userID(ctx)
+	uid, err := UserID(ctx)
 	if err != nil {
 		return contracts.Note{}, err
 	}
 	notFound := contracts.Errorf(contracts.KindNotFound, "note %q not found; a card's noteId names its note", noteID)
-	if !plausibleID(noteID) {
+	if !PlausibleID(noteID) {
 		return contracts.Note{}, notFound
 	}
-	rows, err := s.store.Notes().GetNotes(ctx, uid, []string{noteID})
+	rows, err := s.Store.Notes().GetNotes(ctx, uid, []string{noteID})
 	if err != nil {
-		return contracts.Note{}, fail(err)
+		return contracts.Note{}, Fail(err)
 	}
 	if len(rows) == 0 {
 		return contracts.Note{}, notFound
 	}
 	row := rows[0]
-	cards, err := s.store.Notes().CardsOfNotes(ctx, uid, []string{noteID})
+	cards, err := s.Store.Notes().CardsOfNotes(ctx, uid, []string{noteID})
 	if err != nil {
-		return contracts.Note{}, fail(err)
+		return contracts.Note{}, Fail(err)
 	}
 	n := contracts.Note{ID: row.ID, NoteType: row.NoteType, Fields: map[string]string{}, Tags: row.Tags, Cards: []contracts.NoteCard{},
 		CreatedAt: row.CreatedAt, UpdatedAt: row.UpdatedAt}
-	if t, err := resolveNoteType(ctx, s.store, uid, row.NoteType); err == nil {
+	if t, err := resolveNoteType(ctx, s.Store, uid, row.NoteType); err == nil {
 		n.NoteType, n.FieldNames = t.Name, t.Fields
-		if isStoredType(row.NoteType) {
+		if IsStoredType(row.NoteType) {
 			n.NoteTypeID = row.NoteType
 		}
 	} else if !contracts.IsKind(err, contracts.KindInvalid) && !contracts.IsKind(err, contracts.KindNotFound) {

@@ -16,8 +16,8 @@ import (
 // maxNoteTypePage bounds one page of the account's stored note types.
 const maxNoteTypePage = 200
 
-// typeOfRow is the note model of a stored note type.
-func typeOfRow(r ports.NoteTypeRow) notes.Type {
+// TypeOfRow is the note model of a stored note type.
+func TypeOfRow(r ports.NoteTypeRow) notes.Type {
 	t := notes.Type{Name: r.Name, Kind: notes.Kind(r.Kind), Fields: r.Fields, CSS: r.CSS}
 	for _, tp := range r.Templates {
 		t.Templates = append(t.Templates, notes.Template{Name: tp.Name, Front: tp.Front, Back: tp.Back})
@@ -25,8 +25,8 @@ func typeOfRow(r ports.NoteTypeRow) notes.Type {
 	return t
 }
 
-// templateRows are a note type's templates as stored.
-func templateRows(t notes.Type) []ports.NoteTemplateRow {
+// TemplateRows are a note type's templates as stored.
+func TemplateRows(t notes.Type) []ports.NoteTemplateRow {
 	out := make([]ports.NoteTemplateRow, 0, len(t.Templates))
 	for _, tp := range t.Templates {
 		out = append(out, ports.NoteTemplateRow{Name: tp.Name, Front: tp.Front, Back: tp.Back})
@@ -34,8 +34,8 @@ func templateRows(t notes.Type) []ports.NoteTemplateRow {
 	return out
 }
 
-// typeOfAnki is the note model of a package's note type.
-func typeOfAnki(at ports.AnkiNoteType) notes.Type {
+// TypeOfAnki is the note model of a package's note type.
+func TypeOfAnki(at ports.AnkiNoteType) notes.Type {
 	t := notes.Type{Name: strings.TrimSpace(at.Name), Kind: notes.KindStandard, Fields: at.Fields, CSS: at.CSS}
 	if at.Cloze {
 		t.Kind = notes.KindCloze
@@ -46,15 +46,15 @@ func typeOfAnki(at ports.AnkiNoteType) notes.Type {
 	return t
 }
 
-// isStoredType reports whether a note's NoteType names a stored type.
-func isStoredType(ref string) bool { return strings.HasPrefix(ref, ports.NoteTypeIDPrefix) }
+// IsStoredType reports whether a note's NoteType names a stored type.
+func IsStoredType(ref string) bool { return strings.HasPrefix(ref, ports.NoteTypeIDPrefix) }
 
 // resolveNoteType returns the note type a note's NoteType names: a stock
 // type, or one of the user's stored types. Not found when a stored type is
 // missing; invalid for an unknown stock name.
 func resolveNoteType(ctx context.Context, st ports.Stores, uid, ref string) (notes.Type, error) {
-	if !isStoredType(ref) {
-		t, err := noteType(ref)
+	if !IsStoredType(ref) {
+		t, err := NoteType(ref)
 		if err != nil {
 			return notes.Type{}, contracts.Errorf(contracts.KindInvalid, "%v", err)
 		}
@@ -62,21 +62,21 @@ func resolveNoteType(ctx context.Context, st ports.Stores, uid, ref string) (not
 	}
 	rows, err := st.NoteTypes().GetNoteTypes(ctx, uid, []string{ref})
 	if err != nil {
-		return notes.Type{}, fail(err)
+		return notes.Type{}, Fail(err)
 	}
 	if len(rows) == 0 {
 		return notes.Type{}, contracts.Errorf(contracts.KindNotFound, "the note's type is gone")
 	}
-	return typeOfRow(rows[0]), nil
+	return TypeOfRow(rows[0]), nil
 }
 
-// allNoteTypes returns the user's stored note types.
-func allNoteTypes(ctx context.Context, st ports.Stores, uid string) ([]ports.NoteTypeRow, error) {
+// AllNoteTypes returns the user's stored note types.
+func AllNoteTypes(ctx context.Context, st ports.Stores, uid string) ([]ports.NoteTypeRow, error) {
 	var out []ports.NoteTypeRow
 	for after := ""; ; {
 		page, err := st.NoteTypes().ListNoteTypes(ctx, uid, after, maxNoteTypePage)
 		if err != nil {
-			return nil, fail(err)
+			return nil, Fail(err)
 		}
 		out = append(out, page...)
 		if len(page) < maxNoteTypePage {
@@ -88,11 +88,11 @@ func allNoteTypes(ctx context.Context, st ports.Stores, uid string) ([]ports.Not
 
 // NoteTypes implements ports.NoteService.
 func (s *NoteService) NoteTypes(ctx context.Context) ([]contracts.NoteTypeInfo, error) {
-	uid, err := userID(ctx)
+	uid, err := UserID(ctx)
 	if err != nil {
 		return nil, err
 	}
-	own, err := allNoteTypes(ctx, s.store, uid)
+	own, err := AllNoteTypes(ctx, s.Store, uid)
 	if err != nil {
 		return nil, err
 	}
@@ -144,7 +144,7 @@ func resolveAddTypes(ctx context.Context, st ports.Stores, uid string, in []cont
 		} else {
 			if !loaded {
 				var err error
-				if own, err = allNoteTypes(ctx, st, uid); err != nil {
+				if own, err = AllNoteTypes(ctx, st, uid); err != nil {
 					return nil, err
 				}
 				loaded = true
@@ -157,7 +157,7 @@ func resolveAddTypes(ctx context.Context, st ports.Stores, uid string, in []cont
 			}
 			switch len(hits) {
 			case 1:
-				out[i] = addedType{t: typeOfRow(hits[0]), ref: hits[0].ID}
+				out[i] = addedType{t: TypeOfRow(hits[0]), ref: hits[0].ID}
 			case 0:
 				problem(i, "unknown note type %q; %s", n.NoteType, typeChoices(own))
 				continue
@@ -236,43 +236,43 @@ var styleScope = regexp.MustCompile(`^\.[a-zA-Z][a-zA-Z0-9_-]{0,63}$`)
 // CardStyle returns the CSS of a card's own note type, scoped and made
 // safe (notes.ScopeCSS); "" for a card of a stock type or without a note.
 func (s *NoteService) CardStyle(ctx context.Context, cardID, scope string) (string, error) {
-	uid, err := userID(ctx)
+	uid, err := UserID(ctx)
 	if err != nil {
 		return "", err
 	}
 	if !styleScope.MatchString(scope) {
 		return "", contracts.Errorf(contracts.KindInvalid, "the scope must be a class selector such as .nt-card")
 	}
-	if !plausibleID(cardID) {
+	if !PlausibleID(cardID) {
 		return "", contracts.Errorf(contracts.KindNotFound, "card %q not found", cardID)
 	}
-	cards, err := s.store.Cards().GetCards(ctx, uid, []string{cardID})
+	cards, err := s.Store.Cards().GetCards(ctx, uid, []string{cardID})
 	if err != nil {
-		return "", fail(err)
+		return "", Fail(err)
 	}
 	if len(cards) == 0 {
 		return "", contracts.Errorf(contracts.KindNotFound, "card %q not found", cardID)
 	}
-	return noteTypeCSS(ctx, s.store, uid, cards[0].NoteID, scope)
+	return NoteTypeCSS(ctx, s.Store, uid, cards[0].NoteID, scope)
 }
 
-// noteTypeCSS returns the CSS of note noteID's type, scoped to scope and
+// NoteTypeCSS returns the CSS of note noteID's type, scoped to scope and
 // made safe (notes.ScopeCSS); "" for no note, a note of a stock type, or
 // a type without CSS.
-func noteTypeCSS(ctx context.Context, st ports.Stores, uid, noteID, scope string) (string, error) {
+func NoteTypeCSS(ctx context.Context, st ports.Stores, uid, noteID, scope string) (string, error) {
 	if noteID == "" {
 		return "", nil
 	}
 	ns, err := st.Notes().GetNotes(ctx, uid, []string{noteID})
 	if err != nil {
-		return "", fail(err)
+		return "", Fail(err)
 	}
-	if len(ns) == 0 || !isStoredType(ns[0].NoteType) {
+	if len(ns) == 0 || !IsStoredType(ns[0].NoteType) {
 		return "", nil
 	}
 	types, err := st.NoteTypes().GetNoteTypes(ctx, uid, []string{ns[0].NoteType})
 	if err != nil {
-		return "", fail(err)
+		return "", Fail(err)
 	}
 	if len(types) == 0 {
 		return "", nil

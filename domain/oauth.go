@@ -82,7 +82,7 @@ func (s *OAuthService) Register(ctx context.Context, reg contracts.OAuthRegistra
 	c.ID = "tbc_" + s.ids.Secret(128)
 	c.CreatedAt = s.now()
 	if err := s.store.OAuth().CreateClient(ctx, c); err != nil {
-		return contracts.OAuthClient{}, fail(err)
+		return contracts.OAuthClient{}, Fail(err)
 	}
 	return c, nil
 }
@@ -107,18 +107,18 @@ func (s *OAuthService) client(ctx context.Context, id string) (contracts.OAuthCl
 				return contracts.OAuthClient{}, contracts.OAuthErrorf(contracts.KindInvalid, contracts.OAuthInvalidClient,
 					"the client's metadata document could not be used: "+contracts.MessageOf(err))
 			}
-			return contracts.OAuthClient{}, fail(err)
+			return contracts.OAuthClient{}, Fail(err)
 		}
 		return ParseClientDocument(id, body)
 	}
-	if !plausibleID(id) {
+	if !PlausibleID(id) {
 		return contracts.OAuthClient{}, unknown
 	}
 	c, err := s.store.OAuth().ClientByID(ctx, id)
 	if contracts.IsKind(err, contracts.KindNotFound) {
 		return contracts.OAuthClient{}, unknown
 	}
-	return c, fail(err)
+	return c, Fail(err)
 }
 
 // resource returns the canonical resource a request names (the default
@@ -255,15 +255,15 @@ func (s *OAuthService) Decide(ctx context.Context, req contracts.OAuthAuthorizeR
 	code := contracts.OAuthCodePrefix + s.ids.Secret(oauthSecretBits)
 	now := s.now()
 	row := ports.OAuthCodeRow{
-		Hash: tokenHash(code), UserID: p.UserID, ClientID: consent.Client.ID, ClientName: ClientDisplayName(consent.Client),
+		Hash: TokenHash(code), UserID: p.UserID, ClientID: consent.Client.ID, ClientName: ClientDisplayName(consent.Client),
 		ClientKind: consent.Client.Kind, RedirectURI: consent.RedirectURI, Challenge: consent.Challenge,
 		Resource: consent.Resource, Scopes: granted, CreatedAt: now, ExpiresAt: now.Add(s.cfg.CodeTTL),
 	}
 	err = s.store.InTx(ctx, func(tx ports.Stores) error {
 		if err := tx.OAuth().CreateCode(ctx, row); err != nil {
-			return fail(err)
+			return Fail(err)
 		}
-		return recordEvent(ctx, tx, s.ids, now, p, contracts.AuditApproveGrant, map[string]any{
+		return RecordEvent(ctx, tx, s.ids, now, p, contracts.AuditApproveGrant, map[string]any{
 			"client": row.ClientName, "clientId": row.ClientID, "scopes": granted, "resource": row.Resource})
 	})
 	if err != nil {
@@ -300,7 +300,7 @@ func RedirectWith(redirectURI, state, issuer string, v url.Values) string {
 // session, or an operator): OAuth consent and grants are never managed
 // with an API key or an OAuth token.
 func webPerson(ctx context.Context) (contracts.Principal, error) {
-	p, err := actor(ctx)
+	p, err := Actor(ctx)
 	if err != nil {
 		return p, err
 	}
@@ -338,7 +338,7 @@ func (s *OAuthService) exchangeCode(ctx context.Context, req contracts.OAuthToke
 		return contracts.OAuthTokens{}, grantError("the authorization code is invalid")
 	}
 	now := s.now()
-	h := tokenHash(req.Code)
+	h := TokenHash(req.Code)
 	// Marking the code used commits on its own: a failed exchange spends
 	// the code too, so a guessed verifier gets one try.
 	code, first, err := s.store.OAuth().UseCode(ctx, h, now)
@@ -346,12 +346,12 @@ func (s *OAuthService) exchangeCode(ctx context.Context, req contracts.OAuthToke
 		return contracts.OAuthTokens{}, grantError("the authorization code is invalid")
 	}
 	if err != nil {
-		return contracts.OAuthTokens{}, fail(err)
+		return contracts.OAuthTokens{}, Fail(err)
 	}
 	if !first {
 		if code.GrantID != "" {
 			if err := s.store.OAuth().RevokeGrant(ctx, code.UserID, code.GrantID, now); err != nil && !contracts.IsKind(err, contracts.KindNotFound) {
-				return contracts.OAuthTokens{}, fail(err)
+				return contracts.OAuthTokens{}, Fail(err)
 			}
 		}
 		return contracts.OAuthTokens{}, grantError("the authorization code was already used; the tokens issued for it are revoked")
@@ -394,18 +394,18 @@ func (s *OAuthService) exchangeCode(ctx context.Context, req contracts.OAuthToke
 		out, err = s.issue(ctx, tx, grant.ID, code.Scopes, now)
 		return err
 	})
-	return out, fail(err)
+	return out, Fail(err)
 }
 
 // issue mints an access token with scopes and a refresh token under a grant.
 func (s *OAuthService) issue(ctx context.Context, tx ports.Stores, grantID string, scopes []contracts.Scope, now time.Time) (contracts.OAuthTokens, error) {
 	access := contracts.OAuthAccessPrefix + s.ids.Secret(oauthSecretBits)
 	refresh := contracts.OAuthRefreshPrefix + s.ids.Secret(oauthSecretBits)
-	if err := tx.OAuth().CreateToken(ctx, ports.OAuthTokenRow{Hash: tokenHash(access), Kind: ports.OAuthAccessToken, GrantID: grantID,
+	if err := tx.OAuth().CreateToken(ctx, ports.OAuthTokenRow{Hash: TokenHash(access), Kind: ports.OAuthAccessToken, GrantID: grantID,
 		Scopes: scopes, CreatedAt: now, ExpiresAt: now.Add(s.cfg.AccessTTL)}); err != nil {
 		return contracts.OAuthTokens{}, err
 	}
-	if err := tx.OAuth().CreateToken(ctx, ports.OAuthTokenRow{Hash: tokenHash(refresh), Kind: ports.OAuthRefreshToken, GrantID: grantID,
+	if err := tx.OAuth().CreateToken(ctx, ports.OAuthTokenRow{Hash: TokenHash(refresh), Kind: ports.OAuthRefreshToken, GrantID: grantID,
 		Scopes: scopes, CreatedAt: now, ExpiresAt: now.Add(s.cfg.RefreshTTL)}); err != nil {
 		return contracts.OAuthTokens{}, err
 	}
@@ -419,13 +419,13 @@ func (s *OAuthService) refresh(ctx context.Context, req contracts.OAuthTokenRequ
 		return contracts.OAuthTokens{}, invalid
 	}
 	now := s.now()
-	h := tokenHash(req.RefreshToken)
+	h := TokenHash(req.RefreshToken)
 	tok, grant, err := s.store.OAuth().TokenByHash(ctx, ports.OAuthRefreshToken, h)
 	if contracts.IsKind(err, contracts.KindNotFound) {
 		return contracts.OAuthTokens{}, invalid
 	}
 	if err != nil {
-		return contracts.OAuthTokens{}, fail(err)
+		return contracts.OAuthTokens{}, Fail(err)
 	}
 	if grant.ClientID != req.ClientID {
 		return contracts.OAuthTokens{}, grantError("the refresh token was issued to another client")
@@ -453,13 +453,13 @@ func (s *OAuthService) refresh(ctx context.Context, req contracts.OAuthTokenRequ
 	}
 	first, err := s.store.OAuth().UseToken(ctx, h, now)
 	if err != nil {
-		return contracts.OAuthTokens{}, fail(err)
+		return contracts.OAuthTokens{}, Fail(err)
 	}
 	if !first {
 		// A rotated refresh token came back: someone holds a copy. Revoke
 		// the whole grant, the legitimate client's tokens included.
 		if err := s.store.OAuth().RevokeGrant(ctx, grant.UserID, grant.ID, now); err != nil && !contracts.IsKind(err, contracts.KindNotFound) {
-			return contracts.OAuthTokens{}, fail(err)
+			return contracts.OAuthTokens{}, Fail(err)
 		}
 		return contracts.OAuthTokens{}, grantError("the refresh token was already used; the grant is revoked, authorize again")
 	}
@@ -472,7 +472,7 @@ func (s *OAuthService) refresh(ctx context.Context, req contracts.OAuthTokenRequ
 	if err == nil {
 		_ = s.store.OAuth().TouchGrant(ctx, grant.ID, now)
 	}
-	return out, fail(err)
+	return out, Fail(err)
 }
 
 // Revoke revokes a token of the client; revoking a refresh token revokes
@@ -487,13 +487,13 @@ func (s *OAuthService) Revoke(ctx context.Context, token, clientID string) error
 	} else if !strings.HasPrefix(token, contracts.OAuthAccessPrefix) {
 		return nil
 	}
-	h := tokenHash(token)
+	h := TokenHash(token)
 	_, grant, err := s.store.OAuth().TokenByHash(ctx, kind, h)
 	if contracts.IsKind(err, contracts.KindNotFound) {
 		return nil
 	}
 	if err != nil {
-		return fail(err)
+		return Fail(err)
 	}
 	if grant.ClientID != clientID {
 		// RFC 7009 §2.1: a token of another client is not revoked; the
@@ -509,7 +509,7 @@ func (s *OAuthService) Revoke(ctx context.Context, token, clientID string) error
 	if contracts.IsKind(err, contracts.KindNotFound) {
 		return nil
 	}
-	return fail(err)
+	return Fail(err)
 }
 
 // Authenticate checks an access token presented to resource.
@@ -518,12 +518,12 @@ func (s *OAuthService) Authenticate(ctx context.Context, accessToken, resource s
 	if len(accessToken) > maxOAuthTokenLen || !strings.HasPrefix(accessToken, contracts.OAuthAccessPrefix) {
 		return contracts.Principal{}, denied
 	}
-	tok, grant, err := s.store.OAuth().TokenByHash(ctx, ports.OAuthAccessToken, tokenHash(accessToken))
+	tok, grant, err := s.store.OAuth().TokenByHash(ctx, ports.OAuthAccessToken, TokenHash(accessToken))
 	if contracts.IsKind(err, contracts.KindNotFound) {
 		return contracts.Principal{}, denied
 	}
 	if err != nil {
-		return contracts.Principal{}, fail(err)
+		return contracts.Principal{}, Fail(err)
 	}
 	now := s.now()
 	if tok.RevokedAt != nil || grant.RevokedAt != nil || !now.Before(tok.ExpiresAt) {
@@ -547,7 +547,7 @@ func (s *OAuthService) ListGrants(ctx context.Context) ([]contracts.OAuthGrant, 
 	}
 	rows, err := s.store.OAuth().ListGrants(ctx, p.UserID)
 	if err != nil {
-		return nil, fail(err)
+		return nil, Fail(err)
 	}
 	out := make([]contracts.OAuthGrant, len(rows))
 	for i, r := range rows {
@@ -562,30 +562,26 @@ func (s *OAuthService) RevokeGrant(ctx context.Context, grantID string) error {
 	if err != nil {
 		return err
 	}
-	if !plausibleID(grantID) {
-		return notFound("connected app", grantID)
+	if !PlausibleID(grantID) {
+		return NotFound("connected app", grantID)
 	}
 	return s.store.InTx(ctx, func(tx ports.Stores) error {
 		now := s.now()
 		err := tx.OAuth().RevokeGrant(ctx, p.UserID, grantID, now)
 		if contracts.IsKind(err, contracts.KindNotFound) {
-			return notFound("connected app", grantID)
+			return NotFound("connected app", grantID)
 		}
 		if err != nil {
-			return fail(err)
+			return Fail(err)
 		}
-		return recordEvent(ctx, tx, s.ids, now, p, contracts.AuditRevokeGrant, map[string]any{"grantId": grantID}, grantID)
+		return RecordEvent(ctx, tx, s.ids, now, p, contracts.AuditRevokeGrant, map[string]any{"grantId": grantID}, grantID)
 	})
 }
-
-// oauthPurgeGrace keeps expired codes and tokens a day before they are
-// deleted, so a late replay still finds its code and revokes the grant.
-const oauthPurgeGrace = 24 * time.Hour
 
 // PurgeExpired deletes codes and tokens that expired more than a day ago
 // and returns how many went. Grants stay (Connected apps lists them until
 // revoked).
 func (s *OAuthService) PurgeExpired(ctx context.Context) (int, error) {
-	n, err := s.store.OAuth().PurgeExpired(ctx, s.now().Add(-oauthPurgeGrace))
-	return n, fail(err)
+	n, err := s.store.OAuth().PurgeExpired(ctx, s.now().Add(-OAuthPurgeGrace))
+	return n, Fail(err)
 }

@@ -27,80 +27,29 @@ const (
 	weightDecimals = 4
 )
 
-// optimizeInput is an optimize_parameters job's input.
-type optimizeInput struct {
-	PresetID string `json:"presetId"`
-}
-
-// OptimizeParameters queues a job that optimises the FSRS weights of the
-// preset a deck uses (or of the preset named, or of the account's only
-// preset) and returns it.
-func (s *DeckService) OptimizeParameters(ctx context.Context, args contracts.OptimizeParametersArgs) (contracts.Job, error) {
-	uid, err := userID(ctx)
-	if err != nil {
-		return contracts.Job{}, err
-	}
-	presetID, err := s.presetToOptimize(ctx, uid, args)
-	if err != nil {
-		return contracts.Job{}, err
-	}
-	return s.jobs.Submit(ctx, contracts.JobKindOptimizeParameters, optimizeInput{PresetID: presetID})
-}
-
-// presetToOptimize resolves optimize_parameters' arguments to a preset of
-// the user.
-func (s *DeckService) presetToOptimize(ctx context.Context, uid string, args contracts.OptimizeParametersArgs) (string, error) {
-	switch {
-	case args.DeckID != "" && args.PresetID != "":
-		return "", contracts.Errorf(contracts.KindInvalid, "give deckId or presetId, not both")
-	case args.DeckID != "":
-		d, err := loadDeck(ctx, s.store, uid, args.DeckID)
-		if err != nil {
-			return "", err
-		}
-		if d.Settings.PresetID == "" {
-			return "", contracts.Errorf(contracts.KindInvalid, "deck %s has no preset yet; save its settings once (update_deck) and try again", quoteID(d.ID))
-		}
-		return d.Settings.PresetID, nil
-	case args.PresetID != "":
-		if !plausibleID(args.PresetID) {
-			return "", presetNotFound(args.PresetID)
-		}
-		p, err := s.store.Presets().GetPreset(ctx, uid, args.PresetID)
-		if contracts.IsKind(err, contracts.KindNotFound) {
-			return "", presetNotFound(args.PresetID)
-		}
-		return p.ID, fail(err)
-	}
-	ps, err := s.store.Presets().ListPresets(ctx, uid)
-	if err != nil {
-		return "", fail(err)
-	}
-	if len(ps) != 1 {
-		return "", contracts.Errorf(contracts.KindInvalid, "the account has %d presets; name the one to optimise with deckId (a deck that uses it) or presetId", len(ps))
-	}
-	return ps[0].ID, nil
-}
+// OptimizeHandler is the job handler of optimize_parameters jobs, for the
+// composition to register.
+func OptimizeHandler(d *Deps) JobHandler { return optimizeJob{d}.run }
 
 // optimizeJob runs optimize_parameters jobs.
-type optimizeJob struct{ *deps }
+type optimizeJob struct{ *Deps }
 
 // run is the job handler.
 func (o optimizeJob) run(ctx context.Context, run *JobRun) (any, error) {
-	var in optimizeInput
+	var in OptimizeInput
 	if err := json.Unmarshal(run.Job.Input, &in); err != nil {
 		return nil, fmt.Errorf("optimize job input: %w", err)
 	}
 	uid := run.Job.UserID
-	preset, err := o.store.Presets().GetPreset(ctx, uid, in.PresetID)
+	preset, err := o.Store.Presets().GetPreset(ctx, uid, in.PresetID)
 	if contracts.IsKind(err, contracts.KindNotFound) {
 		return nil, contracts.Errorf(contracts.KindNotFound, "the preset was deleted (no deck uses it any more); start again from a deck")
 	}
 	if err != nil {
-		return nil, fail(err)
+		return nil, Fail(err)
 	}
-	set := presetDefaults(preset.Settings)
-	_, day, err := accountSettings(ctx, o.store, uid)
+	set := PresetDefaults(preset.Settings)
+	_, day, err := AccountSettings(ctx, o.Store, uid)
 	if err != nil {
 		return nil, err
 	}
@@ -164,24 +113,24 @@ func (o optimizeJob) run(ctx context.Context, run *JobRun) (any, error) {
 // was (changed meanwhile); it reports whether it did.
 func (o optimizeJob) apply(ctx context.Context, uid, presetID string, was, fitted []float64) (bool, error) {
 	applied := false
-	err := o.store.InTx(ctx, func(tx ports.Stores) error {
+	err := o.Store.InTx(ctx, func(tx ports.Stores) error {
 		p, err := tx.Presets().GetPreset(ctx, uid, presetID)
 		if contracts.IsKind(err, contracts.KindNotFound) {
 			return contracts.Errorf(contracts.KindNotFound, "the preset was deleted while the job ran; nothing was applied")
 		}
 		if err != nil {
-			return fail(err)
+			return Fail(err)
 		}
-		if !slices.Equal(presetDefaults(p.Settings).Weights, was) {
+		if !slices.Equal(PresetDefaults(p.Settings).Weights, was) {
 			return nil
 		}
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		now := o.now()
+		now := o.Now()
 		p.Settings.Weights, p.Settings.WeightsOptimizedAt, p.UpdatedAt = slices.Clone(fitted), &now, now
 		if err := tx.Presets().UpdatePreset(ctx, uid, p); err != nil {
-			return fail(err)
+			return Fail(err)
 		}
 		applied = true
 		return nil
@@ -195,9 +144,9 @@ func (o optimizeJob) history(ctx context.Context, uid, presetID string, day cont
 	var out []fsrsopt.History
 	reviews, after := 0, ""
 	for {
-		logs, err := o.store.Reviews().PresetHistory(ctx, uid, presetID, after, historyPage)
+		logs, err := o.Store.Reviews().PresetHistory(ctx, uid, presetID, after, historyPage)
 		if err != nil {
-			return nil, 0, fail(err)
+			return nil, 0, Fail(err)
 		}
 		if len(logs) == 0 {
 			return out, reviews, nil
@@ -240,7 +189,7 @@ func cardHistory(logs []ports.ReviewLog, day contracts.LearnerDay) fsrsopt.Histo
 		}
 		d := l.Day
 		if d == 0 {
-			d = dayNumber(day, l.ReviewedAt)
+			d = DayNumber(day, l.ReviewedAt)
 		}
 		if n := len(h.Reviews); n > 0 {
 			d = max(d, h.Reviews[n-1].Day)

@@ -17,29 +17,29 @@ import (
 // ListPresets returns the acting user's presets with the number of decks
 // using each.
 func (s *DeckService) ListPresets(ctx context.Context) ([]contracts.Preset, error) {
-	uid, err := userID(ctx)
+	uid, err := UserID(ctx)
 	if err != nil {
 		return nil, err
 	}
-	ps, err := s.store.Presets().ListPresets(ctx, uid)
+	ps, err := s.Store.Presets().ListPresets(ctx, uid)
 	for i := range ps {
-		ps[i].Settings = presetDefaults(ps[i].Settings)
+		ps[i].Settings = PresetDefaults(ps[i].Settings)
 	}
-	return ps, fail(err)
+	return ps, Fail(err)
 }
 
-// presetDefaults fills in the default steps and weights, as reads show them.
-func presetDefaults(p contracts.PresetSettings) contracts.PresetSettings {
+// PresetDefaults fills in the default steps and weights, as reads show them.
+func PresetDefaults(p contracts.PresetSettings) contracts.PresetSettings {
 	return contracts.DeckSettings{}.WithPreset(contracts.Preset{Settings: p}).WithDefaults().PresetOf()
 }
 
-// newPreset stores a preset holding the preset fields of set, named name,
+// NewPreset stores a preset holding the preset fields of set, named name,
 // and points set at it.
-func newPreset(ctx context.Context, tx ports.Stores, d *deps, uid, name string, set *contracts.DeckSettings) error {
-	now := d.now()
-	p := contracts.Preset{ID: d.ids.NewID(), Name: name, Settings: set.PresetOf(), CreatedAt: now, UpdatedAt: now}
+func NewPreset(ctx context.Context, tx ports.Stores, d *Deps, uid, name string, set *contracts.DeckSettings) error {
+	now := d.Now()
+	p := contracts.Preset{ID: d.IDs.NewID(), Name: name, Settings: set.PresetOf(), CreatedAt: now, UpdatedAt: now}
 	if err := tx.Presets().CreatePreset(ctx, uid, p); err != nil {
-		return fail(err)
+		return Fail(err)
 	}
 	set.PresetID = p.ID
 	return nil
@@ -47,7 +47,7 @@ func newPreset(ctx context.Context, tx ports.Stores, d *deps, uid, name string, 
 
 // usePreset points set at the user's preset presetID and takes its fields.
 func usePreset(ctx context.Context, tx ports.Stores, uid, presetID string, set *contracts.DeckSettings) error {
-	if !plausibleID(presetID) {
+	if !PlausibleID(presetID) {
 		return presetNotFound(presetID)
 	}
 	p, err := tx.Presets().GetPreset(ctx, uid, presetID)
@@ -55,7 +55,7 @@ func usePreset(ctx context.Context, tx ports.Stores, uid, presetID string, set *
 		return presetNotFound(presetID)
 	}
 	if err != nil {
-		return fail(err)
+		return Fail(err)
 	}
 	*set = set.WithPreset(p)
 	return nil
@@ -89,19 +89,19 @@ func choosePreset(ctx context.Context, tx ports.Stores, uid, presetID string, se
 // storePreset keeps the preset fields after an update: in the preset the
 // deck uses (for every deck sharing it) when the call changed them, or in
 // a new preset when the deck has none.
-func storePreset(ctx context.Context, tx ports.Stores, d *deps, uid string, args contracts.UpdateDeckArgs, deck *contracts.Deck) error {
+func storePreset(ctx context.Context, tx ports.Stores, d *Deps, uid string, args contracts.UpdateDeckArgs, deck *contracts.Deck) error {
 	if deck.Settings.PresetID == "" {
-		return newPreset(ctx, tx, d, uid, deck.Name, &deck.Settings)
+		return NewPreset(ctx, tx, d, uid, deck.Name, &deck.Settings)
 	}
 	if !changesPreset(args) {
 		return nil
 	}
 	p, err := tx.Presets().GetPreset(ctx, uid, deck.Settings.PresetID)
 	if err != nil {
-		return fail(err)
+		return Fail(err)
 	}
-	p.Settings, p.UpdatedAt = deck.Settings.PresetOf(), d.now()
-	return fail(tx.Presets().UpdatePreset(ctx, uid, p))
+	p.Settings, p.UpdatedAt = deck.Settings.PresetOf(), d.Now()
+	return Fail(tx.Presets().UpdatePreset(ctx, uid, p))
 }
 
 // dropUnusedPreset deletes a preset the deck no longer uses when no other
@@ -111,5 +111,5 @@ func dropUnusedPreset(ctx context.Context, tx ports.Stores, uid, was, now string
 		return nil
 	}
 	_, err := tx.Presets().DeleteUnusedPreset(ctx, uid, was)
-	return fail(err)
+	return Fail(err)
 }

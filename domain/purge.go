@@ -23,7 +23,7 @@ const (
 // PurgeService deletes what has expired, for the purge scheduler that
 // every instance runs. Every call is an idempotent batch of deletes, safe
 // beside the same call on another instance.
-type PurgeService struct{ *deps }
+type PurgeService struct{ *Deps }
 
 // retention is how long after its time each kind of expiring row is kept.
 var retention = map[ports.Expiring]time.Duration{
@@ -31,14 +31,14 @@ var retention = map[ports.Expiring]time.Duration{
 	ports.ExpiringWebSessions:     PurgeGrace,
 	ports.ExpiringIdempotencyKeys: IdempotencyKeyTTL,
 	ports.ExpiringUploadIntents:   PurgeGrace,
-	ports.ExpiringOAuthCodes:      oauthPurgeGrace,
-	ports.ExpiringOAuthTokens:     oauthPurgeGrace,
+	ports.ExpiringOAuthCodes:      OAuthPurgeGrace,
+	ports.ExpiringOAuthTokens:     OAuthPurgeGrace,
 }
 
 // Expired deletes up to limit rows of the kind what whose retention is
 // over and returns how many it deleted (fewer than limit: none is left).
 // Invalid for an unknown kind.
 func (s *PurgeService) Expired(ctx context.Context, what ports.Expiring, limit int) (int, error) {
-	n, err := s.store.Expiry().DeleteExpired(ctx, what, s.now().Add(-retention[what]), limit)
-	return n, fail(err)
+	n, err := s.Store.Expiry().DeleteExpired(ctx, what, s.Now().Add(-retention[what]), limit)
+	return n, Fail(err)
 }

@@ -52,27 +52,27 @@ func (l Limits) withDefaults() Limits {
 }
 
 // refuse counts and returns a refusal.
-func (d *deps) refuse(limit string, retryAfter time.Duration, format string, args ...any) error {
-	if d.cfg.Limits.OnRefusal != nil {
-		d.cfg.Limits.OnRefusal(limit)
+func (d *Deps) refuse(limit string, retryAfter time.Duration, format string, args ...any) error {
+	if d.Cfg.Limits.OnRefusal != nil {
+		d.Cfg.Limits.OnRefusal(limit)
 	}
 	return contracts.Refused(limit, retryAfter, format, args...)
 }
 
-// chargeWrites counts writes (cards added, reviews, uploads) against the
+// ChargeWrites counts writes (cards added, reviews, uploads) against the
 // account's daily quota and checks that newCards more cards stay within
 // its card cap, before the write, on st: inside the write's transaction a
 // refused or failed write gives its charge back. It costs one statement.
 // day is the learner's day when the caller has it, else nil (it is then
 // taken from a short-lived cache of the account's settings).
-func (d *deps) chargeWrites(ctx context.Context, st ports.Stores, uid string, day *contracts.LearnerDay, writes, newCards int) error {
-	lim := d.cfg.Limits
+func (d *Deps) ChargeWrites(ctx context.Context, st ports.Stores, uid string, day *contracts.LearnerDay, writes, newCards int) error {
+	lim := d.Cfg.Limits
 	if lim.DailyWrites < 0 && lim.MaxCards < 0 {
 		return nil
 	}
-	now := d.now()
+	now := d.Now()
 	if day == nil {
-		ld, err := d.days.get(ctx, st, uid, now)
+		ld, err := d.Days.get(ctx, st, uid, now)
 		if err != nil {
 			return err
 		}
@@ -90,19 +90,19 @@ func (d *deps) chargeWrites(ctx context.Context, st ports.Stores, uid string, da
 	}
 	_, cards, ok, err := st.Usage().ChargeWrites(ctx, uid, day.DateString(now), writes, max)
 	if err != nil {
-		return fail(err)
+		return Fail(err)
 	}
 	if !ok {
 		return d.refuse(contracts.LimitDailyWrites, resets.Sub(now),
 			"daily write quota reached: the account may make %d writes a day (cards added, reviews and uploads) and this call would pass it; it resets at %s (in %s)",
 			max, resets.UTC().Format(time.RFC3339), resets.Sub(now).Round(time.Minute))
 	}
-	return d.checkCards(cards, newCards)
+	return d.CheckCards(cards, newCards)
 }
 
-// checkCards refuses adding n cards to an account that holds held.
-func (d *deps) checkCards(held, n int) error {
-	if max := d.cfg.Limits.MaxCards; max >= 0 && n > 0 && held+n > max {
+// CheckCards refuses adding n cards to an account that holds held.
+func (d *Deps) CheckCards(held, n int) error {
+	if max := d.Cfg.Limits.MaxCards; max >= 0 && n > 0 && held+n > max {
 		return d.refuse(contracts.LimitCards, 0,
 			"card limit reached: the account holds %d cards, the limit is %d, and this call would add %d; delete cards you no longer need (or ask the operator to raise the limit)",
 			held, max, n)
@@ -110,27 +110,27 @@ func (d *deps) checkCards(held, n int) error {
 	return nil
 }
 
-// checkHoldings refuses, before the write, adding newDecks decks and
+// CheckHoldings refuses, before the write, adding newDecks decks and
 // newCards cards to the account beyond its caps (imports, deck creation:
 // not counted in the daily quota). It costs one statement.
-func (d *deps) checkHoldings(ctx context.Context, st ports.Stores, uid string, newDecks, newCards int) (decks int, err error) {
-	lim := d.cfg.Limits
+func (d *Deps) CheckHoldings(ctx context.Context, st ports.Stores, uid string, newDecks, newCards int) (decks int, err error) {
+	lim := d.Cfg.Limits
 	if lim.MaxDecks < 0 && lim.MaxCards < 0 {
 		return 0, nil
 	}
 	decks, cards, err := st.Usage().Holdings(ctx, uid)
 	if err != nil {
-		return 0, fail(err)
+		return 0, Fail(err)
 	}
-	if err := d.checkDecks(decks, newDecks); err != nil {
+	if err := d.CheckDecks(decks, newDecks); err != nil {
 		return 0, err
 	}
-	return decks, d.checkCards(cards, newCards)
+	return decks, d.CheckCards(cards, newCards)
 }
 
-// checkDecks refuses adding n decks to an account that holds held.
-func (d *deps) checkDecks(held, n int) error {
-	if max := d.cfg.Limits.MaxDecks; max >= 0 && n > 0 && held+n > max {
+// CheckDecks refuses adding n decks to an account that holds held.
+func (d *Deps) CheckDecks(held, n int) error {
+	if max := d.Cfg.Limits.MaxDecks; max >= 0 && n > 0 && held+n > max {
 		return d.refuse(contracts.LimitDecks, 0,
 			"deck limit reached: the account holds %d decks, the limit is %d; delete decks you no longer need (or ask the operator to raise the limit)",
 			held, max)
@@ -168,7 +168,7 @@ func (c *dayCache) get(ctx context.Context, st ports.Stores, uid string, now tim
 	if ok && now.Before(e.until) {
 		return e.day, nil
 	}
-	day, err := learnerDay(ctx, st, uid)
+	day, err := LearnerDay(ctx, st, uid)
 	if err != nil {
 		return day, err
 	}
@@ -186,8 +186,8 @@ func (c *dayCache) put(uid string, day contracts.LearnerDay, now time.Time) {
 	c.m[uid] = dayEntry{day: day, until: now.Add(dayCacheTTL)}
 }
 
-// forget drops uid's remembered day (its settings changed).
-func (c *dayCache) forget(uid string) {
+// Forget drops uid's remembered day (its settings changed).
+func (c *dayCache) Forget(uid string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	delete(c.m, uid)

@@ -45,7 +45,7 @@ type readCache struct {
 func (c *readCache) version(ctx context.Context, st ports.Stores, uid string) (int64, error) {
 	v, err := st.Settings().DataVersion(ctx, uid)
 	if err != nil {
-		return 0, fail(err)
+		return 0, Fail(err)
 	}
 	return v, nil
 }

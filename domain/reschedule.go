@@ -24,11 +24,11 @@ const RatingManual contracts.Rating = "manual"
 // or stays with KeepInterval. New cards cannot get a due date (study them,
 // or leave them new).
 func (s *StudyService) RescheduleCards(ctx context.Context, args contracts.RescheduleCardsArgs) (contracts.BulkResult, error) {
-	uid, err := userID(ctx)
+	uid, err := UserID(ctx)
 	if err != nil {
 		return contracts.BulkResult{}, err
 	}
-	if err := checkBatch("cardIds", len(args.CardIDs), contracts.MaxBulkItems); err != nil {
+	if err := CheckBatch("cardIds", len(args.CardIDs), contracts.MaxBulkItems); err != nil {
 		return contracts.BulkResult{}, err
 	}
 	modes := 0
@@ -53,9 +53,9 @@ func (s *StudyService) RescheduleCards(ctx context.Context, args contracts.Resch
 		return contracts.BulkResult{}, contracts.Errorf(contracts.KindInvalid, "days must be [min, max] with 0 <= min <= max <= %d, got %v", contracts.DefaultMaximumIntervalDays, args.Days)
 	}
 	var res contracts.BulkResult
-	err = s.store.InTx(ctx, func(tx ports.Stores) error {
-		now := s.now()
-		day, err := learnerDay(ctx, tx, uid)
+	err = s.Store.InTx(ctx, func(tx ports.Stores) error {
+		now := s.Now()
+		day, err := LearnerDay(ctx, tx, uid)
 		if err != nil {
 			return err
 		}
@@ -65,13 +65,13 @@ func (s *StudyService) RescheduleCards(ctx context.Context, args contracts.Resch
 		}
 		var want []string
 		for _, id := range args.CardIDs {
-			if plausibleID(id) {
+			if PlausibleID(id) {
 				want = append(want, id)
 			}
 		}
 		rows, err := tx.Cards().GetCards(ctx, uid, want)
 		if err != nil {
-			return fail(err)
+			return Fail(err)
 		}
 		byID := make(map[string]ports.CardRow, len(rows))
 		for _, r := range rows {
@@ -87,7 +87,7 @@ func (s *StudyService) RescheduleCards(ctx context.Context, args contracts.Resch
 			case seen:
 				out.Status, out.Reason = contracts.OutcomeDuplicate, fmt.Sprintf("the same card as item %d of cardIds", j)
 			case !found:
-				out.Status, out.Reason = contracts.OutcomeNotFound, fmt.Sprintf("card %s not found", quoteID(id))
+				out.Status, out.Reason = contracts.OutcomeNotFound, fmt.Sprintf("card %s not found", QuoteID(id))
 			case !args.Reset && card.State.Phase == contracts.PhaseNew:
 				out.Status, out.Reason = contracts.OutcomeInvalid, "a new card has no schedule to move; study it first"
 			default:
@@ -140,14 +140,14 @@ func (s *StudyService) reschedule(ctx context.Context, tx ports.Stores, uid stri
 	case contracts.IsKind(err, contracts.KindConflict):
 		return contracts.Errorf(contracts.KindConflict, "card %s was changed by another request meanwhile; call reschedule_cards again", card.ID)
 	case err != nil:
-		return fail(err)
+		return Fail(err)
 	}
 	log := ports.ReviewLog{
-		ID: s.ids.NewID(), UserID: uid, CardID: card.ID, DeckID: card.DeckID, Rating: RatingManual, PrevPhase: card.State.Phase,
-		State: next, ReviewedAt: now, Kind: ports.ReviewKindManual, Day: dayNumber(day, now), PrevInterval: card.State.ScheduledDays,
+		ID: s.IDs.NewID(), UserID: uid, CardID: card.ID, DeckID: card.DeckID, Rating: RatingManual, PrevPhase: card.State.Phase,
+		State: next, ReviewedAt: now, Kind: ports.ReviewKindManual, Day: DayNumber(day, now), PrevInterval: card.State.ScheduledDays,
 	}
 	if err := tx.Reviews().AppendReview(ctx, log); err != nil {
-		return fail(err)
+		return Fail(err)
 	}
 	return nil
 }

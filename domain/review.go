@@ -27,7 +27,7 @@ const maxDurationMs = 3_600_000
 // step. Without a position, a request is stale, and fails with conflict,
 // when the card was reviewed at or after the moment the request arrived.
 func (s *StudyService) SubmitReview(ctx context.Context, args contracts.SubmitReviewArgs) (contracts.ReviewResult, error) {
-	uid, err := userID(ctx)
+	uid, err := UserID(ctx)
 	if err != nil {
 		return contracts.ReviewResult{}, err
 	}
@@ -37,9 +37,9 @@ func (s *StudyService) SubmitReview(ctx context.Context, args contracts.SubmitRe
 	if args.DurationMs < 0 || args.DurationMs > maxDurationMs {
 		return contracts.ReviewResult{}, contracts.Errorf(contracts.KindInvalid, "durationMs must be 0-%d, got %d", maxDurationMs, args.DurationMs)
 	}
-	asked := s.now()
+	asked := s.Now()
 	var out contracts.ReviewResult
-	err = s.store.InTx(ctx, func(tx ports.Stores) error {
+	err = s.Store.InTx(ctx, func(tx ports.Stores) error {
 		var err error
 		out, err = s.review(ctx, tx, uid, args, asked)
 		return err
@@ -48,13 +48,13 @@ func (s *StudyService) SubmitReview(ctx context.Context, args contracts.SubmitRe
 }
 
 func (s *StudyService) review(ctx context.Context, tx ports.Stores, uid string, args contracts.SubmitReviewArgs, asked time.Time) (contracts.ReviewResult, error) {
-	now := s.now()
+	now := s.Now()
 	sessions := tx.Sessions()
 	// One read: the session, the card's pending item, the card, its deck
 	// and the account's settings.
 	t, err := reviewTarget(ctx, sessions, uid, args)
 	if err != nil && !contracts.IsKind(err, contracts.KindNotFound) {
-		return contracts.ReviewResult{}, fail(err)
+		return contracts.ReviewResult{}, Fail(err)
 	}
 	sess, item := t.Session, t.Item
 	switch {
@@ -86,7 +86,7 @@ func (s *StudyService) review(ctx context.Context, tx ports.Stores, uid string, 
 	case contracts.IsKind(err, contracts.KindConflict), contracts.IsKind(err, contracts.KindNotFound):
 		return contracts.ReviewResult{}, contracts.Errorf(contracts.KindConflict, "card %s was just reviewed by another request in this session; get the session for the current card", args.CardID)
 	case err != nil:
-		return contracts.ReviewResult{}, fail(err)
+		return contracts.ReviewResult{}, Fail(err)
 	}
 	card := t.Card
 	if lr := card.State.LastReview; lr != nil && !lr.Before(asked) {
@@ -97,7 +97,7 @@ func (s *StudyService) review(ctx context.Context, tx ports.Stores, uid string, 
 		acct = contracts.DefaultAccountSettings()
 	}
 	day := contracts.NewLearnerDay(acct)
-	if err := s.chargeWrites(ctx, tx, uid, &day, 1, 0); err != nil { // the daily quota, before the write
+	if err := s.ChargeWrites(ctx, tx, uid, &day, 1, 0); err != nil { // the daily quota, before the write
 		return contracts.ReviewResult{}, err
 	}
 	cram := sess.Mode == modeCram
@@ -113,23 +113,23 @@ func (s *StudyService) review(ctx context.Context, tx ports.Stores, uid string, 
 	kind := ports.ReviewKindCram
 	if !cram {
 		kind = ports.ReviewKindReview
-		if next, err = s.sched.ReviewOn(card.State, deck.Settings, day, now, args.Rating); err != nil {
+		if next, err = s.Sched.ReviewOn(card.State, deck.Settings, day, now, args.Rating); err != nil {
 			return contracts.ReviewResult{}, err
 		}
 		switch err := tx.Cards().UpdateState(ctx, uid, card.ID, card.Version, next, now); {
 		case contracts.IsKind(err, contracts.KindConflict):
 			return contracts.ReviewResult{}, contracts.Errorf(contracts.KindConflict, "card %s was changed by another request while it was being reviewed; submit the review again", card.ID)
 		case err != nil:
-			return contracts.ReviewResult{}, fail(err)
+			return contracts.ReviewResult{}, Fail(err)
 		}
 	}
 	log := ports.ReviewLog{
-		ID: s.ids.NewID(), UserID: uid, CardID: card.ID, DeckID: card.DeckID, SessionID: sess.ID,
+		ID: s.IDs.NewID(), UserID: uid, CardID: card.ID, DeckID: card.DeckID, SessionID: sess.ID,
 		Rating: args.Rating, PrevPhase: card.State.Phase, State: next, ReviewedAt: now, DurationMs: args.DurationMs,
-		Kind: kind, Day: dayNumber(day, now), PrevInterval: card.State.ScheduledDays, PrevState: &card.State,
+		Kind: kind, Day: DayNumber(day, now), PrevInterval: card.State.ScheduledDays, PrevState: &card.State,
 	}
 	if err := tx.Reviews().AppendReview(ctx, log); err != nil {
-		return contracts.ReviewResult{}, fail(err)
+		return contracts.ReviewResult{}, Fail(err)
 	}
 	// A learning or relearning step comes back in this session when its
 	// time comes (the queue shows it as soon as it is due); in cram, a
@@ -138,7 +138,7 @@ func (s *StudyService) review(ctx context.Context, tx ports.Stores, uid string, 
 	requeue := (!cram && learning && next.Due.Before(sess.ExpiresAt)) || (cram && args.Rating == contracts.RatingAgain)
 	if requeue && !card.Suspended {
 		if err := sessions.AppendItem(ctx, uid, sess.ID, card.ID); err != nil {
-			return contracts.ReviewResult{}, fail(err)
+			return contracts.ReviewResult{}, Fail(err)
 		}
 	}
 	k := &known{acct: &acct, day: day, deck: &deck}
@@ -168,11 +168,11 @@ func (s *StudyService) review(ctx context.Context, tx ports.Stores, uid string, 
 func (s *StudyService) checkDailyLimits(ctx context.Context, tx ports.Stores, uid string, deck contracts.Deck,
 	acct contracts.AccountSettings, day contracts.LearnerDay, phase contracts.Phase, now time.Time) (studied, error) {
 	if err := tx.Decks().LockDeck(ctx, uid, deck.ID); err != nil {
-		return studied{}, fail(err)
+		return studied{}, Fail(err)
 	}
 	if accountCapped(acct) {
 		if err := tx.Settings().LockDailyCaps(ctx, uid); err != nil {
-			return studied{}, fail(err)
+			return studied{}, Fail(err)
 		}
 	}
 	c, err := studiedToday(ctx, tx, uid, deck.ID, acct, day, now)
@@ -199,14 +199,14 @@ func (s *StudyService) checkDailyLimits(ctx context.Context, tx ports.Stores, ui
 // one query; not found when either id is implausible or the card is not
 // pending in the user's session.
 func reviewTarget(ctx context.Context, sessions ports.StudySessionStore, uid string, args contracts.SubmitReviewArgs) (ports.ReviewTarget, error) {
-	if !plausibleID(args.SessionID) || !plausibleID(args.CardID) {
+	if !PlausibleID(args.SessionID) || !PlausibleID(args.CardID) {
 		return ports.ReviewTarget{}, contracts.Errorf(contracts.KindNotFound, "no such card")
 	}
 	return sessions.ReviewTarget(ctx, uid, args.SessionID, args.CardID)
 }
 
 func pendingItem(ctx context.Context, sessions ports.StudySessionStore, uid, sessionID, cardID string) (ports.SessionItem, error) {
-	if !plausibleID(cardID) {
+	if !PlausibleID(cardID) {
 		return ports.SessionItem{}, contracts.Errorf(contracts.KindNotFound, "no such card")
 	}
 	return sessions.PendingItem(ctx, uid, sessionID, cardID)
@@ -220,14 +220,9 @@ func (s *StudyService) notWaiting(ctx context.Context, tx ports.Stores, sess por
 		return err
 	}
 	if cur == nil {
-		return contracts.Errorf(contracts.KindConflict, "card %s is not waiting in this session; the session is finished", quoteID(cardID))
+		return contracts.Errorf(contracts.KindConflict, "card %s is not waiting in this session; the session is finished", QuoteID(cardID))
 	}
-	return contracts.Errorf(contracts.KindConflict, "card %s is not waiting in this session; the current card is %s", quoteID(cardID), cur.CardID)
-}
-
-// dayNumber is the learner's date of t in days since 1970-01-01.
-func dayNumber(day contracts.LearnerDay, t time.Time) int {
-	return int(day.Date(t).Unix() / 86400)
+	return contracts.Errorf(contracts.KindConflict, "card %s is not waiting in this session; the current card is %s", QuoteID(cardID), cur.CardID)
 }
 
 // humanInterval renders the wait until a card's next showing: the interval
@@ -235,7 +230,7 @@ func dayNumber(day contracts.LearnerDay, t time.Time) int {
 // the time until the step for a learning one.
 func HumanInterval(st contracts.CardState, now time.Time) string {
 	if st.Phase == contracts.PhaseReview && st.ScheduledDays > 0 {
-		return formatInterval(time.Duration(st.ScheduledDays) * day)
+		return formatInterval(time.Duration(st.ScheduledDays) * Day)
 	}
 	return formatInterval(st.Due.Sub(now))
 }
@@ -250,7 +245,7 @@ func (s *StudyService) replay(ctx context.Context, tx ports.Stores, uid string, 
 	case contracts.IsKind(err, contracts.KindNotFound):
 		return contracts.ReviewResult{}, false, nil
 	case err != nil:
-		return contracts.ReviewResult{}, false, fail(err)
+		return contracts.ReviewResult{}, false, Fail(err)
 	case log.CardID != args.CardID:
 		return contracts.ReviewResult{}, true, contracts.Errorf(contracts.KindConflict,
 			"position %d of the session shows card %s, not %s; get the session for the current card", *args.Position, log.CardID, args.CardID)

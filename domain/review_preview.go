@@ -15,13 +15,13 @@ import (
 // the previewed interval. It writes nothing. A cram session's ratings
 // change no schedule, so it previews none (an empty list).
 func (s *StudyService) PreviewRatings(ctx context.Context, sessionID, cardID string) ([]contracts.RatingPreview, error) {
-	uid, err := userID(ctx)
+	uid, err := UserID(ctx)
 	if err != nil {
 		return nil, err
 	}
 	var out []contracts.RatingPreview
-	err = s.store.InTx(ctx, func(tx ports.Stores) error {
-		now := s.now()
+	err = s.Store.InTx(ctx, func(tx ports.Stores) error {
+		now := s.Now()
 		sess, err := s.liveSession(ctx, tx, uid, sessionID)
 		if err != nil {
 			return err
@@ -30,7 +30,7 @@ func (s *StudyService) PreviewRatings(ctx context.Context, sessionID, cardID str
 		case contracts.IsKind(err, contracts.KindNotFound):
 			return s.notWaiting(ctx, tx, sess, cardID)
 		case err != nil:
-			return fail(err)
+			return Fail(err)
 		}
 		out = []contracts.RatingPreview{}
 		if sess.Mode == modeCram {
@@ -38,17 +38,17 @@ func (s *StudyService) PreviewRatings(ctx context.Context, sessionID, cardID str
 		}
 		rows, err := tx.Cards().GetCards(ctx, uid, []string{cardID})
 		if err != nil {
-			return fail(err)
+			return Fail(err)
 		}
 		if len(rows) == 0 {
 			return contracts.Errorf(contracts.KindNotFound, "card %s no longer exists; get the session for the current card", cardID)
 		}
 		card := rows[0]
-		deck, err := loadDeck(ctx, tx, uid, card.DeckID)
+		deck, err := LoadDeck(ctx, tx, uid, card.DeckID)
 		if err != nil {
 			return err
 		}
-		_, day, err := accountSettings(ctx, tx, uid)
+		_, day, err := AccountSettings(ctx, tx, uid)
 		if err != nil {
 			return err
 		}
@@ -64,7 +64,7 @@ func (s *StudyService) PreviewRatings(ctx context.Context, sessionID, cardID str
 func (s *StudyService) previews(card contracts.Card, deck contracts.Deck, day contracts.LearnerDay, now time.Time) ([]contracts.RatingPreview, error) {
 	out := make([]contracts.RatingPreview, 0, len(contracts.Ratings))
 	for _, r := range contracts.Ratings {
-		next, err := s.sched.ReviewOn(card.State, deck.Settings, day, now, r)
+		next, err := s.Sched.ReviewOn(card.State, deck.Settings, day, now, r)
 		if err != nil {
 			return nil, err
 		}

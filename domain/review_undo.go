@@ -11,12 +11,12 @@ import (
 // each card's front and when it comes back. The last rating is marked
 // undoable when it recorded the schedule it replaced.
 func (s *StudyService) Studied(ctx context.Context, sessionID string) ([]contracts.StudiedCard, error) {
-	uid, err := userID(ctx)
+	uid, err := UserID(ctx)
 	if err != nil {
 		return nil, err
 	}
 	var out []contracts.StudiedCard
-	err = s.store.InTx(ctx, func(tx ports.Stores) error {
+	err = s.Store.InTx(ctx, func(tx ports.Stores) error {
 		_, revs, err := s.sessionReviews(ctx, tx, uid, sessionID)
 		if err != nil {
 			return err
@@ -27,7 +27,7 @@ func (s *StudyService) Studied(ctx context.Context, sessionID string) ([]contrac
 		}
 		rows, err := tx.Cards().GetCards(ctx, uid, ids)
 		if err != nil {
-			return fail(err)
+			return Fail(err)
 		}
 		fronts := make(map[string]string, len(rows))
 		for _, c := range rows {
@@ -56,12 +56,12 @@ func (s *StudyService) Studied(ctx context.Context, sessionID string) ([]contrac
 // (reviewed elsewhere or rescheduled since): undoing then would overwrite
 // a later change.
 func (s *StudyService) UndoLastReview(ctx context.Context, sessionID string) (contracts.UndoResult, error) {
-	uid, err := userID(ctx)
+	uid, err := UserID(ctx)
 	if err != nil {
 		return contracts.UndoResult{}, err
 	}
 	var out contracts.UndoResult
-	err = s.store.InTx(ctx, func(tx ports.Stores) error {
+	err = s.Store.InTx(ctx, func(tx ports.Stores) error {
 		sess, revs, err := s.sessionReviews(ctx, tx, uid, sessionID)
 		if err != nil {
 			return err
@@ -76,7 +76,7 @@ func (s *StudyService) UndoLastReview(ctx context.Context, sessionID string) (co
 		}
 		rows, err := tx.Cards().GetCards(ctx, uid, []string{log.CardID})
 		if err != nil {
-			return fail(err)
+			return Fail(err)
 		}
 		if len(rows) == 0 {
 			return contracts.Errorf(contracts.KindNotFound, "card %s no longer exists; its rating cannot be undone", log.CardID)
@@ -86,21 +86,21 @@ func (s *StudyService) UndoLastReview(ctx context.Context, sessionID string) (co
 			return contracts.Errorf(contracts.KindConflict, "card %s changed after this rating (reviewed elsewhere or rescheduled); the rating cannot be undone", card.ID)
 		}
 		if log.Kind != ports.ReviewKindCram {
-			switch err := tx.Cards().UpdateState(ctx, uid, card.ID, card.Version, *log.PrevState, s.now()); {
+			switch err := tx.Cards().UpdateState(ctx, uid, card.ID, card.Version, *log.PrevState, s.Now()); {
 			case contracts.IsKind(err, contracts.KindConflict):
 				return contracts.Errorf(contracts.KindConflict, "card %s was changed by another request; try the undo again", card.ID)
 			case err != nil:
-				return fail(err)
+				return Fail(err)
 			}
 		}
 		if err := tx.Reviews().DeleteReview(ctx, uid, log.ID); err != nil {
-			return fail(err)
+			return Fail(err)
 		}
 		if err := tx.Sessions().ReopenItem(ctx, uid, sess.ID, last.Position); err != nil {
-			return fail(err)
+			return Fail(err)
 		}
-		p, _ := actor(ctx)
-		if err := recordEvent(ctx, tx, s.ids, s.now(), p, contracts.AuditUndoReview,
+		p, _ := Actor(ctx)
+		if err := RecordEvent(ctx, tx, s.IDs, s.Now(), p, contracts.AuditUndoReview,
 			map[string]any{"sessionId": sess.ID, "cardId": card.ID, "rating": log.Rating, "position": last.Position}, card.ID); err != nil {
 			return err
 		}
@@ -122,7 +122,7 @@ func (s *StudyService) sessionReviews(ctx context.Context, tx ports.Stores, uid,
 	}
 	revs, err := tx.Sessions().SessionReviews(ctx, uid, sess.ID)
 	if err != nil {
-		return sess, nil, fail(err)
+		return sess, nil, Fail(err)
 	}
 	return sess, revs, nil
 }

@@ -11,144 +11,9 @@
 package domain
 
 import (
-	"crypto/rand"
-	"strings"
-	"time"
-
 	"github.com/takhtabush/takhtabush/contracts"
-	"github.com/takhtabush/takhtabush/domain/content"
 	"github.com/takhtabush/takhtabush/ports"
 )
-
-// Config holds the domain's settings. Zero fields take the defaults named
-// on each field.
-type Config struct {
-	// BaseURL is the public origin, e.g. "https://takhtabush.example", used
-	// for absolute media upload URLs and study links. A trailing slash is
-	// dropped.
-	BaseURL string
-	// KeyPepper, when set, makes API key hashes HMAC-SHA-256 keyed with it
-	// instead of plain SHA-256, so a database dump alone cannot be used to
-	// check guessed keys. Changing it invalidates every key.
-	KeyPepper []byte
-	// LoginLinkTTL is how long a sign-in link stays valid (default 15m).
-	LoginLinkTTL time.Duration
-	// WebSessionTTL is how long a web session lasts (default 30 days).
-	WebSessionTTL time.Duration
-	// StudySessionTTL is how long a study session handle lives (default
-	// contracts.SessionTTL).
-	StudySessionTTL time.Duration
-	// MediaIntentTTL is how long an upload intent stays open (default
-	// contracts.MediaIntentTTL).
-	MediaIntentTTL time.Duration
-	// URLKey signs short-lived download links (exports). Without it,
-	// exports are off.
-	URLKey []byte
-	// PackageWriter writes Anki packages for exports; nil turns exports off.
-	PackageWriter ports.PackageWriter
-	// PackageReader reads Anki packages for import_package; nil leaves
-	// only text files importable.
-	PackageReader ports.PackageReader
-	// KeyTouchInterval is the least time between two last-used updates of
-	// one API key (default 1m).
-	KeyTouchInterval time.Duration
-	// MediaURLKey signs media URLs for places without the web session
-	// (the MCP Apps widget). Every instance needs the same key; the
-	// apiserver derives it from the server secret. Without it (tests)
-	// a random key of this process is used.
-	MediaURLKey []byte
-	// SignedMediaTTL is how long a signed media URL works (default
-	// DefaultSignedMediaTTL).
-	SignedMediaTTL time.Duration
-	// MediaQuotaBytes is each account's media storage (default 1 GiB):
-	// its distinct uploaded files plus its open intents.
-	MediaQuotaBytes int64
-	// MaxOpenUploads caps an account's open upload intents (default 20).
-	MaxOpenUploads int
-	// MaxAttachmentBytes bounds a zip or text upload (default and at most
-	// contracts.MaxAttachmentBytes).
-	MaxAttachmentBytes int64
-	// MediaGrace is how long an upload no card uses, and an expired
-	// intent, stay before the collector deletes them (default 24h).
-	MediaGrace time.Duration
-	// Limits are the per-account daily write quota and caps.
-	Limits Limits
-}
-
-// Defaults.
-const (
-	DefaultLoginLinkTTL     = 15 * time.Minute
-	DefaultWebSessionTTL    = 30 * 24 * time.Hour
-	DefaultKeyTouchInterval = time.Minute
-	DefaultSignedMediaTTL   = 15 * time.Minute
-	DefaultMediaQuotaBytes  = 1 << 30
-	DefaultMaxOpenUploads   = 20
-	DefaultMediaGrace       = 24 * time.Hour
-)
-
-func (c Config) withDefaults() Config {
-	c.BaseURL = strings.TrimRight(c.BaseURL, "/")
-	if c.LoginLinkTTL <= 0 {
-		c.LoginLinkTTL = DefaultLoginLinkTTL
-	}
-	if c.WebSessionTTL <= 0 {
-		c.WebSessionTTL = DefaultWebSessionTTL
-	}
-	if c.StudySessionTTL <= 0 {
-		c.StudySessionTTL = contracts.SessionTTL
-	}
-	if c.MediaIntentTTL <= 0 {
-		c.MediaIntentTTL = contracts.MediaIntentTTL
-	}
-	if c.KeyTouchInterval <= 0 {
-		c.KeyTouchInterval = DefaultKeyTouchInterval
-	}
-	c.KeyPepper = append([]byte(nil), c.KeyPepper...)
-	c.URLKey = append([]byte(nil), c.URLKey...)
-	if len(c.MediaURLKey) == 0 {
-		c.MediaURLKey = make([]byte, 32)
-		_, _ = rand.Read(c.MediaURLKey)
-	} else {
-		c.MediaURLKey = append([]byte(nil), c.MediaURLKey...)
-	}
-	if c.SignedMediaTTL <= 0 {
-		c.SignedMediaTTL = DefaultSignedMediaTTL
-	}
-	if c.MediaQuotaBytes <= 0 {
-		c.MediaQuotaBytes = DefaultMediaQuotaBytes
-	}
-	if c.MaxOpenUploads <= 0 {
-		c.MaxOpenUploads = DefaultMaxOpenUploads
-	}
-	if c.MaxAttachmentBytes <= 0 || c.MaxAttachmentBytes > contracts.MaxAttachmentBytes {
-		c.MaxAttachmentBytes = contracts.MaxAttachmentBytes
-	}
-	if c.MediaGrace <= 0 {
-		c.MediaGrace = DefaultMediaGrace
-	}
-	c.Limits = c.Limits.withDefaults()
-	return c
-}
-
-// deps are what every service uses.
-type deps struct {
-	store ports.Database
-	blobs ports.BlobStore
-	clock ports.Clock
-	ids   ports.IDSource
-	sched ports.Scheduler
-	cfg   Config
-	// content renders card text for every place that shows it.
-	content *content.Renderer
-	days    *dayCache  // the accounts' learner's days, for the daily quota
-	reads   *readCache // plans and stats per account, learner's day and data version
-	sims    *simCache  // deck simulations by their input
-	jobs    *JobService
-}
-
-// now returns the clock's time in UTC at millisecond precision, the
-// precision the stores keep.
-func (d *deps) now() time.Time { return d.clock.Now().UTC().Truncate(time.Millisecond) }
 
 // Services are all the domain services, sharing one set of dependencies.
 type Services struct {
@@ -175,17 +40,18 @@ type Services struct {
 // NewServices builds every service. blobs may be nil when media uploads
 // are not served (AcceptUpload then fails as unavailable).
 func NewServices(store ports.Database, blobs ports.BlobStore, clock ports.Clock, ids ports.IDSource, sched ports.Scheduler, cfg Config) *Services {
-	d := &deps{store: store, blobs: blobs, clock: clock, ids: ids, sched: sched, cfg: cfg.withDefaults(), content: content.New(), days: &dayCache{}, reads: &readCache{}, sims: &simCache{}}
-	d.jobs = newJobService(d)
+	d := NewDeps(store, blobs, clock, ids, sched, cfg)
+	jobs := NewJobService(d)
+	d.Jobs = jobs
 	// Optimising changes the person's scheduling weights: study:write, the
 	// scope optimize_parameters needs, reads and cancels its jobs.
-	d.jobs.Register(contracts.JobKindOptimizeParameters, contracts.ScopeStudyWrite, optimizeJob{d}.run)
+	d.Jobs.Register(contracts.JobKindOptimizeParameters, contracts.ScopeStudyWrite, OptimizeHandler(d))
 	svc := &Services{
 		Decks:       &DeckService{d},
 		Cards:       &CardService{d},
 		Notes:       &NoteService{d},
 		Study:       &StudyService{d},
-		Stats:       &StatsService{d},
+		Stats:       NewStatsService(d),
 		Media:       &MediaService{d},
 		Accounts:    &AccountService{d},
 		Keys:        &KeyService{d},
@@ -194,11 +60,11 @@ func NewServices(store ports.Database, blobs ports.BlobStore, clock ports.Clock,
 		Audit:       &AuditService{d},
 		Settings:    &SettingsService{d},
 		AccountData: &AccountDataService{d},
-		Jobs:        d.jobs,
-		Export:      &ExportService{deps: d, writer: d.cfg.PackageWriter, render: content.New()},
+		Jobs:        jobs,
+		Export:      NewExportService(d),
 		Purge:       &PurgeService{d},
 		Trash:       &TrashService{d},
 	}
-	svc.Import = newImportService(d, svc.Media, svc.Cards, svc.Jobs)
+	svc.Import = NewImportService(d, svc.Media, svc.Cards, svc.Jobs)
 	return svc
 }

@@ -2,41 +2,40 @@ package domain
 
 import (
 	"context"
-	"time"
 
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/ports"
 )
 
 // SettingsService reads and changes the settings of the learner's day.
-type SettingsService struct{ *deps }
+type SettingsService struct{ *Deps }
 
 var _ ports.SettingsService = (*SettingsService)(nil)
 
 // Settings returns the acting user's settings (the defaults when never
 // set) with today's date and bounds in the learner's day.
 func (s *SettingsService) Settings(ctx context.Context) (contracts.AccountSettings, error) {
-	uid, err := userID(ctx)
+	uid, err := UserID(ctx)
 	if err != nil {
 		return contracts.AccountSettings{}, err
 	}
-	a, _, err := accountSettings(ctx, s.store, uid)
+	a, _, err := AccountSettings(ctx, s.Store, uid)
 	if err != nil {
 		return contracts.AccountSettings{}, err
 	}
-	return withToday(a, s.now()), nil
+	return WithToday(a, s.Now()), nil
 }
 
 // UpdateSettings validates and stores the fields given. Every field is
 // checked before anything is written.
 func (s *SettingsService) UpdateSettings(ctx context.Context, args contracts.UpdateSettingsArgs) (contracts.AccountSettings, error) {
-	uid, err := userID(ctx)
+	uid, err := UserID(ctx)
 	if err != nil {
 		return contracts.AccountSettings{}, err
 	}
 	var out contracts.AccountSettings
-	err = s.store.InTx(ctx, func(tx ports.Stores) error {
-		a, _, err := accountSettings(ctx, tx, uid)
+	err = s.Store.InTx(ctx, func(tx ports.Stores) error {
+		a, _, err := AccountSettings(ctx, tx, uid)
 		if err != nil {
 			return err
 		}
@@ -59,12 +58,12 @@ func (s *SettingsService) UpdateSettings(ctx context.Context, args contracts.Upd
 		if err := setRange(&a.ReviewsPerDay, args.ReviewsPerDay, "reviewsPerDay", 0, contracts.MaxAccountDailyLimit); err != nil {
 			return err
 		}
-		a.UpdatedAt = s.now()
+		a.UpdatedAt = s.Now()
 		if err := tx.Settings().PutSettings(ctx, uid, a); err != nil {
-			return fail(err)
+			return Fail(err)
 		}
-		s.days.forget(uid) // the daily quota follows the new day at once
-		out = withToday(a, a.UpdatedAt)
+		s.Days.Forget(uid) // the daily quota follows the new day at once
+		out = WithToday(a, a.UpdatedAt)
 		return nil
 	})
 	return out, err
@@ -73,7 +72,7 @@ func (s *SettingsService) UpdateSettings(ctx context.Context, args contracts.Upd
 // AdoptTimezone stores a timezone (the browser's, at sign-in) for an
 // account that never stored settings.
 func (s *SettingsService) AdoptTimezone(ctx context.Context, timezone string) (bool, error) {
-	uid, err := userID(ctx)
+	uid, err := UserID(ctx)
 	if err != nil {
 		return false, err
 	}
@@ -82,17 +81,17 @@ func (s *SettingsService) AdoptTimezone(ctx context.Context, timezone string) (b
 		return false, err
 	}
 	adopted := false
-	err = s.store.InTx(ctx, func(tx ports.Stores) error {
+	err = s.Store.InTx(ctx, func(tx ports.Stores) error {
 		_, found, err := tx.Settings().GetSettings(ctx, uid)
 		if err != nil || found {
-			return fail(err)
+			return Fail(err)
 		}
 		a := contracts.DefaultAccountSettings()
-		a.Timezone, a.UpdatedAt = loc.String(), s.now()
+		a.Timezone, a.UpdatedAt = loc.String(), s.Now()
 		if err := tx.Settings().PutSettings(ctx, uid, a); err != nil {
-			return fail(err)
+			return Fail(err)
 		}
-		s.days.forget(uid)
+		s.Days.Forget(uid)
 		adopted = true
 		return nil
 	})
@@ -108,32 +107,4 @@ func setRange(dst *int, v *int, name string, lo, hi int) error {
 	}
 	*dst = *v
 	return nil
-}
-
-// accountSettings returns a user's settings, the defaults when never
-// stored, and the learner's day they define.
-func accountSettings(ctx context.Context, st ports.Stores, uid string) (contracts.AccountSettings, contracts.LearnerDay, error) {
-	a, found, err := st.Settings().GetSettings(ctx, uid)
-	if err != nil {
-		return a, contracts.LearnerDay{}, fail(err)
-	}
-	if !found {
-		a = contracts.DefaultAccountSettings()
-	}
-	return a, contracts.NewLearnerDay(a), nil
-}
-
-// learnerDay returns the learner's day of a user.
-func learnerDay(ctx context.Context, st ports.Stores, uid string) (contracts.LearnerDay, error) {
-	_, d, err := accountSettings(ctx, st, uid)
-	return d, err
-}
-
-// withToday fills in the learner's current date and its bounds.
-func withToday(a contracts.AccountSettings, now time.Time) contracts.AccountSettings {
-	d := contracts.NewLearnerDay(a)
-	a.Today = d.DateString(now)
-	a.DayStartsAt = d.Start(now)
-	a.NextDayAt = d.Next(now)
-	return a
 }

@@ -24,9 +24,18 @@ const (
 )
 
 // StatsService reports statistics and plans.
-type StatsService struct{ *deps }
+type StatsService struct {
+	*Deps
+	reads *readCache // plans and stats per account, learner's day and data version
+	sims  *simCache  // deck simulations by their input
+}
 
 var _ ports.StatsService = (*StatsService)(nil)
+
+// NewStatsService builds the service with its own read and simulation caches.
+func NewStatsService(d *Deps) *StatsService {
+	return &StatsService{Deps: d, reads: &readCache{}, sims: &simCache{}}
+}
 
 // Stats returns review statistics for a deck, or the whole account when
 // DeckID is empty, over the last Days UTC days (default 30) including today.
@@ -35,7 +44,7 @@ var _ ports.StatsService = (*StatsService)(nil)
 // (readCache): a write of the account's data since, on any instance, makes
 // the next call compute afresh.
 func (s *StatsService) Stats(ctx context.Context, args contracts.GetStatsArgs) (contracts.Stats, error) {
-	uid, err := userID(ctx)
+	uid, err := UserID(ctx)
 	if err != nil {
 		return contracts.Stats{}, err
 	}
@@ -43,12 +52,12 @@ func (s *StatsService) Stats(ctx context.Context, args contracts.GetStatsArgs) (
 	if err != nil {
 		return contracts.Stats{}, err
 	}
-	now := s.now()
-	ver, err := s.reads.version(ctx, s.store, uid)
+	now := s.Now()
+	ver, err := s.reads.version(ctx, s.Store, uid)
 	if err != nil {
 		return contracts.Stats{}, err
 	}
-	day, err := learnerDay(ctx, s.store, uid)
+	day, err := LearnerDay(ctx, s.Store, uid)
 	if err != nil {
 		return contracts.Stats{}, err
 	}
@@ -72,23 +81,23 @@ func (s *StatsService) Stats(ctx context.Context, args contracts.GetStatsArgs) (
 func (s *StatsService) stats(ctx context.Context, uid, deckID string, days int, day contracts.LearnerDay, now time.Time) (contracts.Stats, error) {
 	args := contracts.GetStatsArgs{DeckID: deckID, Days: days}
 	if args.DeckID != "" {
-		if _, err := loadDeck(ctx, s.store, uid, args.DeckID); err != nil {
+		if _, err := LoadDeck(ctx, s.Store, uid, args.DeckID); err != nil {
 			return contracts.Stats{}, err
 		}
 	}
 	today := day.Date(now) // the learner's date, as midnight UTC
 	since := today.AddDate(0, 0, -(days - 1))
-	history, err := s.store.Reviews().ReviewDays(ctx, uid, args.DeckID, day.StartOfDate(today.AddDate(0, 0, -streakLookback)))
+	history, err := s.Store.Reviews().ReviewDays(ctx, uid, args.DeckID, day.StartOfDate(today.AddDate(0, 0, -streakLookback)))
 	if err != nil {
-		return contracts.Stats{}, fail(err)
+		return contracts.Stats{}, Fail(err)
 	}
-	ret, err := s.store.Reviews().RetentionSplit(ctx, uid, args.DeckID, day.StartOfDate(since), contracts.MatureIntervalDays)
+	ret, err := s.Store.Reviews().RetentionSplit(ctx, uid, args.DeckID, day.StartOfDate(since), contracts.MatureIntervalDays)
 	if err != nil {
-		return contracts.Stats{}, fail(err)
+		return contracts.Stats{}, Fail(err)
 	}
-	states, err := s.store.Cards().CountPhases(ctx, uid, args.DeckID)
+	states, err := s.Store.Cards().CountPhases(ctx, uid, args.DeckID)
 	if err != nil {
-		return contracts.Stats{}, fail(err)
+		return contracts.Stats{}, Fail(err)
 	}
 	out := contracts.Stats{
 		DeckID: args.DeckID, Days: days, CardStates: states, GeneratedAt: now,
@@ -187,7 +196,7 @@ func streak(history []ports.ReviewDay, today time.Time) int {
 // write of the account's cards, decks, presets, review logs or settings,
 // on any instance, makes the next call compute afresh.
 func (s *StatsService) Plan(ctx context.Context, args contracts.GetStudyPlanArgs) (contracts.StudyPlan, error) {
-	uid, err := userID(ctx)
+	uid, err := UserID(ctx)
 	if err != nil {
 		return contracts.StudyPlan{}, err
 	}
@@ -202,12 +211,12 @@ func (s *StatsService) Plan(ctx context.Context, args contracts.GetStudyPlanArgs
 	if math.IsNaN(minutes) || minutes < 0 || minutes > maxMinutesPerDay {
 		return contracts.StudyPlan{}, contracts.Errorf(contracts.KindInvalid, "minutesPerDay must be above 0 and at most %v, got %v", maxMinutesPerDay, args.MinutesPerDay)
 	}
-	now := s.now()
-	ver, err := s.reads.version(ctx, s.store, uid)
+	now := s.Now()
+	ver, err := s.reads.version(ctx, s.Store, uid)
 	if err != nil {
 		return contracts.StudyPlan{}, err
 	}
-	day, err := learnerDay(ctx, s.store, uid)
+	day, err := LearnerDay(ctx, s.Store, uid)
 	if err != nil {
 		return contracts.StudyPlan{}, err
 	}
@@ -233,9 +242,9 @@ func (s *StatsService) plan(ctx context.Context, uid, deckID string, days int, m
 	if err != nil {
 		return contracts.StudyPlan{}, err
 	}
-	meanMs, n, err := s.store.Reviews().AverageDuration(ctx, uid, now.AddDate(0, 0, -30))
+	meanMs, n, err := s.Store.Reviews().AverageDuration(ctx, uid, now.AddDate(0, 0, -30))
 	if err != nil {
-		return contracts.StudyPlan{}, fail(err)
+		return contracts.StudyPlan{}, Fail(err)
 	}
 	p := contracts.StudyPlan{
 		DeckID: args.DeckID, Days: days, MinutesPerDay: minutes, NewCardsRemaining: w.newCards(),
@@ -245,7 +254,7 @@ func (s *StatsService) plan(ctx context.Context, uid, deckID string, days int, m
 		p.SecondsPerReview, p.SecondsPerReviewSource = meanMs/1000, "measured"
 	}
 	p.CapacityPerDay = int(math.Floor(minutes * 60 / p.SecondsPerReview))
-	n, sim, err := planForecast(w, days, p.CapacityPerDay, s.sched)
+	n, sim, err := planForecast(w, days, p.CapacityPerDay, s.Sched)
 	if err != nil {
 		return contracts.StudyPlan{}, err
 	}
@@ -344,22 +353,22 @@ const advisorDays = 90
 // RetentionWorkload simulates the deck's next advisorDays days at each of
 // contracts.AdvisorRetentions, with the deck's new cards a day.
 func (s *StatsService) RetentionWorkload(ctx context.Context, deckID string) (contracts.RetentionWorkload, error) {
-	uid, err := userID(ctx)
+	uid, err := UserID(ctx)
 	if err != nil {
 		return contracts.RetentionWorkload{}, err
 	}
 	if deckID == "" {
 		return contracts.RetentionWorkload{}, contracts.Errorf(contracts.KindInvalid, "deckId is required")
 	}
-	now := s.now()
+	now := s.Now()
 	w, err := s.workload(ctx, uid, deckID, now)
 	if err != nil {
 		return contracts.RetentionWorkload{}, err
 	}
 	in := w.decks[0]
 	sec := contracts.DefaultSecondsPerReview
-	if meanMs, n, err := s.store.Reviews().AverageDuration(ctx, uid, now.AddDate(0, 0, -30)); err != nil {
-		return contracts.RetentionWorkload{}, fail(err)
+	if meanMs, n, err := s.Store.Reviews().AverageDuration(ctx, uid, now.AddDate(0, 0, -30)); err != nil {
+		return contracts.RetentionWorkload{}, Fail(err)
 	} else if n >= MinMeasuredReviews && meanMs > 0 {
 		sec = meanMs / 1000
 	}
@@ -368,7 +377,7 @@ func (s *StatsService) RetentionWorkload(ctx context.Context, deckID string) (co
 		SecondsPerReview: round(sec, 2), Current: in.Settings.DesiredRetention}
 	for _, r := range contracts.AdvisorRetentions {
 		in.Settings.DesiredRetention = r
-		sim, err := simulate(in, s.sched)
+		sim, err := simulate(in, s.Sched)
 		if err != nil {
 			return contracts.RetentionWorkload{}, err
 		}

@@ -26,7 +26,7 @@ const (
 )
 
 // StudyService runs study sessions.
-type StudyService struct{ *deps }
+type StudyService struct{ *Deps }
 
 var _ ports.StudyService = (*StudyService)(nil)
 
@@ -41,7 +41,7 @@ var _ ports.StudyService = (*StudyService)(nil)
 // ReviewLimit, default DefaultCramCards) and NewLimit new cards, and its
 // ratings change no schedule.
 func (s *StudyService) StartSession(ctx context.Context, args contracts.StartStudySessionArgs) (contracts.StudySession, error) {
-	uid, err := userID(ctx)
+	uid, err := UserID(ctx)
 	if err != nil {
 		return contracts.StudySession{}, err
 	}
@@ -58,7 +58,7 @@ func (s *StudyService) StartSession(ctx context.Context, args contracts.StartStu
 		return contracts.StudySession{}, contracts.Errorf(contracts.KindInvalid, "cram already takes every card; drop reviewAheadDays")
 	}
 	var out contracts.StudySession
-	err = s.store.InTx(ctx, func(tx ports.Stores) error {
+	err = s.Store.InTx(ctx, func(tx ports.Stores) error {
 		row, k, err := s.start(ctx, tx, uid, args)
 		if err != nil {
 			return err
@@ -73,17 +73,17 @@ func (s *StudyService) StartSession(ctx context.Context, args contracts.StartStu
 // transaction, or RenderSession's) after StartSession checked args; it
 // returns the session row and what it loaded.
 func (s *StudyService) start(ctx context.Context, tx ports.Stores, uid string, args contracts.StartStudySessionArgs) (ports.StudySessionRow, *known, error) {
-	now := s.now()
-	deck, err := loadDeck(ctx, tx, uid, args.DeckID)
+	now := s.Now()
+	deck, err := LoadDeck(ctx, tx, uid, args.DeckID)
 	if err != nil {
 		return ports.StudySessionRow{}, nil, err
 	}
-	acct, day, err := accountSettings(ctx, tx, uid)
+	acct, day, err := AccountSettings(ctx, tx, uid)
 	if err != nil {
 		return ports.StudySessionRow{}, nil, err
 	}
-	row := ports.StudySessionRow{ID: s.ids.Secret(sessionHandleBits), UserID: uid, DeckID: deck.ID, StartedAt: now,
-		ExpiresAt: now.Add(s.cfg.StudySessionTTL), Mode: modeNormal}
+	row := ports.StudySessionRow{ID: s.IDs.Secret(sessionHandleBits), UserID: uid, DeckID: deck.ID, StartedAt: now,
+		ExpiresAt: now.Add(s.Cfg.StudySessionTTL), Mode: modeNormal}
 	var queue []string
 	if args.Cram {
 		row.Mode = modeCram
@@ -95,7 +95,7 @@ func (s *StudyService) start(ctx context.Context, tx ports.Stores, uid string, a
 		return ports.StudySessionRow{}, nil, err
 	}
 	if err := tx.Sessions().CreateSession(ctx, row, queue); err != nil {
-		return ports.StudySessionRow{}, nil, fail(err)
+		return ports.StudySessionRow{}, nil, Fail(err)
 	}
 	return row, &known{acct: &acct, day: day, deck: &deck}, nil
 }
@@ -149,7 +149,7 @@ func (s *StudyService) queue(ctx context.Context, tx ports.Stores, row ports.Stu
 		LearnDueBy: endOfToday, ReviewDueBy: dueBy, ReviewLimit: fetch, Order: set.ReviewOrder, Now: now,
 	})
 	if err != nil {
-		return nil, fail(err)
+		return nil, Fail(err)
 	}
 	if set.ReviewOrder == contracts.ReviewOrderRandom {
 		shuffle(review, row.ID+"/review")
@@ -166,7 +166,7 @@ func (s *StudyService) queue(ctx context.Context, tx ports.Stores, row ports.Stu
 			n = randomPool
 		}
 		if fresh, err = tx.Cards().NewCards(ctx, row.UserID, deck.ID, n); err != nil {
-			return nil, fail(err)
+			return nil, Fail(err)
 		}
 		if set.NewOrder == contracts.NewOrderRandom {
 			shuffle(fresh, row.ID+"/new")
@@ -196,7 +196,7 @@ func (s *StudyService) cramQueue(ctx context.Context, tx ports.Stores, row ports
 	}
 	_, cards, err := tx.Cards().StudyCards(ctx, row.UserID, deck.ID, ports.StudyQuery{ReviewLimit: fetch, Order: set.ReviewOrder, Now: now, Cram: true})
 	if err != nil {
-		return nil, fail(err)
+		return nil, Fail(err)
 	}
 	if set.ReviewOrder == contracts.ReviewOrderRandom {
 		shuffle(cards, row.ID+"/cram")
@@ -205,7 +205,7 @@ func (s *StudyService) cramQueue(ctx context.Context, tx ports.Stores, row ports
 	if args.NewLimit != nil && *args.NewLimit > 0 {
 		fresh, err := tx.Cards().NewCards(ctx, row.UserID, deck.ID, *args.NewLimit)
 		if err != nil {
-			return nil, fail(err)
+			return nil, Fail(err)
 		}
 		cards = append(cards, fresh...)
 	}
@@ -266,11 +266,11 @@ func studiedToday(ctx context.Context, st ports.Stores, uid, deckID string, acct
 	var c studied
 	var err error
 	if c.deck, err = st.Reviews().StudiedSince(ctx, uid, deckID, since); err != nil {
-		return studied{}, fail(err)
+		return studied{}, Fail(err)
 	}
 	if accountCapped(acct) {
 		if c.all, err = st.Reviews().StudiedSince(ctx, uid, "", since); err != nil {
-			return studied{}, fail(err)
+			return studied{}, Fail(err)
 		}
 	}
 	return c, nil
@@ -308,12 +308,12 @@ func (c studied) after(p contracts.Phase) studied {
 
 // GetSession returns a session with its progress and current card.
 func (s *StudyService) GetSession(ctx context.Context, sessionID string) (contracts.StudySession, error) {
-	uid, err := userID(ctx)
+	uid, err := UserID(ctx)
 	if err != nil {
 		return contracts.StudySession{}, err
 	}
 	var out contracts.StudySession
-	err = s.store.InTx(ctx, func(tx ports.Stores) error {
+	err = s.Store.InTx(ctx, func(tx ports.Stores) error {
 		row, err := s.liveSession(ctx, tx, uid, sessionID)
 		if err != nil {
 			return err
@@ -332,7 +332,7 @@ func sessionGone() error {
 // liveSession loads an unexpired session of the user.
 func (s *StudyService) liveSession(ctx context.Context, st ports.Stores, uid, sessionID string) (ports.StudySessionRow, error) {
 	gone := sessionGone()
-	if !plausibleID(sessionID) {
+	if !PlausibleID(sessionID) {
 		return ports.StudySessionRow{}, gone
 	}
 	row, err := st.Sessions().GetSession(ctx, uid, sessionID)
@@ -340,9 +340,9 @@ func (s *StudyService) liveSession(ctx context.Context, st ports.Stores, uid, se
 		return row, gone
 	}
 	if err != nil {
-		return row, fail(err)
+		return row, Fail(err)
 	}
-	if !s.now().Before(row.ExpiresAt) {
+	if !s.Now().Before(row.ExpiresAt) {
 		return row, gone
 	}
 	return row, nil
@@ -379,12 +379,12 @@ func (s *StudyService) view(ctx context.Context, st ports.Stores, row ports.Stud
 // skipped (they count as done); nil, nil when nothing is pending. What it
 // loads it leaves in k when k is not nil.
 func (s *StudyService) current(ctx context.Context, st ports.Stores, row ports.StudySessionRow, k *known) (*contracts.StudyCard, *time.Time, error) {
-	now := s.now()
+	now := s.Now()
 	if k == nil {
 		k = &known{}
 	}
 	if k.acct == nil {
-		acct, day, err := accountSettings(ctx, st, row.UserID)
+		acct, day, err := AccountSettings(ctx, st, row.UserID)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -397,7 +397,7 @@ func (s *StudyService) current(ctx context.Context, st ports.Stores, row ports.S
 		// The item, its card and the session's progress in one read.
 		next, err := st.Sessions().NextDueCard(ctx, row.UserID, row.ID, now, learnAhead)
 		if err != nil {
-			return nil, nil, fail(err)
+			return nil, nil, Fail(err)
 		}
 		k.progress = &[2]int{next.Reviewed, next.Remaining}
 		item := next.Item
@@ -415,7 +415,7 @@ func (s *StudyService) current(ctx context.Context, st ports.Stores, row ports.S
 			if phase == contracts.PhaseNew || phase == contracts.PhaseReview {
 				if limits == nil {
 					if k.deck == nil || k.deck.ID != row.DeckID {
-						deck, err := loadDeck(ctx, st, row.UserID, row.DeckID)
+						deck, err := LoadDeck(ctx, st, row.UserID, row.DeckID)
 						if err != nil {
 							return nil, nil, err
 						}
@@ -441,7 +441,7 @@ func (s *StudyService) current(ctx context.Context, st ports.Stores, row ports.S
 		}
 		err = st.Sessions().CompleteItem(ctx, row.UserID, row.ID, item.Position, now)
 		if err != nil && !contracts.IsKind(err, contracts.KindConflict) {
-			return nil, nil, fail(err)
+			return nil, nil, Fail(err)
 		}
 	}
 }
@@ -454,10 +454,10 @@ func StudyPath(sessionID string) string {
 }
 
 func (s *StudyService) studyURL(sessionID string) string {
-	if s.cfg.BaseURL == "" {
+	if s.Cfg.BaseURL == "" {
 		return ""
 	}
-	return s.cfg.BaseURL + StudyPath(sessionID)
+	return s.Cfg.BaseURL + StudyPath(sessionID)
 }
 
 func studyCard(c contracts.Card) contracts.StudyCard {
@@ -470,14 +470,14 @@ func studyCard(c contracts.Card) contracts.StudyCard {
 
 // Snapshot reports what a deck offers right now without starting a session.
 func (s *StudyService) Snapshot(ctx context.Context, deckID string) (contracts.StudySnapshot, error) {
-	uid, err := userID(ctx)
+	uid, err := UserID(ctx)
 	if err != nil {
 		return contracts.StudySnapshot{}, err
 	}
 	var out contracts.StudySnapshot
-	err = s.store.InTx(ctx, func(tx ports.Stores) error {
-		now := s.now()
-		deck, err := loadDeck(ctx, tx, uid, deckID)
+	err = s.Store.InTx(ctx, func(tx ports.Stores) error {
+		now := s.Now()
+		deck, err := LoadDeck(ctx, tx, uid, deckID)
 		if err != nil {
 			return err
 		}
@@ -490,21 +490,21 @@ func (s *StudyService) Snapshot(ctx context.Context, deckID string) (contracts.S
 func (s *StudyService) snapshot(ctx context.Context, tx ports.Stores, uid string, deck contracts.Deck, now time.Time) (contracts.StudySnapshot, error) {
 	cards := tx.Cards()
 	out := contracts.StudySnapshot{DeckID: deck.ID, Preview: []contracts.StudyCard{}}
-	acct, day, err := accountSettings(ctx, tx, uid)
+	acct, day, err := AccountSettings(ctx, tx, uid)
 	if err != nil {
 		return out, err
 	}
 	// Review-phase cards are due from the start of their due day, and
 	// are scheduled to it: due at or before now is due today.
 	if out.DueNow, err = cards.CountDue(ctx, uid, deck.ID, now); err != nil {
-		return out, fail(err)
+		return out, Fail(err)
 	}
 	if out.Overdue, err = cards.CountDue(ctx, uid, deck.ID, day.Start(now).Add(-time.Millisecond)); err != nil {
-		return out, fail(err)
+		return out, Fail(err)
 	}
 	phases, err := cards.CountPhases(ctx, uid, deck.ID)
 	if err != nil {
-		return out, fail(err)
+		return out, Fail(err)
 	}
 	out.NewAvailable = phases.New
 	l, err := dailyLeft(ctx, tx, uid, deck, acct, day, now)
@@ -515,7 +515,7 @@ func (s *StudyService) snapshot(ctx context.Context, tx ports.Stores, uid string
 	// The earliest due card of all, due now or later, is the next due.
 	next, err := cards.DueCards(ctx, uid, deck.ID, now.AddDate(200, 0, 0), 1)
 	if err != nil {
-		return out, fail(err)
+		return out, Fail(err)
 	}
 	if len(next) == 1 {
 		d := next[0].State.Due
@@ -524,13 +524,13 @@ func (s *StudyService) snapshot(ctx context.Context, tx ports.Stores, uid string
 	var preview []ports.CardRow
 	if n := min(previewSize, deck.Settings.ReviewsPerDay); n > 0 {
 		if preview, err = cards.DueCards(ctx, uid, deck.ID, now, n); err != nil {
-			return out, fail(err)
+			return out, Fail(err)
 		}
 	}
 	if n := min(previewSize-len(preview), out.NewToday); n > 0 {
 		fresh, err := cards.NewCards(ctx, uid, deck.ID, n)
 		if err != nil {
-			return out, fail(err)
+			return out, Fail(err)
 		}
 		preview = append(preview, fresh...)
 	}
@@ -551,12 +551,12 @@ func formatInterval(d time.Duration) string {
 		return "now"
 	case d < time.Hour-30*time.Second:
 		return fmt.Sprintf("%dm", max(1, int(d.Round(time.Minute)/time.Minute)))
-	case d < day-30*time.Minute:
+	case d < Day-30*time.Minute:
 		return fmt.Sprintf("%dh", int(d.Round(time.Hour)/time.Hour))
-	case d < 365*day:
-		return fmt.Sprintf("%dd", max(1, int((d+day/2)/day)))
+	case d < 365*Day:
+		return fmt.Sprintf("%dd", max(1, int((d+Day/2)/Day)))
 	}
-	y := float64(d) / float64(365*day)
+	y := float64(d) / float64(365*Day)
 	s := fmt.Sprintf("%.1f", y)
 	if len(s) > 2 && s[len(s)-2:] == ".0" {
 		s = s[:len(s)-2]

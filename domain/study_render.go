@@ -17,7 +17,7 @@ import (
 // text leads with. Invalid unless exactly one id is given; otherwise the
 // errors of GetSession or StartSession.
 func (s *StudyService) RenderSession(ctx context.Context, args contracts.RenderStudySessionArgs) (contracts.StudyView, error) {
-	uid, err := userID(ctx)
+	uid, err := UserID(ctx)
 	if err != nil {
 		return contracts.StudyView{}, err
 	}
@@ -30,7 +30,7 @@ func (s *StudyService) RenderSession(ctx context.Context, args contracts.RenderS
 	var v contracts.StudyView
 	// One transaction, and what showing the session loaded (the card with
 	// its state, the deck, the learner's day) serves the previews too.
-	err = s.store.InTx(ctx, func(tx ports.Stores) error {
+	err = s.Store.InTx(ctx, func(tx ports.Stores) error {
 		var (
 			row ports.StudySessionRow
 			k   = &known{}
@@ -54,7 +54,7 @@ func (s *StudyService) RenderSession(ctx context.Context, args contracts.RenderS
 		// The widget runs in a host's sandboxed frame with no cookie: its
 		// media are short-lived signed URLs (the media origin is in the
 		// widget resource's _meta.ui.csp.resourceDomains).
-		r, err := s.renderSigned(ctx, tx, uid, c.Front, c.Back)
+		r, err := RenderSigned(ctx, s.Deps, tx, uid, c.Front, c.Back)
 		if err != nil {
 			return err
 		}
@@ -62,7 +62,7 @@ func (s *StudyService) RenderSession(ctx context.Context, args contracts.RenderS
 		// The card's own note type's CSS, scoped as the web study view's
 		// stylesheet is: the widget cannot fetch one (its frame has no
 		// cookie), so it inserts this.
-		if v.CardCSS, err = noteTypeCSS(ctx, tx, uid, k.card.NoteID, "."+contracts.CardStyleClass); err != nil {
+		if v.CardCSS, err = NoteTypeCSS(ctx, tx, uid, k.card.NoteID, "."+contracts.CardStyleClass); err != nil {
 			return err
 		}
 		if row.Mode == modeCram {
@@ -70,13 +70,13 @@ func (s *StudyService) RenderSession(ctx context.Context, args contracts.RenderS
 		}
 		deck := k.deck
 		if deck == nil || deck.ID != k.card.DeckID {
-			d, err := loadDeck(ctx, tx, uid, k.card.DeckID)
+			d, err := LoadDeck(ctx, tx, uid, k.card.DeckID)
 			if err != nil {
 				return err
 			}
 			deck = &d
 		}
-		v.Ratings, err = s.previews(*k.card, *deck, k.day, s.now())
+		v.Ratings, err = s.previews(*k.card, *deck, k.day, s.Now())
 		return err
 	})
 	if err != nil {

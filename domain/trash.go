@@ -25,15 +25,15 @@ const (
 )
 
 // TrashService lists and restores the acting user's trash.
-type TrashService struct{ *deps }
+type TrashService struct{ *Deps }
 
 // ListTrash returns a page of the trash, newest first.
 func (s *TrashService) ListTrash(ctx context.Context, args contracts.ListTrashArgs) (contracts.TrashPage, error) {
-	uid, err := userID(ctx)
+	uid, err := UserID(ctx)
 	if err != nil {
 		return contracts.TrashPage{}, err
 	}
-	limit, err := pageLimit(args.Limit, DefaultTrashPage, MaxTrashPage)
+	limit, err := PageLimit(args.Limit, DefaultTrashPage, MaxTrashPage)
 	if err != nil {
 		return contracts.TrashPage{}, err
 	}
@@ -41,15 +41,15 @@ func (s *TrashService) ListTrash(ctx context.Context, args contracts.ListTrashAr
 	if err != nil {
 		return contracts.TrashPage{}, err
 	}
-	rows, err := s.store.Trash().ListTrash(ctx, uid, after, limit+1)
+	rows, err := s.Store.Trash().ListTrash(ctx, uid, after, limit+1)
 	if err != nil {
-		return contracts.TrashPage{}, fail(err)
+		return contracts.TrashPage{}, Fail(err)
 	}
 	items := make([]contracts.TrashItem, len(rows))
 	for i, r := range rows {
-		items[i] = trashItem(r)
+		items[i] = TrashItem(r)
 	}
-	return page(items, limit, func(it contracts.TrashItem) string {
+	return Page(items, limit, func(it contracts.TrashItem) string {
 		return strconv.FormatInt(it.DeletedAt.UnixMilli(), 10) + "." + it.ID
 	}), nil
 }
@@ -57,20 +57,20 @@ func (s *TrashService) ListTrash(ctx context.Context, args contracts.ListTrashAr
 // decodeTrashCursor reads a trash page's cursor: deletion time (unix ms)
 // and id.
 func decodeTrashCursor(c string) (*ports.TrashCursor, error) {
-	raw, err := decodeCursor(c)
+	raw, err := DecodeCursor(c)
 	if err != nil || raw == "" {
 		return nil, err
 	}
 	at, id, ok := strings.Cut(raw, ".")
 	ms, perr := strconv.ParseInt(at, 10, 64)
 	if !ok || perr != nil || id == "" {
-		return nil, contracts.Errorf(contracts.KindInvalid, badCursor)
+		return nil, contracts.Errorf(contracts.KindInvalid, BadCursor)
 	}
 	return &ports.TrashCursor{DeletedAt: time.UnixMilli(ms).UTC(), ID: id}, nil
 }
 
-// trashItem is the wire form of a trashed item.
-func trashItem(r ports.TrashItem) contracts.TrashItem {
+// TrashItem is the wire form of a trashed item.
+func TrashItem(r ports.TrashItem) contracts.TrashItem {
 	it := contracts.TrashItem{Kind: string(r.Kind), ID: r.ID, Name: r.Name, Cards: r.Cards,
 		DeletedAt: r.DeletedAt, ExpiresAt: r.DeletedAt.Add(contracts.TrashTTL)}
 	if r.Kind == ports.TrashCard {
@@ -92,7 +92,7 @@ func cut(s string, n int) string {
 // not live, a duplicate of a card added since, a deck name taken since, a
 // cap) stays in the trash with a reason, and the others come back.
 func (s *TrashService) RestoreItems(ctx context.Context, args contracts.RestoreItemsArgs) (contracts.RestoreResult, error) {
-	uid, err := userID(ctx)
+	uid, err := UserID(ctx)
 	if err != nil {
 		return contracts.RestoreResult{}, err
 	}
@@ -100,11 +100,11 @@ func (s *TrashService) RestoreItems(ctx context.Context, args contracts.RestoreI
 	if n == 0 {
 		return contracts.RestoreResult{}, contracts.Errorf(contracts.KindInvalid, "name the decks (deckIds) or cards (cardIds) to restore; list_trash shows them")
 	}
-	if err := checkBatch("deckIds and cardIds", n, contracts.MaxBulkItems); err != nil {
+	if err := CheckBatch("deckIds and cardIds", n, contracts.MaxBulkItems); err != nil {
 		return contracts.RestoreResult{}, err
 	}
 	var res contracts.RestoreResult
-	err = s.store.InTx(ctx, func(tx ports.Stores) error {
+	err = s.Store.InTx(ctx, func(tx ports.Stores) error {
 		r := restorer{s: s, tx: tx, uid: uid}
 		var err error
 		res, err = r.run(ctx, args)
@@ -130,22 +130,22 @@ func (r *restorer) run(ctx context.Context, args contracts.RestoreItemsArgs) (co
 	res := contracts.RestoreResult{Decks: []contracts.ItemOutcome{}, Cards: []contracts.ItemOutcome{}, Counts: map[string]int{}}
 	var err error
 	if r.decks, r.cards, err = r.tx.Usage().Holdings(ctx, r.uid); err != nil {
-		return res, fail(err)
+		return res, Fail(err)
 	}
 	var decks, cards []string
 	for _, id := range args.DeckIDs {
-		if plausibleID(id) {
+		if PlausibleID(id) {
 			decks = append(decks, id)
 		}
 	}
 	for _, id := range args.CardIDs {
-		if plausibleID(id) {
+		if PlausibleID(id) {
 			cards = append(cards, id)
 		}
 	}
 	rows, err := r.tx.Trash().TrashedItems(ctx, r.uid, decks, cards)
 	if err != nil {
-		return res, fail(err)
+		return res, Fail(err)
 	}
 	r.items = map[string]ports.TrashItem{}
 	for _, it := range rows {
@@ -178,7 +178,7 @@ func (r *restorer) run(ctx context.Context, args contracts.RestoreItemsArgs) (co
 func (r *restorer) one(ctx context.Context, kind ports.TrashKind, id string, out *contracts.ItemOutcome) error {
 	it, ok := r.items[string(kind)+":"+id]
 	if !ok {
-		out.Status, out.Reason = contracts.OutcomeNotFound, fmt.Sprintf("%s %s is not in the trash (never deleted, already restored, or purged %d days after deletion)", kind, quoteID(id), contracts.TrashDays)
+		out.Status, out.Reason = contracts.OutcomeNotFound, fmt.Sprintf("%s %s is not in the trash (never deleted, already restored, or purged %d days after deletion)", kind, QuoteID(id), contracts.TrashDays)
 		return nil
 	}
 	if kind == ports.TrashDeck {
@@ -188,11 +188,11 @@ func (r *restorer) one(ctx context.Context, kind ports.TrashKind, id string, out
 }
 
 func (r *restorer) deck(ctx context.Context, it ports.TrashItem, out *contracts.ItemOutcome) error {
-	if err := r.s.checkDecks(r.decks, 1); err != nil {
+	if err := r.s.CheckDecks(r.decks, 1); err != nil {
 		out.Status, out.Reason = contracts.OutcomeConflict, contracts.MessageOf(err)
 		return nil
 	}
-	if err := r.s.checkCards(r.cards, it.Cards); err != nil {
+	if err := r.s.CheckCards(r.cards, it.Cards); err != nil {
 		out.Status, out.Reason = contracts.OutcomeConflict, contracts.MessageOf(err)
 		return nil
 	}
@@ -202,10 +202,10 @@ func (r *restorer) deck(ctx context.Context, it ports.TrashItem, out *contracts.
 		out.Status, out.Reason = contracts.OutcomeConflict, fmt.Sprintf("a deck named %q exists now; rename that deck (update_deck) and restore again", it.Name)
 		return nil
 	case contracts.IsKind(err, contracts.KindNotFound):
-		out.Status, out.Reason = contracts.OutcomeNotFound, fmt.Sprintf("deck %s is not in the trash", quoteID(it.ID))
+		out.Status, out.Reason = contracts.OutcomeNotFound, fmt.Sprintf("deck %s is not in the trash", QuoteID(it.ID))
 		return nil
 	case err != nil:
-		return fail(err)
+		return Fail(err)
 	}
 	r.decks++
 	r.cards += n
@@ -222,21 +222,21 @@ func (r *restorer) card(ctx context.Context, it ports.TrashItem, out *contracts.
 		out.Status = contracts.OutcomeConflict
 		switch {
 		case it.WithDeck != "":
-			out.Reason = fmt.Sprintf("it went to the trash with its deck %s; restore that deck (deckIds) and the card comes back with it", quoteID(it.DeckID))
+			out.Reason = fmt.Sprintf("it went to the trash with its deck %s; restore that deck (deckIds) and the card comes back with it", QuoteID(it.DeckID))
 		case it.DeckTrashed:
-			out.Reason = fmt.Sprintf("its deck %s is in the trash; restore the deck (deckIds) first, then the card", quoteID(it.DeckID))
+			out.Reason = fmt.Sprintf("its deck %s is in the trash; restore the deck (deckIds) first, then the card", QuoteID(it.DeckID))
 		default:
-			out.Reason = fmt.Sprintf("its deck %s no longer exists, so the card cannot come back", quoteID(it.DeckID))
+			out.Reason = fmt.Sprintf("its deck %s no longer exists, so the card cannot come back", QuoteID(it.DeckID))
 		}
 		return nil
 	}
-	if err := r.s.checkCards(r.cards, 1); err != nil {
+	if err := r.s.CheckCards(r.cards, 1); err != nil {
 		out.Status, out.Reason = contracts.OutcomeConflict, contracts.MessageOf(err)
 		return nil
 	}
 	same, err := r.tx.Cards().HashesInDeck(ctx, r.uid, it.DeckID, []string{it.Hash})
 	if err != nil {
-		return fail(err)
+		return Fail(err)
 	}
 	if existing := same[it.Hash]; existing != "" {
 		out.Status, out.ExistingID = contracts.OutcomeDuplicate, existing
@@ -249,10 +249,10 @@ func (r *restorer) card(ctx context.Context, it ports.TrashItem, out *contracts.
 		out.Status, out.Reason = contracts.OutcomeDuplicate, "a card with the same front and back is in its deck; it stays in the trash"
 		return nil
 	case contracts.IsKind(err, contracts.KindNotFound):
-		out.Status, out.Reason = contracts.OutcomeNotFound, fmt.Sprintf("card %s or its deck is gone", quoteID(it.ID))
+		out.Status, out.Reason = contracts.OutcomeNotFound, fmt.Sprintf("card %s or its deck is gone", QuoteID(it.ID))
 		return nil
 	case err != nil:
-		return fail(err)
+		return Fail(err)
 	}
 	r.cards++
 	out.Status = contracts.OutcomeRestored
@@ -266,7 +266,7 @@ func (r *restorer) deckLive(ctx context.Context, deckID string) (bool, error) {
 	case contracts.IsKind(err, contracts.KindNotFound):
 		return false, nil
 	case err != nil:
-		return false, fail(err)
+		return false, Fail(err)
 	}
 	return true, nil
 }
@@ -275,6 +275,6 @@ func (r *restorer) deckLive(ctx context.Context, deckID string) (bool, error) {
 // deleted more than contracts.TrashDays ago, for the purge scheduler. It
 // needs no principal.
 func (s *TrashService) PurgeExpired(ctx context.Context, limit int) (int, error) {
-	n, err := s.store.Trash().PurgeTrash(ctx, s.now().Add(-contracts.TrashTTL), limit)
-	return n, fail(err)
+	n, err := s.Store.Trash().PurgeTrash(ctx, s.Now().Add(-contracts.TrashTTL), limit)
+	return n, Fail(err)
 }

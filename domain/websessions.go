@@ -2,7 +2,6 @@ package domain
 
 import (
 	"context"
-	"crypto/sha256"
 	"encoding/hex"
 	"time"
 
@@ -16,13 +15,11 @@ const (
 	kindWebSession = "session"
 	// webTokenBits is the entropy of sign-in and session tokens.
 	webTokenBits = 192
-	// maxWebTokenLen bounds a presented token before it is hashed.
-	maxWebTokenLen = 256
 )
 
 // WebSessionService signs people in to the web app with one-time links and
 // session tokens. Only SHA-256 hashes of the tokens are stored.
-type WebSessionService struct{ *deps }
+type WebSessionService struct{ *Deps }
 
 var _ ports.WebSessionService = (*WebSessionService)(nil)
 
@@ -33,18 +30,18 @@ func (s *WebSessionService) CreateLoginLink(ctx context.Context, email string) (
 	if err != nil {
 		return "", time.Time{}, err
 	}
-	u, err := s.store.Users().UserByEmail(ctx, email)
+	u, err := s.Store.Users().UserByEmail(ctx, email)
 	if contracts.IsKind(err, contracts.KindNotFound) {
 		return "", time.Time{}, contracts.Errorf(contracts.KindNotFound, "no account with email %s", email)
 	}
 	if err != nil {
-		return "", time.Time{}, fail(err)
+		return "", time.Time{}, Fail(err)
 	}
-	now := s.now()
-	token := s.ids.Secret(webTokenBits)
-	row := ports.WebSessionRow{Hash: tokenHash(token), UserID: u.ID, Kind: kindLoginLink, CreatedAt: now, ExpiresAt: now.Add(s.cfg.LoginLinkTTL)}
-	if err := s.store.WebSessions().CreateWebSession(ctx, row); err != nil {
-		return "", time.Time{}, fail(err)
+	now := s.Now()
+	token := s.IDs.Secret(webTokenBits)
+	row := ports.WebSessionRow{Hash: TokenHash(token), UserID: u.ID, Kind: kindLoginLink, CreatedAt: now, ExpiresAt: now.Add(s.Cfg.LoginLinkTTL)}
+	if err := s.Store.WebSessions().CreateWebSession(ctx, row); err != nil {
+		return "", time.Time{}, Fail(err)
 	}
 	return token, row.ExpiresAt, nil
 }
@@ -52,24 +49,24 @@ func (s *WebSessionService) CreateLoginLink(ctx context.Context, email string) (
 // ConsumeLoginLink spends a sign-in token and opens a web session.
 func (s *WebSessionService) ConsumeLoginLink(ctx context.Context, token string) (string, contracts.User, error) {
 	denied := contracts.Errorf(contracts.KindUnauthenticated, "this sign-in link is invalid, used or expired; request a new one")
-	if token == "" || len(token) > maxWebTokenLen {
+	if token == "" || len(token) > MaxWebTokenLen {
 		return "", contracts.User{}, denied
 	}
 	var session string
 	var user contracts.User
-	err := s.store.InTx(ctx, func(tx ports.Stores) error {
-		now := s.now()
-		h := tokenHash(token)
+	err := s.Store.InTx(ctx, func(tx ports.Stores) error {
+		now := s.Now()
+		h := TokenHash(token)
 		link, err := tx.WebSessions().WebSession(ctx, kindLoginLink, h)
 		if contracts.IsKind(err, contracts.KindNotFound) {
 			return denied
 		}
 		if err != nil {
-			return fail(err)
+			return Fail(err)
 		}
 		spent, err := tx.WebSessions().DeleteWebSession(ctx, kindLoginLink, h)
 		if err != nil {
-			return fail(err)
+			return Fail(err)
 		}
 		if !spent || !now.Before(link.ExpiresAt) {
 			return denied
@@ -78,15 +75,15 @@ func (s *WebSessionService) ConsumeLoginLink(ctx context.Context, token string) 
 			if contracts.IsKind(err, contracts.KindNotFound) {
 				return denied
 			}
-			return fail(err)
+			return Fail(err)
 		}
-		session = s.ids.Secret(webTokenBits)
-		row := ports.WebSessionRow{Hash: tokenHash(session), UserID: user.ID, Kind: kindWebSession, CreatedAt: now, ExpiresAt: now.Add(s.cfg.WebSessionTTL)}
+		session = s.IDs.Secret(webTokenBits)
+		row := ports.WebSessionRow{Hash: TokenHash(session), UserID: user.ID, Kind: kindWebSession, CreatedAt: now, ExpiresAt: now.Add(s.Cfg.WebSessionTTL)}
 		if err := tx.WebSessions().CreateWebSession(ctx, row); err != nil {
-			return fail(err)
+			return Fail(err)
 		}
 		p := contracts.Principal{UserID: user.ID, CredentialKind: contracts.CredentialSession, CredentialID: WebSessionID(session)}
-		return recordEvent(ctx, tx, s.ids, now, p, contracts.AuditSignIn, map[string]any{"method": "sign-in link"})
+		return RecordEvent(ctx, tx, s.IDs, now, p, contracts.AuditSignIn, map[string]any{"method": "sign-in link"})
 	})
 	if err != nil {
 		return "", contracts.User{}, err
@@ -99,18 +96,18 @@ func (s *WebSessionService) ConsumeLoginLink(ctx context.Context, token string) 
 // hash, never the token.
 func (s *WebSessionService) Authenticate(ctx context.Context, sessionToken string) (contracts.Principal, error) {
 	denied := contracts.Errorf(contracts.KindUnauthenticated, "your session has ended; sign in again")
-	if sessionToken == "" || len(sessionToken) > maxWebTokenLen {
+	if sessionToken == "" || len(sessionToken) > MaxWebTokenLen {
 		return contracts.Principal{}, denied
 	}
-	h := tokenHash(sessionToken)
-	row, err := s.store.WebSessions().WebSession(ctx, kindWebSession, h)
+	h := TokenHash(sessionToken)
+	row, err := s.Store.WebSessions().WebSession(ctx, kindWebSession, h)
 	if contracts.IsKind(err, contracts.KindNotFound) {
 		return contracts.Principal{}, denied
 	}
 	if err != nil {
-		return contracts.Principal{}, fail(err)
+		return contracts.Principal{}, Fail(err)
 	}
-	if !s.now().Before(row.ExpiresAt) {
+	if !s.Now().Before(row.ExpiresAt) {
 		return contracts.Principal{}, denied
 	}
 	return contracts.Principal{
@@ -121,22 +118,17 @@ func (s *WebSessionService) Authenticate(ctx context.Context, sessionToken strin
 
 // SignOut ends a session; an unknown session is not an error.
 func (s *WebSessionService) SignOut(ctx context.Context, sessionToken string) error {
-	if sessionToken == "" || len(sessionToken) > maxWebTokenLen {
+	if sessionToken == "" || len(sessionToken) > MaxWebTokenLen {
 		return nil
 	}
-	_, err := s.store.WebSessions().DeleteWebSession(ctx, kindWebSession, tokenHash(sessionToken))
-	return fail(err)
+	_, err := s.Store.WebSessions().DeleteWebSession(ctx, kindWebSession, TokenHash(sessionToken))
+	return Fail(err)
 }
 
 // WebSessionID is the public id of a web session: the hex of the first 8
 // bytes of its token's SHA-256.
 func WebSessionID(sessionToken string) string {
-	return hex.EncodeToString(tokenHash(sessionToken)[:8])
-}
-
-func tokenHash(token string) []byte {
-	sum := sha256.Sum256([]byte(token))
-	return sum[:]
+	return hex.EncodeToString(TokenHash(sessionToken)[:8])
 }
 
 // SignInLink returns a one-time sign-in token for the account with this
@@ -147,7 +139,7 @@ func tokenHash(token string) []byte {
 // until someone opens the link).
 func (s *WebSessionService) SignInLink(ctx context.Context, email string, signup bool) (string, time.Time, error) {
 	if signup {
-		accounts := &AccountService{s.deps}
+		accounts := &AccountService{s.Deps}
 		if _, _, err := accounts.EnsureUser(ctx, email, ""); err != nil {
 			return "", time.Time{}, err
 		}
@@ -160,22 +152,22 @@ func (s *WebSessionService) SignInLink(ctx context.Context, email string, signup
 // fetching the link uses nothing up.
 func (s *WebSessionService) PeekLoginLink(ctx context.Context, token string) (contracts.User, error) {
 	denied := contracts.Errorf(contracts.KindUnauthenticated, "this sign-in link is invalid, used or expired; request a new one")
-	if token == "" || len(token) > maxWebTokenLen {
+	if token == "" || len(token) > MaxWebTokenLen {
 		return contracts.User{}, denied
 	}
-	link, err := s.store.WebSessions().WebSession(ctx, kindLoginLink, tokenHash(token))
+	link, err := s.Store.WebSessions().WebSession(ctx, kindLoginLink, TokenHash(token))
 	if contracts.IsKind(err, contracts.KindNotFound) {
 		return contracts.User{}, denied
 	}
 	if err != nil {
-		return contracts.User{}, fail(err)
+		return contracts.User{}, Fail(err)
 	}
-	if !s.now().Before(link.ExpiresAt) {
+	if !s.Now().Before(link.ExpiresAt) {
 		return contracts.User{}, denied
 	}
-	u, err := s.store.Users().UserByID(ctx, link.UserID)
+	u, err := s.Store.Users().UserByID(ctx, link.UserID)
 	if contracts.IsKind(err, contracts.KindNotFound) {
 		return contracts.User{}, denied
 	}
-	return u, fail(err)
+	return u, Fail(err)
 }

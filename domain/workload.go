@@ -25,34 +25,34 @@ type workload struct {
 // workload gathers the simulation inputs of a deck, or of every deck of
 // the user when deckID is "".
 func (s *StatsService) workload(ctx context.Context, uid, deckID string, now time.Time) (workload, error) {
-	acct, day, err := accountSettings(ctx, s.store, uid)
+	acct, day, err := AccountSettings(ctx, s.Store, uid)
 	if err != nil {
 		return workload{}, err
 	}
 	w := workload{acctNew: acct.NewCardsPerDay, day: day, userID: uid, sims: s.sims}
 	if deckID != "" {
-		d, err := loadDeck(ctx, s.store, uid, deckID)
+		d, err := LoadDeck(ctx, s.Store, uid, deckID)
 		if err != nil {
 			return workload{}, err
 		}
-		states, err := s.store.Cards().ScheduledStates(ctx, uid, d.ID)
+		states, err := s.Store.Cards().ScheduledStates(ctx, uid, d.ID)
 		if err != nil {
-			return workload{}, fail(err)
+			return workload{}, Fail(err)
 		}
-		phases, err := s.store.Cards().CountPhases(ctx, uid, d.ID)
+		phases, err := s.Store.Cards().CountPhases(ctx, uid, d.ID)
 		if err != nil {
-			return workload{}, fail(err)
+			return workload{}, Fail(err)
 		}
 		w.add(simInput(d, states, phases.New, acct, day, now))
 		return w, nil
 	}
-	decks, err := allDecks(ctx, s.store, uid, now) // with their counts of new cards
+	decks, err := allDecks(ctx, s.Store, uid, now) // with their counts of new cards
 	if err != nil {
 		return workload{}, err
 	}
-	states, err := s.store.Cards().ScheduledStatesByDeck(ctx, uid)
+	states, err := s.Store.Cards().ScheduledStatesByDeck(ctx, uid)
 	if err != nil {
-		return workload{}, fail(err)
+		return workload{}, Fail(err)
 	}
 	for _, d := range decks {
 		w.add(simInput(d, states[d.ID], d.Counts.New, acct, day, now))
@@ -75,7 +75,7 @@ func allDecks(ctx context.Context, st ports.Stores, uid string, now time.Time) (
 	for {
 		page, err := st.Decks().ListDecks(ctx, uid, after, MaxDeckPage, now)
 		if err != nil {
-			return nil, fail(err)
+			return nil, Fail(err)
 		}
 		out = append(out, page...)
 		if len(page) < MaxDeckPage {
