@@ -130,13 +130,13 @@ fuzz-hostile: ## fuzz what hostile input reaches first: MCP codec and dispatch, 
 	bash scripts/fuzz.sh ./mcpcore FuzzFastPath $(FUZZTIME)
 	bash scripts/fuzz.sh ./mcpcore FuzzValidJSON $(FUZZTIME)
 	bash scripts/fuzz.sh ./mcpcore FuzzNarrowScopes $(FUZZTIME)
-	bash scripts/fuzz.sh ./domain FuzzParseKey $(FUZZTIME)
+	bash scripts/fuzz.sh ./domain/identity FuzzParseKey $(FUZZTIME)
 	bash scripts/fuzz.sh ./apiserver/internal/rest FuzzUploadAuthorization $(FUZZTIME)
 	bash scripts/fuzz.sh ./domain/textrule FuzzClean $(FUZZTIME)
 
 fuzz-oauth: ## fuzz the OAuth client registration and metadata-document validators (10 s each)
-	bash scripts/fuzz.sh ./domain FuzzValidateRegistration 10s
-	bash scripts/fuzz.sh ./domain FuzzParseClientDocument 10s
+	bash scripts/fuzz.sh ./domain/identity FuzzValidateRegistration 10s
+	bash scripts/fuzz.sh ./domain/identity FuzzParseClientDocument 10s
 
 conformance-oauth: ## the conformance suite's authorization-server scenarios against a real server
 	bash apiserver/scripts/oauth-conformance.sh

@@ -13,6 +13,7 @@ import (
 	"github.com/takhtabush/takhtabush/apiserver/internal/obs"
 	"github.com/takhtabush/takhtabush/apiserver/internal/purge"
 	"github.com/takhtabush/takhtabush/domain"
+	"github.com/takhtabush/takhtabush/domain/background"
 	"github.com/takhtabush/takhtabush/mcpcore"
 	"github.com/takhtabush/takhtabush/ports"
 )
@@ -156,7 +157,7 @@ func (a *App) RunJobs(ctx context.Context) <-chan struct{} {
 		close(done)
 		return done
 	}
-	runner := a.svc.Jobs.Runner(domain.RunnerConfig{Logger: a.log, Concurrency: a.cfg.JobConcurrency, Timeout: a.cfg.JobTimeout})
+	runner := a.svc.Jobs.Runner(background.RunnerConfig{Logger: a.log, Concurrency: a.cfg.JobConcurrency, Timeout: a.cfg.JobTimeout})
 	go func() {
 		defer close(done)
 		runner.Run(ctx)

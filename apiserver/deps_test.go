@@ -52,11 +52,112 @@ func TestDependencyRings(t *testing.T) {
 	// The matcher sees what it must: the apiserver does reach the things
 	// the rings keep out of the others.
 	api := strings.Join(goListDeps(t, us+"apiserver/..."), "\n") + "\n"
-	for _, p := range []string{"database/sql\n", "github.com/go-kit/kit/endpoint\n", us + "adapters/sqlite\n", us + "domain\n"} {
+	for _, p := range []string{"database/sql\n", "github.com/go-kit/kit/endpoint\n", us + "adapters/sqlite\n", us + "domain\n", us + "domain/internal/kernel\n", us + "domain/study\n"} {
 		if !strings.Contains(api, p) {
 			t.Errorf("the apiserver does not depend on %s: the check cannot see dependencies", strings.TrimSpace(p))
 		}
 	}
+	t.Run("domain rooms", checkDomainRooms)
+}
+
+// The rooms inside the domain module (ARCHITECTURE.md), in one table:
+// each room names the rooms it may reach; any room may reach the kernel
+// and the pure packages (fsrs, fsrsopt, notes, cardtext, content,
+// textrule), which reach no room; only the root package domain, which
+// composes the rooms, reaches them all, and nothing reaches it. The
+// background room (jobs, purge) is reached through kernel.Jobs, never
+// imported. TestDependencyRings runs it, under -short too.
+func checkDomainRooms(t *testing.T) {
+	const dom = "github.com/takhtabush/takhtabush/domain"
+	const kernel = "internal/kernel"
+	rooms := map[string][]string{ // room -> the rooms it may reach besides itself
+		kernel:       nil,
+		"identity":   {kernel},
+		"library":    {kernel},
+		"study":      {"library", kernel},
+		"exchange":   {"library", kernel},
+		"background": {kernel},
+	}
+	// roomOf names the room of a package of the domain module: "" for the
+	// root, its room, or "pure" for a pure package.
+	roomOf := func(p string) string {
+		rest, ok := strings.CutPrefix(p, dom+"/")
+		if !ok {
+			return ""
+		}
+		for r := range rooms {
+			if rest == r || strings.HasPrefix(rest, r+"/") {
+				return r
+			}
+		}
+		return "pure"
+	}
+	pkgs := goListPackages(t, dom+"/...")
+	if len(pkgs) < len(rooms)+5 {
+		t.Fatalf("go list returned only %d packages of the domain module; the check is not looking", len(pkgs))
+	}
+	reached := map[string]bool{} // "from -> to" arrows seen
+	for _, p := range pkgs {
+		from := roomOf(p.ImportPath)
+		for _, d := range p.Deps {
+			if d != dom && !strings.HasPrefix(d, dom+"/") {
+				continue
+			}
+			to := roomOf(d)
+			reached[from+" -> "+to] = true
+			switch {
+			case from == "": // the root composes every room
+			case to == "":
+				t.Errorf("%s depends on the root package domain: only callers outside the domain compose the rooms", p.ImportPath)
+			case from == "pure" && to != "pure":
+				t.Errorf("%s (a pure package) depends on %s (room %s): pure packages reach no room", p.ImportPath, d, to)
+			case from != "pure" && to != from && to != "pure" && !slices.Contains(rooms[from], to):
+				t.Errorf("%s (room %s) depends on %s (room %s): %s may reach only %v", p.ImportPath, from, d, to, from, rooms[from])
+			}
+		}
+	}
+	// The matcher sees what it must: every allowed arrow that is used shows up.
+	for _, arrow := range []string{"study -> library", "exchange -> library", "identity -> " + kernel, "background -> " + kernel, " -> background", "library -> pure"} {
+		if !reached[arrow] {
+			t.Errorf("no package shows the arrow %q: the check cannot see the rooms' dependencies", arrow)
+		}
+	}
+}
+
+// listedPackage is a package as go list shows it: its path and every
+// package it depends on.
+type listedPackage struct {
+	ImportPath string
+	Deps       []string
+}
+
+// goListPackages lists the packages matching pattern (non-test) with the
+// packages each depends on.
+func goListPackages(t *testing.T, pattern string) []struct {
+	ImportPath string
+	Deps       []string
+} {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-json=ImportPath,Deps", pattern).Output()
+	if err != nil {
+		t.Fatalf("go list %s: %v", pattern, err)
+	}
+	var pkgs []struct {
+		ImportPath string
+		Deps       []string
+	}
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	for dec.More() {
+		var p struct {
+			ImportPath string
+			Deps       []string
+		}
+		if err := dec.Decode(&p); err != nil {
+			t.Fatal(err)
+		}
+		pkgs = append(pkgs, p)
+	}
+	return pkgs
 }
 
 // goListDeps lists the packages pattern's non-test packages depend on,

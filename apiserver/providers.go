@@ -25,6 +25,8 @@ import (
 	"github.com/takhtabush/takhtabush/apiserver/internal/rest"
 	"github.com/takhtabush/takhtabush/apiserver/internal/web"
 	"github.com/takhtabush/takhtabush/domain"
+	"github.com/takhtabush/takhtabush/domain/background"
+	"github.com/takhtabush/takhtabush/domain/identity"
 	"github.com/takhtabush/takhtabush/mcpcore"
 	"github.com/takhtabush/takhtabush/ports"
 )
@@ -138,7 +140,7 @@ func provideLimiter(cfg Config, m *obs.Metrics) *limits.Limiter {
 
 // provideMCPServer builds the MCP engine over the binding, and registers
 // the job kinds that run its tools' MCP tasks.
-func provideMCPServer(svc ports.McpServices, jobs *domain.JobService, cfg Config, log *slog.Logger, m *obs.Metrics, key serverKey, ids ports.IDSource) (*mcpcore.Server, error) {
+func provideMCPServer(svc ports.McpServices, jobs *background.JobService, cfg Config, log *slog.Logger, m *obs.Metrics, key serverKey, ids ports.IDSource) (*mcpcore.Server, error) {
 	// The MRTR state key derives from the server key, so every instance
 	// shares it, and differs from the CSRF key.
 	mac := hmac.New(sha256.New, key)
@@ -153,7 +155,7 @@ func provideMCPServer(svc ports.McpServices, jobs *domain.JobService, cfg Config
 }
 
 // provideOAuth builds the OAuth authorization server.
-func provideOAuth(store ports.Database, clock ports.Clock, ids ports.IDSource, cfg Config) *domain.OAuthService {
+func provideOAuth(store ports.Database, clock ports.Clock, ids ports.IDSource, cfg Config) *identity.OAuthService {
 	return newOAuthService(store, clock, ids, cfg)
 }
 
@@ -176,7 +178,7 @@ func providePurge(log *slog.Logger, m *obs.Metrics, svc *domain.Services) *purge
 }
 
 // newOAuthService builds the OAuth authorization server.
-func newOAuthService(store ports.Database, clock ports.Clock, ids ports.IDSource, cfg Config) *domain.OAuthService {
+func newOAuthService(store ports.Database, clock ports.Clock, ids ports.IDSource, cfg Config) *identity.OAuthService {
 	docs := cfg.ClientDocuments
 	if docs == nil {
 		docs = clientdoc.New()
@@ -185,7 +187,7 @@ func newOAuthService(store ports.Database, clock ports.Clock, ids ports.IDSource
 	for _, r := range cfg.resources() {
 		res[r.ID] = cfg.canonicalResource(r.ID)
 	}
-	return domain.NewOAuthService(store, clock, ids, docs, domain.OAuthConfig{
+	return identity.NewOAuthService(store, clock, ids, docs, identity.OAuthConfig{
 		Issuer: cfg.BaseURL, Resources: res, DefaultResource: cfg.MCPURL(),
 	})
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/takhtabush/takhtabush/contracts"
-	"github.com/takhtabush/takhtabush/domain"
+	"github.com/takhtabush/takhtabush/domain/background"
 )
 
 // TestPurgeExpired runs the purge on what an agent and a person leave
@@ -49,7 +49,7 @@ func TestPurgeExpired(t *testing.T) {
 		}
 
 		// A day and more later every one of them is over its retention.
-		e.clock.Advance(contracts.SessionTTL + domain.IdempotencyKeyTTL + domain.PurgeGrace)
+		e.clock.Advance(contracts.SessionTTL + background.IdempotencyKeyTTL + background.PurgeGrace)
 		purged, err = e.app.Purge(ctx)
 		if err != nil {
 			t.Fatal(err)

@@ -13,7 +13,12 @@ import (
 	"github.com/takhtabush/takhtabush/apiserver/internal/rest"
 	"github.com/takhtabush/takhtabush/apiserver/internal/web"
 	"github.com/takhtabush/takhtabush/domain"
+	"github.com/takhtabush/takhtabush/domain/background"
+	"github.com/takhtabush/takhtabush/domain/exchange"
 	"github.com/takhtabush/takhtabush/domain/fsrs"
+	"github.com/takhtabush/takhtabush/domain/identity"
+	"github.com/takhtabush/takhtabush/domain/library"
+	"github.com/takhtabush/takhtabush/domain/study"
 	"github.com/takhtabush/takhtabush/ports"
 )
 
@@ -24,8 +29,8 @@ var obsSet = wire.NewSet(
 	wire.Bind(new(mcpbind.AuditFailures), new(*obs.Metrics)),
 )
 
-// domainSet builds the domain services on the store and offers each one
-// as the port it implements.
+// domainSet builds the domain services on the store; the rooms' sets
+// below offer each service as the port it implements.
 var domainSet = wire.NewSet(
 	provideStore,
 	provideBlobs,
@@ -35,25 +40,50 @@ var domainSet = wire.NewSet(
 	wire.Bind(new(ports.Scheduler), new(*fsrs.Scheduler)),
 	wire.InterfaceValue(new(ports.IDSource), domain.RandomIDs{}),
 	domain.NewServices,
-	wire.FieldsOf(new(*domain.Services),
-		"Decks", "Cards", "Notes", "Study", "Stats", "Media", "Accounts", "Keys", "WebSessions", "Exposure", "Audit", "Settings", "AccountData", "Jobs", "Export", "Trash", "Import"),
-	wire.Bind(new(ports.DeckService), new(*domain.DeckService)),
-	wire.Bind(new(ports.CardService), new(*domain.CardService)),
-	wire.Bind(new(ports.NoteService), new(*domain.NoteService)),
-	wire.Bind(new(ports.StudyService), new(*domain.StudyService)),
-	wire.Bind(new(ports.StatsService), new(*domain.StatsService)),
-	wire.Bind(new(ports.MediaService), new(*domain.MediaService)),
-	wire.Bind(new(ports.AccountService), new(*domain.AccountService)),
-	wire.Bind(new(ports.KeyService), new(*domain.KeyService)),
-	wire.Bind(new(ports.WebSessionService), new(*domain.WebSessionService)),
-	wire.Bind(new(ports.ExposureService), new(*domain.ExposureService)),
-	wire.Bind(new(ports.AuditService), new(*domain.AuditService)),
-	wire.Bind(new(ports.SettingsService), new(*domain.SettingsService)),
-	wire.Bind(new(ports.AccountDataService), new(*domain.AccountDataService)),
-	wire.Bind(new(ports.JobService), new(*domain.JobService)),
-	wire.Bind(new(ports.ExportService), new(*domain.ExportService)),
-	wire.Bind(new(ports.TrashService), new(*domain.TrashService)),
-	wire.Bind(new(ports.ImportService), new(*domain.ImportService)),
+	identitySet, librarySet, studySet, exchangeSet, backgroundSet,
+)
+
+// identitySet: accounts, keys, web sessions, exposure, audit and settings
+// (domain/identity; its OAuth service is built in httpSet).
+var identitySet = wire.NewSet(
+	wire.FieldsOf(new(*domain.Services), "Accounts", "Keys", "WebSessions", "Exposure", "Audit", "Settings"),
+	wire.Bind(new(ports.AccountService), new(*identity.AccountService)),
+	wire.Bind(new(ports.KeyService), new(*identity.KeyService)),
+	wire.Bind(new(ports.WebSessionService), new(*identity.WebSessionService)),
+	wire.Bind(new(ports.ExposureService), new(*identity.ExposureService)),
+	wire.Bind(new(ports.AuditService), new(*identity.AuditService)),
+	wire.Bind(new(ports.SettingsService), new(*identity.SettingsService)),
+)
+
+// librarySet: decks, cards, notes, media and the trash (domain/library).
+var librarySet = wire.NewSet(
+	wire.FieldsOf(new(*domain.Services), "Decks", "Cards", "Notes", "Media", "Trash"),
+	wire.Bind(new(ports.DeckService), new(*library.DeckService)),
+	wire.Bind(new(ports.CardService), new(*library.CardService)),
+	wire.Bind(new(ports.NoteService), new(*library.NoteService)),
+	wire.Bind(new(ports.MediaService), new(*library.MediaService)),
+	wire.Bind(new(ports.TrashService), new(*library.TrashService)),
+)
+
+// studySet: study sessions and reviews, statistics and plans (domain/study).
+var studySet = wire.NewSet(
+	wire.FieldsOf(new(*domain.Services), "Study", "Stats"),
+	wire.Bind(new(ports.StudyService), new(*study.StudyService)),
+	wire.Bind(new(ports.StatsService), new(*study.StatsService)),
+)
+
+// exchangeSet: package import, export and the account's data (domain/exchange).
+var exchangeSet = wire.NewSet(
+	wire.FieldsOf(new(*domain.Services), "AccountData", "Export", "Import"),
+	wire.Bind(new(ports.AccountDataService), new(*exchange.AccountDataService)),
+	wire.Bind(new(ports.ExportService), new(*exchange.ExportService)),
+	wire.Bind(new(ports.ImportService), new(*exchange.ImportService)),
+)
+
+// backgroundSet: long jobs (domain/background; the purge is built in httpSet).
+var backgroundSet = wire.NewSet(
+	wire.FieldsOf(new(*domain.Services), "Jobs"),
+	wire.Bind(new(ports.JobService), new(*background.JobService)),
 )
 
 // mcpSet binds the MCP port to the domain services and builds the engine.
@@ -71,7 +101,7 @@ var httpSet = wire.NewSet(
 	provideOAuth,
 	providePurge,
 	provideLimiter,
-	wire.Bind(new(ports.OAuthService), new(*domain.OAuthService)),
+	wire.Bind(new(ports.OAuthService), new(*identity.OAuthService)),
 	provideOAuthHTTP,
 	wire.Struct(new(auth.Services), "*"),
 	provideAuthConfig,

@@ -1,70 +1,81 @@
-// Package domain is Takhtabush's business logic: decks, cards, study
-// sessions, statistics and plans, accounts, API keys, web sessions, tool
-// exposure, audit and media. It implements the driving ports
-// (ports.DeckService, ports.CardService, …) on top of the driven ports
-// (ports.Database, ports.Clock, ports.IDSource, ports.Scheduler,
-// ports.BlobStore) and decides who owns what: every call acts for the
-// principal in its context and sees only that user's data.
+// Package domain composes Takhtabush's business logic from its rooms
+// (ARCHITECTURE.md): identity (accounts, keys, sessions, OAuth), library
+// (decks, cards, notes, media, trash), study (sessions, reviews, stats,
+// plans), exchange (package import, export, account data) and background
+// (jobs, purge), over a shared kernel (domain/internal/kernel). The rooms
+// implement the driving ports (ports.DeckService, ports.CardService, …) on
+// top of the driven ports (ports.Database, ports.Clock, ports.IDSource,
+// ports.Scheduler, ports.BlobStore) and decide who owns what: every call
+// acts for the principal in its context and sees only that user's data.
 //
-// It never imports a database driver, an adapter, mcpcore or the
-// apiserver; deps_test.go enforces that.
+// This package holds only the composition (NewServices, Services) and
+// what callers need to build it (Config, the clock and ids). No room
+// imports it. The domain never imports a database driver, an adapter,
+// mcpcore or the apiserver; apiserver/deps_test.go enforces that and the
+// rooms' arrows.
 package domain
 
 import (
 	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/domain/background"
+	"github.com/takhtabush/takhtabush/domain/exchange"
+	"github.com/takhtabush/takhtabush/domain/identity"
+	"github.com/takhtabush/takhtabush/domain/internal/kernel"
+	"github.com/takhtabush/takhtabush/domain/library"
+	"github.com/takhtabush/takhtabush/domain/study"
 	"github.com/takhtabush/takhtabush/ports"
 )
 
 // Services are all the domain services, sharing one set of dependencies.
 type Services struct {
-	Decks       *DeckService
-	Cards       *CardService
-	Notes       *NoteService
-	Study       *StudyService
-	Stats       *StatsService
-	Media       *MediaService
-	Accounts    *AccountService
-	Keys        *KeyService
-	WebSessions *WebSessionService
-	Exposure    *ExposureService
-	Audit       *AuditService
-	Settings    *SettingsService
-	AccountData *AccountDataService
-	Jobs        *JobService
-	Export      *ExportService
-	Import      *ImportService
-	Purge       *PurgeService
-	Trash       *TrashService
+	Decks       *library.DeckService
+	Cards       *library.CardService
+	Notes       *library.NoteService
+	Study       *study.StudyService
+	Stats       *study.StatsService
+	Media       *library.MediaService
+	Accounts    *identity.AccountService
+	Keys        *identity.KeyService
+	WebSessions *identity.WebSessionService
+	Exposure    *identity.ExposureService
+	Audit       *identity.AuditService
+	Settings    *identity.SettingsService
+	AccountData *exchange.AccountDataService
+	Jobs        *background.JobService
+	Export      *exchange.ExportService
+	Import      *exchange.ImportService
+	Purge       *background.PurgeService
+	Trash       *library.TrashService
 }
 
 // NewServices builds every service. blobs may be nil when media uploads
 // are not served (AcceptUpload then fails as unavailable).
-func NewServices(store ports.Database, blobs ports.BlobStore, clock ports.Clock, ids ports.IDSource, sched ports.Scheduler, cfg Config) *Services {
-	d := NewDeps(store, blobs, clock, ids, sched, cfg)
-	jobs := NewJobService(d)
+func NewServices(store ports.Database, blobs ports.BlobStore, clock ports.Clock, ids ports.IDSource, sched ports.Scheduler, cfg kernel.Config) *Services {
+	d := kernel.NewDeps(store, blobs, clock, ids, sched, cfg)
+	jobs := background.NewJobService(d)
 	d.Jobs = jobs
 	// Optimising changes the person's scheduling weights: study:write, the
 	// scope optimize_parameters needs, reads and cancels its jobs.
-	d.Jobs.Register(contracts.JobKindOptimizeParameters, contracts.ScopeStudyWrite, OptimizeHandler(d))
+	d.Jobs.Register(contracts.JobKindOptimizeParameters, contracts.ScopeStudyWrite, study.OptimizeHandler(d))
 	svc := &Services{
-		Decks:       &DeckService{d},
-		Cards:       &CardService{d},
-		Notes:       &NoteService{d},
-		Study:       &StudyService{d},
-		Stats:       NewStatsService(d),
-		Media:       &MediaService{d},
-		Accounts:    &AccountService{d},
-		Keys:        &KeyService{d},
-		WebSessions: &WebSessionService{d},
-		Exposure:    &ExposureService{d},
-		Audit:       &AuditService{d},
-		Settings:    &SettingsService{d},
-		AccountData: &AccountDataService{d},
+		Decks:       &library.DeckService{Deps: d},
+		Cards:       &library.CardService{Deps: d},
+		Notes:       &library.NoteService{Deps: d},
+		Study:       &study.StudyService{Deps: d},
+		Stats:       study.NewStatsService(d),
+		Media:       &library.MediaService{Deps: d},
+		Accounts:    &identity.AccountService{Deps: d},
+		Keys:        &identity.KeyService{Deps: d},
+		WebSessions: &identity.WebSessionService{Deps: d},
+		Exposure:    &identity.ExposureService{Deps: d},
+		Audit:       &identity.AuditService{Deps: d},
+		Settings:    &identity.SettingsService{Deps: d},
+		AccountData: &exchange.AccountDataService{Deps: d},
 		Jobs:        jobs,
-		Export:      NewExportService(d),
-		Purge:       &PurgeService{d},
-		Trash:       &TrashService{d},
+		Export:      exchange.NewExportService(d),
+		Purge:       &background.PurgeService{Deps: d},
+		Trash:       &library.TrashService{Deps: d},
 	}
-	svc.Import = NewImportService(d, svc.Media, svc.Cards, svc.Jobs)
+	svc.Import = exchange.NewImportService(d, svc.Media, svc.Cards, svc.Jobs)
 	return svc
 }

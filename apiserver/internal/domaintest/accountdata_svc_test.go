@@ -12,6 +12,8 @@ import (
 
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/domain"
+	"github.com/takhtabush/takhtabush/domain/exchange"
+	"github.com/takhtabush/takhtabush/domain/library"
 )
 
 // fillAccount gives ctx's account a deck with cards, a review, an audit
@@ -103,18 +105,18 @@ func testExportAccount(t *testing.T, store string) {
 		APIKeys  []map[string]any          `json:"apiKeys"`
 		Presets  []contracts.Preset        `json:"presets"`
 		Decks    []contracts.Deck          `json:"decks"`
-		Notes    []domain.ExportNote       `json:"notes"`
+		Notes    []exchange.ExportNote     `json:"notes"`
 		Cards    []contracts.Card          `json:"cards"`
 		Trash    []contracts.TrashItem     `json:"trash"`
-		Reviews  []domain.ExportReview     `json:"reviews"`
+		Reviews  []exchange.ExportReview   `json:"reviews"`
 		Audit    []contracts.AuditEvent    `json:"audit"`
-		Media    []domain.ExportMedia      `json:"media"`
+		Media    []exchange.ExportMedia    `json:"media"`
 	}
-	raw := files[domain.ExportJSONName]
+	raw := files[exchange.ExportJSONName]
 	if err := json.Unmarshal(raw, &doc); err != nil {
 		t.Fatalf("the export's JSON does not parse: %v\n%s", err, raw)
 	}
-	if doc.Format != domain.ExportFormat || doc.Version != 1 || doc.Account.Email != "ada@example.com" {
+	if doc.Format != exchange.ExportFormat || doc.Version != 1 || doc.Account.Email != "ada@example.com" {
 		t.Errorf("header: %q v%d account %+v", doc.Format, doc.Version, doc.Account)
 	}
 	if len(doc.Decks) != 1 || doc.Decks[0].ID != d.ID || len(doc.Cards) != 4 || len(doc.Reviews) != 1 || doc.Reviews[0].Rating != contracts.RatingGood ||
@@ -190,7 +192,7 @@ func testDeleteAccount(t *testing.T, store string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mediaKey := domain.MediaBlobKey(row)
+	mediaKey := library.MediaBlobKey(row)
 	key, err := e.svc.Keys.CreateKey(ctx, "laptop", []contracts.Scope{contracts.ScopeDecksRead}, 0)
 	if err != nil {
 		t.Fatal(err)

@@ -17,6 +17,7 @@ import (
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/domain"
 	"github.com/takhtabush/takhtabush/domain/fsrs"
+	"github.com/takhtabush/takhtabush/domain/library"
 	"github.com/takhtabush/takhtabush/ports"
 )
 
@@ -46,7 +47,7 @@ func (e *env) blob(mediaID string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return e.blobKey(domain.MediaBlobKey(row))
+	return e.blobKey(library.MediaBlobKey(row))
 }
 
 // blobKey reads the blob under key.

@@ -12,6 +12,7 @@ import (
 	"github.com/takhtabush/takhtabush/adapters/ankipkg"
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/domain"
+	"github.com/takhtabush/takhtabush/domain/exchange"
 	"github.com/takhtabush/takhtabush/domain/fsrs"
 )
 
@@ -35,7 +36,7 @@ func testExportMedia(t *testing.T, store string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	token := strings.TrimPrefix(link.DownloadURL, baseURL+domain.ExportPathPrefix)
+	token := strings.TrimPrefix(link.DownloadURL, baseURL+exchange.ExportPathPrefix)
 	var buf bytes.Buffer
 	var name string
 	if err := e.svc.Export.Download(context.Background(), token, func(n string) io.Writer { name = n; return &buf }); err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/domain"
+	"github.com/takhtabush/takhtabush/domain/identity"
 )
 
 func TestAccounts(t *testing.T) { eachStore(t, testAccounts) }
@@ -186,7 +187,7 @@ func testWebSessions(t *testing.T, store string) {
 	if err != nil || p.UserID != u.ID || p.CredentialKind != contracts.CredentialSession || !slices.Equal(p.Scopes, contracts.AllScopes) {
 		t.Fatalf("session principal = %+v, %v", p, err)
 	}
-	if p.CredentialID == "" || strings.Contains(sess, p.CredentialID) || p.CredentialID != domain.WebSessionID(sess) || len(p.CredentialID) != 16 {
+	if p.CredentialID == "" || strings.Contains(sess, p.CredentialID) || p.CredentialID != identity.WebSessionID(sess) || len(p.CredentialID) != 16 {
 		t.Errorf("session id %q must be a hash prefix, not the token", p.CredentialID)
 	}
 	if err := e.svc.WebSessions.SignOut(bg, sess); err != nil {

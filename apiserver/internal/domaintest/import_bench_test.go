@@ -17,6 +17,7 @@ import (
 	"github.com/takhtabush/takhtabush/adapters/sqlite"
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/domain"
+	"github.com/takhtabush/takhtabush/domain/exchange"
 	"github.com/takhtabush/takhtabush/domain/fsrs"
 	"github.com/takhtabush/takhtabush/ports"
 )
@@ -128,7 +129,7 @@ func BenchmarkImportPackage(b *testing.B) {
 		var cpuPublish time.Duration
 		ph.on["publishing"] = func() { cpuPublish = cpuTime() }
 		ph.on["published"] = func() { cpuPublish = cpuTime() - cpuPublish }
-		rep, err := importFile(ctx, e, f, st.Size(), domain.ImportOptions{Progress: ph.progress})
+		rep, err := importFile(ctx, e, f, st.Size(), exchange.ImportOptions{Progress: ph.progress})
 		b.StopTimer()
 		end := time.Now()
 		cpuAll := cpuTime() - cpu0
@@ -159,7 +160,7 @@ func BenchmarkImportPackage(b *testing.B) {
 		runtime.GC()
 		heap = sampleHeap()
 		start = time.Now()
-		rep, err = importFile(ctx, e, f, st.Size(), domain.ImportOptions{})
+		rep, err = importFile(ctx, e, f, st.Size(), exchange.ImportOptions{})
 		b.ReportMetric(time.Since(start).Seconds(), "reimport-s")
 		b.ReportMetric(float64(heap())/(1<<20), "reimport-peak-heap-MiB")
 		f.Close()

@@ -9,7 +9,7 @@ import (
 
 	"github.com/takhtabush/takhtabush/adapters/ankipkg"
 	"github.com/takhtabush/takhtabush/contracts"
-	"github.com/takhtabush/takhtabush/domain"
+	"github.com/takhtabush/takhtabush/domain/exchange"
 	"github.com/takhtabush/takhtabush/ports"
 )
 
@@ -33,7 +33,7 @@ func testImportGenankiCustomType(t *testing.T, store string) {
 	pkg := src.Head()
 	e, _ := newImportEnv(t, store)
 	ctx := e.user("ada@example.com")
-	rep, err := e.svc.Import.Apply(ctx, src, domain.ImportOptions{})
+	rep, err := e.svc.Import.Apply(ctx, src, exchange.ImportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

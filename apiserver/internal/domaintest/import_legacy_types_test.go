@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/takhtabush/takhtabush/contracts"
-	"github.com/takhtabush/takhtabush/domain"
 	"github.com/takhtabush/takhtabush/domain/cardtext"
+	"github.com/takhtabush/takhtabush/domain/exchange"
 	"github.com/takhtabush/takhtabush/ports"
 )
 
@@ -72,7 +72,7 @@ func testReimportConvertedNotes(t *testing.T, store string) {
 
 	pkg := vocabPackage("{{FrontSide}}<hr id=answer>{{Word}}: {{Meaning}}")
 	pkg.Cards[0].State = reviewed // the same package carries the same scheduling (Anki keeps the due day)
-	rep, err := e.svc.Import.Apply(ctx, viaApkg(t, pkg), domain.ImportOptions{})
+	rep, err := e.svc.Import.Apply(ctx, viaApkg(t, pkg), exchange.ImportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +123,7 @@ func testReimportConvertedNotes(t *testing.T, store string) {
 	}
 
 	// Once moved, a further re-import is an ordinary one.
-	rep, err = e.svc.Import.Apply(ctx, viaApkg(t, pkg), domain.ImportOptions{})
+	rep, err = e.svc.Import.Apply(ctx, viaApkg(t, pkg), exchange.ImportOptions{})
 	if err != nil || rep.NotesUpdated != 2 || rep.NotesCreated != 0 || rep.CardsCreated != 0 {
 		t.Errorf("second re-import %+v %v", rep, err)
 	}
@@ -159,7 +159,7 @@ func TestReimportConvertedNoteSameFields(t *testing.T) {
 		Notes: []ports.AnkiNote{{Key: 1, GUID: "g-pair", TypeKey: 1700000000009, Fields: []string{"eins", "one"}}},
 		Cards: []ports.AnkiCard{{Key: 10, NoteKey: 1, DeckKey: 1, Ord: 0, Position: 1}},
 	}
-	rep, err := e.svc.Import.Apply(ctx, viaApkg(t, pkg), domain.ImportOptions{})
+	rep, err := e.svc.Import.Apply(ctx, viaApkg(t, pkg), exchange.ImportOptions{})
 	if err != nil || rep.NotesUpdated != 1 || len(rep.Skipped) != 0 {
 		t.Fatalf("re-import %+v %v", rep, err)
 	}

@@ -12,7 +12,9 @@ import (
 	"time"
 
 	"github.com/takhtabush/takhtabush/contracts"
-	"github.com/takhtabush/takhtabush/domain"
+	"github.com/takhtabush/takhtabush/domain/background"
+	"github.com/takhtabush/takhtabush/domain/exchange"
+	"github.com/takhtabush/takhtabush/domain/library"
 	"github.com/takhtabush/takhtabush/ports"
 )
 
@@ -82,7 +84,7 @@ func testImportMediaStaged(t *testing.T, store string) {
 			if got, err := md.UploadedMedia(context.Background(), uid, []string{r.ID}); err != nil || len(got) != 0 {
 				t.Errorf("a staged file referable: %v, %v", got, err)
 			}
-			if _, err := e.blobKey(domain.MediaBlobKey(r)); err != nil {
+			if _, err := e.blobKey(library.MediaBlobKey(r)); err != nil {
 				t.Errorf("the blob of a staged file: %v", err)
 			}
 		}
@@ -101,7 +103,7 @@ func testImportMediaStaged(t *testing.T, store string) {
 			t.Fatalf("%s: the import did not stage its media", when)
 		}
 		for _, r := range seen {
-			if _, err := e.blobKey(domain.MediaBlobKey(r)); !contracts.IsKind(err, contracts.KindNotFound) {
+			if _, err := e.blobKey(library.MediaBlobKey(r)); !contracts.IsKind(err, contracts.KindNotFound) {
 				t.Fatalf("%s: the blob of a dropped file: %v", when, err)
 			}
 		}
@@ -110,7 +112,7 @@ func testImportMediaStaged(t *testing.T, store string) {
 	cctx, cancel := context.WithCancel(ctx)
 	ph := newPhases()
 	ph.on["staging notes and cards"] = func() { whileStaging(); cancel() }
-	if _, err := e.svc.Import.Apply(cctx, sourceOf(pkg), domain.ImportOptions{Progress: ph.progress}); err == nil {
+	if _, err := e.svc.Import.Apply(cctx, sourceOf(pkg), exchange.ImportOptions{Progress: ph.progress}); err == nil {
 		t.Fatal("a canceled import succeeded")
 	}
 	nothingLeft("canceled while staging")
@@ -119,10 +121,10 @@ func testImportMediaStaged(t *testing.T, store string) {
 	ph = newPhases()
 	ph.on["staging notes and cards"] = whileStaging
 	ph.on["publishing"] = func() { e.deck(ctx, "Big") }
-	_, err := e.svc.Import.Apply(ctx, sourceOf(pkg), domain.ImportOptions{Progress: ph.progress})
+	_, err := e.svc.Import.Apply(ctx, sourceOf(pkg), exchange.ImportOptions{Progress: ph.progress})
 	wantKind(t, err, contracts.KindConflict)
 	nothingLeft("failed while publishing")
-	rep, err := e.svc.Import.Apply(ctx, sourceOf(pkg), domain.ImportOptions{})
+	rep, err := e.svc.Import.Apply(ctx, sourceOf(pkg), exchange.ImportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +146,7 @@ func testImportMediaStaged(t *testing.T, store string) {
 
 	// A re-import reuses the files: same rows, nothing staged, and the
 	// notes still reference them.
-	rep, err = e.svc.Import.Apply(ctx, sourceOf(pkg), domain.ImportOptions{})
+	rep, err = e.svc.Import.Apply(ctx, sourceOf(pkg), exchange.ImportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +180,7 @@ func testImportMediaStaged(t *testing.T, store string) {
 	if s := staged(); len(s) != 0 || usage() != files*size {
 		t.Fatalf("after the purge: %d staged files, %d bytes in use", len(s), usage())
 	}
-	if _, err := e.blobKey(domain.MediaBlobKey(dead)); !contracts.IsKind(err, contracts.KindNotFound) {
+	if _, err := e.blobKey(library.MediaBlobKey(dead)); !contracts.IsKind(err, contracts.KindNotFound) {
 		t.Fatalf("the blob of a dead import's file: %v", err)
 	}
 }
@@ -207,7 +209,7 @@ func (e *env) stagedFile(ctx context.Context, uid, stageID, jobID, name string) 
 	if err := e.store.Media().CreateMedia(ctx, m); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.Commit(ctx, domain.MediaBlobKey(m)); err != nil {
+	if err := w.Commit(ctx, library.MediaBlobKey(m)); err != nil {
 		t.Fatal(err)
 	}
 	return m
@@ -242,7 +244,7 @@ func testReimportEditedPackage(t *testing.T, store string) {
 	p, _ := contracts.PrincipalFrom(ctx)
 	uid := p.UserID
 	pkg := benchPackage(40, 100, 0, 0)
-	if _, err := e.svc.Import.Apply(ctx, sourceOf(pkg), domain.ImportOptions{}); err != nil {
+	if _, err := e.svc.Import.Apply(ctx, sourceOf(pkg), exchange.ImportOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	cardOf := func(guid string) ports.CardRow {
@@ -259,7 +261,7 @@ func testReimportEditedPackage(t *testing.T, store string) {
 	pkg.Notes[2].Fields = slices.Clone(pkg.Notes[0].Fields) // bench-0 and bench-2 are in deck Big
 	due := t0.Add(40 * 24 * time.Hour)
 	pkg.Cards[4].State.Due, pkg.Cards[4].State.Reps = due, 9
-	rep, err := e.svc.Import.Apply(ctx, sourceOf(pkg), domain.ImportOptions{})
+	rep, err := e.svc.Import.Apply(ctx, sourceOf(pkg), exchange.ImportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -323,7 +325,7 @@ func testImportJobAbandoned(t *testing.T, store string) {
 			}
 		}
 		e.clock.Advance(2 * time.Second)
-		r := e.svc.Jobs.Runner(domain.RunnerConfig{Owner: "alive", MaxAttempts: 1})
+		r := e.svc.Jobs.Runner(background.RunnerConfig{Owner: "alive", MaxAttempts: 1})
 		if ran, err := r.RunOnce(context.Background()); !ran || err != nil {
 			t.Fatalf("RunOnce = %v, %v", ran, err)
 		}
@@ -337,7 +339,7 @@ func testImportJobAbandoned(t *testing.T, store string) {
 		if rows, err := e.store.Media().StagedMedia(ctx, uid, "", "", 10); err != nil || len(rows) != 0 {
 			t.Fatalf("staged files left: %+v, %v", rows, err)
 		}
-		if _, err := e.blobKey(domain.MediaBlobKey(file)); !contracts.IsKind(err, contracts.KindNotFound) {
+		if _, err := e.blobKey(library.MediaBlobKey(file)); !contracts.IsKind(err, contracts.KindNotFound) {
 			t.Fatalf("the staged file's blob: %v", err)
 		}
 		if _, err := e.store.Media().MediaByID(ctx, upload); !contracts.IsKind(err, contracts.KindNotFound) {

@@ -11,6 +11,7 @@ import (
 	"github.com/takhtabush/takhtabush/adapters/sqlite"
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/domain"
+	"github.com/takhtabush/takhtabush/domain/exchange"
 	"github.com/takhtabush/takhtabush/domain/fsrs"
 	"github.com/takhtabush/takhtabush/ports"
 )
@@ -79,7 +80,7 @@ func importPeakHeap(t *testing.T, notes int) (first, again uint64) {
 		}
 		runtime.GC()
 		heap := sampleHeap()
-		rep, err := importFile(ctx, e, f, st.Size(), domain.ImportOptions{})
+		rep, err := importFile(ctx, e, f, st.Size(), exchange.ImportOptions{})
 		peak := heap()
 		if err != nil {
 			t.Fatal(err)
@@ -111,7 +112,7 @@ func writeApkg(t testing.TB, p ports.AnkiPackage) string {
 
 // importFile imports the package in f as an import job does: opened by
 // the package reader, applied a chunk at a time.
-func importFile(ctx context.Context, e *env, f *os.File, size int64, opts domain.ImportOptions) (contracts.ImportReport, error) {
+func importFile(ctx context.Context, e *env, f *os.File, size int64, opts exchange.ImportOptions) (contracts.ImportReport, error) {
 	src, err := (ankipkg.Reader{TempDir: e.t.TempDir()}).OpenPackage(ctx, f, size)
 	if err != nil {
 		return contracts.ImportReport{}, err

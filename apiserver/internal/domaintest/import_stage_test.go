@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/takhtabush/takhtabush/contracts"
-	"github.com/takhtabush/takhtabush/domain"
+	"github.com/takhtabush/takhtabush/domain/exchange"
 	"github.com/takhtabush/takhtabush/ports"
 )
 
@@ -212,7 +212,7 @@ func testImportStaged(t *testing.T, store string) {
 	}()
 
 	ph := newPhases()
-	rep, err := e.svc.Import.Apply(ctx, sourceOf(pkg), domain.ImportOptions{Progress: ph.progress})
+	rep, err := e.svc.Import.Apply(ctx, sourceOf(pkg), exchange.ImportOptions{Progress: ph.progress})
 	close(stop)
 	<-readerDone
 	longest, during, perr := probe.finish(ph.when("staging notes and cards"), ph.when("publishing"))
@@ -280,7 +280,7 @@ func testImportFailureLeavesNothing(t *testing.T, store string) {
 	cctx, cancel := context.WithCancel(ctx)
 	ph := newPhases()
 	ph.on["staging the review log"] = cancel
-	_, err := e.svc.Import.Apply(cctx, sourceOf(pkg), domain.ImportOptions{Progress: ph.progress})
+	_, err := e.svc.Import.Apply(cctx, sourceOf(pkg), exchange.ImportOptions{Progress: ph.progress})
 	if err == nil {
 		t.Fatal("a canceled import succeeded")
 	}
@@ -288,7 +288,7 @@ func testImportFailureLeavesNothing(t *testing.T, store string) {
 
 	ph = newPhases()
 	ph.on["publishing"] = func() { e.deck(ctx, "Big") }
-	_, err = e.svc.Import.Apply(ctx, sourceOf(pkg), domain.ImportOptions{Progress: ph.progress})
+	_, err = e.svc.Import.Apply(ctx, sourceOf(pkg), exchange.ImportOptions{Progress: ph.progress})
 	wantKind(t, err, contracts.KindConflict)
 	nothing("failed while publishing")
 
@@ -310,7 +310,7 @@ func testImportFailureLeavesNothing(t *testing.T, store string) {
 		t.Fatalf("purge of live stages: %d, %v", n, err)
 	}
 	e.clock.Advance(2 * time.Hour)
-	_, err = e.svc.Import.Apply(ctx, sourceOf(pkg), domain.ImportOptions{JobID: "job-1", Progress: func(_, _ int64, msg string) {
+	_, err = e.svc.Import.Apply(ctx, sourceOf(pkg), exchange.ImportOptions{JobID: "job-1", Progress: func(_, _ int64, msg string) {
 		if msg == "staging notes and cards" {
 			if ids, _ := st.StagesToDrop(ctx, "job-1", time.Time{}, 10); len(ids) != 1 {
 				t.Errorf("stages of job-1 while its next attempt stages: %v, want its own only", ids)

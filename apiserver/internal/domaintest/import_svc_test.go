@@ -17,7 +17,9 @@ import (
 	"github.com/takhtabush/takhtabush/adapters/ankipkg"
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/domain"
+	"github.com/takhtabush/takhtabush/domain/background"
 	"github.com/takhtabush/takhtabush/domain/content"
+	"github.com/takhtabush/takhtabush/domain/exchange"
 	"github.com/takhtabush/takhtabush/domain/fsrs"
 	"github.com/takhtabush/takhtabush/ports"
 )
@@ -39,7 +41,7 @@ func (e *env) exportPackage(ctx context.Context, deckID string, pkg *ports.AnkiP
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	token := strings.TrimPrefix(link.DownloadURL, baseURL+domain.ExportPathPrefix)
+	token := strings.TrimPrefix(link.DownloadURL, baseURL+exchange.ExportPathPrefix)
 	if err := e.svc.Export.Download(context.Background(), token, func(string) io.Writer { return io.Discard }); err != nil {
 		e.t.Fatal(err)
 	}
@@ -170,7 +172,7 @@ func testImportRoundTrip(t *testing.T, store string) {
 	root := e.fillGerman(ada)
 	p := e.exportPackage(ada, root.ID, pkg)
 
-	rep, err := e.svc.Import.Apply(bob, sourceOf(p), domain.ImportOptions{})
+	rep, err := e.svc.Import.Apply(bob, sourceOf(p), exchange.ImportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +202,7 @@ func testImportRoundTrip(t *testing.T, store string) {
 	// package leaves as it is is not written again (versions stay; the
 	// image is the file bob has already, so its note and cards too).
 	versions := e.versionsOf(bob)
-	again, err := e.svc.Import.Apply(bob, sourceOf(p), domain.ImportOptions{})
+	again, err := e.svc.Import.Apply(bob, sourceOf(p), exchange.ImportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,7 +230,7 @@ func testImportRoundTrip(t *testing.T, store string) {
 	}
 	// The exporting account's own notes are found by their GUID too.
 	before := len(e.cardViews(ada))
-	own, err := e.svc.Import.Apply(ada, sourceOf(p), domain.ImportOptions{})
+	own, err := e.svc.Import.Apply(ada, sourceOf(p), exchange.ImportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -264,7 +266,7 @@ func testImportBuiltPackage(t *testing.T, store string) {
 		},
 		Media: []ports.AnkiMedia{{Name: "notes.pdf", Open: func(context.Context) (io.ReadCloser, error) { return io.NopCloser(strings.NewReader("%PDF")), nil }}},
 	}
-	rep, err := e.svc.Import.Apply(ctx, sourceOf(pkg), domain.ImportOptions{DeckID: target.ID})
+	rep, err := e.svc.Import.Apply(ctx, sourceOf(pkg), exchange.ImportOptions{DeckID: target.ID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -329,7 +331,7 @@ func testImportPackageJob(t *testing.T, store string) {
 	if job.Status != contracts.JobQueued || job.Kind != contracts.JobKindImportPackage || waited {
 		t.Fatalf("submission %+v (waited %v); want a queued job returned at once", job, waited)
 	}
-	runner := e.svc.Jobs.Runner(domain.RunnerConfig{Owner: "r1", Lease: time.Minute})
+	runner := e.svc.Jobs.Runner(background.RunnerConfig{Owner: "r1", Lease: time.Minute})
 	if ran, err := runner.RunOnce(context.Background()); !ran || err != nil {
 		t.Fatalf("run: %v %v", ran, err)
 	}
@@ -415,7 +417,7 @@ func testImportApkgRoundTrip(t *testing.T, store string) {
 		t.Fatal(err)
 	}
 	var apkg bytes.Buffer
-	token := strings.TrimPrefix(link.DownloadURL, baseURL+domain.ExportPathPrefix)
+	token := strings.TrimPrefix(link.DownloadURL, baseURL+exchange.ExportPathPrefix)
 	if err := e.svc.Export.Download(context.Background(), token, func(string) io.Writer { return &apkg }); err != nil {
 		t.Fatal(err)
 	}
@@ -424,7 +426,7 @@ func testImportApkgRoundTrip(t *testing.T, store string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ran, err := e.svc.Jobs.Runner(domain.RunnerConfig{Owner: "r1", Lease: time.Minute}).RunOnce(context.Background()); !ran || err != nil {
+	if ran, err := e.svc.Jobs.Runner(background.RunnerConfig{Owner: "r1", Lease: time.Minute}).RunOnce(context.Background()); !ran || err != nil {
 		t.Fatalf("run: %v %v", ran, err)
 	}
 	got, err := e.svc.Jobs.GetJob(bob, job.ID)

@@ -12,7 +12,7 @@ import (
 
 	"github.com/takhtabush/takhtabush/adapters/ankipkg"
 	"github.com/takhtabush/takhtabush/contracts"
-	"github.com/takhtabush/takhtabush/domain"
+	"github.com/takhtabush/takhtabush/domain/exchange"
 	"github.com/takhtabush/takhtabush/ports"
 )
 
@@ -123,7 +123,7 @@ func testImportOwnNoteTypes(t *testing.T, store string) {
 	backV1 := "{{FrontSide}}<hr id=answer>{{Word}}: {{Meaning}}"
 	pkg := vocabPackage(backV1)
 	pkg.Cards[0].State = contracts.CardState{Phase: contracts.PhaseReview, Due: dueHund, ScheduledDays: 4, Reps: 3, Stability: 5, Difficulty: 5}
-	rep, err := e.svc.Import.Apply(ctx, viaApkg(t, pkg), domain.ImportOptions{})
+	rep, err := e.svc.Import.Apply(ctx, viaApkg(t, pkg), exchange.ImportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +177,7 @@ func testImportOwnNoteTypes(t *testing.T, store string) {
 	backV2 := "{{Meaning}} ({{Word}})"
 	pkg = vocabPackage(backV2)
 	pkg.Cards[0].State = before.State
-	rep, err = e.svc.Import.Apply(ctx, viaApkg(t, pkg), domain.ImportOptions{})
+	rep, err = e.svc.Import.Apply(ctx, viaApkg(t, pkg), exchange.ImportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,7 +243,7 @@ func testImportOwnNoteTypes(t *testing.T, store string) {
 	}
 	wantAfterEdit := e.noteCards(ctx)
 	bob := e.user("bob@example.com")
-	rep, err = e.svc.Import.Apply(bob, viaApkg(t, out), domain.ImportOptions{})
+	rep, err = e.svc.Import.Apply(bob, viaApkg(t, out), exchange.ImportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -341,7 +341,7 @@ func testImportHostileNoteTypes(t *testing.T, store string) {
 		pkg.Notes = append(pkg.Notes, ports.AnkiNote{Key: 100 + key, GUID: "g-" + name, TypeKey: key, Fields: []string{name + " word", "meaning"}})
 		pkg.Cards = append(pkg.Cards, ports.AnkiCard{Key: 200 + key, NoteKey: 100 + key, DeckKey: 1, Position: int(key)})
 	}
-	rep, err := e.svc.Import.Apply(ctx, viaApkg(t, pkg), domain.ImportOptions{})
+	rep, err := e.svc.Import.Apply(ctx, viaApkg(t, pkg), exchange.ImportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

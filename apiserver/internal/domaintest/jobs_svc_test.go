@@ -10,6 +10,7 @@ import (
 
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/domain"
+	"github.com/takhtabush/takhtabush/domain/background"
 )
 
 const testKind = "test_count"
@@ -54,7 +55,7 @@ func testJobs(t *testing.T, store string) {
 	registerCounter(e, nil)
 	ctx := e.user("ada@example.com")
 	other := e.user("bob@example.com")
-	runner := e.svc.Jobs.Runner(domain.RunnerConfig{Owner: "r1", Lease: time.Minute})
+	runner := e.svc.Jobs.Runner(background.RunnerConfig{Owner: "r1", Lease: time.Minute})
 
 	job, err := e.svc.Jobs.Submit(ctx, testKind, map[string]int{"n": 3})
 	if err != nil {
@@ -134,7 +135,7 @@ func testJobCancelAndProgress(t *testing.T, store string) {
 	gate := make(chan struct{})
 	registerCounter(e, gate)
 	ctx := e.user("ada@example.com")
-	runner := e.svc.Jobs.Runner(domain.RunnerConfig{Owner: "r1", Lease: 90 * time.Millisecond, Poll: 10 * time.Millisecond})
+	runner := e.svc.Jobs.Runner(background.RunnerConfig{Owner: "r1", Lease: 90 * time.Millisecond, Poll: 10 * time.Millisecond})
 	rctx, stopRunner := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	wg.Go(func() { runner.Run(rctx) })
@@ -220,7 +221,7 @@ func testJobLeaseLapse(t *testing.T, store string) {
 			t.Fatalf("claim = %v, %v", ok, err)
 		}
 		e.clock.Advance(2 * time.Second)
-		r := e.svc.Jobs.Runner(domain.RunnerConfig{Owner: "alive", MaxAttempts: tc.maxAttempts})
+		r := e.svc.Jobs.Runner(background.RunnerConfig{Owner: "alive", MaxAttempts: tc.maxAttempts})
 		if ran, err := r.RunOnce(context.Background()); !ran || err != nil {
 			t.Fatalf("RunOnce = %v, %v", ran, err)
 		}

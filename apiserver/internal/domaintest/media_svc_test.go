@@ -11,6 +11,7 @@ import (
 
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/domain"
+	"github.com/takhtabush/takhtabush/domain/library"
 	"github.com/takhtabush/takhtabush/ports"
 )
 
@@ -411,7 +412,7 @@ func testMediaCollection(t *testing.T, store string) {
 	if n, err := e.svc.Purge.Expired(bg, ports.ExpiringUploadIntents, 100); err != nil || n != 1 {
 		t.Fatalf("purged %d intents (%v); want the open one, long expired", n, err)
 	}
-	if _, err := e.blobKey(domain.MediaBlobKey(wavRow)); !contracts.IsKind(err, contracts.KindNotFound) {
+	if _, err := e.blobKey(library.MediaBlobKey(wavRow)); !contracts.IsKind(err, contracts.KindNotFound) {
 		t.Errorf("the unused WAV's blob is still there: %v", err)
 	}
 	for _, id := range []string{unused, twin, open.MediaID} {

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/takhtabush/takhtabush/contracts"
-	"github.com/takhtabush/takhtabush/domain"
+	"github.com/takhtabush/takhtabush/domain/exchange"
 	"github.com/takhtabush/takhtabush/ports"
 )
 
@@ -205,14 +205,14 @@ func TestExportAccountOwnNoteTypes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := zr.Open(domain.ExportJSONName)
+	f, err := zr.Open(exchange.ExportJSONName)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
 	var doc struct {
-		NoteTypes []domain.ExportNoteType `json:"noteTypes"`
-		Notes     []domain.ExportNote     `json:"notes"`
+		NoteTypes []exchange.ExportNoteType `json:"noteTypes"`
+		Notes     []exchange.ExportNote     `json:"notes"`
 	}
 	if err := json.NewDecoder(f).Decode(&doc); err != nil {
 		t.Fatal(err)

@@ -11,12 +11,13 @@ import (
 
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/domain"
+	"github.com/takhtabush/takhtabush/domain/identity"
 )
 
 // oauthEnv is the authorization server on a real store with the test clock.
-func oauthEnv(e *env) *domain.OAuthService {
+func oauthEnv(e *env) *identity.OAuthService {
 	res := map[string]string{baseURL + "/mcp": baseURL + "/mcp", baseURL + "/mcp/oauth": baseURL + "/mcp"}
-	return domain.NewOAuthService(e.store, e.clock, domain.RandomIDs{}, nil, domain.OAuthConfig{
+	return identity.NewOAuthService(e.store, e.clock, domain.RandomIDs{}, nil, identity.OAuthConfig{
 		Issuer: baseURL, Resources: res, DefaultResource: baseURL + "/mcp",
 	})
 }
@@ -29,7 +30,7 @@ func challenge() string {
 }
 
 // codeFor registers a client and has the person approve it.
-func codeFor(t *testing.T, o *domain.OAuthService, ctx context.Context) (clientID, code string) {
+func codeFor(t *testing.T, o *identity.OAuthService, ctx context.Context) (clientID, code string) {
 	t.Helper()
 	c, err := o.Register(context.Background(), contracts.OAuthRegistration{RedirectURIs: []string{"https://app.example/cb"}, ClientName: "App"})
 	if err != nil {

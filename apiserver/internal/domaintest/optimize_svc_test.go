@@ -11,6 +11,7 @@ import (
 	"github.com/takhtabush/takhtabush/apiserver/internal/learnersim"
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/domain"
+	"github.com/takhtabush/takhtabush/domain/background"
 	"github.com/takhtabush/takhtabush/domain/fsrs"
 	"github.com/takhtabush/takhtabush/ports"
 )
@@ -41,7 +42,7 @@ func simulatedHistory(t *testing.T, e *env, ctx context.Context, deck contracts.
 // runJob runs the queued jobs and returns the job when it has ended.
 func runJob(t *testing.T, e *env, ctx context.Context, job contracts.Job) contracts.Job {
 	t.Helper()
-	runner := e.svc.Jobs.Runner(domain.RunnerConfig{Owner: "opt", Lease: time.Minute})
+	runner := e.svc.Jobs.Runner(background.RunnerConfig{Owner: "opt", Lease: time.Minute})
 	if ran, err := runner.RunOnce(context.Background()); !ran || err != nil {
 		t.Fatalf("RunOnce = %v, %v", ran, err)
 	}
@@ -136,7 +137,7 @@ func testOptimizeParameters(t *testing.T, store string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runner := e.svc.Jobs.Runner(domain.RunnerConfig{Owner: "opt", Lease: time.Minute})
+	runner := e.svc.Jobs.Runner(background.RunnerConfig{Owner: "opt", Lease: time.Minute})
 	for ran := true; ran; {
 		if ran, err = runner.RunOnce(context.Background()); err != nil {
 			t.Fatal(err)

@@ -72,7 +72,7 @@ func instrument(name string, h mcpcore.ToolHandler, o ToolObserver) mcpcore.Tool
 	}
 }
 
-// JobKinds registers job kinds; *domain.JobService is one.
+// JobKinds registers job kinds; *operations.JobService is one.
 type JobKinds interface {
 	// Register makes kind runnable with h; its jobs need scope.
 	Register(kind string, scope contracts.Scope, h domain.JobHandler)

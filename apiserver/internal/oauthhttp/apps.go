@@ -1,12 +1,12 @@
 package oauthhttp
 
 import (
-	"github.com/takhtabush/takhtabush/domain"
 	"net/http"
 	"time"
 
 	"github.com/takhtabush/takhtabush/apiserver/internal/web"
 	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/domain/identity"
 	"github.com/takhtabush/takhtabush/domain/textrule"
 )
 
@@ -46,7 +46,7 @@ func (h *Handler) ConnectedApps(mcpURL string) http.Handler {
 		views := make([]grantView, len(grants))
 		for i, g := range grants {
 			c := contracts.OAuthClient{ID: g.ClientID, Kind: g.ClientKind, Name: g.ClientName}
-			views[i] = grantView{ID: g.ID, Name: displayName(c), Domain: textrule.Shown(domain.ClientDomain(c)), Scopes: scopeViews(g.Scopes),
+			views[i] = grantView{ID: g.ID, Name: displayName(c), Domain: textrule.Shown(identity.ClientDomain(c)), Scopes: scopeViews(g.Scopes),
 				CreatedAt: g.CreatedAt, LastUsedAt: g.LastUsedAt}
 		}
 		v.Data = map[string]any{"Grants": views, "Action": ConnectedAppsPath, "MCPURL": mcpURL}

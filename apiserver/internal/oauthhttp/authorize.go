@@ -1,7 +1,6 @@
 package oauthhttp
 
 import (
-	"github.com/takhtabush/takhtabush/domain"
 	"net/http"
 	"net/url"
 	"slices"
@@ -11,6 +10,7 @@ import (
 	"github.com/takhtabush/takhtabush/apiserver/internal/clientip"
 	"github.com/takhtabush/takhtabush/apiserver/internal/web"
 	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/domain/identity"
 )
 
 // authorizeRequest reads the authorization request's parameters from v
@@ -123,7 +123,7 @@ func (h *Handler) refuse(w http.ResponseWriter, r *http.Request, view web.View, 
 		h.errorPage(w, r, view, err)
 		return
 	}
-	target := domain.RedirectWith(consent.RedirectURI, consent.State, h.cfg.Issuer,
+	target := identity.RedirectWith(consent.RedirectURI, consent.State, h.cfg.Issuer,
 		url.Values{"error": {string(code)}, "error_description": {contracts.MessageOf(err)}})
 	http.Redirect(w, r, target, http.StatusSeeOther)
 }

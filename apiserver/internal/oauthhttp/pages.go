@@ -2,13 +2,13 @@ package oauthhttp
 
 import (
 	_ "embed"
-	"github.com/takhtabush/takhtabush/domain"
 	"net/http"
 	"net/url"
 	"strings"
 
 	"github.com/takhtabush/takhtabush/apiserver/internal/web"
 	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/domain/identity"
 	"github.com/takhtabush/takhtabush/domain/textrule"
 )
 
@@ -77,7 +77,7 @@ func (h *Handler) consentPage(w http.ResponseWriter, r *http.Request, view web.V
 	view.Title, view.Narrow, view.Error = "Allow access", true, problem
 	view.Data = map[string]any{
 		"Name":           displayName(c.Client),
-		"Domain":         textrule.Shown(domain.ClientDomain(c.Client)),
+		"Domain":         textrule.Shown(identity.ClientDomain(c.Client)),
 		"Document":       c.Client.Kind == contracts.OAuthClientMetadataDocument,
 		"ClientID":       c.Client.ID,
 		"Scopes":         scopeViews(c.Scopes),
@@ -96,7 +96,7 @@ func (h *Handler) consentPage(w http.ResponseWriter, r *http.Request, view web.V
 // or invisible characters (textrule.Shown), or what stands in for a name.
 func displayName(c contracts.OAuthClient) string {
 	c.Name = textrule.Shown(c.Name)
-	return textrule.Shown(domain.ClientDisplayName(c))
+	return textrule.Shown(identity.ClientDisplayName(c))
 }
 
 // redirectTarget is where a consent's answer goes, the one fact about a

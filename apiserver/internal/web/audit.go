@@ -10,9 +10,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/takhtabush/takhtabush/domain"
-
 	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/domain/study"
 )
 
 // auditPageSize is how many events one audit page shows.
@@ -237,7 +236,7 @@ func affectedLinks(e contracts.AuditEvent) []auditLink {
 		case "note":
 			l.Href = "/notes/" + url.PathEscape(id) + "/edit"
 		case "study session":
-			l.Href = domain.StudyPath(id)
+			l.Href = study.StudyPath(id)
 		case "API key":
 			l.Href = "/settings/keys"
 		}

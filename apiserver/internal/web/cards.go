@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"github.com/takhtabush/takhtabush/domain"
 	"net/http"
 	"net/url"
 	"slices"
@@ -10,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/domain/study"
 )
 
 type settingsForm struct {
@@ -163,7 +163,7 @@ func (p *DeckPages) startStudy(w http.ResponseWriter, r *http.Request, v View) {
 		return
 	}
 	p.audited(r, contracts.ToolStartStudySession, args, s.ID, s.DeckID)
-	SeeOther(w, r, domain.StudyPath(s.ID))
+	SeeOther(w, r, study.StudyPath(s.ID))
 }
 
 // exportDeck makes a download link of the deck's .apkg and sends the

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"github.com/takhtabush/takhtabush/domain"
 	"html/template"
 	"io"
 	"net/http"
@@ -9,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/domain/study"
 )
 
 // ratingButton is one of the four answers.
@@ -154,13 +154,13 @@ func (p *DeckPages) review(w http.ResponseWriter, r *http.Request, v View) {
 		if contracts.IsKind(err, contracts.KindConflict) {
 			// Already rated (a double submit, or the agent was faster): show
 			// where the session is now.
-			SeeOther(w, r, domain.StudyPath(id)+"?conflict=1")
+			SeeOther(w, r, study.StudyPath(id)+"?conflict=1")
 			return
 		}
 		p.site.Fail(w, r, v, err)
 		return
 	}
-	SeeOther(w, r, domain.StudyPath(id)+"?rated=1")
+	SeeOther(w, r, study.StudyPath(id)+"?rated=1")
 }
 
 // undo takes back the session's last rating and shows the card again.
@@ -170,7 +170,7 @@ func (p *DeckPages) undo(w http.ResponseWriter, r *http.Request, v View) {
 		p.site.Fail(w, r, v, err)
 		return
 	}
-	SeeOther(w, r, domain.StudyPath(id)+"?undone=1")
+	SeeOther(w, r, study.StudyPath(id)+"?undone=1")
 }
 
 // ratingLabel is a rating's button label ("Again" for again).

@@ -13,7 +13,8 @@ import (
 	"time"
 
 	"github.com/takhtabush/takhtabush/contracts"
-	"github.com/takhtabush/takhtabush/domain"
+	"github.com/takhtabush/takhtabush/domain/library"
+	"github.com/takhtabush/takhtabush/domain/study"
 )
 
 // listDecks answers list_decks: one read.
@@ -21,7 +22,7 @@ func (f *dbFloor) listDecks(ctx context.Context, p principal) (contracts.DeckPag
 	if err := p.may(contracts.ToolListDecks); err != nil {
 		return contracts.DeckPage{}, err
 	}
-	const limit = domain.DefaultDeckPage
+	const limit = library.DefaultDeckPage
 	st, err := f.stmt(ctx, sqlListDecks)
 	if err != nil {
 		return contracts.DeckPage{}, err
@@ -204,7 +205,7 @@ func (f *dbFloor) submitReview(ctx context.Context, p principal, reqID, raw json
 			int(day.Date(now).Unix()/86400), st.ScheduledDays, string(prev)); err != nil {
 			return err
 		}
-		if next.Due.Before(now.Add(domain.RequeueWindow)) && next.Due.UnixMilli() < expires && !suspended {
+		if next.Due.Before(now.Add(study.RequeueWindow)) && next.Due.UnixMilli() < expires && !suspended {
 			if _, err := f.in(ctx, tx, sqlRequeue).ExecContext(ctx, args.SessionID, p.userID, args.CardID); err != nil {
 				return err
 			}
@@ -226,7 +227,7 @@ func (f *dbFloor) submitReview(ctx context.Context, p principal, reqID, raw json
 			out.Next = n
 		}
 		out.State, out.NextDue, out.Done = next, next.Due, out.Remaining == 0
-		out.IntervalHuman = domain.HumanInterval(next, now)
+		out.IntervalHuman = study.HumanInterval(next, now)
 		return f.audit(ctx, tx, p, contracts.ToolSubmitReview, reqID, raw, []string{args.SessionID, args.CardID})
 	})
 	return out, err

@@ -1,0 +1,314 @@
+package library
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/domain/cardtext"
+	"github.com/takhtabush/takhtabush/domain/internal/kernel"
+	"github.com/takhtabush/takhtabush/ports"
+)
+
+// Search limits.
+const (
+	DefaultSearchPage = 20
+	maxQueryLen       = 500
+	maxSearchTags     = 10
+)
+
+var searchStates = []string{"", "new", "learning", "review", "relearning", "suspended"}
+
+// UpdateCards edits, suspends or moves up to contracts.MaxBulkItems cards
+// in one transaction, in order, with one outcome per item: updated,
+// not_found, invalid, or conflict (the change would duplicate a card in the
+// target deck, or the card changed concurrently).
+func (s *CardService) UpdateCards(ctx context.Context, args contracts.UpdateCardsArgs) (contracts.BulkResult, error) {
+	uid, err := kernel.UserID(ctx)
+	if err != nil {
+		return contracts.BulkResult{}, err
+	}
+	if err := kernel.CheckBatch("updates", len(args.Updates), contracts.MaxBulkItems); err != nil {
+		return contracts.BulkResult{}, err
+	}
+	var res contracts.BulkResult
+	err = s.Store.InTx(ctx, func(tx ports.Stores) error {
+		now := s.Now()
+		res = contracts.BulkResult{Items: make([]contracts.ItemOutcome, len(args.Updates)), Counts: map[string]int{}}
+		cards, err := loadCards(ctx, tx, uid, patchIDs(args.Updates))
+		if err != nil {
+			return err
+		}
+		decks := map[string]bool{}
+		for i, p := range args.Updates {
+			out, err := s.applyPatch(ctx, tx, uid, p, cards, decks, now)
+			if err != nil {
+				return err
+			}
+			out.Index, out.ID = i, p.ID
+			res.Items[i] = out
+			res.Counts[string(out.Status)]++
+		}
+		return nil
+	})
+	if err != nil {
+		return contracts.BulkResult{}, err
+	}
+	return res, nil
+}
+
+func patchIDs(ps []contracts.CardPatch) []string {
+	ids := make([]string, 0, len(ps))
+	for _, p := range ps {
+		ids = append(ids, p.ID)
+	}
+	return ids
+}
+
+// loadCards fetches the cards with plausible ids among ids, by id.
+func loadCards(ctx context.Context, st ports.Stores, uid string, ids []string) (map[string]ports.CardRow, error) {
+	want := make([]string, 0, len(ids))
+	for _, id := range ids {
+		if kernel.PlausibleID(id) && !slices.Contains(want, id) {
+			want = append(want, id)
+		}
+	}
+	out := make(map[string]ports.CardRow, len(want))
+	if len(want) == 0 {
+		return out, nil
+	}
+	rows, err := st.Cards().GetCards(ctx, uid, want)
+	if err != nil {
+		return nil, kernel.Fail(err)
+	}
+	for _, r := range rows {
+		out[r.ID] = r
+	}
+	return out, nil
+}
+
+// applyPatch applies one patch and keeps cards current. The error is for a
+// failure of the whole batch; item failures are outcomes.
+func (s *CardService) applyPatch(ctx context.Context, tx ports.Stores, uid string, p contracts.CardPatch, cards map[string]ports.CardRow, decks map[string]bool, now time.Time) (contracts.ItemOutcome, error) {
+	invalid := func(format string, args ...any) (contracts.ItemOutcome, error) {
+		return contracts.ItemOutcome{Status: contracts.OutcomeInvalid, Reason: fmt.Sprintf(format, args...)}, nil
+	}
+	row, ok := cards[p.ID]
+	if !ok {
+		return contracts.ItemOutcome{Status: contracts.OutcomeNotFound, Reason: fmt.Sprintf("card %s not found", kernel.QuoteID(p.ID))}, nil
+	}
+	if p.Front == nil && p.Back == nil && p.Tags == nil && p.Suspended == nil && p.DeckID == nil {
+		return invalid("nothing to change: give front, back, tags, suspended or deckId")
+	}
+	if row.NoteID != "" && (p.Front != nil || p.Back != nil || p.Tags != nil) {
+		// The note's fields make this card; an edit here would be lost at
+		// the note's next edit.
+		return invalid("card %s is made from note %s: change its text or tags with update_notes (suspending and moving work here)", kernel.QuoteID(p.ID), row.NoteID)
+	}
+	next := row
+	next.Tags = slices.Clone(row.Tags)
+	var err error
+	if p.Front != nil {
+		if next.Front, err = cardtext.CleanSide("front", *p.Front); err != nil {
+			return invalid("%s", err)
+		}
+	}
+	if p.Back != nil {
+		if next.Back, err = cardtext.CleanSide("back", *p.Back); err != nil {
+			return invalid("%s", err)
+		}
+	}
+	if p.Tags != nil {
+		if next.Tags, err = cardtext.NormalizeTags(*p.Tags); err != nil {
+			return invalid("%s", err)
+		}
+	}
+	if p.Front != nil || p.Back != nil {
+		missing, err := missingMedia(ctx, s.Deps, tx, uid, [][]string{{next.Front, next.Back}})
+		if err != nil {
+			return contracts.ItemOutcome{}, err
+		}
+		if id, ok := missing[0]; ok {
+			return invalid("%s", missingMediaReason(id))
+		}
+	}
+	if p.Suspended != nil {
+		next.Suspended = *p.Suspended
+	}
+	if p.DeckID != nil && *p.DeckID != row.DeckID {
+		exists, err := deckExists(ctx, tx, uid, *p.DeckID, decks, now)
+		if err != nil {
+			return contracts.ItemOutcome{}, err
+		}
+		if !exists {
+			return contracts.ItemOutcome{Status: contracts.OutcomeNotFound, Reason: fmt.Sprintf("target deck %s not found", kernel.QuoteID(*p.DeckID))}, nil
+		}
+		next.DeckID = *p.DeckID
+	}
+	next.Hash = cardtext.Hash(next.Front, next.Back)
+	if next.Hash != row.Hash || next.DeckID != row.DeckID {
+		found, err := tx.Cards().HashesInDeck(ctx, uid, next.DeckID, []string{next.Hash})
+		if err != nil {
+			return contracts.ItemOutcome{}, kernel.Fail(err)
+		}
+		if other, ok := found[next.Hash]; ok && other != row.ID {
+			where := "this deck"
+			if next.DeckID != row.DeckID {
+				where = "the target deck"
+			}
+			return contracts.ItemOutcome{Status: contracts.OutcomeConflict, ExistingID: other,
+				Reason: fmt.Sprintf("a card with the same front and back is already in %s (%s)", where, other)}, nil
+		}
+	}
+	next.UpdatedAt = now
+	switch err := tx.Cards().UpdateCard(ctx, uid, next); {
+	case contracts.IsKind(err, contracts.KindNotFound):
+		return contracts.ItemOutcome{Status: contracts.OutcomeNotFound, Reason: fmt.Sprintf("card %s not found", p.ID)}, nil
+	case contracts.IsKind(err, contracts.KindConflict):
+		return contracts.ItemOutcome{Status: contracts.OutcomeConflict, Reason: "the card was changed by another request; fetch it and retry"}, nil
+	case err != nil:
+		return contracts.ItemOutcome{}, kernel.Fail(err)
+	}
+	next.Version++
+	cards[p.ID] = next
+	return contracts.ItemOutcome{Status: contracts.OutcomeUpdated}, nil
+}
+
+func deckExists(ctx context.Context, tx ports.Stores, uid, deckID string, cache map[string]bool, now time.Time) (bool, error) {
+	if ok, seen := cache[deckID]; seen {
+		return ok, nil
+	}
+	_, err := LoadDeck(ctx, tx, uid, deckID)
+	switch {
+	case contracts.IsKind(err, contracts.KindNotFound):
+		cache[deckID] = false
+	case err != nil:
+		return false, err
+	default:
+		cache[deckID] = true
+	}
+	return cache[deckID], nil
+}
+
+// DeleteCards moves up to contracts.MaxBulkItems cards to the trash with
+// one outcome per item: deleted or not_found.
+func (s *CardService) DeleteCards(ctx context.Context, args contracts.DeleteCardsArgs) (contracts.BulkResult, error) {
+	uid, err := kernel.UserID(ctx)
+	if err != nil {
+		return contracts.BulkResult{}, err
+	}
+	if err := kernel.CheckBatch("cardIds", len(args.CardIDs), contracts.MaxBulkItems); err != nil {
+		return contracts.BulkResult{}, err
+	}
+	var want []string
+	for _, id := range args.CardIDs {
+		if kernel.PlausibleID(id) && !slices.Contains(want, id) {
+			want = append(want, id)
+		}
+	}
+	deleted := map[string]bool{}
+	if len(want) > 0 {
+		ids, err := s.Store.Cards().TrashCards(ctx, uid, want, s.Now())
+		if err != nil {
+			return contracts.BulkResult{}, kernel.Fail(err)
+		}
+		for _, id := range ids {
+			deleted[id] = true
+		}
+	}
+	res := contracts.BulkResult{Items: make([]contracts.ItemOutcome, len(args.CardIDs)), Counts: map[string]int{}}
+	first := map[string]int{} // id → the index of its first occurrence
+	for i, id := range args.CardIDs {
+		out := contracts.ItemOutcome{Index: i, ID: id, Status: contracts.OutcomeDeleted}
+		j, seen := first[id]
+		switch {
+		case seen:
+			out.Status, out.Reason = contracts.OutcomeDuplicate, fmt.Sprintf("the same card as item %d of cardIds; each card is deleted once", j)
+		case !deleted[id]:
+			out.Status, out.Reason = contracts.OutcomeNotFound, fmt.Sprintf("card %s not found", kernel.QuoteID(id))
+		}
+		if !seen {
+			first[id] = i
+		}
+		res.Items[i] = out
+		res.Counts[string(out.Status)]++
+	}
+	return res, nil
+}
+
+// GetCard returns one card.
+func (s *CardService) GetCard(ctx context.Context, cardID string) (contracts.Card, error) {
+	uid, err := kernel.UserID(ctx)
+	if err != nil {
+		return contracts.Card{}, err
+	}
+	cards, err := loadCards(ctx, s.Store, uid, []string{cardID})
+	if err != nil {
+		return contracts.Card{}, err
+	}
+	row, ok := cards[cardID]
+	if !ok {
+		return contracts.Card{}, kernel.NotFound("card", cardID)
+	}
+	return row.Card, nil
+}
+
+// SearchCards runs a full-text search with filters, a page at a time.
+func (s *CardService) SearchCards(ctx context.Context, args contracts.SearchCardsArgs) (contracts.CardPage, error) {
+	uid, err := kernel.UserID(ctx)
+	if err != nil {
+		return contracts.CardPage{}, err
+	}
+	limit, err := kernel.PageLimit(args.Limit, DefaultSearchPage, contracts.MaxSearchResults)
+	if err != nil {
+		return contracts.CardPage{}, err
+	}
+	after, err := kernel.DecodeCursor(args.Cursor)
+	if err != nil {
+		return contracts.CardPage{}, err
+	}
+	if !slices.Contains(searchStates, args.State) {
+		return contracts.CardPage{}, contracts.Errorf(contracts.KindInvalid, "state must be one of new, learning, review, relearning, suspended; got %q", args.State)
+	}
+	q := strings.Join(strings.Fields(args.Query), " ")
+	if utf8.RuneCountInString(q) > maxQueryLen || !utf8.ValidString(q) || strings.ContainsRune(q, 0) {
+		return contracts.CardPage{}, contracts.Errorf(contracts.KindInvalid, "query must be plain text of at most %d characters", maxQueryLen)
+	}
+	if len(args.Tags) > maxSearchTags {
+		return contracts.CardPage{}, contracts.Errorf(contracts.KindInvalid, "tags holds %d items; filter by at most %d", len(args.Tags), maxSearchTags)
+	}
+	tags, err := cardtext.NormalizeTags(args.Tags)
+	if err != nil {
+		return contracts.CardPage{}, contracts.Errorf(contracts.KindInvalid, "%s", err)
+	}
+	now := s.Now()
+	if args.DeckID != "" {
+		if _, err := LoadDeck(ctx, s.Store, uid, args.DeckID); err != nil {
+			return contracts.CardPage{}, err
+		}
+	}
+	f := contracts.CardFilter{Query: q, DeckID: args.DeckID, Tags: tags, State: args.State}
+	if w := args.DueBefore; w != nil {
+		var day contracts.LearnerDay
+		if w.IsDate() {
+			if day, err = kernel.LearnerDay(ctx, s.Store, uid); err != nil {
+				return contracts.CardPage{}, err
+			}
+		}
+		due := w.At(day)
+		f.DueBy = &due
+	}
+	rows, err := s.Store.Cards().Search(ctx, uid, f, after, limit+1, now)
+	if err != nil {
+		return contracts.CardPage{}, kernel.Fail(err)
+	}
+	cards := make([]contracts.Card, len(rows))
+	for i, r := range rows {
+		cards[i] = r.Card
+	}
+	return kernel.Page(cards, limit, func(c contracts.Card) string { return c.ID }), nil
+}

@@ -1,0 +1,304 @@
+package library
+
+import (
+	"context"
+	"math"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/domain/internal/kernel"
+	"github.com/takhtabush/takhtabush/domain/textrule"
+	"github.com/takhtabush/takhtabush/ports"
+)
+
+// Deck setting limits (the tool schemas say the same).
+const (
+	MinDesiredRetention = 0.7
+	MaxDesiredRetention = 0.99
+	MaxNewCardsPerDay   = 1000
+	MaxReviewsPerDay    = 10000
+	DefaultDeckPage     = 50
+	MaxDeckPage         = 200
+)
+
+// DeckService manages the acting user's decks.
+type DeckService struct{ *kernel.Deps }
+
+var _ ports.DeckService = (*DeckService)(nil)
+
+// CreateDeck creates a deck with default settings for the fields not given.
+func (s *DeckService) CreateDeck(ctx context.Context, args contracts.CreateDeckArgs) (contracts.Deck, error) {
+	uid, err := kernel.UserID(ctx)
+	if err != nil {
+		return contracts.Deck{}, err
+	}
+	name, err := CleanDeckName(args.Name)
+	if err != nil {
+		return contracts.Deck{}, err
+	}
+	desc, err := cleanDescription(args.Description)
+	if err != nil {
+		return contracts.Deck{}, err
+	}
+	set := contracts.DefaultDeckSettings()
+	if err := applySettings(&set, args.DesiredRetention, args.NewCardsPerDay, args.ReviewsPerDay, args.MaximumIntervalDays); err != nil {
+		return contracts.Deck{}, err
+	}
+	now := s.Now()
+	d := contracts.Deck{ID: s.IDs.NewID(), Name: name, Description: desc, Settings: set, CreatedAt: now, UpdatedAt: now}
+	err = s.Store.InTx(ctx, func(tx ports.Stores) error {
+		if _, err := s.CheckHoldings(ctx, tx, uid, 1, 0); err != nil { // the deck cap, before the write
+			return err
+		}
+		if err := NewPreset(ctx, tx, s.Deps, uid, name, &d.Settings); err != nil {
+			return err
+		}
+		return tx.Decks().CreateDeck(ctx, uid, d)
+	})
+	if contracts.IsKind(err, contracts.KindConflict) {
+		return contracts.Deck{}, nameTaken(ctx, s.Store, uid, name)
+	}
+	if err != nil {
+		return contracts.Deck{}, kernel.Fail(err)
+	}
+	d.Settings = d.Settings.WithDefaults()
+	return d, nil
+}
+
+// nameTaken is the conflict of a deck name already in use; it names the
+// deck that has it, so the caller can use that deck instead.
+func nameTaken(ctx context.Context, st ports.Stores, uid, name string) error {
+	if id, err := st.Decks().DeckIDByName(ctx, uid, name); err == nil {
+		return contracts.Errorf(contracts.KindConflict, "a deck named %q already exists (deckId %s); pick another name or use that deck", name, id)
+	}
+	return contracts.Errorf(contracts.KindConflict, "a deck named %q already exists; pick another name or use that deck", name)
+}
+
+// GetDeck returns one deck with its counts.
+func (s *DeckService) GetDeck(ctx context.Context, deckID string) (contracts.Deck, error) {
+	uid, err := kernel.UserID(ctx)
+	if err != nil {
+		return contracts.Deck{}, err
+	}
+	d, err := getDeck(ctx, s.Store, uid, deckID, s.Now())
+	d.Settings = d.Settings.WithDefaults()
+	return d, err
+}
+
+// getDeck loads a deck, turning not found into the deck message.
+func getDeck(ctx context.Context, st ports.Stores, uid, deckID string, now time.Time) (contracts.Deck, error) {
+	if !kernel.PlausibleID(deckID) {
+		return contracts.Deck{}, kernel.DeckNotFound(deckID)
+	}
+	d, err := st.Decks().GetDeck(ctx, uid, deckID, now)
+	if contracts.IsKind(err, contracts.KindNotFound) {
+		return contracts.Deck{}, kernel.DeckNotFound(deckID)
+	}
+	return d, kernel.Fail(err)
+}
+
+// LoadDeck is getDeck without the counts, for hot paths that need only a
+// deck's existence or settings (reviews, bulk adds, sessions, stats).
+func LoadDeck(ctx context.Context, st ports.Stores, uid, deckID string) (contracts.Deck, error) {
+	if !kernel.PlausibleID(deckID) {
+		return contracts.Deck{}, kernel.DeckNotFound(deckID)
+	}
+	d, err := st.Decks().DeckWithoutCounts(ctx, uid, deckID)
+	if contracts.IsKind(err, contracts.KindNotFound) {
+		return contracts.Deck{}, kernel.DeckNotFound(deckID)
+	}
+	return d, kernel.Fail(err)
+}
+
+// ListDecks returns a page of decks in creation order.
+func (s *DeckService) ListDecks(ctx context.Context, args contracts.ListDecksArgs) (contracts.DeckPage, error) {
+	uid, err := kernel.UserID(ctx)
+	if err != nil {
+		return contracts.DeckPage{}, err
+	}
+	limit, err := kernel.PageLimit(args.Limit, DefaultDeckPage, MaxDeckPage)
+	if err != nil {
+		return contracts.DeckPage{}, err
+	}
+	after, err := kernel.DecodeCursor(args.Cursor)
+	if err != nil {
+		return contracts.DeckPage{}, err
+	}
+	decks, err := s.Store.Decks().ListDecks(ctx, uid, after, limit+1, s.Now())
+	if err != nil {
+		return contracts.DeckPage{}, kernel.Fail(err)
+	}
+	for i := range decks {
+		decks[i].Settings = decks[i].Settings.WithDefaults()
+	}
+	return kernel.Page(decks, limit, func(d contracts.Deck) string { return d.ID }), nil
+}
+
+// UpdateDeck changes the fields given.
+func (s *DeckService) UpdateDeck(ctx context.Context, args contracts.UpdateDeckArgs) (contracts.Deck, error) {
+	uid, err := kernel.UserID(ctx)
+	if err != nil {
+		return contracts.Deck{}, err
+	}
+	var out contracts.Deck
+	err = s.Store.InTx(ctx, func(tx ports.Stores) error {
+		now := s.Now()
+		d, err := getDeck(ctx, tx, uid, args.DeckID, now)
+		if err != nil {
+			return err
+		}
+		was := d.Settings.PresetID
+		if err := choosePreset(ctx, tx, uid, args.PresetID, &d.Settings); err != nil {
+			return err
+		}
+		if args.Name != nil {
+			if d.Name, err = CleanDeckName(*args.Name); err != nil {
+				return err
+			}
+		}
+		if args.Description != nil {
+			if d.Description, err = cleanDescription(*args.Description); err != nil {
+				return err
+			}
+		}
+		if err := applySettings(&d.Settings, args.DesiredRetention, args.NewCardsPerDay, args.ReviewsPerDay, args.MaximumIntervalDays); err != nil {
+			return err
+		}
+		if err := applyPreset(&d.Settings, args); err != nil {
+			return err
+		}
+		if err := storePreset(ctx, tx, s.Deps, uid, args, &d); err != nil {
+			return err
+		}
+		d.UpdatedAt = now
+		if err := tx.Decks().UpdateDeck(ctx, uid, d); err != nil {
+			if contracts.IsKind(err, contracts.KindConflict) {
+				return nameTaken(ctx, tx, uid, d.Name)
+			}
+			return kernel.Fail(err)
+		}
+		if err := dropUnusedPreset(ctx, tx, uid, was, d.Settings.PresetID); err != nil {
+			return err
+		}
+		out = d
+		out.Settings = out.Settings.WithDefaults()
+		return nil
+	})
+	return out, err
+}
+
+// applyPreset checks and applies the steps, weights and orders given.
+func applyPreset(set *contracts.DeckSettings, args contracts.UpdateDeckArgs) error {
+	if args.LearningSteps != nil {
+		if err := contracts.CheckSteps("learningSteps", args.LearningSteps); err != nil {
+			return err
+		}
+		set.LearningSteps = append([]float64{}, args.LearningSteps...)
+	}
+	if args.RelearningSteps != nil {
+		if err := contracts.CheckSteps("relearningSteps", args.RelearningSteps); err != nil {
+			return err
+		}
+		set.RelearningSteps = append([]float64{}, args.RelearningSteps...)
+	}
+	if args.Weights != nil {
+		if err := contracts.CheckWeights(args.Weights); err != nil {
+			return err
+		}
+		if !slices.Equal(set.Weights, args.Weights) {
+			set.WeightsOptimizedAt = nil // set by hand now
+		}
+		set.Weights = append([]float64{}, args.Weights...)
+	}
+	if args.ReviewOrder != "" {
+		if !slices.Contains(contracts.ReviewOrders, args.ReviewOrder) {
+			return contracts.Errorf(contracts.KindInvalid, "reviewOrder must be one of %s, got %q", strings.Join(contracts.ReviewOrders, ", "), args.ReviewOrder)
+		}
+		set.ReviewOrder = args.ReviewOrder
+	}
+	if args.NewOrder != "" {
+		if !slices.Contains(contracts.NewOrders, args.NewOrder) {
+			return contracts.Errorf(contracts.KindInvalid, "newOrder must be one of %s, got %q", strings.Join(contracts.NewOrders, ", "), args.NewOrder)
+		}
+		set.NewOrder = args.NewOrder
+	}
+	return nil
+}
+
+// DeleteDeck moves a deck with its cards and reviews to the trash (its
+// sessions end).
+func (s *DeckService) DeleteDeck(ctx context.Context, deckID string) (contracts.DeleteResult, error) {
+	uid, err := kernel.UserID(ctx)
+	if err != nil {
+		return contracts.DeleteResult{}, err
+	}
+	if !kernel.PlausibleID(deckID) {
+		return contracts.DeleteResult{}, kernel.DeckNotFound(deckID)
+	}
+	n, err := s.Store.Decks().TrashDeck(ctx, uid, deckID, s.Now()) // and deletes its preset, when no other deck uses it
+	if contracts.IsKind(err, contracts.KindNotFound) {
+		return contracts.DeleteResult{}, kernel.DeckNotFound(deckID)
+	}
+	if err != nil {
+		return contracts.DeleteResult{}, kernel.Fail(err)
+	}
+	return contracts.DeleteResult{ID: deckID, Deleted: true, CardsDeleted: n}, nil
+}
+
+// CleanDeckName trims a deck name and checks it, or says why it cannot be one.
+func CleanDeckName(name string) (string, error) {
+	name, err := textrule.Clean("name", name, textrule.Label)
+	if err != nil {
+		return "", contracts.Errorf(contracts.KindInvalid, "%s", err.Error())
+	}
+	name = strings.Join(strings.Fields(name), " ")
+	if n := utf8.RuneCountInString(name); n < 1 || n > contracts.MaxDeckNameLen || !utf8.ValidString(name) {
+		return "", contracts.Errorf(contracts.KindInvalid, "name must be 1-%d characters", contracts.MaxDeckNameLen)
+	}
+	return name, nil
+}
+
+func cleanDescription(desc string) (string, error) {
+	desc, err := textrule.Clean("description", desc, textrule.Text)
+	if err != nil {
+		return "", contracts.Errorf(contracts.KindInvalid, "%s", err.Error())
+	}
+	desc = strings.TrimSpace(desc)
+	if n := utf8.RuneCountInString(desc); n > contracts.MaxDescriptionLen {
+		return "", contracts.Errorf(contracts.KindInvalid, "description is %d characters; the limit is %d", n, contracts.MaxDescriptionLen)
+	}
+	return desc, nil
+}
+
+// applySettings checks and applies the settings given.
+func applySettings(set *contracts.DeckSettings, retention *float64, newPerDay, reviewsPerDay, maxIvl *int) error {
+	if retention != nil {
+		r := *retention
+		if math.IsNaN(r) || r < MinDesiredRetention || r > MaxDesiredRetention {
+			return contracts.Errorf(contracts.KindInvalid, "desiredRetention must be between %v and %v (0.9 is a good default), got %v", MinDesiredRetention, MaxDesiredRetention, r)
+		}
+		set.DesiredRetention = r
+	}
+	if newPerDay != nil {
+		if *newPerDay < 0 || *newPerDay > MaxNewCardsPerDay {
+			return contracts.Errorf(contracts.KindInvalid, "newCardsPerDay must be 0-%d, got %d", MaxNewCardsPerDay, *newPerDay)
+		}
+		set.NewCardsPerDay = *newPerDay
+	}
+	if reviewsPerDay != nil {
+		if *reviewsPerDay < 0 || *reviewsPerDay > MaxReviewsPerDay {
+			return contracts.Errorf(contracts.KindInvalid, "reviewsPerDay must be 0-%d, got %d", MaxReviewsPerDay, *reviewsPerDay)
+		}
+		set.ReviewsPerDay = *reviewsPerDay
+	}
+	if maxIvl != nil {
+		if *maxIvl < 1 || *maxIvl > contracts.DefaultMaximumIntervalDays {
+			return contracts.Errorf(contracts.KindInvalid, "maximumIntervalDays must be 1-%d, got %d", contracts.DefaultMaximumIntervalDays, *maxIvl)
+		}
+		set.MaximumIntervalDays = *maxIvl
+	}
+	return nil
+}

@@ -1,0 +1,266 @@
+package study
+
+import (
+	"context"
+	"slices"
+	"time"
+
+	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/domain/internal/kernel"
+	"github.com/takhtabush/takhtabush/ports"
+)
+
+// maxDurationMs bounds a review's recorded duration (one hour).
+const maxDurationMs = 3_600_000
+
+// SubmitReview rates a card pending in a session. In one transaction it
+// completes the card's queue item (a concurrent review of the same item
+// makes this call fail with conflict, so a review is never applied twice),
+// computes the new schedule in the learner's day, stores it if the card
+// did not change meanwhile, appends the review log, and re-queues the card
+// when it is in a learning or relearning step due before the session
+// expires (the queue shows it when it comes due). In a cram session the
+// schedule stays as it is, the log is of kind cram, and a card rated again
+// comes back at the end of the queue.
+//
+// A call naming the card's position rates exactly that showing: retried,
+// it fails with conflict instead of rating the card's re-queued learning
+// step. Without a position, a request is stale, and fails with conflict,
+// when the card was reviewed at or after the moment the request arrived.
+func (s *StudyService) SubmitReview(ctx context.Context, args contracts.SubmitReviewArgs) (contracts.ReviewResult, error) {
+	uid, err := kernel.UserID(ctx)
+	if err != nil {
+		return contracts.ReviewResult{}, err
+	}
+	if !slices.Contains(contracts.Ratings, args.Rating) {
+		return contracts.ReviewResult{}, contracts.Errorf(contracts.KindInvalid, "rating must be one of again, hard, good, easy; got %q", args.Rating)
+	}
+	if args.DurationMs < 0 || args.DurationMs > maxDurationMs {
+		return contracts.ReviewResult{}, contracts.Errorf(contracts.KindInvalid, "durationMs must be 0-%d, got %d", maxDurationMs, args.DurationMs)
+	}
+	asked := s.Now()
+	var out contracts.ReviewResult
+	err = s.Store.InTx(ctx, func(tx ports.Stores) error {
+		var err error
+		out, err = s.review(ctx, tx, uid, args, asked)
+		return err
+	})
+	return out, err
+}
+
+func (s *StudyService) review(ctx context.Context, tx ports.Stores, uid string, args contracts.SubmitReviewArgs, asked time.Time) (contracts.ReviewResult, error) {
+	now := s.Now()
+	sessions := tx.Sessions()
+	// One read: the session, the card's pending item, the card, its deck
+	// and the account's settings.
+	t, err := reviewTarget(ctx, sessions, uid, args)
+	if err != nil && !contracts.IsKind(err, contracts.KindNotFound) {
+		return contracts.ReviewResult{}, kernel.Fail(err)
+	}
+	sess, item := t.Session, t.Item
+	switch {
+	case err == nil && !now.Before(sess.ExpiresAt):
+		return contracts.ReviewResult{}, sessionGone()
+	case err != nil:
+		// Not pending: say why, from the session.
+		if sess, err = s.liveSession(ctx, tx, uid, args.SessionID); err != nil {
+			return contracts.ReviewResult{}, err
+		}
+		if args.Position != nil {
+			// The named showing may have been rated already: the same
+			// rating again is a retry, answered with the first answer.
+			if res, ok, rerr := s.replay(ctx, tx, uid, sess, args); rerr != nil || ok {
+				return res, rerr
+			}
+		}
+		return contracts.ReviewResult{}, s.notWaiting(ctx, tx, sess, args.CardID)
+	case args.Position != nil && *args.Position != item.Position:
+		if res, ok, rerr := s.replay(ctx, tx, uid, sess, args); rerr != nil || ok {
+			return res, rerr
+		}
+		// The named showing of the card was rated already (a retried
+		// call); its next showing is a later position.
+		return contracts.ReviewResult{}, contracts.Errorf(contracts.KindConflict,
+			"card %s at position %d was already rated; it is waiting again at position %d", args.CardID, *args.Position, item.Position)
+	}
+	switch err := sessions.CompleteItem(ctx, uid, sess.ID, item.Position, now); {
+	case contracts.IsKind(err, contracts.KindConflict), contracts.IsKind(err, contracts.KindNotFound):
+		return contracts.ReviewResult{}, contracts.Errorf(contracts.KindConflict, "card %s was just reviewed by another request in this session; get the session for the current card", args.CardID)
+	case err != nil:
+		return contracts.ReviewResult{}, kernel.Fail(err)
+	}
+	card := t.Card
+	if lr := card.State.LastReview; lr != nil && !lr.Before(asked) {
+		return contracts.ReviewResult{}, contracts.Errorf(contracts.KindConflict, "card %s was just reviewed by another request; get the session for the current card", card.ID)
+	}
+	deck, acct := t.Deck, t.Settings
+	if !t.SettingsFound {
+		acct = contracts.DefaultAccountSettings()
+	}
+	day := contracts.NewLearnerDay(acct)
+	if err := s.ChargeWrites(ctx, tx, uid, &day, 1, 0); err != nil { // the daily quota, before the write
+		return contracts.ReviewResult{}, err
+	}
+	cram := sess.Mode == modeCram
+	var counted *studied // today's reviews of the deck, counted under its lock
+	if !cram && (card.State.Phase == contracts.PhaseNew || card.State.Phase == contracts.PhaseReview) {
+		c, err := s.checkDailyLimits(ctx, tx, uid, deck, acct, day, card.State.Phase, now)
+		if err != nil {
+			return contracts.ReviewResult{}, err
+		}
+		counted = &c
+	}
+	next := card.State // a cram rating changes no schedule
+	kind := ports.ReviewKindCram
+	if !cram {
+		kind = ports.ReviewKindReview
+		if next, err = s.Sched.ReviewOn(card.State, deck.Settings, day, now, args.Rating); err != nil {
+			return contracts.ReviewResult{}, err
+		}
+		switch err := tx.Cards().UpdateState(ctx, uid, card.ID, card.Version, next, now); {
+		case contracts.IsKind(err, contracts.KindConflict):
+			return contracts.ReviewResult{}, contracts.Errorf(contracts.KindConflict, "card %s was changed by another request while it was being reviewed; submit the review again", card.ID)
+		case err != nil:
+			return contracts.ReviewResult{}, kernel.Fail(err)
+		}
+	}
+	log := ports.ReviewLog{
+		ID: s.IDs.NewID(), UserID: uid, CardID: card.ID, DeckID: card.DeckID, SessionID: sess.ID,
+		Rating: args.Rating, PrevPhase: card.State.Phase, State: next, ReviewedAt: now, DurationMs: args.DurationMs,
+		Kind: kind, Day: kernel.DayNumber(day, now), PrevInterval: card.State.ScheduledDays, PrevState: &card.State,
+	}
+	if err := tx.Reviews().AppendReview(ctx, log); err != nil {
+		return contracts.ReviewResult{}, kernel.Fail(err)
+	}
+	// A learning or relearning step comes back in this session when its
+	// time comes (the queue shows it as soon as it is due); in cram, a
+	// forgotten card comes back at the end.
+	learning := next.Phase == contracts.PhaseLearning || next.Phase == contracts.PhaseRelearning
+	requeue := (!cram && learning && next.Due.Before(sess.ExpiresAt)) || (cram && args.Rating == contracts.RatingAgain)
+	if requeue && !card.Suspended {
+		if err := sessions.AppendItem(ctx, uid, sess.ID, card.ID); err != nil {
+			return contracts.ReviewResult{}, kernel.Fail(err)
+		}
+	}
+	k := &known{acct: &acct, day: day, deck: &deck}
+	if counted != nil {
+		// What the limits leave now is what they left plus this review:
+		// the deck stays locked, so it need not be counted again.
+		l := counted.after(card.State.Phase).left(deck, acct)
+		k.left = &l
+	}
+	view, err := s.view(ctx, tx, sess, k)
+	if err != nil {
+		return contracts.ReviewResult{}, err
+	}
+	return contracts.ReviewResult{
+		SessionID: sess.ID, CardID: card.ID, Rating: args.Rating, State: next, NextDue: next.Due,
+		IntervalHuman: HumanInterval(next, now), Reviewed: view.Reviewed, Remaining: view.Remaining,
+		Done: view.Done, Next: view.Current, NextCardAt: view.NextCardAt,
+	}, nil
+}
+
+// checkDailyLimits refuses rating a new or review card when today's limits
+// leave none, and otherwise returns today's counts. The limits hold across sessions: two sessions may each have
+// shown a card when one was left, so they are checked again here, one
+// review of the deck at a time (the deck's lock) and, when the account has
+// a daily cap, one review of the account at a time (its settings' lock,
+// taken after the deck's, as every review takes them).
+func (s *StudyService) checkDailyLimits(ctx context.Context, tx ports.Stores, uid string, deck contracts.Deck,
+	acct contracts.AccountSettings, day contracts.LearnerDay, phase contracts.Phase, now time.Time) (studied, error) {
+	if err := tx.Decks().LockDeck(ctx, uid, deck.ID); err != nil {
+		return studied{}, kernel.Fail(err)
+	}
+	if accountCapped(acct) {
+		if err := tx.Settings().LockDailyCaps(ctx, uid); err != nil {
+			return studied{}, kernel.Fail(err)
+		}
+	}
+	c, err := studiedToday(ctx, tx, uid, deck.ID, acct, day, now)
+	if err != nil {
+		return studied{}, err
+	}
+	l := c.left(deck, acct)
+	kind, n, deckN := "review", l.Review, l.Deck.Review
+	if phase == contracts.PhaseNew {
+		kind, n, deckN = "new", l.New, l.Deck.New
+	}
+	switch {
+	case n > 0:
+		return c, nil
+	case deckN > 0:
+		return studied{}, contracts.Errorf(contracts.KindConflict,
+			"today's account-wide limit of %s cards was reached (another session studied them); nothing was recorded; come back tomorrow or raise the limit with update_settings", kind)
+	}
+	return studied{}, contracts.Errorf(contracts.KindConflict,
+		"today's limit of %s cards for this deck was reached (another session studied them); nothing was recorded; come back tomorrow or raise the deck's limit", kind)
+}
+
+// reviewTarget reads what rating args.CardID in args.SessionID needs, in
+// one query; not found when either id is implausible or the card is not
+// pending in the user's session.
+func reviewTarget(ctx context.Context, sessions ports.StudySessionStore, uid string, args contracts.SubmitReviewArgs) (ports.ReviewTarget, error) {
+	if !kernel.PlausibleID(args.SessionID) || !kernel.PlausibleID(args.CardID) {
+		return ports.ReviewTarget{}, contracts.Errorf(contracts.KindNotFound, "no such card")
+	}
+	return sessions.ReviewTarget(ctx, uid, args.SessionID, args.CardID)
+}
+
+func pendingItem(ctx context.Context, sessions ports.StudySessionStore, uid, sessionID, cardID string) (ports.SessionItem, error) {
+	if !kernel.PlausibleID(cardID) {
+		return ports.SessionItem{}, contracts.Errorf(contracts.KindNotFound, "no such card")
+	}
+	return sessions.PendingItem(ctx, uid, sessionID, cardID)
+}
+
+// notWaiting is the conflict for a card without a pending item, naming the
+// card that is.
+func (s *StudyService) notWaiting(ctx context.Context, tx ports.Stores, sess ports.StudySessionRow, cardID string) error {
+	cur, _, err := s.current(ctx, tx, sess, nil)
+	if err != nil {
+		return err
+	}
+	if cur == nil {
+		return contracts.Errorf(contracts.KindConflict, "card %s is not waiting in this session; the session is finished", kernel.QuoteID(cardID))
+	}
+	return contracts.Errorf(contracts.KindConflict, "card %s is not waiting in this session; the current card is %s", kernel.QuoteID(cardID), cur.CardID)
+}
+
+// humanInterval renders the wait until a card's next showing: the interval
+// in days for a review-phase card (it is due from the start of that day),
+// the time until the step for a learning one.
+func HumanInterval(st contracts.CardState, now time.Time) string {
+	if st.Phase == contracts.PhaseReview && st.ScheduledDays > 0 {
+		return formatInterval(time.Duration(st.ScheduledDays) * kernel.Day)
+	}
+	return formatInterval(st.Due.Sub(now))
+}
+
+// replay answers a repeated rating of an already rated showing (the
+// session's item at args.Position): the same card and rating get the
+// first review's answer, marked replayed, and change nothing; a different
+// rating is a conflict. ok is false when the position was not rated.
+func (s *StudyService) replay(ctx context.Context, tx ports.Stores, uid string, sess ports.StudySessionRow, args contracts.SubmitReviewArgs) (contracts.ReviewResult, bool, error) {
+	log, err := tx.Sessions().ItemReview(ctx, uid, sess.ID, *args.Position)
+	switch {
+	case contracts.IsKind(err, contracts.KindNotFound):
+		return contracts.ReviewResult{}, false, nil
+	case err != nil:
+		return contracts.ReviewResult{}, false, kernel.Fail(err)
+	case log.CardID != args.CardID:
+		return contracts.ReviewResult{}, true, contracts.Errorf(contracts.KindConflict,
+			"position %d of the session shows card %s, not %s; get the session for the current card", *args.Position, log.CardID, args.CardID)
+	case log.Rating != args.Rating:
+		return contracts.ReviewResult{}, true, contracts.Errorf(contracts.KindConflict,
+			"card %s at position %d was already rated %s; a different rating for the same showing is not applied", args.CardID, *args.Position, log.Rating)
+	}
+	view, err := s.view(ctx, tx, sess, nil)
+	if err != nil {
+		return contracts.ReviewResult{}, true, err
+	}
+	return contracts.ReviewResult{
+		SessionID: sess.ID, CardID: log.CardID, Rating: log.Rating, State: log.State, NextDue: log.State.Due,
+		IntervalHuman: HumanInterval(log.State, log.ReviewedAt), Reviewed: view.Reviewed, Remaining: view.Remaining,
+		Done: view.Done, Next: view.Current, NextCardAt: view.NextCardAt, Replayed: true,
+	}, true, nil
+}

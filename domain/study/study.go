@@ -1,0 +1,567 @@
+package study
+
+import (
+	"context"
+	"fmt"
+	"hash/fnv"
+	"math/rand/v2"
+	"net/url"
+	"time"
+
+	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/domain/internal/kernel"
+	"github.com/takhtabush/takhtabush/domain/library"
+	"github.com/takhtabush/takhtabush/ports"
+)
+
+// Study constants.
+const (
+	// sessionHandleBits is the entropy of a study session handle.
+	sessionHandleBits = 128
+	// RequeueWindow is the learning-step window of the bench's database
+	// floor (bench/internal/servers), which mirrors a review's statements;
+	// sessions themselves requeue every learning step due before they
+	// expire and show it when it is due.
+	RequeueWindow = 20 * time.Minute
+	// previewSize is the number of fronts a snapshot shows.
+	previewSize = 5
+)
+
+// StudyService runs study sessions.
+type StudyService struct{ *kernel.Deps }
+
+var _ ports.StudyService = (*StudyService)(nil)
+
+// StartSession builds a session queue for a deck: learning and relearning
+// cards due by the end of the learner's day (outside every cap; each shows
+// when its step is due), review-phase cards due by then (or by the end of
+// the day reviewAheadDays on) in the deck's review order up to what the
+// review limit leaves today, then new cards up to what the new-card limit
+// and the review limit leave (new cards count against both, as Anki's v3
+// scheduler does). NewLimit and ReviewLimit only lower those caps. A cram
+// session takes the deck's non-new cards in its review order (up to
+// ReviewLimit, default DefaultCramCards) and NewLimit new cards, and its
+// ratings change no schedule.
+func (s *StudyService) StartSession(ctx context.Context, args contracts.StartStudySessionArgs) (contracts.StudySession, error) {
+	uid, err := kernel.UserID(ctx)
+	if err != nil {
+		return contracts.StudySession{}, err
+	}
+	if err := checkLimit("newLimit", args.NewLimit, contracts.MaxSessionNewCards); err != nil {
+		return contracts.StudySession{}, err
+	}
+	if err := checkLimit("reviewLimit", args.ReviewLimit, contracts.MaxSessionReviews); err != nil {
+		return contracts.StudySession{}, err
+	}
+	if args.ReviewAheadDays < 0 || args.ReviewAheadDays > contracts.MaxReviewAheadDays {
+		return contracts.StudySession{}, contracts.Errorf(contracts.KindInvalid, "reviewAheadDays must be 0-%d, got %d", contracts.MaxReviewAheadDays, args.ReviewAheadDays)
+	}
+	if args.Cram && args.ReviewAheadDays > 0 {
+		return contracts.StudySession{}, contracts.Errorf(contracts.KindInvalid, "cram already takes every card; drop reviewAheadDays")
+	}
+	var out contracts.StudySession
+	err = s.Store.InTx(ctx, func(tx ports.Stores) error {
+		row, k, err := s.start(ctx, tx, uid, args)
+		if err != nil {
+			return err
+		}
+		out, err = s.view(ctx, tx, row, k)
+		return err
+	})
+	return out, err
+}
+
+// start builds and stores a session queue in tx (StartSession's
+// transaction, or RenderSession's) after StartSession checked args; it
+// returns the session row and what it loaded.
+func (s *StudyService) start(ctx context.Context, tx ports.Stores, uid string, args contracts.StartStudySessionArgs) (ports.StudySessionRow, *known, error) {
+	now := s.Now()
+	deck, err := library.LoadDeck(ctx, tx, uid, args.DeckID)
+	if err != nil {
+		return ports.StudySessionRow{}, nil, err
+	}
+	acct, day, err := kernel.AccountSettings(ctx, tx, uid)
+	if err != nil {
+		return ports.StudySessionRow{}, nil, err
+	}
+	row := ports.StudySessionRow{ID: s.IDs.Secret(sessionHandleBits), UserID: uid, DeckID: deck.ID, StartedAt: now,
+		ExpiresAt: now.Add(s.Cfg.StudySessionTTL), Mode: modeNormal}
+	var queue []string
+	if args.Cram {
+		row.Mode = modeCram
+		queue, err = s.cramQueue(ctx, tx, row, deck, args, now)
+	} else {
+		queue, err = s.queue(ctx, tx, row, deck, acct, day, args, now)
+	}
+	if err != nil {
+		return ports.StudySessionRow{}, nil, err
+	}
+	if err := tx.Sessions().CreateSession(ctx, row, queue); err != nil {
+		return ports.StudySessionRow{}, nil, kernel.Fail(err)
+	}
+	return row, &known{acct: &acct, day: day, deck: &deck}, nil
+}
+
+// known is what a caller already loaded, so rendering a session does not
+// read it again: the account's settings, its learner's day, the deck.
+type known struct {
+	acct *contracts.AccountSettings
+	day  contracts.LearnerDay
+	deck *contracts.Deck
+	// card is the current card as current loaded it (with its state),
+	// filled in for the caller; nil when no card is shown.
+	card *contracts.Card
+	// left is what the daily limits of deck leave today, when the caller
+	// counted it (a review, under the deck's lock); nil when not.
+	left *left
+	// progress is the session's reviewed and pending items as current
+	// read them with its card; nil until it has.
+	progress *[2]int
+}
+
+// Session modes.
+const (
+	modeNormal = "normal"
+	modeCram   = "cram"
+	// DefaultCramCards is a cram session's size when reviewLimit is not given.
+	DefaultCramCards = 100
+	// randomPool bounds the cards a random order draws from.
+	randomPool = 2000
+)
+
+// queue lists a normal session's cards.
+func (s *StudyService) queue(ctx context.Context, tx ports.Stores, row ports.StudySessionRow, deck contracts.Deck,
+	acct contracts.AccountSettings, day contracts.LearnerDay, args contracts.StartStudySessionArgs, now time.Time) ([]string, error) {
+	set := deck.Settings.WithDefaults()
+	left, err := dailyLeft(ctx, tx, row.UserID, deck, acct, day, now)
+	if err != nil {
+		return nil, err
+	}
+	reviewCap := left.Review
+	if args.ReviewLimit != nil {
+		reviewCap = min(reviewCap, *args.ReviewLimit)
+	}
+	endOfToday := day.Next(now).Add(-time.Millisecond)
+	dueBy := day.StartOfDate(day.Date(now).AddDate(0, 0, 1+args.ReviewAheadDays)).Add(-time.Millisecond)
+	fetch := reviewCap
+	if set.ReviewOrder == contracts.ReviewOrderRandom && fetch > 0 {
+		fetch = randomPool
+	}
+	learning, review, err := tx.Cards().StudyCards(ctx, row.UserID, deck.ID, ports.StudyQuery{
+		LearnDueBy: endOfToday, ReviewDueBy: dueBy, ReviewLimit: fetch, Order: set.ReviewOrder, Now: now,
+	})
+	if err != nil {
+		return nil, kernel.Fail(err)
+	}
+	if set.ReviewOrder == contracts.ReviewOrderRandom {
+		shuffle(review, row.ID+"/review")
+	}
+	review = review[:min(len(review), max(reviewCap, 0))]
+	newCap := min(left.New, left.Review-len(review))
+	if args.NewLimit != nil {
+		newCap = min(newCap, *args.NewLimit)
+	}
+	var fresh []ports.CardRow
+	if newCap > 0 {
+		n := newCap
+		if set.NewOrder == contracts.NewOrderRandom {
+			n = randomPool
+		}
+		if fresh, err = tx.Cards().NewCards(ctx, row.UserID, deck.ID, n); err != nil {
+			return nil, kernel.Fail(err)
+		}
+		if set.NewOrder == contracts.NewOrderRandom {
+			shuffle(fresh, row.ID+"/new")
+		}
+		fresh = fresh[:min(len(fresh), newCap)]
+	}
+	queue := make([]string, 0, len(learning)+len(review)+len(fresh))
+	for _, list := range [][]ports.CardRow{learning, review, fresh} {
+		for _, c := range list {
+			queue = append(queue, c.ID)
+		}
+	}
+	return queue, nil
+}
+
+// cramQueue lists a cram session's cards.
+func (s *StudyService) cramQueue(ctx context.Context, tx ports.Stores, row ports.StudySessionRow, deck contracts.Deck,
+	args contracts.StartStudySessionArgs, now time.Time) ([]string, error) {
+	set := deck.Settings.WithDefaults()
+	limit := DefaultCramCards
+	if args.ReviewLimit != nil {
+		limit = *args.ReviewLimit
+	}
+	fetch := limit
+	if set.ReviewOrder == contracts.ReviewOrderRandom && fetch > 0 {
+		fetch = randomPool
+	}
+	_, cards, err := tx.Cards().StudyCards(ctx, row.UserID, deck.ID, ports.StudyQuery{ReviewLimit: fetch, Order: set.ReviewOrder, Now: now, Cram: true})
+	if err != nil {
+		return nil, kernel.Fail(err)
+	}
+	if set.ReviewOrder == contracts.ReviewOrderRandom {
+		shuffle(cards, row.ID+"/cram")
+	}
+	cards = cards[:min(len(cards), limit)]
+	if args.NewLimit != nil && *args.NewLimit > 0 {
+		fresh, err := tx.Cards().NewCards(ctx, row.UserID, deck.ID, *args.NewLimit)
+		if err != nil {
+			return nil, kernel.Fail(err)
+		}
+		cards = append(cards, fresh...)
+	}
+	queue := make([]string, len(cards))
+	for i, c := range cards {
+		queue[i] = c.ID
+	}
+	return queue, nil
+}
+
+// shuffle orders cards randomly, the same way for the same seed.
+func shuffle(cards []ports.CardRow, seed string) {
+	h := fnv.New64a()
+	h.Write([]byte(seed))
+	r := rand.New(rand.NewPCG(h.Sum64(), 0x7a6b))
+	r.Shuffle(len(cards), func(i, j int) { cards[i], cards[j] = cards[j], cards[i] })
+}
+
+func checkLimit(name string, v *int, max int) error {
+	if v != nil && (*v < 0 || *v > max) {
+		return contracts.Errorf(contracts.KindInvalid, "%s must be %d-%d, got %d", name, 0, max, *v)
+	}
+	return nil
+}
+
+// left is what the daily limits leave today; Deck is what the deck's own
+// limits alone leave (the account-wide caps bound New and Review further).
+type left struct {
+	New, Review int
+	Deck        struct{ New, Review int }
+}
+
+// accountCapped reports whether the account has an account-wide daily cap.
+func accountCapped(acct contracts.AccountSettings) bool {
+	return acct.NewCardsPerDay > 0 || acct.ReviewsPerDay > 0
+}
+
+// dailyLeft is what the deck's daily limits (and the account-wide caps,
+// when set) leave of the learner's day: new cards count against both the
+// new-card and the review limit; learning steps against neither.
+func dailyLeft(ctx context.Context, st ports.Stores, uid string, deck contracts.Deck, acct contracts.AccountSettings,
+	day contracts.LearnerDay, now time.Time) (left, error) {
+	c, err := studiedToday(ctx, st, uid, deck.ID, acct, day, now)
+	if err != nil {
+		return left{}, err
+	}
+	return c.left(deck, acct), nil
+}
+
+// studied is what was studied in the learner's day: in one deck, and in
+// the whole account when it sets account-wide caps.
+type studied struct{ deck, all ports.StudiedCounts }
+
+// studiedToday counts the reviews the daily limits of deckID count.
+func studiedToday(ctx context.Context, st ports.Stores, uid, deckID string, acct contracts.AccountSettings,
+	day contracts.LearnerDay, now time.Time) (studied, error) {
+	since := day.Start(now)
+	var c studied
+	var err error
+	if c.deck, err = st.Reviews().StudiedSince(ctx, uid, deckID, since); err != nil {
+		return studied{}, kernel.Fail(err)
+	}
+	if accountCapped(acct) {
+		if c.all, err = st.Reviews().StudiedSince(ctx, uid, "", since); err != nil {
+			return studied{}, kernel.Fail(err)
+		}
+	}
+	return c, nil
+}
+
+// left is what the counts leave of the deck's limits and the account's
+// caps.
+func (c studied) left(deck contracts.Deck, acct contracts.AccountSettings) left {
+	done, all := c.deck, c.all
+	l := left{New: deck.Settings.NewCardsPerDay - done.New, Review: deck.Settings.ReviewsPerDay - done.Review - done.New}
+	l.Deck.New, l.Deck.Review = max(0, min(l.New, l.Review)), max(0, l.Review)
+	if acct.NewCardsPerDay > 0 {
+		l.New = min(l.New, acct.NewCardsPerDay-all.New)
+	}
+	if acct.ReviewsPerDay > 0 {
+		l.Review = min(l.Review, acct.ReviewsPerDay-all.Review-all.New)
+	}
+	l.New, l.Review = max(0, min(l.New, l.Review)), max(0, l.Review)
+	return l
+}
+
+// after returns the counts with one more review (not cram) of a card in
+// phase p: what they are once that review is written.
+func (c studied) after(p contracts.Phase) studied {
+	switch p {
+	case contracts.PhaseNew:
+		c.deck.New++
+		c.all.New++
+	case contracts.PhaseReview:
+		c.deck.Review++
+		c.all.Review++
+	}
+	return c
+}
+
+// GetSession returns a session with its progress and current card.
+func (s *StudyService) GetSession(ctx context.Context, sessionID string) (contracts.StudySession, error) {
+	uid, err := kernel.UserID(ctx)
+	if err != nil {
+		return contracts.StudySession{}, err
+	}
+	var out contracts.StudySession
+	err = s.Store.InTx(ctx, func(tx ports.Stores) error {
+		row, err := s.liveSession(ctx, tx, uid, sessionID)
+		if err != nil {
+			return err
+		}
+		out, err = s.view(ctx, tx, row, nil)
+		return err
+	})
+	return out, err
+}
+
+// sessionGone is the error for a missing or expired session.
+func sessionGone() error {
+	return contracts.Errorf(contracts.KindNotFound, "study session not found or expired; start a new one with start_study_session")
+}
+
+// liveSession loads an unexpired session of the user.
+func (s *StudyService) liveSession(ctx context.Context, st ports.Stores, uid, sessionID string) (ports.StudySessionRow, error) {
+	gone := sessionGone()
+	if !kernel.PlausibleID(sessionID) {
+		return ports.StudySessionRow{}, gone
+	}
+	row, err := st.Sessions().GetSession(ctx, uid, sessionID)
+	if contracts.IsKind(err, contracts.KindNotFound) {
+		return row, gone
+	}
+	if err != nil {
+		return row, kernel.Fail(err)
+	}
+	if !s.Now().Before(row.ExpiresAt) {
+		return row, gone
+	}
+	return row, nil
+}
+
+// view renders a session: progress, the current card (or when the next
+// learning step comes due) and the study link.
+func (s *StudyService) view(ctx context.Context, st ports.Stores, row ports.StudySessionRow, k *known) (contracts.StudySession, error) {
+	if k == nil {
+		k = &known{}
+	}
+	cur, nextAt, err := s.current(ctx, st, row, k)
+	if err != nil {
+		return contracts.StudySession{}, err
+	}
+	reviewed, remaining := k.progress[0], k.progress[1] // read with the current card
+	mode := row.Mode
+	if mode == "" {
+		mode = modeNormal
+	}
+	return contracts.StudySession{
+		ID: row.ID, DeckID: row.DeckID, StartedAt: row.StartedAt, ExpiresAt: row.ExpiresAt,
+		Reviewed: reviewed, Remaining: remaining, Done: cur == nil && nextAt == nil, Current: cur, StudyURL: s.studyURL(row.ID),
+		Mode: mode, NextCardAt: nextAt,
+	}, nil
+}
+
+// current returns the card to show now: a learning step as soon as it is
+// due, else the next card of the queue, else a learning step due within
+// the learn-ahead limit. When only later learning steps are pending it
+// returns nil and when the first comes due. Items whose card was deleted
+// or suspended, or that today's daily limits no longer allow (another
+// session, agent or the web app studied meanwhile), are completed as
+// skipped (they count as done); nil, nil when nothing is pending. What it
+// loads it leaves in k when k is not nil.
+func (s *StudyService) current(ctx context.Context, st ports.Stores, row ports.StudySessionRow, k *known) (*contracts.StudyCard, *time.Time, error) {
+	now := s.Now()
+	if k == nil {
+		k = &known{}
+	}
+	if k.acct == nil {
+		acct, day, err := kernel.AccountSettings(ctx, st, row.UserID)
+		if err != nil {
+			return nil, nil, err
+		}
+		k.acct, k.day = &acct, day
+	}
+	acct, day := *k.acct, k.day
+	learnAhead := now.Add(time.Duration(acct.LearnAheadMinutes) * time.Minute)
+	var limits *left
+	for {
+		// The item, its card and the session's progress in one read.
+		next, err := st.Sessions().NextDueCard(ctx, row.UserID, row.ID, now, learnAhead)
+		if err != nil {
+			return nil, nil, kernel.Fail(err)
+		}
+		k.progress = &[2]int{next.Reviewed, next.Remaining}
+		item := next.Item
+		if item == nil {
+			return nil, nil, nil
+		}
+		if item.Learning && item.Due.After(learnAhead) && row.Mode != modeCram {
+			at := item.Due
+			return nil, &at, nil
+		}
+		card := next.Card
+		show := !card.Suspended
+		if show && row.Mode != modeCram && !item.Learning {
+			phase := card.State.Phase
+			if phase == contracts.PhaseNew || phase == contracts.PhaseReview {
+				if limits == nil {
+					if k.deck == nil || k.deck.ID != row.DeckID {
+						deck, err := library.LoadDeck(ctx, st, row.UserID, row.DeckID)
+						if err != nil {
+							return nil, nil, err
+						}
+						k.deck, k.left = &deck, nil
+					}
+					if k.left == nil { // else the caller counted them under the deck's lock
+						l, err := dailyLeft(ctx, st, row.UserID, *k.deck, acct, day, now)
+						if err != nil {
+							return nil, nil, err
+						}
+						k.left = &l
+					}
+					limits = k.left
+				}
+				show = (phase == contracts.PhaseNew && limits.New > 0) || (phase == contracts.PhaseReview && limits.Review > 0)
+			}
+		}
+		if show {
+			c := studyCard(card.Card)
+			c.Position = item.Position
+			k.card = &card.Card
+			return &c, nil, nil
+		}
+		err = st.Sessions().CompleteItem(ctx, row.UserID, row.ID, item.Position, now)
+		if err != nil && !contracts.IsKind(err, contracts.KindConflict) {
+			return nil, nil, kernel.Fail(err)
+		}
+	}
+}
+
+// StudyPath is the web app's path of a study session's page, the one place
+// that names it: the absolute link tools return and the pages' own links
+// both come from here.
+func StudyPath(sessionID string) string {
+	return "/study/" + url.PathEscape(sessionID)
+}
+
+func (s *StudyService) studyURL(sessionID string) string {
+	if s.Cfg.BaseURL == "" {
+		return ""
+	}
+	return s.Cfg.BaseURL + StudyPath(sessionID)
+}
+
+func studyCard(c contracts.Card) contracts.StudyCard {
+	tags := c.Tags
+	if tags == nil {
+		tags = []string{}
+	}
+	return contracts.StudyCard{CardID: c.ID, Front: c.Front, Back: c.Back, Tags: tags, Phase: c.State.Phase}
+}
+
+// Snapshot reports what a deck offers right now without starting a session.
+func (s *StudyService) Snapshot(ctx context.Context, deckID string) (contracts.StudySnapshot, error) {
+	uid, err := kernel.UserID(ctx)
+	if err != nil {
+		return contracts.StudySnapshot{}, err
+	}
+	var out contracts.StudySnapshot
+	err = s.Store.InTx(ctx, func(tx ports.Stores) error {
+		now := s.Now()
+		deck, err := library.LoadDeck(ctx, tx, uid, deckID)
+		if err != nil {
+			return err
+		}
+		out, err = s.snapshot(ctx, tx, uid, deck, now)
+		return err
+	})
+	return out, err
+}
+
+func (s *StudyService) snapshot(ctx context.Context, tx ports.Stores, uid string, deck contracts.Deck, now time.Time) (contracts.StudySnapshot, error) {
+	cards := tx.Cards()
+	out := contracts.StudySnapshot{DeckID: deck.ID, Preview: []contracts.StudyCard{}}
+	acct, day, err := kernel.AccountSettings(ctx, tx, uid)
+	if err != nil {
+		return out, err
+	}
+	// Review-phase cards are due from the start of their due day, and
+	// are scheduled to it: due at or before now is due today.
+	if out.DueNow, err = cards.CountDue(ctx, uid, deck.ID, now); err != nil {
+		return out, kernel.Fail(err)
+	}
+	if out.Overdue, err = cards.CountDue(ctx, uid, deck.ID, day.Start(now).Add(-time.Millisecond)); err != nil {
+		return out, kernel.Fail(err)
+	}
+	phases, err := cards.CountPhases(ctx, uid, deck.ID)
+	if err != nil {
+		return out, kernel.Fail(err)
+	}
+	out.NewAvailable = phases.New
+	l, err := dailyLeft(ctx, tx, uid, deck, acct, day, now)
+	if err != nil {
+		return out, err
+	}
+	out.NewToday = min(l.New, phases.New)
+	// The earliest due card of all, due now or later, is the next due.
+	next, err := cards.DueCards(ctx, uid, deck.ID, now.AddDate(200, 0, 0), 1)
+	if err != nil {
+		return out, kernel.Fail(err)
+	}
+	if len(next) == 1 {
+		d := next[0].State.Due
+		out.NextDue = &d
+	}
+	var preview []ports.CardRow
+	if n := min(previewSize, deck.Settings.ReviewsPerDay); n > 0 {
+		if preview, err = cards.DueCards(ctx, uid, deck.ID, now, n); err != nil {
+			return out, kernel.Fail(err)
+		}
+	}
+	if n := min(previewSize-len(preview), out.NewToday); n > 0 {
+		fresh, err := cards.NewCards(ctx, uid, deck.ID, n)
+		if err != nil {
+			return out, kernel.Fail(err)
+		}
+		preview = append(preview, fresh...)
+	}
+	for i, c := range preview {
+		sc := studyCard(c.Card)
+		sc.Back = ""
+		sc.Position = i // where a session started now would show it
+		out.Preview = append(out.Preview, sc)
+	}
+	return out, nil
+}
+
+// formatInterval renders a duration for people: "now", "10m", "3h", "3d",
+// "1.5y".
+func formatInterval(d time.Duration) string {
+	switch {
+	case d < 30*time.Second:
+		return "now"
+	case d < time.Hour-30*time.Second:
+		return fmt.Sprintf("%dm", max(1, int(d.Round(time.Minute)/time.Minute)))
+	case d < kernel.Day-30*time.Minute:
+		return fmt.Sprintf("%dh", int(d.Round(time.Hour)/time.Hour))
+	case d < 365*kernel.Day:
+		return fmt.Sprintf("%dd", max(1, int((d+kernel.Day/2)/kernel.Day)))
+	}
+	y := float64(d) / float64(365*kernel.Day)
+	s := fmt.Sprintf("%.1f", y)
+	if len(s) > 2 && s[len(s)-2:] == ".0" {
+		s = s[:len(s)-2]
+	}
+	return s + "y"
+}
