@@ -429,5 +429,16 @@ func TestBrowserCheckboxesBesideLabels(t *testing.T) {
 		}
 	}
 	b.emulate(0, 0, false, "")
+	// The agents page: tools grouped by toolset, one line each with the
+	// model-facing description folded, and Save near the top.
+	if top := evalJS[float64](b, `document.querySelector("#save-agents-top").getBoundingClientRect().top`); top > 1000 {
+		t.Errorf("the agents page's Save is %.0f px down", top)
+	}
+	if n := evalJS[int](b, `document.querySelectorAll(".tool details:not([open])").length`); n != len(contracts.Catalog()) {
+		t.Errorf("%d folded tool descriptions, want one per tool (%d)", n, len(contracts.Catalog()))
+	}
+	if n := evalJS[int](b, `document.querySelectorAll("fieldset.tools").length`); n != len(contracts.Toolsets()) {
+		t.Errorf("%d tool groups, want one per toolset (%d)", n, len(contracts.Toolsets()))
+	}
 	b.look("agents-checkboxes")
 }
