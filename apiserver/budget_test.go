@@ -29,15 +29,15 @@ var statementBudgets = map[string]budget{
 	contracts.ToolGetStudyPlan:       {7, 0},  // + the account settings; + the account's data version (remembered as get_stats); + every deck's settings and counts (two reads, whatever the number of decks: each deck is simulated under its own preset)
 	contracts.ToolCreateDeck:         {6, 1},  // the audit row under a savepoint of the mutation's transaction (one commit; the service's own work joins it without one); + the deck's own preset (and its savepoint); + the deck cap (issue 10 §2)
 	contracts.ToolUpdateDeck:         {8, 1},
-	contracts.ToolAddCards:           {7, 1}, // the insert with its check of the deck (read first only for an idempotency key) (duplicates skipped by the insert, looked up only when there are some); + the daily write counter and card cap (one upsert, issue 10 §2), + the account's day on its first counted write in 5 minutes (cached per instance)
-	contracts.ToolUpdateCards:        {9, 1},
-	contracts.ToolImportCards:        {7, 1},  // + the card and deck caps (one statement; imports are not in the daily quota)
+	contracts.ToolAddCards:           {8, 1},  // + the change records of the cards added (issue 26 §2.4); the insert with its check of the deck (read first only for an idempotency key) (duplicates skipped by the insert, looked up only when there are some); + the daily write counter and card cap (one upsert, issue 10 §2), + the account's day on its first counted write in 5 minutes (cached per instance)
+	contracts.ToolUpdateCards:        {10, 1}, // + its change records, one statement (issue 26 §2.4)
+	contracts.ToolImportCards:        {8, 1},  // + the change records of the cards added (issue 26 §2.4); + the card and deck caps (one statement; imports are not in the daily quota)
 	contracts.ToolStartStudySession:  {15, 1}, // + settings, today's counts, the learning query
 	contracts.ToolSubmitReview:       {12, 1}, // one read of session, item, card, deck and settings; the daily write counter (issue 10 §2); the deck lock and today's count (daily limits across sessions); item, card, log, requeue; the next card with the progress in one read
 	contracts.ToolRenderStudySession: {15, 1}, // as start_study_session
 	contracts.ToolRequestMediaUpload: {7, 1},  // + the account's media lock, its usage (quota, open intents), their savepoint, the daily write counter (issue 10 §2)
-	contracts.ToolDeleteCards:        {7, 1},  // + the copies of the cards and their reviews into the trash (issue 10 §3)
-	contracts.ToolDeleteDeck:         {10, 1}, // + its preset, when no other deck uses it, + the copies of the deck, its cards and their reviews into the trash
+	contracts.ToolDeleteCards:        {8, 1},  // + the copies of the cards and their reviews into the trash (issue 10 §3); + the change records (issue 26 §2.4)
+	contracts.ToolDeleteDeck:         {11, 1}, // + the change record (issue 26 §2.4); + its preset, when no other deck uses it, + the copies of the deck, its cards and their reviews into the trash
 	contracts.ToolListTrash:          {2, 0},
 	contracts.ToolRestoreItems:       {16, 1}, // one card: holdings, the trashed items, its deck, a duplicate, the copies back under a savepoint
 }

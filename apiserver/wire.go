@@ -67,8 +67,9 @@ var librarySet = wire.NewSet(
 
 // studySet: study sessions and reviews, statistics and plans (domain/study).
 var studySet = wire.NewSet(
-	wire.FieldsOf(new(*domain.Services), "Study", "Stats"),
+	wire.FieldsOf(new(*domain.Services), "Study", "Stats", "Undo"),
 	wire.Bind(new(ports.StudyService), new(*study.StudyService)),
+	wire.Bind(new(ports.UndoService), new(*study.UndoService)),
 	wire.Bind(new(ports.StatsService), new(*study.StatsService)),
 )
 

@@ -63,6 +63,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	exportService := services.Export
 	trashService := services.Trash
 	importService := services.Import
+	undoService := services.Undo
 	txRunner := provideTxRunner(database)
 	mcpbindServices := mcpbind.Services{
 		Decks:    deckService,
@@ -78,6 +79,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		Export:   exportService,
 		Trash:    trashService,
 		Import:   importService,
+		Undo:     undoService,
 		Tx:       txRunner,
 	}
 	binding := mcpbind.New(mcpbindServices, metrics)
@@ -137,6 +139,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		Trash:    trashService,
 		Cards:    cardService,
 		Notes:    noteService,
+		Undo:     undoService,
 	}
 	accountPages := provideAccountPages(site, authenticator, accountServices, cfg)
 	deckServices := web.DeckServices{
@@ -230,7 +233,7 @@ var identitySet = wire.NewSet(wire.FieldsOf(new(*domain.Services), "Accounts", "
 var librarySet = wire.NewSet(wire.FieldsOf(new(*domain.Services), "Decks", "Cards", "Notes", "Media", "Trash"), wire.Bind(new(ports.DeckService), new(*library.DeckService)), wire.Bind(new(ports.CardService), new(*library.CardService)), wire.Bind(new(ports.NoteService), new(*library.NoteService)), wire.Bind(new(ports.MediaService), new(*library.MediaService)), wire.Bind(new(ports.TrashService), new(*library.TrashService)))
 
 // studySet: study sessions and reviews, statistics and plans (domain/study).
-var studySet = wire.NewSet(wire.FieldsOf(new(*domain.Services), "Study", "Stats"), wire.Bind(new(ports.StudyService), new(*study.StudyService)), wire.Bind(new(ports.StatsService), new(*study.StatsService)))
+var studySet = wire.NewSet(wire.FieldsOf(new(*domain.Services), "Study", "Stats", "Undo"), wire.Bind(new(ports.StudyService), new(*study.StudyService)), wire.Bind(new(ports.UndoService), new(*study.UndoService)), wire.Bind(new(ports.StatsService), new(*study.StatsService)))
 
 // exchangeSet: package import, export and the account's data (domain/exchange).
 var exchangeSet = wire.NewSet(wire.FieldsOf(new(*domain.Services), "AccountData", "Export", "Import"), wire.Bind(new(ports.AccountDataService), new(*exchange.AccountDataService)), wire.Bind(new(ports.ExportService), new(*exchange.ExportService)), wire.Bind(new(ports.ImportService), new(*exchange.ImportService)))

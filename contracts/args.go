@@ -85,11 +85,13 @@ type AddCardsArgs struct {
 // UpdateCardsArgs are update_cards' arguments.
 type UpdateCardsArgs struct {
 	Updates []CardPatch `json:"updates"`
+	DryRun  bool        `json:"dryRun,omitempty"` // preview: the same outcomes, nothing written
 }
 
 // DeleteCardsArgs are delete_cards' arguments.
 type DeleteCardsArgs struct {
 	CardIDs []string `json:"cardIds"`
+	DryRun  bool     `json:"dryRun,omitempty"` // preview: the same outcomes, nothing written
 }
 
 // ImportCardsArgs are import_cards' arguments.
@@ -140,4 +142,17 @@ type RescheduleCardsArgs struct {
 	Days         []int    `json:"days,omitempty"`
 	Reset        bool     `json:"reset,omitempty"`
 	KeepInterval bool     `json:"keepInterval,omitempty"`
+	DryRun       bool     `json:"dryRun,omitempty"` // preview: the same outcomes, nothing written
+}
+
+// UndoChangesArgs are undo_changes' arguments: the operations to undo, or
+// a time range (Since required) of one credential's changes (the caller's
+// own when CredentialID is empty).
+type UndoChangesArgs struct {
+	OperationIDs []string    `json:"operationIds,omitempty"`
+	CredentialID string      `json:"credentialId,omitempty"`
+	Since        *DateOrTime `json:"since,omitempty"`
+	Until        *DateOrTime `json:"until,omitempty"`
+	Cursor       string      `json:"cursor,omitempty"`
+	DryRun       bool        `json:"dryRun,omitempty"`
 }

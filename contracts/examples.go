@@ -83,4 +83,8 @@ var examples = map[string]Example{
 		Cards: []ItemOutcome{{Index: 0, Status: OutcomeRestored, ID: "c9"}, {Index: 1, Status: OutcomeDuplicate, ID: "c8", ExistingID: "c1",
 			Reason: "card c1 in its deck has the same front and back (added since); c8 stays in the trash"}},
 		Counts: map[string]int{"restored": 2, "duplicate": 1}}},
+	ToolUndoChanges: {json.RawMessage(`{"since":"2026-11-29T14:00:00Z"}`), UndoChangesArgs{}, UndoChangesResult{
+		OperationID: "0193f1c2-7b3a-7c4d-9e5f-0a1b2c3d4e5f", Undone: 1, Skipped: 1, Items: []UndoItem{
+			{Kind: ChangeCardUpdate, ID: "c1", Status: UndoUndone},
+			{Kind: ChangeCardUpdate, ID: "c2", Status: UndoSkipped, Reason: "card c2 was edited after this change (at 2026-11-29T14:20:00Z); fetch it and edit it yourself"}}}},
 }

@@ -113,6 +113,10 @@ type BulkResult struct {
 	Dropped map[string]int `json:"dropped,omitempty"`
 	// DecksCreated names the decks an import created for its deck column.
 	DecksCreated []string `json:"decksCreated,omitempty"`
+	// DryRun says nothing was written: the outcomes are those the call
+	// would have, and Changes shows the first of its changes.
+	DryRun  bool            `json:"dryRun,omitempty"`
+	Changes []ChangePreview `json:"changes,omitempty"`
 }
 
 // ImportFormat names a pasted-text format.

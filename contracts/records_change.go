@@ -71,6 +71,47 @@ type ChangeFilter struct {
 	Pending      bool      // only records not undone yet
 }
 
+// MaxPreviewChanges is how many changes a dry run shows (before → after).
+const MaxPreviewChanges = 20
+
+// ChangePreview is one change a dry run would make: the item, and its
+// changed fields before and after (JSON objects).
+type ChangePreview struct {
+	Kind   ChangeKind      `json:"kind"`
+	ID     string          `json:"id"`
+	Before json.RawMessage `json:"before,omitempty"`
+	After  json.RawMessage `json:"after,omitempty"`
+}
+
+// MaxUndoItems bounds the change records one undo_changes call applies;
+// its nextCursor continues.
+const MaxUndoItems = 1000
+
+// Undo outcomes.
+const (
+	UndoUndone  = "undone"
+	UndoSkipped = "skipped"
+)
+
+// UndoItem is one change record's outcome in an undo.
+type UndoItem struct {
+	Kind   ChangeKind `json:"kind"`
+	ID     string     `json:"id"` // the item's id
+	Status string     `json:"status"`
+	Reason string     `json:"reason,omitempty"` // why it was skipped
+}
+
+// UndoChangesResult is undo_changes' result. OperationID is the undo's own: undo
+// it to redo what it undid.
+type UndoChangesResult struct {
+	OperationID string     `json:"operationId,omitempty"`
+	Undone      int        `json:"undone"`
+	Skipped     int        `json:"skipped"`
+	Items       []UndoItem `json:"items"`
+	NextCursor  string     `json:"nextCursor,omitempty"`
+	DryRun      bool       `json:"dryRun,omitempty"`
+}
+
 type operationKey struct{}
 
 // WithOperationID returns ctx carrying the id of the mutation it runs:

@@ -171,7 +171,7 @@ func bulkOut(itemFields []string, fields ...string) schema {
 		"counts": schema{"type": "object", "additionalProperties": intOut},
 	}
 	top := schema{
-		"deckId": strOut, "replayed": boolOut,
+		"deckId": strOut, "replayed": boolOut, "dryRun": boolOut, "changes": changesOut,
 		"dropped":      schema{"type": "object", "additionalProperties": intOut},
 		"decksCreated": strListOut,
 	}
@@ -180,6 +180,11 @@ func bulkOut(itemFields []string, fields ...string) schema {
 	}
 	return object(props, "items", "counts")
 }
+
+// changesOut is a dry run's first changes, before → after.
+var changesOut = schema{"type": "array", "items": object(schema{
+	"kind": strOut, "id": strOut, "before": schema{"type": "object"}, "after": schema{"type": "object"},
+}, "kind", "id")}
 
 // restoreOut is restore_items' result schema.
 var restoreOut = func() schema {

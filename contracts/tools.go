@@ -38,6 +38,7 @@ const (
 	ToolRestoreItems       = "restore_items"
 	ToolOptimizeParameters = "optimize_parameters"
 	ToolImportPackage      = "import_package"
+	ToolUndoChanges        = "undo_changes"
 )
 
 // StudyWidgetURI is the MCP Apps resource that renders a study session.
@@ -144,6 +145,7 @@ var (
 		"back":  with(str("Answer."), "minLength", 1, "maxLength", MaxCardSideLen),
 		"tags":  tagsArg,
 	}, "front", "back")
+	dryRunArg    = boolean("Preview: outcomes and first changes; nothing is written.")
 	idemArg      = with(str("Retry key: a repeat returns the first result and adds nothing."), "maxLength", 128)
 	retentionArg = number("Target recall (default 0.9); higher means more reviews.", 0.7, 0.99)
 	newPerDayArg = integer("New cards a day (default 20).", 0, 1000)
@@ -320,8 +322,9 @@ var catalog = []ToolDef{
 				"suspended": boolean("true hides the card from study."),
 				"deckId":    id("Move to this deck."),
 			}, "id"), "One change per card."), "minItems", 1, "maxItems", MaxBulkItems),
+			"dryRun": dryRunArg,
 		}, "updates")),
-		ResultSchema: raw(bulkOut([]string{"existingId"})),
+		ResultSchema: raw(bulkOut([]string{"existingId"}, "dryRun", "changes")),
 		Annotations:  idempotent, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "cards.update",
 	},
 	{
@@ -330,8 +333,9 @@ var catalog = []ToolDef{
 		Description: "Delete cards by id: moves them to the trash for 30 days (restore_items brings them back). Outcome per item: deleted, not_found, or duplicate (repeated id).",
 		InputSchema: raw(object(schema{
 			"cardIds": with(array(id(""), "Ids of the cards to delete."), "minItems", 1, "maxItems", MaxBulkItems),
+			"dryRun":  dryRunArg,
 		}, "cardIds")),
-		ResultSchema: raw(bulkOut(nil)),
+		ResultSchema: raw(bulkOut(nil, "dryRun", "changes")),
 		Annotations:  destructive, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "cards.delete",
 	},
 	{
@@ -463,8 +467,9 @@ var catalog = []ToolDef{
 			"days":         with(array(integer("", 0, DefaultMaximumIntervalDays), "[min, max] days from today."), "minItems", 2, "maxItems", 2),
 			"reset":        boolean("Forget the cards: back to new."),
 			"keepInterval": boolean("Keep the interval."),
+			"dryRun":       dryRunArg,
 		}, "cardIds")),
-		ResultSchema: raw(bulkOut(nil)),
+		ResultSchema: raw(bulkOut(nil, "dryRun", "changes")),
 		Annotations:  idempotent, Scopes: []Scope{ScopeStudyWrite}, Mutates: true, AuditAction: "cards.reschedule",
 		ExactlyOneOf: []string{"dueDate", "days", "reset"},
 	},
@@ -564,6 +569,25 @@ var catalog = []ToolDef{
 		})),
 		ResultSchema: raw(restoreOut),
 		Annotations:  idempotent, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "trash.restore",
+	},
+	{
+		Name: ToolUndoChanges, Title: "Undo changes",
+		Sets:        []string{ToolsetNotes, ToolsetExchange, ToolsetAdmin},
+		Description: "Undo changes of the last 30 days, newest first: by operationIds, or what a credential (default: yours) did since a time. Items edited since are skipped with the reason. 1000 a call; nextCursor continues. Undoable by its operationId.",
+		InputSchema: raw(object(schema{
+			"operationIds": with(array(id(""), "Operations to undo."), "minItems", 1, "maxItems", 100),
+			"credentialId": with(str("Whose changes, with since (default: this credential)."), "maxLength", 200),
+			"since":        dateOrTime("Undo changes made at or after this."),
+			"until":        dateOrTime("And before this."),
+			"cursor":       cursorArg,
+			"dryRun":       dryRunArg,
+		})),
+		ResultSchema: raw(object(schema{
+			"operationId": strOut, "undone": intOut, "skipped": intOut, "nextCursor": strOut, "dryRun": boolOut,
+			"items": schema{"type": "array", "items": object(schema{"kind": strOut, "id": strOut,
+				"status": schema{"type": "string", "enum": []string{UndoUndone, UndoSkipped}}, "reason": strOut}, "kind", "id", "status")},
+		}, "undone", "skipped", "items")),
+		Annotations: Annotations{DestructiveHint: true}, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "changes.undo",
 	},
 }
 

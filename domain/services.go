@@ -46,6 +46,7 @@ type Services struct {
 	Import      *exchange.ImportService
 	Purge       *background.PurgeService
 	Trash       *library.TrashService
+	Undo        *study.UndoService
 }
 
 // NewServices builds every service. blobs may be nil when media uploads
@@ -77,5 +78,6 @@ func NewServices(store ports.Database, blobs ports.BlobStore, clock ports.Clock,
 		Trash:       &library.TrashService{Deps: d},
 	}
 	svc.Import = exchange.NewImportService(d, svc.Media, svc.Cards, svc.Jobs)
+	svc.Undo = &study.UndoService{Deps: d, Cards: svc.Cards, Trash: svc.Trash}
 	return svc
 }

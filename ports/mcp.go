@@ -39,6 +39,9 @@ type McpServices interface {
 	ListTrash(ctx context.Context, args contracts.ListTrashArgs) (contracts.TrashPage, error)
 	// RestoreItems brings trashed decks and cards back, with per-item outcomes.
 	RestoreItems(ctx context.Context, args contracts.RestoreItemsArgs) (contracts.RestoreResult, error)
+	// UndoChanges undoes earlier changes from their change records
+	// (UndoService.UndoChanges).
+	UndoChanges(ctx context.Context, args contracts.UndoChangesArgs) (contracts.UndoChangesResult, error)
 	// AddCards adds cards with per-item outcomes. Not found for an unknown deck.
 	AddCards(ctx context.Context, args contracts.AddCardsArgs) (contracts.BulkResult, error)
 	// AddNotes adds notes with per-note outcomes. Not found for an unknown deck.

@@ -296,6 +296,25 @@ type AuditService interface {
 	List(ctx context.Context, f contracts.AuditFilter, cursor string, limit int) (contracts.Page[contracts.AuditEvent], error)
 }
 
+// UndoService undoes what earlier mutations changed, from their change
+// records (ports.ChangeStore).
+type UndoService interface {
+	// UndoChanges applies the inverses of the acting user's pending change
+	// records of the operations named, or of one credential (the caller's
+	// own when none is named) since a time, newest first, at most
+	// contracts.MaxUndoItems a call (NextCursor continues), in short
+	// transactions. An item changed since its record (a version check),
+	// gone, or out of the caller's scopes is skipped with a reason; the
+	// undo's own records make it undoable. With DryRun nothing is written.
+	// Invalid unless operationIds or since is given, for a bad time range
+	// or cursor.
+	UndoChanges(ctx context.Context, args contracts.UndoChangesArgs) (contracts.UndoChangesResult, error)
+	// OperationStates returns, for the acting user's operations among ids
+	// that have change records, how many they have and how many are
+	// undone (the audit page's Undo).
+	OperationStates(ctx context.Context, ids []string) (map[string]OperationState, error)
+}
+
 // AccountDataService gives the acting person their data and deletes their
 // account. Both are forbidden for an API key or a connected app.
 type AccountDataService interface {

@@ -34,6 +34,7 @@ var retention = map[ports.Expiring]time.Duration{
 	ports.ExpiringUploadIntents:   PurgeGrace,
 	ports.ExpiringOAuthCodes:      kernel.OAuthPurgeGrace,
 	ports.ExpiringOAuthTokens:     kernel.OAuthPurgeGrace,
+	ports.ExpiringChangeRecords:   0, // they expire contracts.ChangeDays after the change: undo reaches back that far, no further
 }
 
 // Expired deletes up to limit rows of the kind what whose retention is

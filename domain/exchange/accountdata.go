@@ -243,6 +243,15 @@ func (s *AccountDataService) Export(ctx context.Context, w io.Writer) error {
 			return lastID(es, func(e contracts.AuditEvent) string { return e.ID }), len(es), err
 		})
 	})
+	doc.array("changes", func(emit func(any)) error {
+		return pages(func(before string) (string, int, error) {
+			cs, err := s.Store.Changes().ListChanges(ctx, uid, contracts.ChangeFilter{}, before, exportPage)
+			for _, c := range cs {
+				emit(c)
+			}
+			return lastID(cs, func(c contracts.ChangeRecord) string { return c.ID }), len(cs), err
+		})
+	})
 	var uploaded []ExportMedia
 	inZip := map[string]bool{} // equal files share one blob: archive it once
 	doc.array("media", func(emit func(any)) error {

@@ -123,7 +123,14 @@ func (s *CardService) addWith(ctx context.Context, uid, deckID string, items []a
 			if finish != nil {
 				finish(&res)
 			}
-			return nil
+			// Additions record their ids: undoing them moves them to the trash.
+			var ch kernel.Changes
+			for _, it := range res.Items {
+				if it.Status == contracts.OutcomeCreated {
+					ch.Add(contracts.ChangeCardAdd, it.ID, 1, nil, nil)
+				}
+			}
+			return ch.Write(ctx, tx, s.Deps)
 		})
 	})
 	if err != nil {

@@ -36,7 +36,8 @@ func (s *CardService) UpdateCards(ctx context.Context, args contracts.UpdateCard
 		return contracts.BulkResult{}, err
 	}
 	var res contracts.BulkResult
-	err = s.Store.InTx(ctx, func(tx ports.Stores) error {
+	// A dry run is this very transaction, rolled back.
+	err = kernel.InTxOrDry(ctx, s.Store, args.DryRun, func(tx ports.Stores) error {
 		now := s.Now()
 		res = contracts.BulkResult{Items: make([]contracts.ItemOutcome, len(args.Updates)), Counts: map[string]int{}}
 		cards, err := loadCards(ctx, tx, uid, patchIDs(args.Updates))
@@ -44,8 +45,9 @@ func (s *CardService) UpdateCards(ctx context.Context, args contracts.UpdateCard
 			return err
 		}
 		decks := map[string]bool{}
+		var ch kernel.Changes
 		for i, p := range args.Updates {
-			out, err := s.applyPatch(ctx, tx, uid, p, cards, decks, now)
+			out, err := s.applyPatch(ctx, tx, uid, p, cards, decks, now, &ch)
 			if err != nil {
 				return err
 			}
@@ -53,7 +55,10 @@ func (s *CardService) UpdateCards(ctx context.Context, args contracts.UpdateCard
 			res.Items[i] = out
 			res.Counts[string(out.Status)]++
 		}
-		return nil
+		if args.DryRun {
+			res.DryRun, res.Changes = true, ch.Preview()
+		}
+		return ch.Write(ctx, tx, s.Deps)
 	})
 	if err != nil {
 		return contracts.BulkResult{}, err
@@ -93,7 +98,7 @@ func loadCards(ctx context.Context, st ports.Stores, uid string, ids []string) (
 
 // applyPatch applies one patch and keeps cards current. The error is for a
 // failure of the whole batch; item failures are outcomes.
-func (s *CardService) applyPatch(ctx context.Context, tx ports.Stores, uid string, p contracts.CardPatch, cards map[string]ports.CardRow, decks map[string]bool, now time.Time) (contracts.ItemOutcome, error) {
+func (s *CardService) applyPatch(ctx context.Context, tx ports.Stores, uid string, p contracts.CardPatch, cards map[string]ports.CardRow, decks map[string]bool, now time.Time, ch *kernel.Changes) (contracts.ItemOutcome, error) {
 	invalid := func(format string, args ...any) (contracts.ItemOutcome, error) {
 		return contracts.ItemOutcome{Status: contracts.OutcomeInvalid, Reason: fmt.Sprintf(format, args...)}, nil
 	}
@@ -175,7 +180,53 @@ func (s *CardService) applyPatch(ctx context.Context, tx ports.Stores, uid strin
 	}
 	next.Version++
 	cards[p.ID] = next
+	prev, after := cardDiff(row, next)
+	ch.Add(contracts.ChangeCardUpdate, row.ID, next.Version, prev, after)
 	return contracts.ItemOutcome{Status: contracts.OutcomeUpdated}, nil
+}
+
+// ApplyPatch applies one card patch in tx exactly as update_cards does
+// (the same checks, the same outcome) and adds its change record to ch:
+// undo_changes puts a card's previous values back through it.
+func (s *CardService) ApplyPatch(ctx context.Context, tx ports.Stores, uid string, p contracts.CardPatch, ch *kernel.Changes) (contracts.ItemOutcome, error) {
+	cards, err := loadCards(ctx, tx, uid, []string{p.ID})
+	if err != nil {
+		return contracts.ItemOutcome{}, err
+	}
+	return s.applyPatch(ctx, tx, uid, p, cards, map[string]bool{}, s.Now(), ch)
+}
+
+// cardDiff returns the fields an update changed, as a card patch names
+// them, before and after.
+func cardDiff(row, next ports.CardRow) (prev, after map[string]any) {
+	prev, after = map[string]any{}, map[string]any{}
+	set := func(name string, was, is any) {
+		prev[name], after[name] = was, is
+	}
+	if row.Front != next.Front {
+		set("front", row.Front, next.Front)
+	}
+	if row.Back != next.Back {
+		set("back", row.Back, next.Back)
+	}
+	if !slices.Equal(row.Tags, next.Tags) {
+		set("tags", nonNil(row.Tags), nonNil(next.Tags))
+	}
+	if row.Suspended != next.Suspended {
+		set("suspended", row.Suspended, next.Suspended)
+	}
+	if row.DeckID != next.DeckID {
+		set("deckId", row.DeckID, next.DeckID)
+	}
+	return prev, after
+}
+
+// nonNil keeps an empty tag list a list in JSON ("tags": [] clears them).
+func nonNil(tags []string) []string {
+	if tags == nil {
+		return []string{}
+	}
+	return tags
 }
 
 func deckExists(ctx context.Context, tx ports.Stores, uid, deckID string, cache map[string]bool, now time.Time) (bool, error) {
@@ -211,16 +262,31 @@ func (s *CardService) DeleteCards(ctx context.Context, args contracts.DeleteCard
 		}
 	}
 	deleted := map[string]bool{}
-	if len(want) > 0 {
-		ids, err := s.Store.Cards().TrashCards(ctx, uid, want, s.Now())
+	var ch kernel.Changes
+	// A dry run is this very transaction, rolled back.
+	err = kernel.ApplyOrDry(ctx, s.Store, args.DryRun, func(ctx context.Context, st ports.Stores) error {
+		clear(deleted)
+		ch = kernel.Changes{}
+		if len(want) == 0 {
+			return nil
+		}
+		ids, err := st.Cards().TrashCards(ctx, uid, want, s.Now())
 		if err != nil {
-			return contracts.BulkResult{}, kernel.Fail(err)
+			return kernel.Fail(err)
 		}
 		for _, id := range ids {
 			deleted[id] = true
+			ch.Add(contracts.ChangeCardDelete, id, 0, nil, nil)
 		}
+		return ch.Write(ctx, st, s.Deps)
+	})
+	if err != nil {
+		return contracts.BulkResult{}, err
 	}
 	res := contracts.BulkResult{Items: make([]contracts.ItemOutcome, len(args.CardIDs)), Counts: map[string]int{}}
+	if args.DryRun {
+		res.DryRun, res.Changes = true, ch.Preview()
+	}
 	first := map[string]int{} // id → the index of its first occurrence
 	for i, id := range args.CardIDs {
 		out := contracts.ItemOutcome{Index: i, ID: id, Status: contracts.OutcomeDeleted}

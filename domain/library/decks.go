@@ -238,7 +238,17 @@ func (s *DeckService) DeleteDeck(ctx context.Context, deckID string) (contracts.
 	if !kernel.PlausibleID(deckID) {
 		return contracts.DeleteResult{}, kernel.DeckNotFound(deckID)
 	}
-	n, err := s.Store.Decks().TrashDeck(ctx, uid, deckID, s.Now()) // and deletes its preset, when no other deck uses it
+	var n int
+	err = kernel.ApplyOrDry(ctx, s.Store, false, func(ctx context.Context, st ports.Stores) error {
+		var err error
+		n, err = st.Decks().TrashDeck(ctx, uid, deckID, s.Now()) // and deletes its preset, when no other deck uses it
+		if err != nil {
+			return err
+		}
+		var ch kernel.Changes // undo_changes restores it from the trash
+		ch.Add(contracts.ChangeDeckDelete, deckID, 0, nil, nil)
+		return ch.Write(ctx, st, s.Deps)
+	})
 	if contracts.IsKind(err, contracts.KindNotFound) {
 		return contracts.DeleteResult{}, kernel.DeckNotFound(deckID)
 	}

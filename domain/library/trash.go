@@ -106,15 +106,22 @@ func (s *TrashService) RestoreItems(ctx context.Context, args contracts.RestoreI
 	}
 	var res contracts.RestoreResult
 	err = s.Store.InTx(ctx, func(tx ports.Stores) error {
-		r := restorer{s: s, tx: tx, uid: uid}
 		var err error
-		res, err = r.run(ctx, args)
+		res, err = s.RestoreIn(ctx, tx, uid, args)
 		return err
 	})
 	if err != nil {
 		return contracts.RestoreResult{}, err
 	}
 	return res, nil
+}
+
+// RestoreIn restores the items inside tx exactly as restore_items does
+// (the same checks, the same outcomes): undo_changes brings deleted decks
+// and cards back through it.
+func (s *TrashService) RestoreIn(ctx context.Context, tx ports.Stores, uid string, args contracts.RestoreItemsArgs) (contracts.RestoreResult, error) {
+	r := restorer{s: s, tx: tx, uid: uid}
+	return r.run(ctx, args)
 }
 
 // restorer restores one call's items inside its transaction.

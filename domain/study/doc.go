@@ -1,5 +1,6 @@
 // Package study owns studying: sessions and their queues, reviews, the
-// rating previews and undo, rescheduling, statistics, plans and the
+// rating previews and undo, undo_changes (the inverses of change
+// records, newest first, version-checked), rescheduling, statistics, plans and the
 // workload forecast (the simulation and its caches), and the optimiser's
 // job that fits a preset's FSRS weights.
 //

@@ -54,8 +54,10 @@ func (s *StudyService) RescheduleCards(ctx context.Context, args contracts.Resch
 		return contracts.BulkResult{}, contracts.Errorf(contracts.KindInvalid, "days must be [min, max] with 0 <= min <= max <= %d, got %v", contracts.DefaultMaximumIntervalDays, args.Days)
 	}
 	var res contracts.BulkResult
-	err = s.Store.InTx(ctx, func(tx ports.Stores) error {
+	// A dry run is this very transaction, rolled back.
+	err = kernel.InTxOrDry(ctx, s.Store, args.DryRun, func(tx ports.Stores) error {
 		now := s.Now()
+		var ch kernel.Changes
 		day, err := kernel.LearnerDay(ctx, tx, uid)
 		if err != nil {
 			return err
@@ -96,7 +98,7 @@ func (s *StudyService) RescheduleCards(ctx context.Context, args contracts.Resch
 				if args.Days != nil {
 					target = today.AddDate(0, 0, drawDays(id, today, args.Days[0], args.Days[1]))
 				}
-				if err := s.reschedule(ctx, tx, uid, card, day, now, target, args); err != nil {
+				if err := s.reschedule(ctx, tx, uid, card, day, now, target, args, &ch); err != nil {
 					return err
 				}
 			}
@@ -106,7 +108,10 @@ func (s *StudyService) RescheduleCards(ctx context.Context, args contracts.Resch
 			res.Items[i] = out
 			res.Counts[string(out.Status)]++
 		}
-		return nil
+		if args.DryRun {
+			res.DryRun, res.Changes = true, ch.Preview()
+		}
+		return ch.Write(ctx, tx, s.Deps)
 	})
 	return res, err
 }
@@ -121,7 +126,7 @@ func drawDays(cardID string, today time.Time, lo, hi int) int {
 
 // reschedule applies one card's new state and logs it as a manual entry.
 func (s *StudyService) reschedule(ctx context.Context, tx ports.Stores, uid string, card ports.CardRow, day contracts.LearnerDay,
-	now, target time.Time, args contracts.RescheduleCardsArgs) error {
+	now, target time.Time, args contracts.RescheduleCardsArgs, ch *kernel.Changes) error {
 	next := card.State
 	if args.Reset {
 		next = contracts.CardState{Phase: contracts.PhaseNew, Due: now}
@@ -143,6 +148,7 @@ func (s *StudyService) reschedule(ctx context.Context, tx ports.Stores, uid stri
 	case err != nil:
 		return kernel.Fail(err)
 	}
+	ch.Add(contracts.ChangeCardSchedule, card.ID, card.Version+1, map[string]any{"state": card.State}, map[string]any{"state": next})
 	log := ports.ReviewLog{
 		ID: s.IDs.NewID(), UserID: uid, CardID: card.ID, DeckID: card.DeckID, Rating: RatingManual, PrevPhase: card.State.Phase,
 		State: next, ReviewedAt: now, Kind: ports.ReviewKindManual, Day: kernel.DayNumber(day, now), PrevInterval: card.State.ScheduledDays,

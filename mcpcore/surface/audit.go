@@ -92,6 +92,12 @@ func AffectedIDs(result any, args json.RawMessage) []string {
 				add(it.ID)
 			}
 		}
+	case contracts.UndoChangesResult:
+		for _, it := range r.Items {
+			if it.Status == contracts.UndoUndone {
+				add(it.ID)
+			}
+		}
 	case contracts.StudySession:
 		add(r.ID)
 		add(r.DeckID)

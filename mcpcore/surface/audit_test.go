@@ -297,3 +297,32 @@ func TestAuditRowInTheMutationsTransaction(t *testing.T) {
 		t.Errorf("rows apart %+v, want one failed row with no affected ids", apart)
 	}
 }
+
+// TestDryRunWritesNoAuditRow: a call with "dryRun": true reaches the
+// service with DryRun set, outside any transaction of the surface's, and
+// writes no audit row (a WriteAudit would fail the test); "dryRun": false
+// is an ordinary audited call.
+func TestDryRunWritesNoAuditRow(t *testing.T) {
+	f := newFixture(t)
+	f.exposure(contracts.ExposureSettings{})
+	var got contracts.UpdateCardsArgs
+	f.svc.EXPECT().UpdateCards(gomock.Any(), gomock.Any()).DoAndReturn(func(ctx context.Context, a contracts.UpdateCardsArgs) (contracts.BulkResult, error) {
+		if inTx(ctx) {
+			t.Errorf("a dry run ran inside the surface's transaction")
+		}
+		got = a
+		return contracts.BulkResult{Items: []contracts.ItemOutcome{{Status: contracts.OutcomeUpdated, ID: "c1"}}, Counts: map[string]int{"updated": 1}, DryRun: a.DryRun}, nil
+	})
+	res, rerr := f.call(as(contracts.AllScopes...), contracts.ToolUpdateCards, json.RawMessage(`{"updates":[{"id":"c1","back":"b"}],"dryRun":true}`))
+	if rerr != nil || res.IsError {
+		t.Fatalf("%+v %+v", rerr, res)
+	}
+	if !got.DryRun {
+		t.Errorf("the service got %+v, want DryRun", got)
+	}
+	f.expectTool(contracts.ToolUpdateCards, contracts.BulkResult{Items: []contracts.ItemOutcome{}, Counts: map[string]int{}}, nil)
+	f.svc.EXPECT().WriteAudit(gomock.Any(), gomock.Any()).Return(nil)
+	if res, rerr := f.call(as(contracts.AllScopes...), contracts.ToolUpdateCards, json.RawMessage(`{"updates":[{"id":"c1","back":"b"}],"dryRun":false}`)); rerr != nil || res.IsError {
+		t.Fatalf("%+v %+v", rerr, res)
+	}
+}

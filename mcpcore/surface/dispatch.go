@@ -47,6 +47,7 @@ var dispatch = map[string]call{
 	contracts.ToolDeleteDeck:         bind(ports.McpServices.DeleteDeck),
 	contracts.ToolListTrash:          bind(ports.McpServices.ListTrash),
 	contracts.ToolRestoreItems:       bind(ports.McpServices.RestoreItems),
+	contracts.ToolUndoChanges:        bind(ports.McpServices.UndoChanges),
 	contracts.ToolAddCards:           bind(ports.McpServices.AddCards),
 	contracts.ToolUpdateCards:        bind(ports.McpServices.UpdateCards),
 	contracts.ToolDeleteCards:        bind(ports.McpServices.DeleteCards),

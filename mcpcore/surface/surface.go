@@ -1,6 +1,7 @@
 package surface
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -191,7 +192,8 @@ func (s *Tools) handler(def contracts.ToolDef) mcpcore.ToolHandler {
 			}
 		}
 		given := func(name string) bool { return hasArg(req.Arguments, name) }
-		audited := def.Audited(given)
+		// A dry run writes nothing: no transaction around it, no audit row.
+		audited := def.Audited(given) && !isDryRun(req.Arguments)
 		if def.WritesWith(given) {
 			// A conditional write (render_study_session with a deck id)
 			// needs the write scopes and an account that allows writes.
@@ -291,4 +293,15 @@ func hasArg(args json.RawMessage, name string) bool {
 	}
 	v, ok := m[name]
 	return ok && string(v) != "null" && string(v) != `""`
+}
+
+// isDryRun reports whether the arguments ask for a dry run ("dryRun": true).
+func isDryRun(args json.RawMessage) bool {
+	if !bytes.Contains(args, []byte(`"dryRun"`)) {
+		return false
+	}
+	var a struct {
+		DryRun bool `json:"dryRun"`
+	}
+	return json.Unmarshal(args, &a) == nil && a.DryRun
 }

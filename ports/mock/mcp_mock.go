@@ -1172,6 +1172,45 @@ func (c *MockMcpServicesSubmitReviewCall) DoAndReturn(f func(context.Context, co
 	return c
 }
 
+// UndoChanges mocks base method.
+func (m *MockMcpServices) UndoChanges(ctx context.Context, args contracts.UndoChangesArgs) (contracts.UndoChangesResult, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "UndoChanges", ctx, args)
+	ret0, _ := ret[0].(contracts.UndoChangesResult)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// UndoChanges indicates an expected call of UndoChanges.
+func (mr *MockMcpServicesMockRecorder) UndoChanges(ctx, args any) *MockMcpServicesUndoChangesCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "UndoChanges", reflect.TypeOf((*MockMcpServices)(nil).UndoChanges), ctx, args)
+	return &MockMcpServicesUndoChangesCall{Call: call}
+}
+
+// MockMcpServicesUndoChangesCall wrap *gomock.Call
+type MockMcpServicesUndoChangesCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockMcpServicesUndoChangesCall) Return(arg0 contracts.UndoChangesResult, arg1 error) *MockMcpServicesUndoChangesCall {
+	c.Call = c.Call.Return(arg0, arg1)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockMcpServicesUndoChangesCall) Do(f func(context.Context, contracts.UndoChangesArgs) (contracts.UndoChangesResult, error)) *MockMcpServicesUndoChangesCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockMcpServicesUndoChangesCall) DoAndReturn(f func(context.Context, contracts.UndoChangesArgs) (contracts.UndoChangesResult, error)) *MockMcpServicesUndoChangesCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
 // UpdateCards mocks base method.
 func (m *MockMcpServices) UpdateCards(ctx context.Context, args contracts.UpdateCardsArgs) (contracts.BulkResult, error) {
 	m.ctrl.T.Helper()

@@ -79,6 +79,17 @@ func testExportAccount(t *testing.T, store string) {
 		t.Fatal(err)
 	}
 
+	// An edit keeps a change record (undo_changes), as the deletions
+	// above did; the export carries them.
+	page, err := e.svc.Cards.SearchCards(ctx, contracts.SearchCardsArgs{DeckID: d.ID, Query: "Bonjour"})
+	if err != nil || len(page.Items) == 0 {
+		t.Fatalf("search: %v %+v", err, page)
+	}
+	edited := page.Items[0]
+	if _, err := e.svc.Cards.UpdateCards(ctx, contracts.UpdateCardsArgs{Updates: []contracts.CardPatch{{ID: edited.ID, Tags: &[]string{"edited"}}}}); err != nil {
+		t.Fatal(err)
+	}
+
 	var buf bytes.Buffer
 	if err := e.svc.AccountData.Export(ctx, &buf); err != nil {
 		t.Fatal(err)
@@ -110,6 +121,7 @@ func testExportAccount(t *testing.T, store string) {
 		Trash    []contracts.TrashItem     `json:"trash"`
 		Reviews  []exchange.ExportReview   `json:"reviews"`
 		Audit    []contracts.AuditEvent    `json:"audit"`
+		Changes  []contracts.ChangeRecord  `json:"changes"`
 		Media    []exchange.ExportMedia    `json:"media"`
 	}
 	raw := files[exchange.ExportJSONName]
@@ -159,6 +171,20 @@ func testExportAccount(t *testing.T, store string) {
 	if len(doc.Trash) != 2 || kinds[contracts.TrashKindDeck].ID != old.ID || kinds[contracts.TrashKindDeck].Cards != 1 ||
 		kinds[contracts.TrashKindCard].ID != gone.Items[0].ID || kinds[contracts.TrashKindCard].Front != "Au revoir" {
 		t.Errorf("trash = %+v", doc.Trash)
+	}
+	// The tag edit (newest first), the deletions and the additions.
+	byKind := map[contracts.ChangeKind][]contracts.ChangeRecord{}
+	for _, c := range doc.Changes {
+		byKind[c.Kind] = append(byKind[c.Kind], c)
+		if c.OperationID == "" || c.UserID != doc.Account.ID {
+			t.Errorf("change record %+v: no operation or another account", c)
+		}
+	}
+	upd, dd, cd := byKind[contracts.ChangeCardUpdate], byKind[contracts.ChangeDeckDelete], byKind[contracts.ChangeCardDelete]
+	if len(doc.Changes) == 0 || doc.Changes[0].Kind != contracts.ChangeCardUpdate || len(upd) != 1 || upd[0].ItemID != edited.ID ||
+		string(upd[0].Prev) != `{"tags":`+mustJSON(t, edited.Tags)+`}` || len(dd) != 1 || dd[0].ItemID != old.ID ||
+		len(cd) != 1 || cd[0].ItemID != gone.Items[0].ID || len(byKind[contracts.ChangeCardAdd]) == 0 {
+		t.Errorf("changes = %+v", doc.Changes)
 	}
 	if doc.Settings.Timezone != "Europe/Paris" || doc.Settings.RolloverHour != 5 {
 		t.Errorf("settings = %+v", doc.Settings)
@@ -229,4 +255,14 @@ func testDeleteAccount(t *testing.T, store string) {
 	if _, err := e.blob(otherMedia); err != nil {
 		t.Errorf("the other account's media file: %v", err)
 	}
+}
+
+// mustJSON encodes v.
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

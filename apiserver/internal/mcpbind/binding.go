@@ -24,6 +24,7 @@ type Services struct {
 	Export   ports.ExportService
 	Trash    ports.TrashService
 	Import   ports.ImportService
+	Undo     ports.UndoService
 	// Tx runs a mutation and its audit row in one transaction; nil runs
 	// them one after the other.
 	Tx ports.TxRunner
@@ -97,6 +98,11 @@ func (b *Binding) DeleteDeck(ctx context.Context, args contracts.DeleteDeckArgs)
 // ListTrash implements ports.McpServices.
 func (b *Binding) ListTrash(ctx context.Context, args contracts.ListTrashArgs) (contracts.TrashPage, error) {
 	return b.svc.Trash.ListTrash(ctx, args)
+}
+
+// UndoChanges implements ports.McpServices.
+func (b *Binding) UndoChanges(ctx context.Context, args contracts.UndoChangesArgs) (contracts.UndoChangesResult, error) {
+	return b.svc.Undo.UndoChanges(ctx, args)
 }
 
 // RestoreItems implements ports.McpServices.

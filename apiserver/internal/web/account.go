@@ -23,6 +23,7 @@ type AccountServices struct {
 	// Cards and Notes name the audit trail's links by what they are now.
 	Cards ports.CardService
 	Notes ports.NoteService
+	Undo  ports.UndoService
 }
 
 // AccountPages serve `/`, /stats, /audit and /settings/…: every handler
@@ -47,7 +48,9 @@ func NewAccountPages(site *Site, a *auth.Authenticator, svc AccountServices, mcp
 //
 //	GET  /                              home: your decks and what is due (visitors: what Takhtabush is)
 //	GET  /stats                         reviews per day, due forecast, retention, streak, time spent
-//	GET  /audit                         the audit trail, filtered and paged
+//	GET  /audit                         the audit trail, filtered and paged, with Undo on undoable rows
+//	GET  /audit/undo?credential=&since=  preview undoing everything a key or app did since a day
+//	POST /audit/undo                    undo one operation, or that (as undo_changes)
 //	GET  /settings                      → /settings/keys
 //	GET  /settings/keys, POST …         API keys: list, mint (→ ?new=ID, the secret shown once)
 //	GET  /settings/keys/{id}/revoke     revoke a key, after a confirmation
@@ -64,6 +67,8 @@ func (p *AccountPages) Register(mux Router) {
 	mux.Handle("GET /{$}", s.Public(p.home))
 	mux.Handle("GET /stats", s.Page(p.stats))
 	mux.Handle("GET /audit", s.Page(p.auditTrail))
+	mux.Handle("GET /audit/undo", s.Page(p.previewUndo))
+	mux.Handle("POST /audit/undo", s.Page(p.undoOperation))
 	mux.Handle("GET /settings", s.Page(func(w http.ResponseWriter, r *http.Request, _ View) {
 		http.Redirect(w, r, "/settings/keys", http.StatusSeeOther)
 	}))

@@ -36,6 +36,9 @@ type auditRow struct {
 	// time when more than one.
 	Times int
 	First time.Time
+	// Undo is "undoable" when the operation has change records not undone
+	// yet, "undone" when an undo applied them all, "" otherwise.
+	Undo string
 }
 
 // groupKey says which events in a row show as one: those of one
@@ -89,6 +92,9 @@ type auditPage struct {
 	Older       string // the next page's URL, "" on the last page
 	Newest      string // the first page's URL when not on it
 	Filtered    bool
+	// UndoFrom previews undoing what the credential filtered on did since
+	// the From day, when both are chosen.
+	UndoFrom string
 }
 
 // deckTools are the tools whose affected ids are decks.
@@ -116,6 +122,9 @@ func (p *AccountPages) auditTrail(w http.ResponseWriter, r *http.Request, v View
 		f.Until = d.AddDate(0, 0, 1) // through the end of that day
 	}
 	ap.Filtered = f.Tool != "" || f.CredentialID != "" || ap.From != "" || ap.To != ""
+	if f.CredentialID != "" && ap.From != "" {
+		ap.UndoFrom = "/audit/undo?" + url.Values{"credential": {f.CredentialID}, "since": {ap.From}}.Encode()
+	}
 	events, err := p.svc.Audit.List(r.Context(), f, q.Get("cursor"), auditPageSize)
 	if err != nil {
 		p.site.Fail(w, r, v, err)
@@ -149,14 +158,20 @@ func (p *AccountPages) auditTrail(w http.ResponseWriter, r *http.Request, v View
 		}
 		ap.Tools = append(ap.Tools, option{Value: ev.Name, Label: label, Selected: ev.Name == f.Tool})
 	}
+	states, err := p.undoStates(r, events.Items)
+	if err != nil {
+		p.site.Fail(w, r, v, err)
+		return
+	}
 	var rows []auditRow
 	for _, e := range events.Items {
 		ev, _ := contracts.AuditEventByName(e.Tool)
 		rows = append(rows, auditRow{AuditEvent: e, ToolTitle: titles[e.Tool], Credential: credentialLabel(e, keyNames),
-			Summary: prettyJSON(e.InputSummary), Links: affectedLinks(e), Security: ev.Security})
+			Summary: prettyJSON(e.InputSummary), Links: affectedLinks(e), Security: ev.Security, Undo: undoState(states[e.OperationID])})
 	}
 	ap.Rows = groupRows(rows)
 	p.nameLinks(r.Context(), ap.Rows)
+	v.Flash = undoFlash(q)
 	if events.NextCursor != "" {
 		next := url.Values{}
 		for k, vs := range q {

@@ -81,7 +81,9 @@ func DeckNotFound(id string) error {
 // BadCursor is the message of a cursor that does not decode.
 const BadCursor = "cursor is not valid; omit it to start from the first page"
 
-func encodeCursor(id string) string { return base64.RawURLEncoding.EncodeToString([]byte(id)) }
+// EncodeCursor returns the opaque cursor of a page that continues after
+// (or before) the item with id.
+func EncodeCursor(id string) string { return base64.RawURLEncoding.EncodeToString([]byte(id)) }
 
 // DecodeCursor returns the id a cursor carries; "" for an empty cursor.
 func DecodeCursor(c string) (string, error) {
@@ -115,7 +117,7 @@ func Page[T any](items []T, limit int, idOf func(T) string) contracts.Page[T] {
 		return contracts.Page[T]{Items: items}
 	}
 	items = items[:limit]
-	return contracts.Page[T]{Items: items, NextCursor: encodeCursor(idOf(items[len(items)-1]))}
+	return contracts.Page[T]{Items: items, NextCursor: EncodeCursor(idOf(items[len(items)-1]))}
 }
 
 // Day is 24 hours, the length of a learner's day.

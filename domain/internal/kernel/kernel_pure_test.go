@@ -10,7 +10,7 @@ import (
 
 func TestCursorRoundTripAndRejects(t *testing.T) {
 	id := "0192f0a4-7b1c-7cc3-9a1e-3c5d2b1e4f00"
-	c := encodeCursor(id)
+	c := EncodeCursor(id)
 	if strings.ContainsAny(c, "+/=") {
 		t.Errorf("cursor %q is not base64url without padding", c)
 	}
@@ -21,7 +21,7 @@ func TestCursorRoundTripAndRejects(t *testing.T) {
 	if got, err := DecodeCursor(""); err != nil || got != "" {
 		t.Errorf("empty cursor = %q, %v", got, err)
 	}
-	for _, bad := range []string{"!!!", "a", encodeCursor("has space"), encodeCursor(strings.Repeat("x", 200)), "_w"} {
+	for _, bad := range []string{"!!!", "a", EncodeCursor("has space"), EncodeCursor(strings.Repeat("x", 200)), "_w"} {
 		_, err := DecodeCursor(bad)
 		if !contracts.IsKind(err, contracts.KindInvalid) || err.Error() != "cursor is not valid; omit it to start from the first page" {
 			t.Errorf("decodeCursor(%q) = %v", bad, err)
@@ -32,7 +32,7 @@ func TestCursorRoundTripAndRejects(t *testing.T) {
 func TestPageCutsAndLinks(t *testing.T) {
 	ids := func(s []string) string { return strings.Join(s, ",") }
 	p := Page([]string{"a", "b", "c"}, 2, func(s string) string { return s })
-	if ids(p.Items) != "a,b" || p.NextCursor != encodeCursor("b") {
+	if ids(p.Items) != "a,b" || p.NextCursor != EncodeCursor("b") {
 		t.Errorf("page = %+v", p)
 	}
 	p = Page([]string{"a", "b"}, 2, func(s string) string { return s })

@@ -1,0 +1,409 @@
+package apiserver_test
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/takhtabush/takhtabush/contracts"
+)
+
+// deckCards reads every card of a deck through search_cards, by id.
+func deckCards(t *testing.T, cs *mcp.ClientSession, deckID string) map[string]contracts.Card {
+	t.Helper()
+	out := map[string]contracts.Card{}
+	cursor := ""
+	for {
+		args := map[string]any{"deckId": deckID, "limit": contracts.MaxSearchResults}
+		if cursor != "" {
+			args["cursor"] = cursor
+		}
+		var page contracts.CardPage
+		call(t, cs, contracts.ToolSearchCards, args, &page)
+		for _, c := range page.Items {
+			out[c.ID] = c
+		}
+		if page.NextCursor == "" {
+			return out
+		}
+		cursor = page.NextCursor
+	}
+}
+
+// agentDeck makes a deck of n cards through MCP and returns it with the
+// cards' ids in order.
+func agentDeck(t *testing.T, cs *mcp.ClientSession, name string, n int) (contracts.Deck, []string) {
+	t.Helper()
+	var deck contracts.Deck
+	call(t, cs, contracts.ToolCreateDeck, map[string]any{"name": name}, &deck)
+	cards := make([]map[string]any, n)
+	for i := range cards {
+		cards[i] = map[string]any{"front": fmt.Sprintf("front %d", i), "back": fmt.Sprintf("back %d", i), "tags": []string{"orig"}}
+	}
+	var added contracts.BulkResult
+	call(t, cs, contracts.ToolAddCards, map[string]any{"deckId": deck.ID, "cards": cards}, &added)
+	ids := make([]string, n)
+	for i, it := range added.Items {
+		if it.Status != contracts.OutcomeCreated {
+			t.Fatalf("card %d: %+v", i, it)
+		}
+		ids[i] = it.ID
+	}
+	return deck, ids
+}
+
+// lastOperation returns the operation id of the newest audit row of tool.
+func lastOperation(t *testing.T, e *env, tool string) string {
+	t.Helper()
+	events, err := e.app.AuditTrail(context.Background(), testUser, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ev := range events {
+		if ev.Tool == tool && ev.Outcome == contracts.AuditOK {
+			if ev.OperationID == "" {
+				t.Fatalf("the %s audit row has no operation id", tool)
+			}
+			return ev.OperationID
+		}
+	}
+	t.Fatalf("no %s audit row", tool)
+	return ""
+}
+
+// TestUndoChangesThroughMCP, with the official Go SDK client on both
+// databases: an agent's update_cards over 300 cards is previewed (dryRun:
+// nothing changes, the preview shows 20 changes), applied, then undone by
+// its operation id: every card is back, except one edited after the
+// agent's change, reported skipped with the reason; undoing the undo
+// redoes it; and an undo by time range of the agent's own credential
+// finds what is left.
+func TestUndoChangesThroughMCP(t *testing.T) {
+	forEachDB(t, func(t *testing.T, db string) {
+		e := newEnv(t, db, nil)
+		key, _ := e.key(t, contracts.AllScopes...)
+		cs := connect(t, e.base+"/mcp", bearer(key), "")
+		deck, ids := agentDeck(t, cs, "Years of cards", 300)
+		before := deckCards(t, cs, deck.ID)
+
+		updates := make([]map[string]any, len(ids))
+		for i, id := range ids {
+			updates[i] = map[string]any{"id": id, "back": fmt.Sprintf("agent's back %d", i), "tags": []string{"agent"}}
+		}
+		var preview contracts.BulkResult
+		call(t, cs, contracts.ToolUpdateCards, map[string]any{"updates": updates, "dryRun": true}, &preview)
+		if !preview.DryRun || preview.Counts["updated"] != 300 || len(preview.Changes) != contracts.MaxPreviewChanges {
+			t.Fatalf("dry run: dryRun=%v counts=%v changes=%d", preview.DryRun, preview.Counts, len(preview.Changes))
+		}
+		if c := preview.Changes[0]; c.ID != ids[0] || string(c.Before) != `{"back":"back 0","tags":["orig"]}` || string(c.After) != `{"back":"agent's back 0","tags":["agent"]}` {
+			t.Errorf("the preview's first change: %+v %s → %s", c, c.Before, c.After)
+		}
+		if now := deckCards(t, cs, deck.ID); now[ids[0]].Back != "back 0" {
+			t.Fatalf("a dry run changed a card: %+v", now[ids[0]])
+		}
+
+		var applied contracts.BulkResult
+		call(t, cs, contracts.ToolUpdateCards, map[string]any{"updates": updates}, &applied)
+		if applied.Counts["updated"] != 300 || applied.DryRun || len(applied.Changes) != 0 {
+			t.Fatalf("update_cards: %+v", applied.Counts)
+		}
+		op := lastOperation(t, e, contracts.ToolUpdateCards)
+		// The person (another call) edits one card after the agent.
+		call(t, cs, contracts.ToolUpdateCards, map[string]any{"updates": []map[string]any{{"id": ids[7], "back": "edited later"}}}, nil)
+
+		var dry contracts.UndoChangesResult
+		call(t, cs, contracts.ToolUndoChanges, map[string]any{"operationIds": []string{op}, "dryRun": true}, &dry)
+		if !dry.DryRun || dry.Undone != 299 || dry.Skipped != 1 || dry.OperationID != "" {
+			t.Fatalf("undo dry run: %+v", dry)
+		}
+		if now := deckCards(t, cs, deck.ID); now[ids[0]].Back != "agent's back 0" {
+			t.Fatalf("an undo's dry run changed a card: %+v", now[ids[0]])
+		}
+
+		var undo contracts.UndoChangesResult
+		call(t, cs, contracts.ToolUndoChanges, map[string]any{"operationIds": []string{op}}, &undo)
+		if undo.Undone != 299 || undo.Skipped != 1 || undo.OperationID == "" || len(undo.Items) != 300 {
+			t.Fatalf("undo: undone %d skipped %d op %q items %d", undo.Undone, undo.Skipped, undo.OperationID, len(undo.Items))
+		}
+		for _, it := range undo.Items {
+			if (it.ID == ids[7]) != (it.Status == contracts.UndoSkipped) {
+				t.Errorf("undo item %+v", it)
+			}
+			if it.ID == ids[7] && it.Reason == "" {
+				t.Errorf("the skipped item says no reason")
+			}
+		}
+		after := deckCards(t, cs, deck.ID)
+		for i, id := range ids {
+			got, want := after[id], before[id]
+			if i == 7 {
+				if got.Back != "edited later" {
+					t.Errorf("the card edited after the agent was overwritten: %q", got.Back)
+				}
+				continue
+			}
+			if got.Back != want.Back || fmt.Sprint(got.Tags) != fmt.Sprint(want.Tags) || got.Front != want.Front {
+				t.Fatalf("card %d after the undo: %q %v, want %q %v", i, got.Back, got.Tags, want.Back, want.Tags)
+			}
+		}
+		// Undoing it again finds nothing left to undo.
+		var again contracts.UndoChangesResult
+		call(t, cs, contracts.ToolUndoChanges, map[string]any{"operationIds": []string{op}}, &again)
+		if again.Undone != 0 || again.Skipped != 1 {
+			t.Errorf("a second undo of the same operation: %+v, want only the skipped item again", again)
+		}
+
+		// Undoing the undo redoes the agent's edits.
+		var redo contracts.UndoChangesResult
+		call(t, cs, contracts.ToolUndoChanges, map[string]any{"operationIds": []string{undo.OperationID}}, &redo)
+		if redo.Undone != 299 || redo.Skipped != 0 {
+			t.Fatalf("undo of the undo: %+v", redo)
+		}
+		redone := deckCards(t, cs, deck.ID)
+		for i, id := range ids {
+			if i != 7 && redone[id].Back != fmt.Sprintf("agent's back %d", i) {
+				t.Fatalf("card %d after the redo: %q", i, redone[id].Back)
+			}
+		}
+
+		// Refusals a model can act on.
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: contracts.ToolUndoChanges, Arguments: map[string]any{}})
+		if err != nil || !res.IsError {
+			t.Errorf("undo_changes with nothing to pick: %v %+v, want an isError result", err, res)
+		}
+	})
+}
+
+// TestBrowserUndoFromAuditPage, on both databases: an agent (official Go
+// SDK client) updates 300 cards; the person opens the audit page in
+// chromium, presses Undo on that row, and every card is back; the page
+// says so, marks the row undone, and offers to undo the undo (its own
+// row), which redoes the edits.
+func TestBrowserUndoFromAuditPage(t *testing.T) {
+	chromium(t)
+	forEachDB(t, func(t *testing.T, db string) {
+		e := newEnv(t, db, nil)
+		key, keyID := e.key(t, contracts.AllScopes...)
+		cs := connect(t, e.base+"/mcp", bearer(key), "")
+		deck, ids := agentDeck(t, cs, "Years of cards", 300)
+		before := deckCards(t, cs, deck.ID)
+		updates := make([]map[string]any, len(ids))
+		for i, id := range ids {
+			updates[i] = map[string]any{"id": id, "back": fmt.Sprintf("agent's back %d", i), "suspended": true}
+		}
+		call(t, cs, contracts.ToolUpdateCards, map[string]any{"updates": updates}, nil)
+		op := lastOperation(t, e, contracts.ToolUpdateCards)
+
+		b := newBrowser(t, e)
+		b.signIn(testUser)
+		b.open("/audit")
+		undoButton := `form[action="/audit/undo"]:has(input[value="` + op + `"]) button`
+		if !b.exists(undoButton) {
+			t.Fatalf("no Undo on the update_cards row; the page says:\n%s", b.text())
+		}
+		b.look("audit-undo")
+		b.submit(undoButton)
+		if text := b.textOf(".flash"); !strings.Contains(text, "Undone: 300 items.") {
+			t.Fatalf("after Undo the page says %q", text)
+		}
+		if b.exists(undoButton) {
+			t.Errorf("the undone row still offers Undo")
+		}
+		after := deckCards(t, cs, deck.ID)
+		for i, id := range ids {
+			if got, want := after[id], before[id]; got.Back != want.Back || got.Suspended != want.Suspended {
+				t.Fatalf("card %d after the page's undo: %q suspended=%v, want %q %v", i, got.Back, got.Suspended, want.Back, want.Suspended)
+			}
+		}
+		undoOp := lastOperation(t, e, contracts.ToolUndoChanges)
+		redoButton := `form[action="/audit/undo"]:has(input[value="` + undoOp + `"]) button`
+		if !b.exists(redoButton) {
+			t.Fatalf("the undo's own row offers no Undo; the page says:\n%s", b.text())
+		}
+		b.look("audit-undone")
+		b.submit(redoButton)
+		redone := deckCards(t, cs, deck.ID)
+		for i, id := range ids {
+			if got := redone[id]; got.Back != fmt.Sprintf("agent's back %d", i) {
+				t.Fatalf("card %d after undoing the undo: %q", i, got.Back)
+			}
+		}
+
+		// "Undo everything this key did since …": a preview, then the POST.
+		more := make([]map[string]any, 10)
+		for i := range more {
+			more[i] = map[string]any{"id": ids[i], "tags": []string{"late"}}
+		}
+		call(t, cs, contracts.ToolUpdateCards, map[string]any{"updates": more}, nil)
+		today := e.clock.Now().UTC().Format(time.DateOnly)
+		b.open("/audit?" + url.Values{"credential": {keyID}, "from": {today}}.Encode())
+		b.submit("#undo-since")
+		if text := b.text(); !strings.Contains(text, "10 changes would be put back") || !strings.Contains(text, "card.update") {
+			t.Fatalf("the undo preview says:\n%s", text)
+		}
+		b.look("audit-undo-preview")
+		if got := deckCards(t, cs, deck.ID)[ids[0]]; fmt.Sprint(got.Tags) != "[late]" {
+			t.Fatalf("the preview changed a card: %v", got.Tags)
+		}
+		b.submit("#undo-all")
+		if text := b.textOf(".flash"); !strings.Contains(text, "Undone: 10 items.") {
+			t.Fatalf("after the undo the page says %q", text)
+		}
+		final := deckCards(t, cs, deck.ID)
+		for i, id := range ids[:10] {
+			if got := final[id]; fmt.Sprint(got.Tags) != fmt.Sprint(redone[id].Tags) {
+				t.Fatalf("card %d's tags after undoing the key's changes: %v, want %v", i, got.Tags, redone[id].Tags)
+			}
+		}
+		b.checkClean("audit undo")
+	})
+}
+
+// TestUndoDeletions, with the official Go SDK client on both databases:
+// delete_cards previews (dryRun: nothing goes) and deletes; undoing it
+// brings every card back from the trash, undoing that deletes them again;
+// delete_deck is undone the same way, the deck back with its cards.
+func TestUndoDeletions(t *testing.T) {
+	forEachDB(t, func(t *testing.T, db string) {
+		e := newEnv(t, db, nil)
+		key, _ := e.key(t, contracts.AllScopes...)
+		cs := connect(t, e.base+"/mcp", bearer(key), "")
+		deck, ids := agentDeck(t, cs, "Doomed", 60)
+		victims := append(ids[:50:50], ids[0], "0190d5a0-0000-7000-8000-000000000000")
+
+		var preview contracts.BulkResult
+		call(t, cs, contracts.ToolDeleteCards, map[string]any{"cardIds": victims, "dryRun": true}, &preview)
+		if !preview.DryRun || preview.Counts["deleted"] != 50 || preview.Counts["duplicate"] != 1 || preview.Counts["not_found"] != 1 {
+			t.Fatalf("delete_cards dry run: %+v", preview.Counts)
+		}
+		if n := len(deckCards(t, cs, deck.ID)); n != 60 {
+			t.Fatalf("after a dry run the deck has %d cards, want 60", n)
+		}
+		var deleted contracts.BulkResult
+		call(t, cs, contracts.ToolDeleteCards, map[string]any{"cardIds": victims}, &deleted)
+		if !equalCounts(deleted.Counts, preview.Counts) {
+			t.Fatalf("delete_cards counts %v, the dry run said %v", deleted.Counts, preview.Counts)
+		}
+		if n := len(deckCards(t, cs, deck.ID)); n != 10 {
+			t.Fatalf("after deleting 50 the deck has %d cards", n)
+		}
+		var undo contracts.UndoChangesResult
+		call(t, cs, contracts.ToolUndoChanges, map[string]any{"operationIds": []string{lastOperation(t, e, contracts.ToolDeleteCards)}}, &undo)
+		if undo.Undone != 50 || undo.Skipped != 0 {
+			t.Fatalf("undo of delete_cards: %+v", undo)
+		}
+		if n := len(deckCards(t, cs, deck.ID)); n != 60 {
+			t.Fatalf("after the undo the deck has %d cards, want 60", n)
+		}
+		var redo contracts.UndoChangesResult
+		call(t, cs, contracts.ToolUndoChanges, map[string]any{"operationIds": []string{undo.OperationID}}, &redo)
+		if redo.Undone != 50 {
+			t.Fatalf("undo of the undo: %+v", redo)
+		}
+		if n := len(deckCards(t, cs, deck.ID)); n != 10 {
+			t.Fatalf("after undoing the undo the deck has %d cards, want 10", n)
+		}
+
+		call(t, cs, contracts.ToolDeleteDeck, map[string]any{"deckId": deck.ID}, nil)
+		var back contracts.UndoChangesResult
+		call(t, cs, contracts.ToolUndoChanges, map[string]any{"operationIds": []string{lastOperation(t, e, contracts.ToolDeleteDeck)}}, &back)
+		if back.Undone != 1 {
+			t.Fatalf("undo of delete_deck: %+v", back)
+		}
+		var got contracts.Deck
+		call(t, cs, contracts.ToolGetDeck, map[string]any{"deckId": deck.ID}, &got)
+		if got.Counts.Total != 10 {
+			t.Errorf("the deck came back with %d cards, want 10", got.Counts.Total)
+		}
+	})
+}
+
+// equalCounts compares outcome counts.
+func equalCounts(a, b map[string]int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// TestUndoReschedule, with the official Go SDK client on both databases:
+// a reviewed card moved by reschedule_cards (previewed first with dryRun)
+// gets its schedule back from undo_changes by time range (the agent's own
+// credential since the reschedule).
+func TestUndoReschedule(t *testing.T) {
+	forEachDB(t, func(t *testing.T, db string) {
+		e := newEnv(t, db, nil)
+		key, _ := e.key(t, contracts.AllScopes...)
+		cs := connect(t, e.base+"/mcp", bearer(key), "")
+		deck, _ := agentDeck(t, cs, "Reviewed", 3)
+		var sess contracts.StudySession
+		call(t, cs, contracts.ToolStartStudySession, map[string]any{"deckId": deck.ID}, &sess)
+		id := sess.Current.CardID
+		call(t, cs, contracts.ToolSubmitReview, map[string]any{"sessionId": sess.ID, "cardId": id, "position": sess.Current.Position, "rating": "easy"}, nil)
+		before := deckCards(t, cs, deck.ID)[id]
+		if before.State.Phase != contracts.PhaseReview {
+			t.Fatalf("after an easy rating the card is %s", before.State.Phase)
+		}
+		var dry contracts.BulkResult
+		call(t, cs, contracts.ToolRescheduleCards, map[string]any{"cardIds": []string{id}, "days": []int{90, 90}, "dryRun": true}, &dry)
+		if !dry.DryRun || dry.Counts["updated"] != 1 || len(dry.Changes) != 1 {
+			t.Fatalf("reschedule dry run: %+v", dry)
+		}
+		if got := deckCards(t, cs, deck.ID)[id]; !got.State.Due.Equal(before.State.Due) {
+			t.Fatalf("a dry run moved the card to %v", got.State.Due)
+		}
+		e.clock.Advance(time.Minute) // the reschedule is the only change since
+		since := e.clock.Now().UTC().Format(time.RFC3339)
+		call(t, cs, contracts.ToolRescheduleCards, map[string]any{"cardIds": []string{id}, "days": []int{90, 90}}, nil)
+		if got := deckCards(t, cs, deck.ID)[id]; got.State.Due.Sub(before.State.Due) < 60*24*time.Hour {
+			t.Fatalf("rescheduled to %v from %v", got.State.Due, before.State.Due)
+		}
+		var undo contracts.UndoChangesResult
+		call(t, cs, contracts.ToolUndoChanges, map[string]any{"since": since}, &undo)
+		if undo.Undone != 1 || undo.Items[0].Kind != contracts.ChangeCardSchedule {
+			t.Fatalf("undo since %s: %+v", since, undo)
+		}
+		after := deckCards(t, cs, deck.ID)[id]
+		if !after.State.Due.Equal(before.State.Due) || after.State.ScheduledDays != before.State.ScheduledDays || after.State.Phase != before.State.Phase {
+			t.Errorf("after the undo the card is %+v, want %+v", after.State, before.State)
+		}
+	})
+}
+
+// TestUndoAdditions, with the official Go SDK client on both databases:
+// undoing everything the agent did since it started (its own credential)
+// takes back an edit and then the additions, newest first: the cards it
+// added go to the trash, where restore_items would find them.
+func TestUndoAdditions(t *testing.T) {
+	forEachDB(t, func(t *testing.T, db string) {
+		e := newEnv(t, db, nil)
+		key, _ := e.key(t, contracts.AllScopes...)
+		cs := connect(t, e.base+"/mcp", bearer(key), "")
+		since := e.clock.Now().UTC().Format(time.RFC3339)
+		deck, ids := agentDeck(t, cs, "Added", 5)
+		call(t, cs, contracts.ToolUpdateCards, map[string]any{"updates": []map[string]any{{"id": ids[2], "back": "edited"}}}, nil)
+		var undo contracts.UndoChangesResult
+		call(t, cs, contracts.ToolUndoChanges, map[string]any{"since": since}, &undo)
+		if undo.Undone != 6 || undo.Skipped != 0 || undo.Items[0].Kind != contracts.ChangeCardUpdate || undo.Items[5].Kind != contracts.ChangeCardAdd {
+			t.Fatalf("undo since the start: %+v", undo)
+		}
+		if n := len(deckCards(t, cs, deck.ID)); n != 0 {
+			t.Errorf("after undoing the additions the deck has %d cards", n)
+		}
+		var trash contracts.TrashPage
+		call(t, cs, contracts.ToolListTrash, map[string]any{}, &trash)
+		if len(trash.Items) != 5 {
+			t.Errorf("the trash holds %d items, want the 5 cards", len(trash.Items))
+		}
+	})
+}

@@ -1,0 +1,317 @@
+package study
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/domain/internal/kernel"
+	"github.com/takhtabush/takhtabush/domain/library"
+	"github.com/takhtabush/takhtabush/ports"
+)
+
+// undoChunk is how many change records one transaction of an undo
+// applies: short transactions, so an undo of a thousand edits never holds
+// the account's other writers for long.
+const undoChunk = 100
+
+// UndoService undoes earlier changes from their change records.
+type UndoService struct {
+	*kernel.Deps
+	Cards *library.CardService
+	Trash *library.TrashService
+}
+
+var _ ports.UndoService = (*UndoService)(nil)
+
+// OperationStates implements ports.UndoService.
+func (s *UndoService) OperationStates(ctx context.Context, ids []string) (map[string]ports.OperationState, error) {
+	uid, err := kernel.UserID(ctx)
+	if err != nil {
+		return nil, err
+	}
+	states, err := s.Store.Changes().OperationStates(ctx, uid, ids)
+	return states, kernel.Fail(err)
+}
+
+// UndoChanges implements ports.UndoService: the pending records picked by
+// args, newest first, undoChunk to a transaction; each item undone or
+// skipped with a reason, the undo's own records written beside.
+func (s *UndoService) UndoChanges(ctx context.Context, args contracts.UndoChangesArgs) (contracts.UndoChangesResult, error) {
+	p, err := kernel.Actor(ctx)
+	if err != nil {
+		return contracts.UndoChangesResult{}, err
+	}
+	f, err := s.filter(ctx, p, args)
+	if err != nil {
+		return contracts.UndoChangesResult{}, err
+	}
+	before, err := kernel.DecodeCursor(args.Cursor)
+	if err != nil {
+		return contracts.UndoChangesResult{}, err
+	}
+	recs, err := s.Store.Changes().ListChanges(ctx, p.UserID, f, before, contracts.MaxUndoItems+1)
+	if err != nil {
+		return contracts.UndoChangesResult{}, kernel.Fail(err)
+	}
+	res := contracts.UndoChangesResult{Items: []contracts.UndoItem{}, DryRun: args.DryRun}
+	if len(recs) > contracts.MaxUndoItems {
+		recs = recs[:contracts.MaxUndoItems]
+		res.NextCursor = kernel.EncodeCursor(recs[len(recs)-1].ID)
+	}
+	op, ok := contracts.OperationIDFrom(ctx)
+	if !ok {
+		op = s.IDs.NewID()
+		ctx = contracts.WithOperationID(ctx, op)
+	}
+	if !args.DryRun {
+		res.OperationID = op
+	}
+	chain := map[string]versionAlias{}
+	for start := 0; start < len(recs); start += undoChunk {
+		chunk := recs[start:min(start+undoChunk, len(recs))]
+		var items []contracts.UndoItem
+		err := kernel.InTxOrDry(ctx, s.Store, args.DryRun, func(tx ports.Stores) error {
+			items = items[:0]
+			var ch kernel.Changes
+			var done []string
+			for _, r := range chunk {
+				reason, err := s.undoOne(ctx, tx, p, r, chain, &ch)
+				if err != nil {
+					return err
+				}
+				it := contracts.UndoItem{Kind: r.Kind, ID: r.ItemID, Status: contracts.UndoUndone}
+				if reason != "" {
+					it.Status, it.Reason = contracts.UndoSkipped, reason
+				} else {
+					done = append(done, r.ID)
+				}
+				items = append(items, it)
+			}
+			n, err := tx.Changes().MarkUndone(ctx, p.UserID, done, op)
+			if err != nil {
+				return kernel.Fail(err)
+			}
+			if n != len(done) {
+				return contracts.Errorf(contracts.KindConflict, "another undo of these changes ran at the same time; call undo_changes again to see what is left")
+			}
+			return ch.Write(ctx, tx, s.Deps)
+		})
+		if err != nil {
+			return contracts.UndoChangesResult{}, err
+		}
+		res.Items = append(res.Items, items...)
+	}
+	for _, it := range res.Items {
+		if it.Status == contracts.UndoUndone {
+			res.Undone++
+		} else {
+			res.Skipped++
+		}
+	}
+	if res.Undone == 0 {
+		res.OperationID = "" // nothing to redo
+	}
+	return res, nil
+}
+
+// filter turns the arguments into the records to undo.
+func (s *UndoService) filter(ctx context.Context, p contracts.Principal, args contracts.UndoChangesArgs) (contracts.ChangeFilter, error) {
+	f := contracts.ChangeFilter{Pending: true}
+	switch {
+	case len(args.OperationIDs) > 0:
+		if args.Since != nil || args.Until != nil || args.CredentialID != "" {
+			return f, contracts.Errorf(contracts.KindInvalid, "give operationIds, or since (with credentialId and until), not both")
+		}
+		f.OperationIDs = args.OperationIDs
+		return f, nil
+	case args.Since != nil:
+		var day contracts.LearnerDay
+		if args.Since.IsDate() || (args.Until != nil && args.Until.IsDate()) {
+			var err error
+			if day, err = kernel.LearnerDay(ctx, s.Store, p.UserID); err != nil {
+				return f, err
+			}
+		}
+		f.Since = args.Since.At(day)
+		if args.Until != nil {
+			f.Until = args.Until.At(day)
+			if !f.Until.After(f.Since) {
+				return f, contracts.Errorf(contracts.KindInvalid, "until must be after since")
+			}
+		}
+		f.CredentialID = args.CredentialID
+		if f.CredentialID == "" {
+			f.CredentialID = p.CredentialID
+		}
+		return f, nil
+	default:
+		return f, contracts.Errorf(contracts.KindInvalid, "give operationIds (from the audit trail) or since (a date or date-time): which changes to undo")
+	}
+}
+
+// versionAlias says an item this undo already restored is at version now,
+// which stands for version as: its state before the newer change undone.
+// An older record of the same item then still matches.
+type versionAlias struct{ now, as int64 }
+
+// undoOne applies the inverse of one record and adds the undo's own
+// record to ch. It returns why the record was skipped ("" when undone);
+// the error fails the chunk.
+func (s *UndoService) undoOne(ctx context.Context, tx ports.Stores, p contracts.Principal, r contracts.ChangeRecord,
+	chain map[string]versionAlias, ch *kernel.Changes) (string, error) {
+	switch r.Kind {
+	case contracts.ChangeCardUpdate:
+		rows, err := tx.Cards().GetCards(ctx, p.UserID, []string{r.ItemID})
+		if err != nil {
+			return "", kernel.Fail(err)
+		}
+		if len(rows) == 0 {
+			return s.goneReason(ctx, tx, p.UserID, r.ItemID)
+		}
+		cur := rows[0].Version
+		if a, ok := chain[r.ItemID]; ok && a.now == cur {
+			cur = a.as
+		}
+		if cur != r.Version {
+			return fmt.Sprintf("card %s was changed after this change; read it (search_cards) and edit it yourself if needed", r.ItemID), nil
+		}
+		if len(r.Prev) == 0 { // the change set nothing new: nothing to put back
+			chain[r.ItemID] = versionAlias{now: rows[0].Version, as: r.Version - 1}
+			return "", nil
+		}
+		var patch contracts.CardPatch
+		if err := json.Unmarshal(r.Prev, &patch); err != nil {
+			return "", kernel.Fail(err)
+		}
+		patch.ID = r.ItemID
+		out, err := s.Cards.ApplyPatch(ctx, tx, p.UserID, patch, ch)
+		if err != nil {
+			return "", err
+		}
+		if out.Status != contracts.OutcomeUpdated {
+			return out.Reason, nil
+		}
+		chain[r.ItemID] = versionAlias{now: rows[0].Version + 1, as: r.Version - 1}
+		return "", nil
+	case contracts.ChangeCardSchedule:
+		return s.undoSchedule(ctx, tx, p, r, chain, ch)
+	case contracts.ChangeCardDelete, contracts.ChangeDeckDelete:
+		return s.restore(ctx, tx, p.UserID, r, ch)
+	case contracts.ChangeCardAdd:
+		rows, err := tx.Cards().GetCards(ctx, p.UserID, []string{r.ItemID})
+		if err != nil {
+			return "", kernel.Fail(err)
+		}
+		if len(rows) == 0 {
+			return s.goneReason(ctx, tx, p.UserID, r.ItemID)
+		}
+		cur := rows[0].Version
+		if a, ok := chain[r.ItemID]; ok && a.now == cur {
+			cur = a.as
+		}
+		if r.Version != 0 && cur != r.Version {
+			return fmt.Sprintf("card %s was changed after it was added; delete it yourself (delete_cards) if it should go", r.ItemID), nil
+		}
+		ids, err := tx.Cards().TrashCards(ctx, p.UserID, []string{r.ItemID}, s.Now())
+		if err != nil {
+			return "", kernel.Fail(err)
+		}
+		if len(ids) == 0 {
+			return fmt.Sprintf("card %s no longer exists", r.ItemID), nil
+		}
+		ch.Add(contracts.ChangeCardDelete, r.ItemID, 0, nil, nil)
+		return "", nil
+	case contracts.ChangeDeckAdd:
+		if _, err := tx.Decks().TrashDeck(ctx, p.UserID, r.ItemID, s.Now()); contracts.IsKind(err, contracts.KindNotFound) {
+			return fmt.Sprintf("deck %s no longer exists", r.ItemID), nil
+		} else if err != nil {
+			return "", kernel.Fail(err)
+		}
+		ch.Add(contracts.ChangeDeckDelete, r.ItemID, 0, nil, nil)
+		return "", nil
+	default:
+		return fmt.Sprintf("undoing a %s change is not supported yet", r.Kind), nil
+	}
+}
+
+// restore brings a deleted card or deck back from the trash as
+// restore_items does, and records the addition (undoing it deletes again).
+func (s *UndoService) restore(ctx context.Context, tx ports.Stores, uid string, r contracts.ChangeRecord, ch *kernel.Changes) (string, error) {
+	args, added := contracts.RestoreItemsArgs{CardIDs: []string{r.ItemID}}, contracts.ChangeCardAdd
+	if r.Kind == contracts.ChangeDeckDelete {
+		args, added = contracts.RestoreItemsArgs{DeckIDs: []string{r.ItemID}}, contracts.ChangeDeckAdd
+	}
+	res, err := s.Trash.RestoreIn(ctx, tx, uid, args)
+	if err != nil {
+		return "", err
+	}
+	out := append(res.Decks, res.Cards...)[0]
+	if out.Status != contracts.OutcomeRestored {
+		return out.Reason, nil
+	}
+	var version int64
+	if added == contracts.ChangeCardAdd {
+		rows, err := tx.Cards().GetCards(ctx, uid, []string{r.ItemID})
+		if err != nil {
+			return "", kernel.Fail(err)
+		}
+		if len(rows) > 0 {
+			version = rows[0].Version
+		}
+	}
+	ch.Add(added, r.ItemID, version, nil, nil)
+	return "", nil
+}
+
+// goneReason says why a card a record names is no longer there.
+func (s *UndoService) goneReason(ctx context.Context, tx ports.Stores, uid, cardID string) (string, error) {
+	items, err := tx.Trash().TrashedItems(ctx, uid, nil, []string{cardID})
+	if err != nil {
+		return "", kernel.Fail(err)
+	}
+	if len(items) > 0 {
+		return fmt.Sprintf("card %s is in the trash: restore it (restore_items), then undo again", cardID), nil
+	}
+	return fmt.Sprintf("card %s no longer exists", cardID), nil
+}
+
+// undoSchedule puts a card's previous scheduling state back (a
+// reschedule_cards change), unless the card was reviewed or changed since.
+func (s *UndoService) undoSchedule(ctx context.Context, tx ports.Stores, p contracts.Principal, r contracts.ChangeRecord,
+	chain map[string]versionAlias, ch *kernel.Changes) (string, error) {
+	if !contracts.HasScopes(p.Scopes, []contracts.Scope{contracts.ScopeStudyWrite}) {
+		return fmt.Sprintf("putting back card %s's schedule needs the study:write scope", r.ItemID), nil
+	}
+	rows, err := tx.Cards().GetCards(ctx, p.UserID, []string{r.ItemID})
+	if err != nil {
+		return "", kernel.Fail(err)
+	}
+	if len(rows) == 0 {
+		return s.goneReason(ctx, tx, p.UserID, r.ItemID)
+	}
+	card := rows[0]
+	cur := card.Version
+	if a, ok := chain[r.ItemID]; ok && a.now == cur {
+		cur = a.as
+	}
+	if cur != r.Version {
+		return fmt.Sprintf("card %s was reviewed or changed after this change; reschedule it yourself if needed", r.ItemID), nil
+	}
+	var prev struct {
+		State contracts.CardState `json:"state"`
+	}
+	if err := json.Unmarshal(r.Prev, &prev); err != nil {
+		return "", kernel.Fail(err)
+	}
+	switch err := tx.Cards().UpdateState(ctx, p.UserID, card.ID, card.Version, prev.State, s.Now()); {
+	case contracts.IsKind(err, contracts.KindConflict):
+		return fmt.Sprintf("card %s was changed by another request meanwhile; undo again", r.ItemID), nil
+	case err != nil:
+		return "", kernel.Fail(err)
+	}
+	ch.Add(contracts.ChangeCardSchedule, card.ID, card.Version+1, map[string]any{"state": card.State}, map[string]any{"state": prev.State})
+	chain[r.ItemID] = versionAlias{now: card.Version + 1, as: r.Version - 1}
+	return "", nil
+}
