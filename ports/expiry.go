@@ -30,12 +30,15 @@ const (
 	// ExpiringChangeRecords are change records past their expiry
 	// (contracts.ChangeDays after the change).
 	ExpiringChangeRecords Expiring = "change_records"
+	// ExpiringSignupLinks are open sign-up links past their expiry.
+	ExpiringSignupLinks Expiring = "signup_links"
 )
 
 // ExpiringKinds lists every kind of expiring row.
 var ExpiringKinds = []Expiring{
 	ExpiringStudySessions, ExpiringWebSessions, ExpiringIdempotencyKeys,
 	ExpiringUploadIntents, ExpiringOAuthCodes, ExpiringOAuthTokens, ExpiringChangeRecords,
+	ExpiringSignupLinks,
 }
 
 // ExpiryStore deletes rows whose time is over, a few at a time, for the

@@ -243,15 +243,19 @@ type WebSessionService interface {
 	// CreateLoginLink returns a one-time sign-in token for a user (single
 	// use, short-lived). Not found for an unknown email.
 	CreateLoginLink(ctx context.Context, email string) (token string, expiresAt time.Time, err error)
-	// SignInLink is CreateLoginLink for the sign-in form: with signup, an
-	// unknown email gets a new account first; without, it is not found.
-	// Invalid for a malformed email.
-	SignInLink(ctx context.Context, email string, signup bool) (token string, expiresAt time.Time, err error)
+	// SignInLink is CreateLoginLink for the sign-in form. For an unknown
+	// email, signup is asked (nil: no open sign-up); when it answers true
+	// the token is a sign-up link, which creates the account when it is
+	// used (ConsumeLoginLink), else the email is not found. Invalid for a
+	// malformed email.
+	SignInLink(ctx context.Context, email string, signup func() bool) (token string, expiresAt time.Time, err error)
 	// PeekLoginLink returns the account a sign-in token would sign in,
-	// without spending it. Unauthenticated for an unknown, used or expired
-	// token.
+	// without spending it (for a sign-up link, a User with only the email:
+	// the account does not exist yet). Unauthenticated for an unknown, used
+	// or expired token.
 	PeekLoginLink(ctx context.Context, token string) (contracts.User, error)
-	// ConsumeLoginLink spends a sign-in token and opens a web session,
+	// ConsumeLoginLink spends a sign-in token (a sign-up link creates its
+	// account now) and opens a web session,
 	// returning the session token for the cookie. Unauthenticated for an
 	// unknown, used or expired token.
 	ConsumeLoginLink(ctx context.Context, token string) (sessionToken string, user contracts.User, err error)

@@ -616,6 +616,16 @@ type WebSessionRow struct {
 	ExpiresAt time.Time
 }
 
+// SignupLinkRow is an open sign-up's one-time link, stored by the hash of
+// its token: it names an email that has no account yet (the account is
+// created when the link is used).
+type SignupLinkRow struct {
+	Hash      []byte
+	Email     string
+	CreatedAt time.Time
+	ExpiresAt time.Time
+}
+
 // WebSessionStore keeps web sessions and sign-in links.
 type WebSessionStore interface {
 	// CreateWebSession inserts a row.
@@ -625,6 +635,13 @@ type WebSessionStore interface {
 	// DeleteWebSession deletes a row and reports whether it existed, so a
 	// sign-in link is spent exactly once.
 	DeleteWebSession(ctx context.Context, kind string, hash []byte) (bool, error)
+	// CreateSignupLink inserts a sign-up link. Conflict when the hash exists.
+	CreateSignupLink(ctx context.Context, l SignupLinkRow) error
+	// SignupLink returns a sign-up link by hash. Not found when absent.
+	SignupLink(ctx context.Context, hash []byte) (SignupLinkRow, error)
+	// DeleteSignupLink deletes a sign-up link and reports whether it
+	// existed, so that it is spent exactly once.
+	DeleteSignupLink(ctx context.Context, hash []byte) (bool, error)
 }
 
 // ExposureStore keeps per-account tool exposure settings.

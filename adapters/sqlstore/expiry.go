@@ -36,6 +36,8 @@ var expiryDeletes = map[ports.Expiring]string{
 (SELECT hash FROM oauth_tokens WHERE expires_at < $1 LIMIT $2)`,
 	ports.ExpiringChangeRecords: `DELETE FROM change_records WHERE id IN
 (SELECT id FROM change_records WHERE expires_at < $1 LIMIT $2)`,
+	ports.ExpiringSignupLinks: `DELETE FROM signup_links WHERE hash IN
+(SELECT hash FROM signup_links WHERE expires_at < $1 LIMIT $2)`,
 }
 
 // DeleteExpired deletes up to limit rows of the kind what whose time is

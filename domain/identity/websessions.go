@@ -58,25 +58,30 @@ func (s *WebSessionService) ConsumeLoginLink(ctx context.Context, token string) 
 	err := s.Store.InTx(ctx, func(tx ports.Stores) error {
 		now := s.Now()
 		h := kernel.TokenHash(token)
+		method := "sign-in link"
 		link, err := tx.WebSessions().WebSession(ctx, kindLoginLink, h)
-		if contracts.IsKind(err, contracts.KindNotFound) {
-			return denied
-		}
-		if err != nil {
+		switch {
+		case contracts.IsKind(err, contracts.KindNotFound):
+			if user, err = s.spendSignupLink(ctx, tx, h, now); err != nil {
+				return err
+			}
+			method = "sign-up link"
+		case err != nil:
 			return kernel.Fail(err)
-		}
-		spent, err := tx.WebSessions().DeleteWebSession(ctx, kindLoginLink, h)
-		if err != nil {
-			return kernel.Fail(err)
-		}
-		if !spent || !now.Before(link.ExpiresAt) {
-			return denied
-		}
-		if user, err = tx.Users().UserByID(ctx, link.UserID); err != nil {
-			if contracts.IsKind(err, contracts.KindNotFound) {
+		default:
+			spent, err := tx.WebSessions().DeleteWebSession(ctx, kindLoginLink, h)
+			if err != nil {
+				return kernel.Fail(err)
+			}
+			if !spent || !now.Before(link.ExpiresAt) {
 				return denied
 			}
-			return kernel.Fail(err)
+			if user, err = tx.Users().UserByID(ctx, link.UserID); err != nil {
+				if contracts.IsKind(err, contracts.KindNotFound) {
+					return denied
+				}
+				return kernel.Fail(err)
+			}
 		}
 		session = s.IDs.Secret(webTokenBits)
 		row := ports.WebSessionRow{Hash: kernel.TokenHash(session), UserID: user.ID, Kind: kindWebSession, CreatedAt: now, ExpiresAt: now.Add(s.Cfg.WebSessionTTL)}
@@ -84,12 +89,44 @@ func (s *WebSessionService) ConsumeLoginLink(ctx context.Context, token string) 
 			return kernel.Fail(err)
 		}
 		p := contracts.Principal{UserID: user.ID, CredentialKind: contracts.CredentialSession, CredentialID: WebSessionID(session)}
-		return kernel.RecordEvent(ctx, tx, s.IDs, now, p, contracts.AuditSignIn, map[string]any{"method": "sign-in link"})
+		return kernel.RecordEvent(ctx, tx, s.IDs, now, p, contracts.AuditSignIn, map[string]any{"method": method})
 	})
 	if err != nil {
 		return "", contracts.User{}, err
 	}
 	return session, user, nil
+}
+
+// spendSignupLink spends the sign-up link of hash h inside tx and returns
+// the account it names, created now (open sign-up creates the account
+// when its link is used). An account made for the email since the link
+// was sent is the one signed in. Unauthenticated for an unknown, spent or
+// expired link.
+func (s *WebSessionService) spendSignupLink(ctx context.Context, tx ports.Stores, h []byte, now time.Time) (contracts.User, error) {
+	denied := contracts.Errorf(contracts.KindUnauthenticated, "this sign-in link is invalid, used or expired; request a new one")
+	l, err := tx.WebSessions().SignupLink(ctx, h)
+	if contracts.IsKind(err, contracts.KindNotFound) {
+		return contracts.User{}, denied
+	}
+	if err != nil {
+		return contracts.User{}, kernel.Fail(err)
+	}
+	spent, err := tx.WebSessions().DeleteSignupLink(ctx, h)
+	if err != nil {
+		return contracts.User{}, kernel.Fail(err)
+	}
+	if !spent || !now.Before(l.ExpiresAt) {
+		return contracts.User{}, denied
+	}
+	u, err := tx.Users().UserByEmail(ctx, l.Email)
+	if !contracts.IsKind(err, contracts.KindNotFound) {
+		return u, kernel.Fail(err)
+	}
+	u = contracts.User{ID: s.IDs.NewID(), Email: l.Email, CreatedAt: now}
+	if err := tx.Users().CreateUser(ctx, u); err != nil {
+		return contracts.User{}, kernel.Fail(err)
+	}
+	return u, nil
 }
 
 // Authenticate checks a session token and returns its principal, with
@@ -134,18 +171,27 @@ func WebSessionID(sessionToken string) string {
 
 // SignInLink returns a one-time sign-in token for the account with this
 // email, as CreateLoginLink does. When no account has the email, signup
-// decides: false fails not_found (the caller answers as for a known email,
-// so the form reveals nothing), true creates the account first (open
-// sign-up: the account exists from the moment a link is asked for, empty
-// until someone opens the link).
-func (s *WebSessionService) SignInLink(ctx context.Context, email string, signup bool) (string, time.Time, error) {
-	if signup {
-		accounts := &AccountService{s.Deps}
-		if _, _, err := accounts.EnsureUser(ctx, email, ""); err != nil {
-			return "", time.Time{}, err
-		}
+// decides: nil, or a signup that answers false (the caller's sign-up
+// limit), fails not_found (the caller answers as for a known email, so the
+// form reveals nothing); true returns a sign-up link instead. The account
+// is created only when that link is used (ConsumeLoginLink), so asking for
+// a link creates nothing but the link.
+func (s *WebSessionService) SignInLink(ctx context.Context, email string, signup func() bool) (string, time.Time, error) {
+	token, exp, err := s.CreateLoginLink(ctx, email)
+	if !contracts.IsKind(err, contracts.KindNotFound) || signup == nil || !signup() {
+		return token, exp, err
 	}
-	return s.CreateLoginLink(ctx, email)
+	email, err = cleanEmail(email)
+	if err != nil {
+		return "", time.Time{}, err
+	}
+	now := s.Now()
+	token = s.IDs.Secret(webTokenBits)
+	row := ports.SignupLinkRow{Hash: kernel.TokenHash(token), Email: email, CreatedAt: now, ExpiresAt: now.Add(s.Cfg.LoginLinkTTL)}
+	if err := s.Store.WebSessions().CreateSignupLink(ctx, row); err != nil {
+		return "", time.Time{}, kernel.Fail(err)
+	}
+	return token, row.ExpiresAt, nil
 }
 
 // PeekLoginLink returns the account a sign-in token would sign in, without
@@ -158,7 +204,15 @@ func (s *WebSessionService) PeekLoginLink(ctx context.Context, token string) (co
 	}
 	link, err := s.Store.WebSessions().WebSession(ctx, kindLoginLink, kernel.TokenHash(token))
 	if contracts.IsKind(err, contracts.KindNotFound) {
-		return contracts.User{}, denied
+		// A sign-up link: the account it would create.
+		l, err := s.Store.WebSessions().SignupLink(ctx, kernel.TokenHash(token))
+		switch {
+		case contracts.IsKind(err, contracts.KindNotFound) || (err == nil && !s.Now().Before(l.ExpiresAt)):
+			return contracts.User{}, denied
+		case err != nil:
+			return contracts.User{}, kernel.Fail(err)
+		}
+		return contracts.User{Email: l.Email}, nil
 	}
 	if err != nil {
 		return contracts.User{}, kernel.Fail(err)

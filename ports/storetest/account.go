@@ -128,6 +128,25 @@ func testWebSessions(t *testing.T, f *fixture) {
 	if ok {
 		t.Error("DeleteWebSession of the wrong kind reported true")
 	}
+
+	// Sign-up links: an email without an account, spent once.
+	signup := ports.SignupLinkRow{Hash: []byte("signup-hash\x00"), Email: "new@example.com", CreatedAt: f.now, ExpiresAt: f.now.Add(15 * time.Minute)}
+	must(t, ws.CreateSignupLink(f.ctx, signup))
+	wantKind(t, ws.CreateSignupLink(f.ctx, signup), contracts.KindConflict, "CreateSignupLink twice")
+	gotSignup, err := ws.SignupLink(f.ctx, signup.Hash)
+	must(t, err)
+	if !bytes.Equal(gotSignup.Hash, signup.Hash) || gotSignup.Email != signup.Email || !gotSignup.CreatedAt.Equal(signup.CreatedAt) || !gotSignup.ExpiresAt.Equal(signup.ExpiresAt) {
+		t.Errorf("SignupLink = %+v, want %+v", gotSignup, signup)
+	}
+	_, err = ws.SignupLink(f.ctx, link.Hash)
+	wantKind(t, err, contracts.KindNotFound, "SignupLink of a sign-in link's hash")
+	for i, want := range []bool{true, false} {
+		ok, err := ws.DeleteSignupLink(f.ctx, signup.Hash)
+		must(t, err)
+		if ok != want {
+			t.Errorf("DeleteSignupLink #%d = %v, want %v", i+1, ok, want)
+		}
+	}
 	if _, err := ws.WebSession(f.ctx, "session", sess.Hash); err != nil {
 		t.Errorf("deleting other rows removed the session: %v", err)
 	}

@@ -77,6 +77,11 @@ func testExpiry(t *testing.T, f *fixture) {
 		must(t, f.s.Changes().AppendChanges(f.ctx, r.UserID, []contracts.ChangeRecord{r}))
 	}
 
+	for i, exp := range []time.Time{old, live} {
+		must(t, f.s.WebSessions().CreateSignupLink(f.ctx, ports.SignupLinkRow{Hash: []byte{'s', byte(i)}, Email: "new@example.com",
+			CreatedAt: exp.Add(-15 * time.Minute), ExpiresAt: exp}))
+	}
+
 	want := map[ports.Expiring]int{
 		ports.ExpiringStudySessions:   3, // two of a's, one of b's
 		ports.ExpiringWebSessions:     2, // a sign-in link and a session
@@ -85,6 +90,7 @@ func testExpiry(t *testing.T, f *fixture) {
 		ports.ExpiringOAuthCodes:      1,
 		ports.ExpiringOAuthTokens:     2,
 		ports.ExpiringChangeRecords:   2, // a's and b's old ones
+		ports.ExpiringSignupLinks:     1,
 	}
 	e := f.s.Expiry()
 	for _, what := range ports.ExpiringKinds {
@@ -133,6 +139,9 @@ func testExpiry(t *testing.T, f *fixture) {
 	}
 	if left, err := f.s.Changes().ListChanges(f.ctx, a, contracts.ChangeFilter{}, "", 10); err != nil || len(left) != 1 || left[0].OperationID != "op-live" {
 		t.Errorf("after the purge a's change records are %+v, %v; want the live one", left, err)
+	}
+	if _, err := f.s.WebSessions().SignupLink(f.ctx, []byte{'s', 1}); err != nil {
+		t.Errorf("the live sign-up link went: %v", err)
 	}
 	// The card of a purged session keeps its place.
 	f.get(a, card.ID)

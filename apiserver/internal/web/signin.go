@@ -33,6 +33,8 @@ const (
 	SignInPerClient     = 20 // requests per client address: 429 beyond
 	SignInMailsPerEmail = 10 // mails per address sent at once; then slowed
 	SignInSlowMail      = time.Minute
+	SignUpsPerNetwork   = 5 // open sign-up links per client network an hour; beyond, the same answer and no link
+	SignUpWindow        = time.Hour
 	SignInWindow        = 15 * time.Minute
 	maxLimiterKeys      = 100_000
 	mailTimeout         = 30 * time.Second
@@ -48,7 +50,8 @@ type SignInConfig struct {
 	// ShowLinks shows the link on the page after the form is sent: only for
 	// development on one's own machine (the log mailer).
 	ShowLinks bool
-	// OpenSignup lets an unknown email get a new account.
+	// OpenSignup lets an unknown email get a sign-up link, which creates
+	// the account when it is used (SignUpsPerNetwork an hour per network).
 	OpenSignup bool
 	// Now is the clock of the rate limits (time.Now when nil).
 	Now func() time.Time
@@ -69,6 +72,7 @@ type SignIn struct {
 	perClient *limiter
 	mails     *limiter // mails per address in a window
 	slowMails *limiter // beyond those, one per address per SignInSlowMail
+	signups   *limiter // open sign-up links per client network
 }
 
 // NewSignIn returns the sign-in handlers.
@@ -81,7 +85,8 @@ func NewSignIn(sessions ports.WebSessionService, a *auth.Authenticator, site *Si
 		perEmail:  newLimiter(SignInPerEmail, SignInWindow, maxLimiterKeys, cfg.Now),
 		perClient: newLimiter(SignInPerClient, SignInWindow, maxLimiterKeys, cfg.Now),
 		mails:     newLimiter(SignInMailsPerEmail, SignInWindow, maxLimiterKeys, cfg.Now),
-		slowMails: newLimiter(1, SignInSlowMail, maxLimiterKeys, cfg.Now)}
+		slowMails: newLimiter(1, SignInSlowMail, maxLimiterKeys, cfg.Now),
+		signups:   newLimiter(SignUpsPerNetwork, SignUpWindow, maxLimiterKeys, cfg.Now)}
 }
 
 // signInData is the sign-in page's data.
@@ -147,7 +152,12 @@ func (s *SignIn) Send(w http.ResponseWriter, r *http.Request, v View) {
 		s.render(w, r, http.StatusOK, v, d)
 		return
 	}
-	token, exp, err := s.sessions.SignInLink(r.Context(), email, s.cfg.OpenSignup)
+	var signup func() bool // asked only for an address without an account
+	if s.cfg.OpenSignup {
+		network := clientip.Network(client)
+		signup = func() bool { return s.signups.allow(network) }
+	}
+	token, exp, err := s.sessions.SignInLink(r.Context(), email, signup)
 	switch {
 	case err == nil:
 		link := s.LinkURL(token, d.Next)
