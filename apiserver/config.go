@@ -131,7 +131,8 @@ type Config struct {
 }
 
 // Default per-credential limits (the per-account quota and caps are the
-// domain's: domain.DefaultDailyWrites, DefaultMaxCards, DefaultMaxDecks).
+// domain's: domain.DefaultDailyWrites, DefaultMaxCards, DefaultMaxDecks,
+// DefaultMaxKeys).
 const (
 	DefaultRatePerSecond = 200
 	DefaultBurst         = 400
@@ -168,6 +169,9 @@ type Limits struct {
 	// against MaxCards, not DailyWrites).
 	MaxCards int
 	MaxDecks int
+	// MaxKeys caps the live API keys one account holds (counted in the
+	// database, so every instance agrees).
+	MaxKeys int
 }
 
 // normalize fills the defaults; negative values stay (no limit).

@@ -128,7 +128,8 @@ func provideDomainConfig(cfg Config, key serverKey, m *obs.Metrics) domain.Confi
 	return domain.Config{BaseURL: cfg.BaseURL, KeyPepper: []byte(cfg.KeyPepper), MediaURLKey: mac.Sum(nil),
 		MediaQuotaBytes: cfg.MediaQuotaBytes, MaxOpenUploads: cfg.MaxOpenUploads, MaxAttachmentBytes: cfg.MaxAttachmentBytes,
 		URLKey: links.Sum(nil), PackageWriter: ankipkg.Writer{}, PackageReader: ankipkg.Reader{},
-		Limits: domain.Limits{DailyWrites: cfg.Limits.DailyWrites, MaxCards: cfg.Limits.MaxCards, MaxDecks: cfg.Limits.MaxDecks, OnRefusal: m.Refused}}
+		Limits: domain.Limits{DailyWrites: cfg.Limits.DailyWrites, MaxCards: cfg.Limits.MaxCards, MaxDecks: cfg.Limits.MaxDecks,
+			MaxKeys: cfg.Limits.MaxKeys, OnRefusal: m.Refused}}
 }
 
 // provideLimiter builds the per-credential rate and concurrency limits.

@@ -16,6 +16,7 @@ const (
 	LimitDailyWrites        = "daily_writes"        // cards added, reviews and uploads in the account's day
 	LimitCards              = "cards"               // cards one account holds
 	LimitDecks              = "decks"               // decks one account holds
+	LimitKeys               = "keys"                // live API keys one account holds
 	LimitQueuedJobs         = "queued_jobs"         // jobs one account has waiting to run
 )
 

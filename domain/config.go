@@ -30,4 +30,5 @@ const (
 	DefaultDailyWrites      = kernel.DefaultDailyWrites
 	DefaultMaxCards         = kernel.DefaultMaxCards
 	DefaultMaxDecks         = kernel.DefaultMaxDecks
+	DefaultMaxKeys          = kernel.DefaultMaxKeys
 )

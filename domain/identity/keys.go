@@ -89,7 +89,18 @@ func (s *KeyService) CreateKey(ctx context.Context, name string, scopes []contra
 		view.ExpiresAt = &exp
 	}
 	err = s.Store.InTx(ctx, func(tx ports.Stores) error {
-		if err := tx.Keys().CreateKey(ctx, ports.APIKeyRow{APIKeyView: view, UserID: p.UserID, Hash: s.keyHash(secret)}); err != nil {
+		row := ports.APIKeyRow{APIKeyView: view, UserID: p.UserID, Hash: s.keyHash(secret)}
+		if max := s.Cfg.Limits.MaxKeys; max >= 0 {
+			held, created, err := tx.Keys().CreateKeyWithin(ctx, row, max)
+			if err != nil {
+				return kernel.Fail(err)
+			}
+			if !created {
+				return s.Refuse(contracts.LimitKeys, 0,
+					"key limit reached: the account holds %d live API keys, the limit is %d; revoke keys you no longer use on the keys page, then mint a new one",
+					held, max)
+			}
+		} else if err := tx.Keys().CreateKey(ctx, row); err != nil {
 			return kernel.Fail(err)
 		}
 		return kernel.RecordEvent(ctx, tx, s.IDs, now, p, contracts.AuditCreateKey,

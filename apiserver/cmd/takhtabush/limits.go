@@ -33,6 +33,7 @@ func limitFlags(c *common) limitSet {
 		decl("daily-writes", "TAKHTABUSH_DAILY_WRITES", "cards added, reviews and uploads per account per learner's day (default 100000; -1: none)"),
 		decl("max-cards", "TAKHTABUSH_MAX_CARDS", "cards per account, imports included (default 1000000; -1: none)"),
 		decl("max-decks", "TAKHTABUSH_MAX_DECKS", "decks per account (default 10000; -1: none)"),
+		decl("max-keys", "TAKHTABUSH_MAX_KEYS", "live API keys per account (default 50; -1: none)"),
 	}
 }
 
@@ -40,7 +41,7 @@ func limitFlags(c *common) limitSet {
 func (s limitSet) limits() (apiserver.Limits, error) {
 	var l apiserver.Limits
 	ints := map[string]*int{"rate-burst": &l.Burst, "max-concurrent": &l.Concurrent, "daily-writes": &l.DailyWrites,
-		"max-cards": &l.MaxCards, "max-decks": &l.MaxDecks,
+		"max-cards": &l.MaxCards, "max-decks": &l.MaxDecks, "max-keys": &l.MaxKeys,
 		"account-rate-burst": &l.AccountBurst, "account-max-concurrent": &l.AccountConcurrent}
 	rates := map[string]*float64{"rate-limit": &l.RatePerSecond, "account-rate-limit": &l.AccountRatePerSecond}
 	for _, f := range s {

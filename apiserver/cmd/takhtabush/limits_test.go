@@ -36,7 +36,7 @@ func TestServeRefusesBadLimits(t *testing.T) {
 
 func TestLimitFlagsParse(t *testing.T) {
 	var out, errs bytes.Buffer
-	env := map[string]string{"TAKHTABUSH_MAX_DECKS": "50"}
+	env := map[string]string{"TAKHTABUSH_MAX_DECKS": "50", "TAKHTABUSH_MAX_KEYS": "7"}
 	c := newCommon("serve", stdio{out: &out, err: &errs}, func(k string) string { return env[k] }, "info")
 	lim := limitFlags(c)
 	if err := c.fs.Parse([]string{"--rate-limit", "2.5", "--rate-burst", "10", "--max-concurrent", "-1", "--daily-writes", "500", "--max-cards", "-1",
@@ -47,7 +47,7 @@ func TestLimitFlagsParse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if l.RatePerSecond != 2.5 || l.Burst != 10 || l.Concurrent != -1 || l.DailyWrites != 500 || l.MaxCards != -1 || l.MaxDecks != 50 ||
+	if l.RatePerSecond != 2.5 || l.Burst != 10 || l.Concurrent != -1 || l.DailyWrites != 500 || l.MaxCards != -1 || l.MaxDecks != 50 || l.MaxKeys != 7 ||
 		l.AccountRatePerSecond != 50 || l.AccountBurst != 60 || l.AccountConcurrent != 8 {
 		t.Errorf("parsed %+v", l)
 	}

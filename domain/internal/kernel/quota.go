@@ -16,6 +16,7 @@ const (
 	DefaultDailyWrites = 100_000   // cards added, reviews and uploads in one learner's day
 	DefaultMaxCards    = 1_000_000 // cards one account holds
 	DefaultMaxDecks    = 10_000    // decks one account holds
+	DefaultMaxKeys     = 50        // live API keys one account holds
 )
 
 // Limits are the per-account quota and caps, kept in the database and so
@@ -30,6 +31,9 @@ type Limits struct {
 	MaxCards int
 	// MaxDecks bounds the decks one account holds.
 	MaxDecks int
+	// MaxKeys bounds the live (not revoked, not expired) API keys one
+	// account holds, so that minting keys cannot multiply its budgets.
+	MaxKeys int
 	// OnRefusal, when set, is told the limit (contracts.Limit…) of every
 	// refusal, for the metrics.
 	OnRefusal func(limit string)
@@ -48,11 +52,12 @@ func (l Limits) withDefaults() Limits {
 	l.DailyWrites = pick(l.DailyWrites, DefaultDailyWrites)
 	l.MaxCards = pick(l.MaxCards, DefaultMaxCards)
 	l.MaxDecks = pick(l.MaxDecks, DefaultMaxDecks)
+	l.MaxKeys = pick(l.MaxKeys, DefaultMaxKeys)
 	return l
 }
 
-// refuse counts and returns a refusal.
-func (d *Deps) refuse(limit string, retryAfter time.Duration, format string, args ...any) error {
+// Refuse counts and returns a refusal of the limit named limit.
+func (d *Deps) Refuse(limit string, retryAfter time.Duration, format string, args ...any) error {
 	if d.Cfg.Limits.OnRefusal != nil {
 		d.Cfg.Limits.OnRefusal(limit)
 	}
@@ -84,7 +89,7 @@ func (d *Deps) ChargeWrites(ctx context.Context, st ports.Stores, uid string, da
 	}
 	resets := day.Next(now)
 	if writes > max {
-		return d.refuse(contracts.LimitDailyWrites, resets.Sub(now),
+		return d.Refuse(contracts.LimitDailyWrites, resets.Sub(now),
 			"this call makes %d writes and the account's daily quota is %d (cards added, reviews and uploads); split it, or wait until the quota resets at %s",
 			writes, max, resets.UTC().Format(time.RFC3339))
 	}
@@ -93,7 +98,7 @@ func (d *Deps) ChargeWrites(ctx context.Context, st ports.Stores, uid string, da
 		return Fail(err)
 	}
 	if !ok {
-		return d.refuse(contracts.LimitDailyWrites, resets.Sub(now),
+		return d.Refuse(contracts.LimitDailyWrites, resets.Sub(now),
 			"daily write quota reached: the account may make %d writes a day (cards added, reviews and uploads) and this call would pass it; it resets at %s (in %s)",
 			max, resets.UTC().Format(time.RFC3339), resets.Sub(now).Round(time.Minute))
 	}
@@ -103,7 +108,7 @@ func (d *Deps) ChargeWrites(ctx context.Context, st ports.Stores, uid string, da
 // CheckCards refuses adding n cards to an account that holds held.
 func (d *Deps) CheckCards(held, n int) error {
 	if max := d.Cfg.Limits.MaxCards; max >= 0 && n > 0 && held+n > max {
-		return d.refuse(contracts.LimitCards, 0,
+		return d.Refuse(contracts.LimitCards, 0,
 			"card limit reached: the account holds %d cards, the limit is %d, and this call would add %d; delete cards you no longer need (or ask the operator to raise the limit)",
 			held, max, n)
 	}
@@ -131,7 +136,7 @@ func (d *Deps) CheckHoldings(ctx context.Context, st ports.Stores, uid string, n
 // CheckDecks refuses adding n decks to an account that holds held.
 func (d *Deps) CheckDecks(held, n int) error {
 	if max := d.Cfg.Limits.MaxDecks; max >= 0 && n > 0 && held+n > max {
-		return d.refuse(contracts.LimitDecks, 0,
+		return d.Refuse(contracts.LimitDecks, 0,
 			"deck limit reached: the account holds %d decks, the limit is %d; delete decks you no longer need (or ask the operator to raise the limit)",
 			held, max)
 	}
