@@ -41,23 +41,29 @@ func NewExportService(d *kernel.Deps) *ExportService {
 }
 
 // ExportTicket is what a verified download link grants: one user's deck,
-// with or without scheduling and media, until it expires.
+// with or without scheduling and media, until it expires or the credential
+// that asked for it is revoked.
 type ExportTicket struct {
 	UserID     string    `json:"u"`
 	DeckID     string    `json:"d"`
 	Scheduling bool      `json:"s"`
 	Media      bool      `json:"m"`
 	Expires    time.Time `json:"e"`
+	// CredentialKind and CredentialID name the credential that made the
+	// link (kernel.CredentialLive checks it on every download).
+	CredentialKind contracts.CredentialKind `json:"k,omitempty"`
+	CredentialID   string                   `json:"c,omitempty"`
 }
 
 // ExportDeck checks the deck is the acting user's and returns a link that
 // downloads its package (the deck and its subdecks) for ExportLinkTTL,
 // by plain GET, as often as it is fetched. Not found for an unknown deck.
 func (s *ExportService) ExportDeck(ctx context.Context, args contracts.ExportDeckArgs) (contracts.ExportLink, error) {
-	uid, err := kernel.UserID(ctx)
+	p, err := kernel.Actor(ctx)
 	if err != nil {
 		return contracts.ExportLink{}, err
 	}
+	uid := p.UserID
 	if s.writer == nil || len(s.Cfg.URLKey) == 0 {
 		return contracts.ExportLink{}, contracts.Errorf(contracts.KindUnavailable, "exports are not available on this server")
 	}
@@ -68,7 +74,8 @@ func (s *ExportService) ExportDeck(ctx context.Context, args contracts.ExportDec
 		return contracts.ExportLink{}, err
 	}
 	t := ExportTicket{UserID: uid, DeckID: args.DeckID, Scheduling: args.IncludeScheduling == nil || *args.IncludeScheduling,
-		Media: args.IncludeMedia == nil || *args.IncludeMedia, Expires: s.Now().Add(ExportLinkTTL)}
+		Media: args.IncludeMedia == nil || *args.IncludeMedia, Expires: s.Now().Add(ExportLinkTTL),
+		CredentialKind: p.CredentialKind, CredentialID: p.CredentialID}
 	body, err := json.Marshal(t)
 	if err != nil {
 		return contracts.ExportLink{}, kernel.Fail(err)
@@ -88,7 +95,7 @@ func (s *ExportService) sign(payload string) []byte {
 // expiry. Not found for a token that is not ours or has expired (the
 // same answer for both, so a link cannot be probed), never a reason more.
 func (s *ExportService) VerifyExport(token string) (ExportTicket, error) {
-	gone := contracts.Errorf(contracts.KindNotFound, "this download link is not valid or has expired; export the deck again")
+	gone := linkGone()
 	payload, sig, ok := strings.Cut(token, ".")
 	if !ok || len(token) > 2048 || len(s.Cfg.URLKey) == 0 {
 		return ExportTicket{}, gone
@@ -105,14 +112,28 @@ func (s *ExportService) VerifyExport(token string) (ExportTicket, error) {
 	return t, nil
 }
 
-// Download serves a download link's token: it verifies it, then calls
-// open with the package's file name and writes the package to the writer
-// open returns (open may set response headers first). Not found for a
-// token that is not valid or has expired; open is not called then.
+// linkGone is the one answer for a download link that does not work.
+func linkGone() error {
+	return contracts.Errorf(contracts.KindNotFound, "this download link is not valid or has expired; export the deck again")
+}
+
+// Download serves a download link's token: it verifies it and that the
+// credential that made it still stands, then calls open with the
+// package's file name and writes the package to the writer open returns
+// (open may set response headers first). Not found for a token that is
+// not valid, has expired or whose key or OAuth grant was revoked (one
+// answer for all); open is not called then.
 func (s *ExportService) Download(ctx context.Context, token string, open func(filename string) io.Writer) error {
 	t, err := s.VerifyExport(token)
 	if err != nil {
 		return err
+	}
+	live, err := s.CredentialLive(ctx, t.UserID, t.CredentialKind, t.CredentialID)
+	if err != nil {
+		return err
+	}
+	if !live {
+		return linkGone()
 	}
 	name, err := s.ExportFilename(ctx, t)
 	if err != nil {

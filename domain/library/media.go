@@ -313,27 +313,12 @@ func readFailure(err error) error {
 // or expired since, or whose account no longer lets agents upload
 // (read-only mode, or request_media_upload switched off).
 func (s *MediaService) credentialStands(ctx context.Context, row ports.MediaRow) error {
-	revoked := contracts.Errorf(contracts.KindForbidden, "the credential that requested this upload was revoked or expired; nothing was stored")
-	switch row.CredentialKind {
-	case contracts.CredentialAPIKey:
-		k, err := s.Store.Keys().KeyByID(ctx, row.CredentialID)
-		if contracts.IsKind(err, contracts.KindNotFound) {
-			return revoked
-		}
-		if err != nil {
-			return kernel.Fail(err)
-		}
-		if k.UserID != row.UserID || k.RevokedAt != nil || (k.ExpiresAt != nil && !s.Now().Before(*k.ExpiresAt)) {
-			return revoked
-		}
-	case contracts.CredentialOAuth:
-		grants, err := s.Store.OAuth().ListGrants(ctx, row.UserID)
-		if err != nil {
-			return kernel.Fail(err)
-		}
-		if !slices.ContainsFunc(grants, func(g ports.OAuthGrantRow) bool { return g.ClientID == row.CredentialID && g.RevokedAt == nil }) {
-			return revoked
-		}
+	live, err := s.CredentialLive(ctx, row.UserID, row.CredentialKind, row.CredentialID)
+	if err != nil {
+		return err
+	}
+	if !live {
+		return contracts.Errorf(contracts.KindForbidden, "the credential that requested this upload was revoked or expired; nothing was stored")
 	}
 	exp, err := s.Store.Exposure().GetExposure(ctx, row.UserID)
 	if err != nil {
