@@ -1,6 +1,8 @@
 package apiserver_test
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"html"
 	"io"
@@ -10,11 +12,13 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/oauth2"
 
 	"github.com/takhtabush/takhtabush/adapters/clientdoc"
 	"github.com/takhtabush/takhtabush/apiserver"
+	"github.com/takhtabush/takhtabush/ports"
 )
 
 // proxiedEnv is a service that believes X-Forwarded-For from loopback, so
@@ -137,5 +141,81 @@ func TestOAuthConsentHonesty(t *testing.T) {
 	}
 	if !regexp.MustCompile(`Not checked: it says it comes from <strong>claude\.ai</strong> \(self-declared`).MatchString(text) {
 		t.Errorf("the self-declared domain is not labelled as such:\n%s", body)
+	}
+}
+
+// Registration refuses redirect URIs in schemes a browser handles itself
+// (it would open a page, or another browser, with the code in it), as it
+// refuses javascript: and data:; private-use schemes of native apps stay.
+func TestOAuthRegistrationRefusesBrowserSchemes(t *testing.T) {
+	e := proxiedEnv(t)
+	n := 0
+	register := func(t *testing.T, e *env, body string) (int, map[string]any) {
+		n++ // each from its own address, under the registration limit
+		req, _ := http.NewRequest(http.MethodPost, e.addr+"/oauth/register", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		status, out := from(t, req, fmt.Sprintf("198.51.100.%d", n))
+		var m map[string]any
+		if err := json.Unmarshal([]byte(out), &m); err != nil {
+			t.Fatalf("registration answer %s: %v", out, err)
+		}
+		return status, m
+	}
+	for _, uri := range []string{
+		"intent://evil.example/cb#Intent;scheme=https;end", "intent://cb", "x-safari-https://evil.example/cb", "x-safari-http://evil.example/cb",
+		"microsoft-edge://evil.example/cb", "microsoft-edge:https://evil.example/cb", "googlechrome://evil.example/cb", "googlechromes://evil.example/cb",
+		"firefox://open-url?url=https://evil.example/cb", "opera-https://evil.example/cb", "brave://evil.example/cb", "web+app://cb",
+		"chrome://settings", "chrome-extension://abc/cb", "moz-extension://abc/cb", "edge://cb", "Intent://cb",
+	} {
+		status, body := register(t, e, `{"client_name":"Browser","redirect_uris":["`+uri+`"]}`)
+		if status != http.StatusBadRequest || body["error"] != "invalid_redirect_uri" {
+			t.Errorf("%s: %d %v, want 400 invalid_redirect_uri", uri, status, body)
+		}
+	}
+	for _, uri := range []string{"cursor://anysphere.cursor-retrieval/oauth/callback", "com.example.app:/oauth/cb", "vscode://ext/cb"} {
+		if status, body := register(t, e, `{"client_name":"Native","redirect_uris":["`+uri+`"]}`); status != http.StatusCreated {
+			t.Errorf("%s: %d %v, want 201", uri, status, body)
+		}
+	}
+}
+
+// Registered clients never used within 30 days are purged; one a person
+// granted stays, however old.
+func TestOAuthUnusedClientsPurged(t *testing.T) {
+	f := newOAuthFixture(t)
+	e := f.e
+	f.tokens(t) // the fixture's client is used
+	status, reg := register(t, e, `{"client_name":"Never used","redirect_uris":["`+testRedirect+`"]}`)
+	if status != http.StatusCreated {
+		t.Fatalf("registration: %d %v", status, reg)
+	}
+	unused := reg["client_id"].(string)
+	purge := func() int {
+		n, err := e.app.Services().Purge.Expired(context.Background(), ports.ExpiringOAuthClients, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	consent := func(clientID string) int {
+		q := f.baseQuery()
+		q.Set("client_id", clientID)
+		resp, _ := page(t, e, e.base+"/oauth/authorize?"+q.Encode(), f.cookies)
+		return resp.StatusCode
+	}
+	e.clock.Advance(29 * 24 * time.Hour)
+	if n := purge(); n != 0 || consent(unused) != http.StatusOK {
+		t.Errorf("after 29 days: %d purged, the unused client's consent page %d; want 0 and 200", n, consent(unused))
+	}
+	e.clock.Advance(2 * 24 * time.Hour)
+	if n := purge(); n != 1 {
+		t.Errorf("after 31 days: %d purged, want 1", n)
+	}
+	f.cookies, _ = e.signIn(t, testUser) // the web session ended meanwhile
+	if s := consent(unused); s != http.StatusBadRequest {
+		t.Errorf("the purged client's consent page: %d, want 400", s)
+	}
+	if s := consent(f.conf.ClientID); s != http.StatusOK {
+		t.Errorf("the used client's consent page after the purge: %d, want 200", s)
 	}
 }

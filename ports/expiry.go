@@ -32,13 +32,17 @@ const (
 	ExpiringChangeRecords Expiring = "change_records"
 	// ExpiringSignupLinks are open sign-up links past their expiry.
 	ExpiringSignupLinks Expiring = "signup_links"
+	// ExpiringOAuthClients are registered OAuth clients never used, by
+	// their registration time: no grant was ever made to them and no
+	// authorization code is outstanding.
+	ExpiringOAuthClients Expiring = "oauth_clients"
 )
 
 // ExpiringKinds lists every kind of expiring row.
 var ExpiringKinds = []Expiring{
 	ExpiringStudySessions, ExpiringWebSessions, ExpiringIdempotencyKeys,
 	ExpiringUploadIntents, ExpiringOAuthCodes, ExpiringOAuthTokens, ExpiringChangeRecords,
-	ExpiringSignupLinks,
+	ExpiringSignupLinks, ExpiringOAuthClients,
 }
 
 // ExpiryStore deletes rows whose time is over, a few at a time, for the

@@ -38,6 +38,15 @@ var expiryDeletes = map[ports.Expiring]string{
 (SELECT id FROM change_records WHERE expires_at < $1 LIMIT $2)`,
 	ports.ExpiringSignupLinks: `DELETE FROM signup_links WHERE hash IN
 (SELECT hash FROM signup_links WHERE expires_at < $1 LIMIT $2)`,
+	// A client is used once a grant names it (revoked or not) or a code is
+	// outstanding; the outer statement checks again, so a client that gets
+	// its first code while the batch is picked stays.
+	ports.ExpiringOAuthClients: `DELETE FROM oauth_clients WHERE id IN
+(SELECT c.id FROM oauth_clients c WHERE c.created_at < $1
+ AND NOT EXISTS (SELECT 1 FROM oauth_grants g WHERE g.client_id = c.id)
+ AND NOT EXISTS (SELECT 1 FROM oauth_codes o WHERE o.client_id = c.id) LIMIT $2)
+AND NOT EXISTS (SELECT 1 FROM oauth_grants g WHERE g.client_id = oauth_clients.id)
+AND NOT EXISTS (SELECT 1 FROM oauth_codes o WHERE o.client_id = oauth_clients.id)`,
 }
 
 // DeleteExpired deletes up to limit rows of the kind what whose time is

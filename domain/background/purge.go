@@ -19,6 +19,10 @@ const (
 	// result; after it the key is forgotten (a resent batch is still
 	// deduplicated by its cards' content).
 	IdempotencyKeyTTL = 24 * time.Hour
+	// UnusedClientTTL is how long a registered OAuth client may wait for
+	// its first use (a grant, or a code outstanding) before it is deleted:
+	// anyone may register one, so unused ones must not pile up.
+	UnusedClientTTL = 30 * 24 * time.Hour
 )
 
 // PurgeService deletes what has expired, for the purge scheduler that
@@ -35,6 +39,7 @@ var retention = map[ports.Expiring]time.Duration{
 	ports.ExpiringOAuthCodes:      kernel.OAuthPurgeGrace,
 	ports.ExpiringOAuthTokens:     kernel.OAuthPurgeGrace,
 	ports.ExpiringChangeRecords:   0, // they expire contracts.ChangeDays after the change: undo reaches back that far, no further
+	ports.ExpiringOAuthClients:    UnusedClientTTL,
 }
 
 // Expired deletes up to limit rows of the kind what whose retention is

@@ -25,6 +25,29 @@ const (
 // read something instead of handing the code to an application.
 var refusedSchemes = []string{"javascript", "data", "file", "vbscript", "about", "blob", "filesystem", "view-source", "mailto", "tel", "ftp", "ws", "wss"}
 
+// browserSchemes are schemes a browser (or the system, for a browser)
+// handles itself: each opens a web page, possibly in another browser, or
+// the browser's own pages, with the code in it, so none can be an app's
+// redirect URI. Schemes starting with browserSchemePrefixes or ending in
+// -http or -https are refused as well (web+ schemes are handled by web
+// pages).
+var browserSchemes = []string{
+	"intent", "android-app", "x-safari-http", "x-safari-https", "microsoft-edge", "microsoft-edge-holographic",
+	"googlechrome", "googlechromes", "firefox", "opera", "opera-http", "opera-https", "brave", "duckduckgo", "vivaldi",
+	"chrome", "edge", "about", "resource", "jar", "ms-browser-extension", "search-ms", "ms-appx-web",
+}
+
+// browserSchemePrefixes start schemes handled by browsers or web pages.
+var browserSchemePrefixes = []string{"web+", "x-safari-", "microsoft-edge", "googlechrome", "firefox", "opera-", "chrome-", "moz-", "safari-", "edge-"}
+
+// browserScheme reports whether a browser would handle scheme itself.
+func browserScheme(scheme string) bool {
+	if slices.Contains(browserSchemes, scheme) || strings.HasSuffix(scheme, "-http") || strings.HasSuffix(scheme, "-https") {
+		return true
+	}
+	return slices.ContainsFunc(browserSchemePrefixes, func(p string) bool { return strings.HasPrefix(scheme, p) })
+}
+
 // ValidateRedirectURI checks one redirect URI against the registration
 // rules: https; http only on a loopback host (any port); or a private-use
 // scheme such as cursor:// or com.example.app:/cb, never one a browser
@@ -68,6 +91,9 @@ func ValidateRedirectURI(raw string) error {
 	default:
 		if slices.Contains(refusedSchemes, u.Scheme) {
 			return bad("uses a scheme that cannot receive a code")
+		}
+		if browserScheme(strings.ToLower(u.Scheme)) {
+			return bad("uses a scheme a browser handles itself (it would open a page, not the application); use https or the application's own scheme")
 		}
 	}
 	return nil

@@ -81,6 +81,22 @@ func testExpiry(t *testing.T, f *fixture) {
 		must(t, f.s.WebSessions().CreateSignupLink(f.ctx, ports.SignupLinkRow{Hash: []byte{'s', byte(i)}, Email: "new@example.com",
 			CreatedAt: exp.Add(-15 * time.Minute), ExpiresAt: exp}))
 	}
+	// Registered clients: one never used (goes), one a grant names, one
+	// with an outstanding code, one registered after the time (stay).
+	for _, c := range []struct {
+		id string
+		at time.Time
+	}{{"tbc_unused", old}, {"tbc_granted", old}, {"tbc_coded", old}, {"tbc_new", live}} {
+		must(t, o.CreateClient(f.ctx, contracts.OAuthClient{ID: c.id, Kind: contracts.OAuthClientRegistered, Name: "App",
+			RedirectURIs: []string{"https://app.example/cb"}, CreatedAt: c.at}))
+	}
+	granted := f.oauthGrant(b, old)
+	granted.ID, granted.ClientID, granted.ClientKind = f.id("grant"), "tbc_granted", contracts.OAuthClientRegistered
+	must(t, o.CreateGrant(f.ctx, granted))
+	must(t, o.RevokeGrant(f.ctx, b, granted.ID, old))
+	must(t, o.CreateCode(f.ctx, ports.OAuthCodeRow{Hash: []byte("coded"), UserID: b, ClientID: "tbc_coded", ClientName: "App",
+		ClientKind: contracts.OAuthClientRegistered, RedirectURI: "https://app.example/cb", Challenge: "challenge",
+		Resource: "https://tb.example/mcp", Scopes: []contracts.Scope{contracts.ScopeDecksRead}, CreatedAt: old, ExpiresAt: live}))
 
 	want := map[ports.Expiring]int{
 		ports.ExpiringStudySessions:   3, // two of a's, one of b's
@@ -91,6 +107,7 @@ func testExpiry(t *testing.T, f *fixture) {
 		ports.ExpiringOAuthTokens:     2,
 		ports.ExpiringChangeRecords:   2, // a's and b's old ones
 		ports.ExpiringSignupLinks:     1,
+		ports.ExpiringOAuthClients:    1, // the one never used
 	}
 	e := f.s.Expiry()
 	for _, what := range ports.ExpiringKinds {
@@ -117,6 +134,14 @@ func testExpiry(t *testing.T, f *fixture) {
 	wantKind(t, err, contracts.KindInvalid, "DeleteExpired of an unknown kind")
 
 	// What was live is still there.
+	for _, id := range []string{"tbc_granted", "tbc_coded", "tbc_new"} {
+		if _, err := o.ClientByID(f.ctx, id); err != nil {
+			t.Errorf("the client %s went: %v", id, err)
+		}
+	}
+	if _, err := o.ClientByID(f.ctx, "tbc_unused"); !contracts.IsKind(err, contracts.KindNotFound) {
+		t.Errorf("the client never used is still there: %v", err)
+	}
 	if _, err := f.s.Sessions().GetSession(f.ctx, a, liveSession); err != nil {
 		t.Errorf("the live study session went: %v", err)
 	}
