@@ -18,10 +18,12 @@ import (
 
 // toolsNeeding lists the catalog tools that granted allows: all of their
 // Scopes and one of their AnyScopes (the job tools).
+// (The SDK client speaks 2026-07-28 without the MCP Apps extension, so
+// app-only tools are not listed to it.)
 func toolsNeeding(granted ...contracts.Scope) []string {
 	var names []string
 	for _, d := range contracts.Catalog() {
-		if d.Allows(granted) {
+		if d.Allows(granted) && !isAppOnly(d) {
 			names = append(names, d.Name)
 		}
 	}

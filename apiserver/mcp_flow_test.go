@@ -10,13 +10,24 @@ import (
 	"github.com/takhtabush/takhtabush/contracts"
 )
 
+// catalogNames are the tools a 2026-07-28 client without the MCP Apps
+// extension sees with every scope: all but the app-only ones.
 func catalogNames() []string {
 	var names []string
 	for _, d := range contracts.Catalog() {
-		names = append(names, d.Name)
+		if !isAppOnly(d) {
+			names = append(names, d.Name)
+		}
 	}
 	slices.Sort(names)
 	return names
+}
+
+// isAppOnly reports whether a tool is for MCP Apps widgets only.
+func isAppOnly(d contracts.ToolDef) bool {
+	ui, _ := d.Meta["ui"].(map[string]any)
+	v, _ := ui["visibility"].([]string)
+	return slices.Equal(v, []string{"app"})
 }
 
 func sorted(s []string) []string {

@@ -63,8 +63,12 @@ func TestToolsetPaths(t *testing.T) {
 					h[k] = v
 				}
 				cs := connect(t, e.base+c.path, h, version)
-				if got := toolNames(t, cs); !slices.Equal(got, c.want) || len(got) == 0 {
-					t.Errorf("%s %s %v: sees %v, want %v", version, c.path, c.header, got, c.want)
+				want := c.want
+				if version == "2026-07-28" { // the SDK client declares no MCP Apps extension
+					want = slices.DeleteFunc(slices.Clone(want), func(n string) bool { d, _ := contracts.Tool(n); return isAppOnly(d) })
+				}
+				if got := toolNames(t, cs); !slices.Equal(got, want) || len(got) == 0 {
+					t.Errorf("%s %s %v: sees %v, want %v", version, c.path, c.header, got, want)
 				}
 				_, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: c.outside, Arguments: map[string]any{}})
 				if err == nil || rpcCode(err) != -32602 || !strings.Contains(err.Error(), "Unknown tool") {

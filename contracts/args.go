@@ -156,3 +156,8 @@ type UndoChangesArgs struct {
 	Cursor       string      `json:"cursor,omitempty"`
 	DryRun       bool        `json:"dryRun,omitempty"`
 }
+
+// UndoLastRatingArgs are undo_last_rating's arguments.
+type UndoLastRatingArgs struct {
+	SessionID string `json:"sessionId"`
+}

@@ -128,11 +128,12 @@ func TestCatalogDefinitions(t *testing.T) {
 	}
 }
 
-// designTools are the tool names DESIGN.md §2 fixes, and list_trash,
-// which issue 10 §3 added beside restore_items so an agent can see what
-// it may restore, and undo_changes, which issue 26 §2 added.
+// designTools are the tool names DESIGN.md §2 fixes, list_trash, which
+// issue 10 §3 added beside restore_items so an agent can see what it may
+// restore, undo_changes, which issue 26 §2 added, and undo_last_rating,
+// the study widget's app-only undo (issue 25 §2.3).
 var designTools = []string{
-	"list_trash", "undo_changes",
+	"list_trash", "undo_changes", "undo_last_rating",
 	"list_decks", "get_deck", "search_cards", "get_study_snapshot", "get_stats", "get_study_plan",
 	"create_deck", "update_deck", "delete_deck", "add_cards", "update_cards", "delete_cards", "import_cards",
 	"start_study_session", "submit_review", "request_media_upload", "render_study_session",

@@ -78,6 +78,7 @@ var examples = map[string]Example{
 	ToolListTrash: {json.RawMessage(`{"limit":20}`), ListTrashArgs{}, TrashPage{Items: []TrashItem{
 		{Kind: TrashKindDeck, ID: "d2", Name: "Old deck", Cards: 40, DeletedAt: exT0, ExpiresAt: exT0.Add(TrashTTL)},
 		{Kind: TrashKindCard, ID: "c9", Name: "Geography", Front: exFront, DeckID: "d1", DeletedAt: exT0, ExpiresAt: exT0.Add(TrashTTL)}}}},
+	ToolUndoLastRating: {json.RawMessage(`{"sessionId":"s1"}`), UndoLastRatingArgs{}, UndoResult{CardID: "c1", Rating: RatingGood, Session: exSess}},
 	ToolRestoreItems: {json.RawMessage(`{"deckIds":["d2"],"cardIds":["c9","c8"]}`), RestoreItemsArgs{}, RestoreResult{
 		Decks: []ItemOutcome{{Index: 0, Status: OutcomeRestored, ID: "d2"}},
 		Cards: []ItemOutcome{{Index: 0, Status: OutcomeRestored, ID: "c9"}, {Index: 1, Status: OutcomeDuplicate, ID: "c8", ExistingID: "c1",

@@ -39,6 +39,7 @@ const (
 	ToolOptimizeParameters = "optimize_parameters"
 	ToolImportPackage      = "import_package"
 	ToolUndoChanges        = "undo_changes"
+	ToolUndoLastRating     = "undo_last_rating"
 )
 
 // StudyWidgetURI is the MCP Apps resource that renders a study session.
@@ -104,6 +105,10 @@ type ToolDef struct {
 	// stays available in read-only mode.
 	AuditedRead bool
 }
+
+// AppOnly is the _meta of a tool only an MCP Apps widget calls (MCP Apps
+// visibility ["app"]): hosts keep it out of the model's tool list.
+var AppOnly = map[string]any{"ui": map[string]any{"visibility": []string{"app"}}}
 
 // TaskOptional marks a tool whose calls may run as MCP tasks.
 const TaskOptional = "optional"
@@ -472,6 +477,15 @@ var catalog = []ToolDef{
 		ResultSchema: raw(bulkOut(nil, "dryRun", "changes")),
 		Annotations:  idempotent, Scopes: []Scope{ScopeStudyWrite}, Mutates: true, AuditAction: "cards.reschedule",
 		ExactlyOneOf: []string{"dueDate", "days", "reset"},
+	},
+	{
+		Name: ToolUndoLastRating, Title: "Undo last rating",
+		Sets:         []string{ToolsetStudy},
+		Description:  "Undo the last rating of a study session: the card's schedule goes back and it is shown again. The study widget's undo button.",
+		InputSchema:  raw(object(schema{"sessionId": id("From the widget's session.")}, "sessionId")),
+		ResultSchema: raw(object(schema{"cardId": strOut, "rating": strOut, "session": sessionOut}, "cardId", "rating", "session")),
+		Annotations:  destructive, Scopes: []Scope{ScopeStudyWrite}, Mutates: true, AuditAction: "study.undo_rating",
+		Meta: AppOnly,
 	},
 	{
 		Name: ToolGetSettings, Title: "Get settings",

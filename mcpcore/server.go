@@ -101,13 +101,14 @@ type Server struct {
 }
 
 type toolEntry struct {
-	def    Tool
-	json   []byte // serialized tools/list entry
-	in     *schema
-	out    *schema
-	scopes []string
-	any    []string      // AnyScopes: one must be granted
-	params []headerParam // x-mcp-header parameters, mirrored as Mcp-Param-* headers
+	def     Tool
+	json    []byte // serialized tools/list entry
+	in      *schema
+	out     *schema
+	scopes  []string
+	any     []string      // AnyScopes: one must be granted
+	params  []headerParam // x-mcp-header parameters, mirrored as Mcp-Param-* headers
+	appOnly bool          // _meta.ui.visibility ["app"]: hidden from modern clients without MCP Apps
 }
 
 type templateEntry struct {
@@ -247,7 +248,7 @@ func (s *Server) newToolEntry(t Tool) (*toolEntry, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tool %q: inputSchema: %w", t.Name, err)
 	}
-	te := &toolEntry{def: t, in: in, scopes: t.Scopes, any: t.AnyScopes}
+	te := &toolEntry{def: t, in: in, scopes: t.Scopes, any: t.AnyScopes, appOnly: appOnly(t.Meta)}
 	if te.params, err = headerParams(t.InputSchema); err != nil {
 		return nil, fmt.Errorf("tool %q: %w", t.Name, err)
 	}

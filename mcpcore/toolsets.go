@@ -2,6 +2,7 @@ package mcpcore
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"slices"
 	"strings"
@@ -97,14 +98,24 @@ type selection struct {
 	sets     []string
 	all      bool
 	readOnly bool
+	noApps   bool // a modern request whose client did not declare UIExtension
 }
 
 // filters reports whether the selection hides anything.
-func (sel *selection) filters() bool { return !sel.all || sel.readOnly }
+func (sel *selection) filters() bool { return !sel.all || sel.readOnly || sel.noApps }
+
+// UIExtension is the MCP Apps extension a client declares in its
+// capabilities to render widgets.
+const UIExtension = "io.modelcontextprotocol/ui"
 
 // includes reports whether a tool is in the selection. A tool that names
-// no set is in every one.
+// no set is in every one. An app-only tool (_meta.ui.visibility ["app"])
+// is left out for a 2026-07-28 client that did not declare the MCP Apps
+// extension: nothing it runs could call it.
 func (sel *selection) includes(te *toolEntry) bool {
+	if sel.noApps && te.appOnly {
+		return false
+	}
 	if sel.readOnly && (te.def.Annotations == nil || te.def.Annotations.ReadOnlyHint == nil || !*te.def.Annotations.ReadOnlyHint) {
 		return false
 	}
@@ -161,6 +172,7 @@ func (x *exchange) selection(ctx context.Context) (*selection, error) {
 		return nil, err
 	}
 	sel.sets = sets
+	sel.noApps = x.modern && !declaresExtension(x.p.metaClientCaps, UIExtension)
 	sel.all = len(x.s.opts.Toolsets) == 0 || len(sets) == 0 || slices.Contains(sets, AllToolsets)
 	sel.done = true
 	return sel, nil
@@ -189,4 +201,29 @@ func (x *exchange) instructions(ctx context.Context) (string, error) {
 		b.WriteString(t.Instructions)
 	}
 	return b.String(), nil
+}
+
+// declaresExtension reports whether client capabilities (JSON) list ext
+// under "extensions".
+func declaresExtension(caps []byte, ext string) bool {
+	var c struct {
+		Extensions map[string]json.RawMessage `json:"extensions"`
+	}
+	if json.Unmarshal(caps, &c) != nil {
+		return false
+	}
+	_, ok := c.Extensions[ext]
+	return ok
+}
+
+// appOnly reports whether a tool's _meta.ui.visibility is exactly ["app"].
+func appOnly(meta map[string]any) bool {
+	ui, _ := meta["ui"].(map[string]any)
+	switch v := ui["visibility"].(type) {
+	case []string:
+		return len(v) == 1 && v[0] == "app"
+	case []any:
+		return len(v) == 1 && v[0] == "app"
+	}
+	return false
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -201,5 +202,44 @@ func TestArgsSchemaValidatesBehindListedSchema(t *testing.T) {
 	bad.ArgsSchema = json.RawMessage(`{"type":"array"}`)
 	if _, err := NewServer(Implementation{Name: "x", Version: "1"}, Options{}, Catalog{Tools: []Tool{bad}}); err == nil {
 		t.Fatal("an ArgsSchema that is not an object schema was accepted")
+	}
+}
+
+// An app-only tool (_meta.ui.visibility ["app"]) is listed and callable
+// in the handshake era and for a 2026-07-28 client that declares the MCP
+// Apps extension; for one that does not, it does not exist.
+func TestAppOnlyToolNeedsTheUIExtension(t *testing.T) {
+	app := echoTool()
+	app.Name, app.Meta = "app_undo", map[string]any{"ui": map[string]any{"visibility": []string{"app"}}}
+	h := NewHTTPHandler(newTestServer(t, Options{}, echoTool(), app), HTTPOptions{})
+	withUI := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"extensions":{"` + UIExtension + `":{}}}}`
+	for _, c := range []struct {
+		name, meta string
+		hdr        map[string]string
+		listed     bool
+	}{
+		{"handshake era", "", nil, true},
+		{"modern with the UI extension", withUI, modernHeaders("tools/list", ""), true},
+		{"modern without it", modernMeta, modernHeaders("tools/list", ""), false},
+	} {
+		params := "{}"
+		if c.meta != "" {
+			params = "{" + c.meta + "}"
+		}
+		_, _, body := post(t, h, `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":`+params+`}`, c.hdr)
+		names := decodeTools(t, body)
+		if slices.Contains(names, "app_undo") != c.listed || !slices.Contains(names, "echo") {
+			t.Errorf("%s: listed %v", c.name, names)
+		}
+		callParams := `{"name":"app_undo","arguments":{"text":"hi"}}`
+		hdr := c.hdr
+		if c.meta != "" {
+			callParams = `{"name":"app_undo","arguments":{"text":"hi"},` + c.meta + `}`
+			hdr = modernHeaders("tools/call", "app_undo")
+		}
+		_, _, out := post(t, h, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":`+callParams+`}`, hdr)
+		if r := decode(t, out); (r.Error == nil) != c.listed {
+			t.Errorf("%s: calling the app-only tool: %s", c.name, out)
+		}
 	}
 }

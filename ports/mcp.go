@@ -62,6 +62,11 @@ type McpServices interface {
 	// SubmitReview records a review. Not found for an unknown session;
 	// conflict for a card not pending in it.
 	SubmitReview(ctx context.Context, args contracts.SubmitReviewArgs) (contracts.ReviewResult, error)
+	// UndoLastRating takes back a session's last rating
+	// (StudyService.UndoLastReview). Not found for an unknown or expired
+	// session; conflict when there is no rating to undo or the card
+	// changed since.
+	UndoLastRating(ctx context.Context, args contracts.UndoLastRatingArgs) (contracts.UndoResult, error)
 	// RequestMediaUpload returns an upload intent. Invalid outside the limits.
 	RequestMediaUpload(ctx context.Context, args contracts.RequestMediaUploadArgs) (contracts.MediaUploadIntent, error)
 	// RenderStudySession returns a session (starting one when given a deck

@@ -104,6 +104,9 @@ func AffectedIDs(result any, args json.RawMessage) []string {
 	case contracts.ReviewResult:
 		add(r.SessionID)
 		add(r.CardID)
+	case contracts.UndoResult:
+		add(r.Session.ID)
+		add(r.CardID)
 	case contracts.MediaUploadIntent:
 		add(r.MediaID)
 	case contracts.Job:

@@ -54,6 +54,7 @@ var dispatch = map[string]call{
 	contracts.ToolImportCards:        bind(ports.McpServices.ImportCards),
 	contracts.ToolStartStudySession:  bind(ports.McpServices.StartStudySession),
 	contracts.ToolSubmitReview:       bind(ports.McpServices.SubmitReview),
+	contracts.ToolUndoLastRating:     bind(ports.McpServices.UndoLastRating),
 	contracts.ToolRequestMediaUpload: bind(ports.McpServices.RequestMediaUpload),
 	contracts.ToolRenderStudySession: bind(ports.McpServices.RenderStudySession),
 	contracts.ToolRescheduleCards:    bind(ports.McpServices.RescheduleCards),

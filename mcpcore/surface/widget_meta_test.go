@@ -3,8 +3,12 @@ package surface_test
 import (
 	"context"
 	"encoding/json"
+	"slices"
+	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"go.uber.org/mock/gomock"
 
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/mcpcore"
@@ -74,5 +78,28 @@ func TestStudyToolsInvocationText(t *testing.T) {
 				t.Errorf("%s: %s = %q; want 1-64 characters", name, k, v)
 			}
 		}
+	}
+}
+
+// TestUndoLastRatingTool: the widget's undo is an app-only tool of the
+// study set that calls UndoLastRating and is audited with the session and
+// card it touched.
+func TestUndoLastRatingTool(t *testing.T) {
+	f := newFixture(t)
+	f.exposure(contracts.ExposureSettings{})
+	def, _ := contracts.Tool(contracts.ToolUndoLastRating)
+	if ui, _ := def.Meta["ui"].(map[string]any); !slices.Equal(ui["visibility"].([]string), []string{"app"}) || !slices.Contains(def.Sets, contracts.ToolsetStudy) {
+		t.Fatalf("undo_last_rating: meta %v sets %v", def.Meta, def.Sets)
+	}
+	f.svc.EXPECT().UndoLastRating(gomock.Any(), contracts.UndoLastRatingArgs{SessionID: "s1"}).
+		Return(contracts.UndoResult{CardID: "c1", Rating: contracts.RatingGood, Session: contracts.StudySession{ID: "s1", DeckID: "d1"}}, nil)
+	var ev contracts.AuditEvent
+	f.svc.EXPECT().WriteAudit(gomock.Any(), gomock.Any()).DoAndReturn(func(_ context.Context, e contracts.AuditEvent) error { ev = e; return nil })
+	res, rerr := f.call(as(contracts.ScopeStudyWrite), contracts.ToolUndoLastRating, json.RawMessage(`{"sessionId":"s1"}`))
+	if rerr != nil || res.IsError || !strings.Contains(string(res.StructuredContent), `"cardId":"c1"`) {
+		t.Fatalf("undo_last_rating: %+v %+v", res, rerr)
+	}
+	if ev.Action != "study.undo_rating" || !slices.Equal(ev.AffectedIDs, []string{"s1", "c1"}) {
+		t.Errorf("audit row: %+v", ev)
 	}
 }

@@ -1211,6 +1211,45 @@ func (c *MockMcpServicesUndoChangesCall) DoAndReturn(f func(context.Context, con
 	return c
 }
 
+// UndoLastRating mocks base method.
+func (m *MockMcpServices) UndoLastRating(ctx context.Context, args contracts.UndoLastRatingArgs) (contracts.UndoResult, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "UndoLastRating", ctx, args)
+	ret0, _ := ret[0].(contracts.UndoResult)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// UndoLastRating indicates an expected call of UndoLastRating.
+func (mr *MockMcpServicesMockRecorder) UndoLastRating(ctx, args any) *MockMcpServicesUndoLastRatingCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "UndoLastRating", reflect.TypeOf((*MockMcpServices)(nil).UndoLastRating), ctx, args)
+	return &MockMcpServicesUndoLastRatingCall{Call: call}
+}
+
+// MockMcpServicesUndoLastRatingCall wrap *gomock.Call
+type MockMcpServicesUndoLastRatingCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockMcpServicesUndoLastRatingCall) Return(arg0 contracts.UndoResult, arg1 error) *MockMcpServicesUndoLastRatingCall {
+	c.Call = c.Call.Return(arg0, arg1)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockMcpServicesUndoLastRatingCall) Do(f func(context.Context, contracts.UndoLastRatingArgs) (contracts.UndoResult, error)) *MockMcpServicesUndoLastRatingCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockMcpServicesUndoLastRatingCall) DoAndReturn(f func(context.Context, contracts.UndoLastRatingArgs) (contracts.UndoResult, error)) *MockMcpServicesUndoLastRatingCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
 // UpdateCards mocks base method.
 func (m *MockMcpServices) UpdateCards(ctx context.Context, args contracts.UpdateCardsArgs) (contracts.BulkResult, error) {
 	m.ctrl.T.Helper()

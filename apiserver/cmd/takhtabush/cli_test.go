@@ -137,6 +137,9 @@ func TestStdioServesTheSurface(t *testing.T) {
 	}
 	var all, lean, readOnly []string
 	for _, d := range contracts.Catalog() {
+		if ui, _ := d.Meta["ui"].(map[string]any); ui["visibility"] != nil {
+			continue // app-only: not listed to a 2026-07-28 client without the MCP Apps extension, as the SDK's
+		}
 		all = append(all, d.Name)
 		if slices.ContainsFunc(d.Sets, func(s string) bool { return slices.Contains(contracts.LeanToolsets, s) }) {
 			lean = append(lean, d.Name)

@@ -155,6 +155,11 @@ func (b *Binding) SubmitReview(ctx context.Context, args contracts.SubmitReviewA
 	return b.svc.Study.SubmitReview(ctx, args)
 }
 
+// UndoLastRating implements ports.McpServices.
+func (b *Binding) UndoLastRating(ctx context.Context, args contracts.UndoLastRatingArgs) (contracts.UndoResult, error) {
+	return b.svc.Study.UndoLastReview(ctx, args.SessionID)
+}
+
 // RequestMediaUpload implements ports.McpServices.
 func (b *Binding) RequestMediaUpload(ctx context.Context, args contracts.RequestMediaUploadArgs) (contracts.MediaUploadIntent, error) {
 	return b.svc.Media.RequestUpload(ctx, args)

@@ -153,7 +153,9 @@ func TestExposureReadOncePerRequest(t *testing.T) {
 	}
 	list := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
 	for i := 1; i <= 2; i++ {
-		reqCtx := obs.WithRequest(ctx, &obs.Request{ID: "r"})
+		// Every toolset, so the list holds the whole catalog (the test
+		// account is new: its own default is the lean set).
+		reqCtx := mcpcore.WithToolSelection(obs.WithRequest(ctx, &obs.Request{ID: "r"}), mcpcore.ToolSelection{Sets: []string{contracts.ToolsetsAll}})
 		res, rerr := send(t, reqCtx, srv, list)
 		if tools, _ := res["tools"].([]any); rerr != nil || len(tools) != len(contracts.Catalog()) {
 			t.Fatalf("tools/list: %v %v", res, rerr)
