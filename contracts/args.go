@@ -41,6 +41,7 @@ type GetStudyPlanArgs struct {
 	DeckID        string  `json:"deckId,omitempty"`
 	Days          int     `json:"days,omitempty"`
 	MinutesPerDay float64 `json:"minutesPerDay,omitempty"`
+	Advise        bool    `json:"advise,omitempty"`
 }
 
 // CreateDeckArgs are create_deck's arguments.
@@ -68,6 +69,12 @@ type UpdateDeckArgs struct {
 	Weights             []float64 `json:"weights,omitempty"`
 	ReviewOrder         string    `json:"reviewOrder,omitempty"`
 	NewOrder            string    `json:"newOrder,omitempty"`
+	BuryNew             *bool     `json:"buryNew,omitempty"`
+	BuryReviews         *bool     `json:"buryReviews,omitempty"`
+	BuryInterday        *bool     `json:"buryInterday,omitempty"`
+	LeechThreshold      *int      `json:"leechThreshold,omitempty"`
+	LeechAction         string    `json:"leechAction,omitempty"`
+	NewMix              string    `json:"newMix,omitempty"`
 }
 
 // DeleteDeckArgs are delete_deck's arguments.
@@ -160,4 +167,14 @@ type UndoChangesArgs struct {
 // UndoLastRatingArgs are undo_last_rating's arguments.
 type UndoLastRatingArgs struct {
 	SessionID string `json:"sessionId"`
+}
+
+// BuryCardsArgs are bury_cards' arguments.
+type BuryCardsArgs struct {
+	CardIDs []string `json:"cardIds"`
+}
+
+// UnburyArgs are unbury's arguments.
+type UnburyArgs struct {
+	DeckID string `json:"deckId,omitempty"`
 }

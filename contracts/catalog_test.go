@@ -130,8 +130,9 @@ func TestCatalogDefinitions(t *testing.T) {
 
 // designTools are the tool names DESIGN.md §2 fixes, list_trash, which
 // issue 10 §3 added beside restore_items so an agent can see what it may
-// restore, undo_changes, which issue 26 §2 added, and undo_last_rating,
-// the study widget's app-only undo (issue 25 §2.3).
+// restore, undo_changes, which issue 26 §2 added, undo_last_rating,
+// the study widget's app-only undo (issue 25 §2.3), and bury_cards and
+// unbury (issue 27).
 var designTools = []string{
 	"list_trash", "undo_changes", "undo_last_rating",
 	"list_decks", "get_deck", "search_cards", "get_study_snapshot", "get_stats", "get_study_plan",
@@ -139,6 +140,7 @@ var designTools = []string{
 	"start_study_session", "submit_review", "request_media_upload", "render_study_session",
 	"get_settings", "update_settings", "reschedule_cards", "import_package", "export_deck", "optimize_parameters",
 	"get_job", "cancel_job", "restore_items", "add_notes", "update_notes", "get_note",
+	"bury_cards", "unbury", // issue 27
 }
 
 func TestToolLookup(t *testing.T) {

@@ -67,6 +67,8 @@ var examples = map[string]Example{
 		ExportLink{DownloadURL: "https://x.test/export/eyJ1Ijoi.c2ln", ExpiresAt: exT0.Add(10 * time.Minute)}},
 	ToolOptimizeParameters: {json.RawMessage(`{"deckId":"d1"}`), OptimizeParametersArgs{}, Job{ID: "j2", Kind: JobKindOptimizeParameters, Status: JobQueued,
 		CreatedAt: exT0, UpdatedAt: exT0}},
+	ToolBuryCards:     {json.RawMessage(`{"cardIds":["c1"]}`), BuryCardsArgs{}, BulkResult{Items: []ItemOutcome{{Index: 0, Status: OutcomeUpdated, ID: "c1"}}, Counts: map[string]int{"updated": 1}}},
+	ToolUnbury:        {json.RawMessage(`{"deckId":"d1"}`), UnburyArgs{}, UnburyResult{Unburied: 2}},
 	ToolImportPackage: {json.RawMessage(`{"uploadId":"m1"}`), ImportPackageArgs{}, Job{ID: "j1", Kind: JobKindImportPackage, Status: JobQueued, CreatedAt: exT0, UpdatedAt: exT0}},
 	ToolGetJob: {json.RawMessage(`{"jobId":"j1"}`), GetJobArgs{}, Job{ID: "j1", Kind: JobKindImportPackage, Status: JobSucceeded,
 		Progress: JobProgress{Done: 120, Total: 120}, Result: json.RawMessage(`{"notes":120,"cards":240}`), CreatedAt: exT0, UpdatedAt: exT0, StartedAt: &exT0, FinishedAt: &exT0}},

@@ -1,6 +1,9 @@
 package contracts
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // Deck limits and defaults.
 const (
@@ -45,6 +48,29 @@ type DeckSettings struct {
 	WeightsOptimizedAt *time.Time `json:"weightsOptimizedAt,omitempty"`
 	ReviewOrder        string     `json:"reviewOrder,omitempty"` // due, retrievability, overdueness, random
 	NewOrder           string     `json:"newOrder,omitempty"`    // added, random
+	StudyOptions
+}
+
+// StudyOptions are a preset's daily-queue options (issue 27), as Anki's.
+// Nil and empty fields mean the defaults; reads fill them in (see
+// WithDefaults).
+type StudyOptions struct {
+	// BuryNew, BuryReviews and BuryInterday bury a new, review or
+	// interday-learning card until the next learner's day when another
+	// card of its note was studied that day, instead of showing it
+	// (siblings give each other's answers away). Defaults: on, on, off.
+	BuryNew      *bool `json:"buryNew,omitempty"`
+	BuryReviews  *bool `json:"buryReviews,omitempty"`
+	BuryInterday *bool `json:"buryInterday,omitempty"`
+	// LeechThreshold is the lapse count at which a card becomes a leech,
+	// and again every half of it after (default 8).
+	LeechThreshold int `json:"leechThreshold,omitempty"`
+	// LeechAction is what happens to a leech besides its note's
+	// LeechTag: "tag" (nothing more, the default) or "suspend".
+	LeechAction string `json:"leechAction,omitempty"`
+	// NewMix is where new cards go in a session: "mix" (spread among the
+	// reviews, the default), "first" or "last".
+	NewMix string `json:"newMix,omitempty"`
 }
 
 // Preset is a named set of scheduling settings shared by the decks that
@@ -67,6 +93,7 @@ type PresetSettings struct {
 	Weights             []float64 `json:"weights,omitempty"`
 	// WeightsOptimizedAt is when optimize_parameters last fitted Weights.
 	WeightsOptimizedAt *time.Time `json:"weightsOptimizedAt,omitempty"`
+	StudyOptions
 }
 
 // PresetOf returns the preset fields of a deck's settings.
@@ -74,7 +101,7 @@ func (s DeckSettings) PresetOf() PresetSettings {
 	return PresetSettings{
 		DesiredRetention: s.DesiredRetention, MaximumIntervalDays: s.MaximumIntervalDays,
 		LearningSteps: s.LearningSteps, RelearningSteps: s.RelearningSteps, Weights: s.Weights,
-		WeightsOptimizedAt: s.WeightsOptimizedAt,
+		WeightsOptimizedAt: s.WeightsOptimizedAt, StudyOptions: s.StudyOptions,
 	}
 }
 
@@ -83,7 +110,7 @@ func (s DeckSettings) WithPreset(p Preset) DeckSettings {
 	s.PresetID = p.ID
 	s.DesiredRetention, s.MaximumIntervalDays = p.Settings.DesiredRetention, p.Settings.MaximumIntervalDays
 	s.LearningSteps, s.RelearningSteps, s.Weights = p.Settings.LearningSteps, p.Settings.RelearningSteps, p.Settings.Weights
-	s.WeightsOptimizedAt = p.Settings.WeightsOptimizedAt
+	s.WeightsOptimizedAt, s.StudyOptions = p.Settings.WeightsOptimizedAt, p.Settings.StudyOptions
 	return s
 }
 
@@ -180,7 +207,75 @@ func (s DeckSettings) WithDefaults() DeckSettings {
 	if s.NewOrder == "" {
 		s.NewOrder = NewOrderAdded
 	}
+	s.StudyOptions = s.StudyOptions.WithDefaults()
 	return s
+}
+
+// Study option values and defaults.
+const (
+	LeechActionTag        = "tag"
+	LeechActionSuspend    = "suspend"
+	NewMixMix             = "mix"
+	NewMixFirst           = "first"
+	NewMixLast            = "last"
+	DefaultLeechThreshold = 8
+	MaxLeechThreshold     = 99
+)
+
+// LeechActions and NewMixes list the option values.
+var (
+	LeechActions = []string{LeechActionTag, LeechActionSuspend}
+	NewMixes     = []string{NewMixMix, NewMixFirst, NewMixLast}
+)
+
+// WithDefaults returns the options with nil and empty fields replaced by
+// the defaults.
+func (o StudyOptions) WithDefaults() StudyOptions {
+	def := func(b **bool, v bool) {
+		if *b == nil {
+			*b = &v
+		}
+	}
+	def(&o.BuryNew, true)
+	def(&o.BuryReviews, true)
+	def(&o.BuryInterday, false)
+	if o.LeechThreshold == 0 {
+		o.LeechThreshold = DefaultLeechThreshold
+	}
+	if o.LeechAction == "" {
+		o.LeechAction = LeechActionTag
+	}
+	if o.NewMix == "" {
+		o.NewMix = NewMixMix
+	}
+	return o
+}
+
+// Check reports whether the options set hold allowed values.
+func (o StudyOptions) Check() error {
+	if o.LeechThreshold < 0 || o.LeechThreshold > MaxLeechThreshold {
+		return Errorf(KindInvalid, "leechThreshold must be 1-%d lapses, got %d", MaxLeechThreshold, o.LeechThreshold)
+	}
+	if o.LeechAction != "" && !slices.Contains(LeechActions, o.LeechAction) {
+		return Errorf(KindInvalid, "leechAction must be tag or suspend, got %q", o.LeechAction)
+	}
+	if o.NewMix != "" && !slices.Contains(NewMixes, o.NewMix) {
+		return Errorf(KindInvalid, "newMix must be mix, first or last, got %q", o.NewMix)
+	}
+	return nil
+}
+
+// IsLeech reports whether a card that has just lapsed for the lapses-th
+// time is a leech under threshold (0: the default): at the threshold, and
+// every half of it (at least one) after, as Anki.
+func IsLeech(lapses, threshold int) bool {
+	if threshold <= 0 {
+		threshold = DefaultLeechThreshold
+	}
+	if lapses < threshold {
+		return false
+	}
+	return (lapses-threshold)%max(1, threshold/2) == 0
 }
 
 // DefaultDeckSettings returns the settings a new deck starts with.

@@ -49,10 +49,15 @@ type Stats struct {
 	GeneratedAt      time.Time `json:"generatedAt"`
 }
 
-// DueDay is the number of cards due on one of the learner's days.
+// DueDay is what one of the learner's days holds: the review cards due
+// (reviewed that day), the ratings of learning and relearning steps, and
+// the new cards introduced. Day 0 is what sessions serve for the rest of
+// today, after what was studied.
 type DueDay struct {
-	Date string `json:"date"`
-	Due  int    `json:"due"`
+	Date     string `json:"date"`
+	Due      int    `json:"due"`
+	Learning int    `json:"learning"`
+	New      int    `json:"new"`
 }
 
 // StudyPlan forecasts the workload and the new cards per day that fit a
@@ -66,8 +71,11 @@ type StudyPlan struct {
 	SecondsPerReviewSource string   `json:"secondsPerReviewSource"` // "measured" or "default"
 	AverageDuePerDay       float64  `json:"averageDuePerDay"`
 	CapacityPerDay         int      `json:"capacityPerDay"` // reviews that fit the budget
-	NewCardsPerDay         int      `json:"newCardsPerDay"` // recommended
+	NewCardsPerDay         int      `json:"newCardsPerDay"` // the decks' daily limit the forecast assumes
 	NewCardsRemaining      int      `json:"newCardsRemaining"`
+	// AdvisedNewCardsPerDay is the most new cards a day whose reviews fit
+	// the budget; only when asked (advise).
+	AdvisedNewCardsPerDay *int `json:"advisedNewCardsPerDay,omitempty"`
 }
 
 // RetentionWorkload is a deck's simulated workload at several desired

@@ -121,6 +121,14 @@ type ReviewResult struct {
 	// Replayed is set when the call repeated an earlier identical rating
 	// of the same showing: nothing changed, this is the first answer.
 	Replayed bool `json:"replayed,omitempty"`
+	// Leech is set when this rating made the card a leech: its note is
+	// tagged LeechTag (and the card suspended when the preset says so).
+	Leech bool `json:"leech,omitempty"`
+}
+
+// UnburyResult is what unbury did.
+type UnburyResult struct {
+	Unburied int `json:"unburied"` // cards back in today's queues
 }
 
 // StudySnapshot is what a deck would offer right now, without starting a session.

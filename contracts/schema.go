@@ -100,6 +100,7 @@ var (
 	settingsOut = object(schema{
 		"presetId": strOut, "desiredRetention": numOut, "newCardsPerDay": intOut, "reviewsPerDay": intOut, "maximumIntervalDays": intOut,
 		"learningSteps": anyListOut, "relearningSteps": anyListOut, "weights": anyListOut, "weightsOptimizedAt": tsOut, "reviewOrder": strOut, "newOrder": strOut,
+		"buryNew": boolOut, "buryReviews": boolOut, "buryInterday": boolOut, "leechThreshold": intOut, "leechAction": strOut, "newMix": strOut,
 	}, "desiredRetention", "newCardsPerDay", "reviewsPerDay", "maximumIntervalDays")
 	settingsRecordOut = object(schema{
 		"timezone": strOut, "rolloverHour": intOut, "learnAheadMinutes": intOut, "newCardsPerDay": intOut, "reviewsPerDay": intOut,

@@ -40,6 +40,8 @@ const (
 	ToolImportPackage      = "import_package"
 	ToolUndoChanges        = "undo_changes"
 	ToolUndoLastRating     = "undo_last_rating"
+	ToolBuryCards          = "bury_cards"
+	ToolUnbury             = "unbury"
 )
 
 // StudyWidgetURI is the MCP Apps resource that renders a study session.
@@ -165,6 +167,12 @@ var (
 		"weights":         with(array(schema{"type": "number"}, "The 21 FSRS-6 weights."), "minItems", 21, "maxItems", 21),
 		"reviewOrder":     enum("Due reviews: due date, lowest recall, most overdue for the interval, or random.", ReviewOrders...),
 		"newOrder":        enum("New cards: as added, or random.", NewOrders...),
+		"buryNew":         boolean("Hold new cards to tomorrow once a sibling (same note) was studied today (default true)."),
+		"buryReviews":     boolean("Same for reviews (default true)."),
+		"buryInterday":    boolean("Same for interday learning (default false)."),
+		"leechThreshold":  integer("Lapses making a leech, then every half (default 8).", 1, MaxLeechThreshold),
+		"leechAction":     enum("Tag the note leech, or also suspend.", LeechActions...),
+		"newMix":          enum("New cards among, before or after reviews.", NewMixes...),
 	}
 )
 
@@ -211,7 +219,7 @@ var catalog = []ToolDef{
 			"query":     with(str("All words must appear."), "maxLength", 500),
 			"deckId":    deckIDArg,
 			"tags":      with(array(str(""), "Only cards with all of these tags."), "maxItems", 10),
-			"state":     enum("Only cards in it.", "new", "learning", "review", "relearning", "suspended"),
+			"state":     enum("Only cards in it.", "new", "learning", "review", "relearning", "suspended", "buried", "leech"),
 			"dueBefore": dateOrTime("Only cards due before this moment."),
 			"cursor":    cursorArg,
 			"limit":     integer("Page size, default 20.", 1, MaxSearchResults),
@@ -252,17 +260,19 @@ var catalog = []ToolDef{
 	{
 		Name: ToolGetStudyPlan, Title: "Study plan",
 		Sets:        []string{ToolsetStudy},
-		Description: "Study plan: cards due a day ahead (sampled on big decks) and how many new cards a day fit a daily time budget (from the user's review times).",
+		Description: "Study plan: per day ahead, reviews due, learning steps and new cards (day 0: what is left today).",
 		InputSchema: raw(object(schema{
 			"deckId":        id("A deck's id; omit for all decks."),
 			"days":          integer("Forecast length in days, default 30.", 1, MaxPlanDays),
 			"minutesPerDay": number("Daily study budget in minutes, default 20.", 1, 1440),
+			"advise":        boolean("Add new cards a day fitting minutesPerDay."),
 		})),
 		ResultSchema: raw(object(schema{
 			"deckId": strOut, "days": intOut,
-			"forecast":      schema{"type": "array", "items": object(schema{"date": strOut, "due": intOut}, "date", "due")},
+			"forecast": schema{"type": "array", "items": object(schema{"date": strOut, "due": intOut, "learning": intOut, "new": intOut},
+				"date", "due", "learning", "new")},
 			"minutesPerDay": numOut, "secondsPerReview": numOut, "secondsPerReviewSource": schema{"type": "string", "enum": []string{"measured", "default"}},
-			"averageDuePerDay": numOut, "capacityPerDay": intOut, "newCardsPerDay": intOut, "newCardsRemaining": intOut,
+			"averageDuePerDay": numOut, "capacityPerDay": intOut, "newCardsPerDay": intOut, "newCardsRemaining": intOut, "advisedNewCardsPerDay": intOut,
 		}, "days", "forecast", "minutesPerDay", "secondsPerReview", "secondsPerReviewSource", "averageDuePerDay", "capacityPerDay", "newCardsPerDay", "newCardsRemaining")),
 		Annotations: readOnly, Scopes: []Scope{ScopeStatsRead},
 	},
@@ -290,6 +300,8 @@ var catalog = []ToolDef{
 			"desiredRetention": retentionArg, "newCardsPerDay": newPerDayArg, "reviewsPerDay": revPerDayArg, "maximumIntervalDays": maxIvlArg,
 			"learningSteps": deckPresetArgs["learningSteps"], "relearningSteps": deckPresetArgs["relearningSteps"],
 			"weights": deckPresetArgs["weights"], "reviewOrder": deckPresetArgs["reviewOrder"], "newOrder": deckPresetArgs["newOrder"],
+			"buryNew": deckPresetArgs["buryNew"], "buryReviews": deckPresetArgs["buryReviews"], "buryInterday": deckPresetArgs["buryInterday"],
+			"leechThreshold": deckPresetArgs["leechThreshold"], "leechAction": deckPresetArgs["leechAction"], "newMix": deckPresetArgs["newMix"],
 		}, "deckId")),
 		ResultSchema: raw(deckOut),
 		Annotations:  idempotent, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "deck.update",
@@ -424,6 +436,7 @@ var catalog = []ToolDef{
 		ResultSchema: raw(object(schema{
 			"sessionId": strOut, "cardId": strOut, "rating": strOut, "state": cardStateOut, "nextDue": tsOut,
 			"interval": strOut, "reviewed": intOut, "remaining": intOut, "done": boolOut, "next": studyCardOut, "replayed": boolOut, "nextCardAt": tsOut,
+			"leech": boolOut,
 		}, "sessionId", "cardId", "rating", "state", "nextDue", "interval", "reviewed", "remaining", "done")),
 		Annotations: additive, Scopes: []Scope{ScopeStudyWrite}, Mutates: true, AuditAction: "study.review",
 		Meta: invocation(nil, "Saving your rating…", "Rating saved"),
@@ -486,6 +499,22 @@ var catalog = []ToolDef{
 		ResultSchema: raw(object(schema{"cardId": strOut, "rating": strOut, "session": sessionOut}, "cardId", "rating", "session")),
 		Annotations:  destructive, Scopes: []Scope{ScopeStudyWrite}, Mutates: true, AuditAction: "study.undo_rating",
 		Meta: AppOnly,
+	},
+	{
+		Name: ToolBuryCards, Title: "Bury cards",
+		Sets:         []string{ToolsetAdmin},
+		Description:  "Bury cards: hide them from study until the learner's next day. Per-item outcome.",
+		InputSchema:  raw(object(schema{"cardIds": with(array(id(""), "Ids of the cards."), "minItems", 1, "maxItems", MaxBulkItems)}, "cardIds")),
+		ResultSchema: raw(bulkOut(nil)),
+		Annotations:  idempotent, Scopes: []Scope{ScopeStudyWrite}, Mutates: true, AuditAction: "cards.bury",
+	},
+	{
+		Name: ToolUnbury, Title: "Unbury",
+		Sets:         []string{ToolsetAdmin},
+		Description:  "Unbury: bring buried cards (bury_cards, or siblings held for tomorrow) back today.",
+		InputSchema:  raw(object(schema{"deckId": id("Only this deck's; omit for all.")})),
+		ResultSchema: raw(object(schema{"unburied": intOut}, "unburied")),
+		Annotations:  idempotent, Scopes: []Scope{ScopeStudyWrite}, Mutates: true, AuditAction: "cards.unbury",
 	},
 	{
 		Name: ToolGetSettings, Title: "Get settings",

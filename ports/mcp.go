@@ -76,6 +76,12 @@ type McpServices interface {
 	RenderStudySession(ctx context.Context, args contracts.RenderStudySessionArgs) (contracts.StudyView, error)
 	// RescheduleCards sets due dates or resets cards, per item.
 	RescheduleCards(ctx context.Context, args contracts.RescheduleCardsArgs) (contracts.BulkResult, error)
+	// BuryCards buries cards until the learner's next day, per item
+	// (StudyService.BuryCards).
+	BuryCards(ctx context.Context, args contracts.BuryCardsArgs) (contracts.BulkResult, error)
+	// Unbury brings buried cards back (StudyService.Unbury). Not found
+	// for an unknown deck.
+	Unbury(ctx context.Context, args contracts.UnburyArgs) (contracts.UnburyResult, error)
 	// GetSettings returns the account's settings of the learner's day.
 	GetSettings(ctx context.Context, args contracts.GetSettingsArgs) (contracts.AccountSettings, error)
 	// UpdateSettings changes them. Invalid for an unknown timezone or a value out of range.

@@ -155,6 +155,13 @@ type StudyService interface {
 	RescheduleCards(ctx context.Context, args contracts.RescheduleCardsArgs) (contracts.BulkResult, error)
 	// Snapshot reports what a deck offers right now. Not found for an unknown deck.
 	Snapshot(ctx context.Context, deckID string) (contracts.StudySnapshot, error)
+	// BuryCards buries cards until the learner's next day, with a
+	// per-item outcome (updated, not_found, duplicate). Invalid for an
+	// empty or oversized batch.
+	BuryCards(ctx context.Context, args contracts.BuryCardsArgs) (contracts.BulkResult, error)
+	// Unbury brings back the buried cards of a deck (every deck when
+	// args.DeckID is ""). Not found for an unknown deck.
+	Unbury(ctx context.Context, args contracts.UnburyArgs) (contracts.UnburyResult, error)
 }
 
 // StatsService reports statistics and plans.

@@ -305,7 +305,8 @@ type CardStore interface {
 	// buried if unsuspended the same day). Any error is the store's.
 	BuryCards(ctx context.Context, userID string, ids []string, until time.Time) ([]string, error)
 	// Unbury ends the burial of the user's cards buried at now, in one
-	// deck or every deck when deckID is "", and returns how many it
+	// deck or every deck when deckID is "": their BuriedUntil becomes now
+	// (so the domain can tell a card unburied today). Returns how many it
 	// unburied (0 for another user's deck). Any error is the store's.
 	Unbury(ctx context.Context, userID, deckID string, now time.Time) (int, error)
 	// CountPhases counts a deck's cards (every deck when deckID is "") by

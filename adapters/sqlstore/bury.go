@@ -52,10 +52,11 @@ WHERE user_id = ` + a.add(userID) + ` AND id IN (` + list(&a, chunk) + `) RETURN
 }
 
 // Unbury ends the burial of the user's cards buried at now (of one deck
-// when deckID is set) and returns how many.
+// when deckID is set) at now, and returns how many.
 func (s cardStore) Unbury(ctx context.Context, userID, deckID string, now time.Time) (int, error) {
 	var a args
-	q := `UPDATE cards SET buried_until = NULL WHERE user_id = ` + a.add(userID) + ` AND buried_until > ` + a.add(ms(now))
+	at := a.add(ms(now))
+	q := `UPDATE cards SET buried_until = ` + at + ` WHERE user_id = ` + a.add(userID) + ` AND buried_until > ` + at
 	if deckID != "" {
 		q += ` AND deck_id = ` + a.add(deckID)
 	}

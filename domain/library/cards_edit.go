@@ -21,7 +21,7 @@ const (
 	maxSearchTags     = 10
 )
 
-var searchStates = []string{"", "new", "learning", "review", "relearning", "suspended"}
+var searchStates = []string{"", "new", "learning", "review", "relearning", "suspended", "buried", "leech"}
 
 // UpdateCards edits, suspends or moves up to contracts.MaxBulkItems cards
 // in one transaction, in order, with one outcome per item: updated,
@@ -337,10 +337,24 @@ func (s *CardService) SearchCards(ctx context.Context, args contracts.SearchCard
 	if err != nil {
 		return contracts.CardPage{}, err
 	}
-	if !slices.Contains(searchStates, args.State) {
-		return contracts.CardPage{}, contracts.Errorf(contracts.KindInvalid, "state must be one of new, learning, review, relearning, suspended; got %q", args.State)
+	var words []string
+	for _, w := range strings.Fields(args.Query) {
+		// is:buried, is:leech and the other states, in the query as Anki
+		// writes them.
+		state, ok := strings.CutPrefix(strings.ToLower(w), "is:")
+		if !ok || !slices.Contains(searchStates, state) || state == "" {
+			words = append(words, w)
+			continue
+		}
+		if args.State != "" && args.State != state {
+			return contracts.CardPage{}, contracts.Errorf(contracts.KindInvalid, "the query's is:%s and state %q disagree; give one", state, args.State)
+		}
+		args.State = state
 	}
-	q := strings.Join(strings.Fields(args.Query), " ")
+	if !slices.Contains(searchStates, args.State) {
+		return contracts.CardPage{}, contracts.Errorf(contracts.KindInvalid, "state must be one of new, learning, review, relearning, suspended, buried, leech; got %q", args.State)
+	}
+	q := strings.Join(words, " ")
 	if utf8.RuneCountInString(q) > maxQueryLen || !utf8.ValidString(q) || strings.ContainsRune(q, 0) {
 		return contracts.CardPage{}, contracts.Errorf(contracts.KindInvalid, "query must be plain text of at most %d characters", maxQueryLen)
 	}

@@ -225,6 +225,34 @@ func applyPreset(set *contracts.DeckSettings, args contracts.UpdateDeckArgs) err
 		}
 		set.NewOrder = args.NewOrder
 	}
+	return applyStudyOptions(&set.StudyOptions, args)
+}
+
+// applyStudyOptions checks and applies the daily-queue options given.
+func applyStudyOptions(o *contracts.StudyOptions, args contracts.UpdateDeckArgs) error {
+	next := *o
+	for _, f := range []struct{ to, from **bool }{{&next.BuryNew, &args.BuryNew}, {&next.BuryReviews, &args.BuryReviews}, {&next.BuryInterday, &args.BuryInterday}} {
+		if *f.from != nil {
+			v := **f.from
+			*f.to = &v
+		}
+	}
+	if args.LeechThreshold != nil {
+		if *args.LeechThreshold < 1 {
+			return contracts.Errorf(contracts.KindInvalid, "leechThreshold must be 1-%d lapses, got %d", contracts.MaxLeechThreshold, *args.LeechThreshold)
+		}
+		next.LeechThreshold = *args.LeechThreshold
+	}
+	if args.LeechAction != "" {
+		next.LeechAction = args.LeechAction
+	}
+	if args.NewMix != "" {
+		next.NewMix = args.NewMix
+	}
+	if err := next.Check(); err != nil {
+		return err
+	}
+	*o = next
 	return nil
 }
 

@@ -69,7 +69,8 @@ func presetNotFound(id string) error {
 // changesPreset reports whether an update_deck call changes preset fields.
 func changesPreset(args contracts.UpdateDeckArgs) bool {
 	return args.DesiredRetention != nil || args.MaximumIntervalDays != nil || args.LearningSteps != nil ||
-		args.RelearningSteps != nil || args.Weights != nil
+		args.RelearningSteps != nil || args.Weights != nil || args.BuryNew != nil || args.BuryReviews != nil ||
+		args.BuryInterday != nil || args.LeechThreshold != nil || args.LeechAction != "" || args.NewMix != ""
 }
 
 // choosePreset applies update_deck's presetId to a deck as loaded, before

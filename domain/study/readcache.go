@@ -20,6 +20,7 @@ type readKey struct {
 	days    int
 	minutes float64
 	date    string
+	advise  bool
 }
 
 // readEntry is a remembered answer and the account's data version it was

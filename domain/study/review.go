@@ -124,6 +124,17 @@ func (s *StudyService) review(ctx context.Context, tx ports.Stores, uid string, 
 			return contracts.ReviewResult{}, kernel.Fail(err)
 		}
 	}
+	leech, suspended := false, card.Suspended
+	if !cram && next.Lapses > card.State.Lapses {
+		opts := deck.Settings.StudyOptions.WithDefaults()
+		if leech = contracts.IsLeech(next.Lapses, opts.LeechThreshold); leech {
+			suspend := opts.LeechAction == contracts.LeechActionSuspend
+			if err := markLeech(ctx, tx, uid, card.ID, card.NoteID, suspend, now); err != nil {
+				return contracts.ReviewResult{}, err
+			}
+			suspended = suspended || suspend
+		}
+	}
 	log := ports.ReviewLog{
 		ID: s.IDs.NewID(), UserID: uid, CardID: card.ID, DeckID: card.DeckID, SessionID: sess.ID,
 		Rating: args.Rating, PrevPhase: card.State.Phase, State: next, ReviewedAt: now, DurationMs: args.DurationMs,
@@ -137,7 +148,7 @@ func (s *StudyService) review(ctx context.Context, tx ports.Stores, uid string, 
 	// forgotten card comes back at the end.
 	learning := next.Phase == contracts.PhaseLearning || next.Phase == contracts.PhaseRelearning
 	requeue := (!cram && learning && next.Due.Before(sess.ExpiresAt)) || (cram && args.Rating == contracts.RatingAgain)
-	if requeue && !card.Suspended {
+	if requeue && !suspended {
 		if err := sessions.AppendItem(ctx, uid, sess.ID, card.ID); err != nil {
 			return contracts.ReviewResult{}, kernel.Fail(err)
 		}
@@ -156,7 +167,7 @@ func (s *StudyService) review(ctx context.Context, tx ports.Stores, uid string, 
 	return contracts.ReviewResult{
 		SessionID: sess.ID, CardID: card.ID, Rating: args.Rating, State: next, NextDue: next.Due,
 		IntervalHuman: HumanInterval(next, now), Reviewed: view.Reviewed, Remaining: view.Remaining,
-		Done: view.Done, Next: view.Current, NextCardAt: view.NextCardAt,
+		Done: view.Done, Next: view.Current, NextCardAt: view.NextCardAt, Leech: leech,
 	}, nil
 }
 

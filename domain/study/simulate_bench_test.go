@@ -63,7 +63,7 @@ func BenchmarkStudyPlanCold(b *testing.B) {
 	b.ReportAllocs()
 	defer reportCPU(b)()
 	for b.Loop() {
-		if _, _, err := planForecast(w, contracts.DefaultPlanDays, capacity, sched); err != nil {
+		if _, _, err := planForecast(w, contracts.DefaultPlanDays, capacity, true, sched); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -102,7 +102,7 @@ func BenchmarkStudyPlanAfterReview(b *testing.B) {
 		for _, in := range w.decks {
 			w.sums = append(w.sums, cardsSum(in.Cards))
 		}
-		if _, _, err := planForecast(w, contracts.DefaultPlanDays, capacity, sched); err != nil {
+		if _, _, err := planForecast(w, contracts.DefaultPlanDays, capacity, true, sched); err != nil {
 			b.Fatal(err)
 		}
 	}

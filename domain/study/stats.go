@@ -222,13 +222,13 @@ func (s *StatsService) Plan(ctx context.Context, args contracts.GetStudyPlanArgs
 	if err != nil {
 		return contracts.StudyPlan{}, err
 	}
-	key := readKey{tool: "plan", userID: uid, deckID: args.DeckID, days: days, minutes: minutes, date: day.DateString(now)}
+	key := readKey{tool: "plan", userID: uid, deckID: args.DeckID, days: days, minutes: minutes, date: day.DateString(now), advise: args.Advise}
 	if v, ok := s.reads.get(key, ver); ok {
 		p := v.(contracts.StudyPlan)
 		p.Forecast = slices.Clone(p.Forecast)
 		return p, nil
 	}
-	p, err := s.plan(ctx, uid, args.DeckID, days, minutes, now)
+	p, err := s.plan(ctx, uid, args.DeckID, days, minutes, args.Advise, now)
 	if err != nil {
 		return contracts.StudyPlan{}, err
 	}
@@ -237,10 +237,14 @@ func (s *StatsService) Plan(ctx context.Context, args contracts.GetStudyPlanArgs
 	return p, nil
 }
 
-// plan computes Plan.
-func (s *StatsService) plan(ctx context.Context, uid, deckID string, days int, minutes float64, now time.Time) (contracts.StudyPlan, error) {
-	args := contracts.GetStudyPlanArgs{DeckID: deckID}
-	w, err := s.workload(ctx, uid, args.DeckID, now)
+// plan computes Plan. The forecast assumes the decks' daily new-card
+// limits, as sessions study; with advise, the most new cards a day that
+// fit the budget is added apart. Each day counts the review cards due
+// (reviewed that day), learning-step ratings and new cards; day 0 is what
+// sessions started now would serve (dayQueue), after what was studied
+// today.
+func (s *StatsService) plan(ctx context.Context, uid, deckID string, days int, minutes float64, advise bool, now time.Time) (contracts.StudyPlan, error) {
+	w, err := s.workload(ctx, uid, deckID, now)
 	if err != nil {
 		return contracts.StudyPlan{}, err
 	}
@@ -249,28 +253,85 @@ func (s *StatsService) plan(ctx context.Context, uid, deckID string, days int, m
 		return contracts.StudyPlan{}, kernel.Fail(err)
 	}
 	p := contracts.StudyPlan{
-		DeckID: args.DeckID, Days: days, MinutesPerDay: minutes, NewCardsRemaining: w.newCards(),
+		DeckID: deckID, Days: days, MinutesPerDay: minutes, NewCardsRemaining: w.newCards(),
 		SecondsPerReview: contracts.DefaultSecondsPerReview, SecondsPerReviewSource: "default",
 	}
 	if n >= MinMeasuredReviews && meanMs > 0 {
 		p.SecondsPerReview, p.SecondsPerReviewSource = meanMs/1000, "measured"
 	}
 	p.CapacityPerDay = int(math.Floor(minutes * 60 / p.SecondsPerReview))
-	n, sim, err := planForecast(w, days, p.CapacityPerDay, s.Sched)
+	advised, sim, err := planForecast(w, days, p.CapacityPerDay, advise, s.Sched)
 	if err != nil {
 		return contracts.StudyPlan{}, err
 	}
-	p.NewCardsPerDay = n
+	if advise {
+		p.AdvisedNewCardsPerDay = &advised
+	}
+	p.NewCardsPerDay = w.mostNew()
 	today := w.day.Date(now)
 	p.Forecast = make([]contracts.DueDay, days)
 	sum := 0.0
 	for i, d := range sim {
-		p.Forecast[i] = contracts.DueDay{Date: today.AddDate(0, 0, i).Format(dateLayout), Due: int(math.Round(d.Reviews))}
+		p.Forecast[i] = contracts.DueDay{Date: today.AddDate(0, 0, i).Format(dateLayout), Due: int(math.Round(d.Due)),
+			New: int(math.Round(d.New)), Learning: max(0, int(math.Round(d.Reviews-d.Due-d.New)))}
 		sum += d.Reviews
+	}
+	if days > 0 {
+		due, learning, fresh, err := s.leftToday(ctx, uid, deckID, now)
+		if err != nil {
+			return contracts.StudyPlan{}, err
+		}
+		p.Forecast[0].Due, p.Forecast[0].Learning, p.Forecast[0].New = due, learning, fresh
 	}
 	p.AverageDuePerDay = round(sum/float64(days), 2)
 	p.SecondsPerReview = round(p.SecondsPerReview, 2)
 	return p, nil
+}
+
+// leftToday counts what normal sessions started now would serve of a
+// deck, or of every deck when deckID is "": review cards, learning cards
+// and new cards (dayQueue's lists), within the account-wide caps.
+func (s *StatsService) leftToday(ctx context.Context, uid, deckID string, now time.Time) (due, learning, fresh int, err error) {
+	err = s.Store.InTx(ctx, func(tx ports.Stores) error {
+		acct, day, err := kernel.AccountSettings(ctx, tx, uid)
+		if err != nil {
+			return err
+		}
+		var decks []contracts.Deck
+		if deckID != "" {
+			d, err := library.LoadDeck(ctx, tx, uid, deckID)
+			if err != nil {
+				return err
+			}
+			decks = []contracts.Deck{d}
+		} else if decks, err = allDecks(ctx, tx, uid, now); err != nil {
+			return err
+		}
+		for _, d := range decks {
+			q, err := dayQueue(ctx, tx, uid, d, acct, day, contracts.StartStudySessionArgs{}, now, "plan")
+			if err != nil {
+				return err
+			}
+			due, learning, fresh = due+len(q.review), learning+len(q.learning), fresh+len(q.fresh)
+		}
+		if deckID != "" || !accountCapped(acct) {
+			return nil
+		}
+		c, err := studiedToday(ctx, tx, uid, "", acct, day, now)
+		if err != nil {
+			return err
+		}
+		if acct.NewCardsPerDay > 0 {
+			fresh = max(0, min(fresh, acct.NewCardsPerDay-c.all.New))
+		}
+		if acct.ReviewsPerDay > 0 {
+			left := max(0, acct.ReviewsPerDay-c.all.Review-c.all.New)
+			due = min(due, left)
+			fresh = min(fresh, left-due)
+		}
+		return nil
+	})
+	return due, learning, fresh, err
 }
 
 // simInput is what a workload simulation of one deck needs: its
@@ -295,16 +356,19 @@ func simInput(deck contracts.Deck, states []contracts.CardState, newCards int, a
 	}
 }
 
-// planForecast is the simulation behind a study plan: the new cards a
-// day that fit capacity (recommendNew), and the workload of days with
-// them.
-func planForecast(w workload, days, capacity int, sched ports.Scheduler) (int, []SimDay, error) {
-	n, err := recommendNew(w, days, capacity, sched)
-	if err != nil {
-		return 0, nil, err
+// planForecast is the simulation behind a study plan: the workload of
+// days at the decks' new-card limits, as sessions study, and with advise
+// the new cards a day that fit capacity (recommendNew; 0 without).
+func planForecast(w workload, days, capacity int, advise bool, sched ports.Scheduler) (int, []SimDay, error) {
+	advised := 0
+	if advise {
+		var err error
+		if advised, err = recommendNew(w, days, capacity, sched); err != nil {
+			return 0, nil, err
+		}
 	}
-	sim, err := w.simulate(n, days, simBudget, sched)
-	return n, sim, err
+	sim, err := w.simulate(w.mostNew(), days, simBudget, sched)
+	return advised, sim, err
 }
 
 // planHorizon is the least number of days the recommendation simulates:

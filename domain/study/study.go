@@ -1,11 +1,13 @@
 package study
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
 	"net/url"
+	"slices"
 	"time"
 
 	"github.com/takhtabush/takhtabush/contracts"
@@ -119,6 +121,19 @@ type known struct {
 	progress *[2]int
 }
 
+// loadDeck loads the session's deck into k unless it holds it.
+func (k *known) loadDeck(ctx context.Context, st ports.Stores, row ports.StudySessionRow) error {
+	if k.deck != nil && k.deck.ID == row.DeckID {
+		return nil
+	}
+	deck, err := library.LoadDeck(ctx, st, row.UserID, row.DeckID)
+	if err != nil {
+		return err
+	}
+	k.deck, k.left = &deck, nil
+	return nil
+}
+
 // Session modes.
 const (
 	modeNormal = "normal"
@@ -127,15 +142,43 @@ const (
 	DefaultCramCards = 100
 	// randomPool bounds the cards a random order draws from.
 	randomPool = 2000
+	// maxQueueRead bounds a read of a queue's cards that siblings left
+	// short (it doubles until then).
+	maxQueueRead = 8 * contracts.MaxSessionReviews
 )
 
 // queue lists a normal session's cards.
 func (s *StudyService) queue(ctx context.Context, tx ports.Stores, row ports.StudySessionRow, deck contracts.Deck,
 	acct contracts.AccountSettings, day contracts.LearnerDay, args contracts.StartStudySessionArgs, now time.Time) ([]string, error) {
-	set := deck.Settings.WithDefaults()
-	left, err := dailyLeft(ctx, tx, row.UserID, deck, acct, day, now)
+	q, err := dayQueue(ctx, tx, row.UserID, deck, acct, day, args, now, row.ID)
 	if err != nil {
 		return nil, err
+	}
+	queue := make([]string, 0, len(q.learning)+len(q.review)+len(q.fresh))
+	for _, list := range [][]ports.CardRow{q.learning, mixNew(q.review, q.fresh, deck.Settings.StudyOptions.WithDefaults().NewMix)} {
+		for _, c := range list {
+			queue = append(queue, c.ID)
+		}
+	}
+	return queue, nil
+}
+
+// todaysCards are the cards a normal session started now serves: the
+// learning cards due today, the review cards and the new cards, each in
+// the order served.
+type todaysCards struct{ learning, review, fresh []ports.CardRow }
+
+// dayQueue lists the cards a normal session of deck started at now
+// serves (see StartSession): what the daily limits leave today, without
+// buried cards and the siblings the deck's options bury. The study
+// plan's day 0 is the same list, so the plan says what sessions deliver.
+// seed orders a random order.
+func dayQueue(ctx context.Context, tx ports.Stores, uid string, deck contracts.Deck, acct contracts.AccountSettings,
+	day contracts.LearnerDay, args contracts.StartStudySessionArgs, now time.Time, seed string) (todaysCards, error) {
+	set := deck.Settings.WithDefaults()
+	left, err := dailyLeft(ctx, tx, uid, deck, acct, day, now)
+	if err != nil {
+		return todaysCards{}, err
 	}
 	reviewCap := left.Review
 	if args.ReviewLimit != nil {
@@ -143,45 +186,66 @@ func (s *StudyService) queue(ctx context.Context, tx ports.Stores, row ports.Stu
 	}
 	endOfToday := day.Next(now).Add(-time.Millisecond)
 	dueBy := day.StartOfDate(day.Date(now).AddDate(0, 0, 1+args.ReviewAheadDays)).Add(-time.Millisecond)
-	fetch := reviewCap
-	if set.ReviewOrder == contracts.ReviewOrderRandom && fetch > 0 {
-		fetch = randomPool
+	gate := newSiblingGate(set, day, now)
+	// Siblings the gate leaves out make room for the next cards: a read
+	// that came back full but left the queue short reads again, twice as
+	// many.
+	var learning, review []ports.CardRow
+	for n := max(reviewCap, 0); ; n *= 2 {
+		fetch := n
+		if set.ReviewOrder == contracts.ReviewOrderRandom && fetch > 0 {
+			fetch = randomPool
+		}
+		var got []ports.CardRow
+		learning, got, err = tx.Cards().StudyCards(ctx, uid, deck.ID, ports.StudyQuery{
+			LearnDueBy: endOfToday, ReviewDueBy: dueBy, ReviewLimit: fetch, Order: set.ReviewOrder, Now: now,
+		})
+		if err != nil {
+			return todaysCards{}, kernel.Fail(err)
+		}
+		switch set.ReviewOrder {
+		case contracts.ReviewOrderRandom:
+			shuffle(got, seed+"/review")
+		case contracts.ReviewOrderDue:
+			dayTiebreak(got, uid+"/"+day.DateString(now))
+		}
+		if err := gate.load(ctx, tx, uid, learning, got); err != nil {
+			return todaysCards{}, err
+		}
+		g := gate.clone()
+		learning = g.filter(learning, -1)
+		review = g.filter(got, max(reviewCap, 0))
+		if len(review) >= reviewCap || len(got) < fetch || fetch != n || n >= maxQueueRead {
+			gate = g
+			break
+		}
 	}
-	learning, review, err := tx.Cards().StudyCards(ctx, row.UserID, deck.ID, ports.StudyQuery{
-		LearnDueBy: endOfToday, ReviewDueBy: dueBy, ReviewLimit: fetch, Order: set.ReviewOrder, Now: now,
-	})
-	if err != nil {
-		return nil, kernel.Fail(err)
-	}
-	if set.ReviewOrder == contracts.ReviewOrderRandom {
-		shuffle(review, row.ID+"/review")
-	}
-	review = review[:min(len(review), max(reviewCap, 0))]
 	newCap := min(left.New, left.Review-len(review))
 	if args.NewLimit != nil {
 		newCap = min(newCap, *args.NewLimit)
 	}
 	var fresh []ports.CardRow
-	if newCap > 0 {
-		n := newCap
+	for n := newCap; n > 0; n *= 2 {
+		fetch := n
 		if set.NewOrder == contracts.NewOrderRandom {
-			n = randomPool
+			fetch = randomPool
 		}
-		if fresh, err = tx.Cards().NewCards(ctx, row.UserID, deck.ID, n); err != nil {
-			return nil, kernel.Fail(err)
+		got, err := tx.Cards().FreshCards(ctx, uid, deck.ID, now, fetch)
+		if err != nil {
+			return todaysCards{}, kernel.Fail(err)
 		}
 		if set.NewOrder == contracts.NewOrderRandom {
-			shuffle(fresh, row.ID+"/new")
+			shuffle(got, seed+"/new")
 		}
-		fresh = fresh[:min(len(fresh), newCap)]
-	}
-	queue := make([]string, 0, len(learning)+len(review)+len(fresh))
-	for _, list := range [][]ports.CardRow{learning, review, fresh} {
-		for _, c := range list {
-			queue = append(queue, c.ID)
+		if err := gate.load(ctx, tx, uid, got); err != nil {
+			return todaysCards{}, err
+		}
+		fresh = gate.clone().filter(got, newCap)
+		if len(fresh) >= newCap || len(got) < fetch || fetch != n || n >= maxQueueRead {
+			break
 		}
 	}
-	return queue, nil
+	return todaysCards{learning: learning, review: review, fresh: fresh}, nil
 }
 
 // cramQueue lists a cram session's cards.
@@ -216,6 +280,45 @@ func (s *StudyService) cramQueue(ctx context.Context, tx ports.Stores, row ports
 		queue[i] = c.ID
 	}
 	return queue, nil
+}
+
+// mixNew places the new cards among the review cards as the deck's
+// option says: spread evenly through them (mix, Anki's default), before
+// them or after them.
+func mixNew(review, fresh []ports.CardRow, mode string) []ports.CardRow {
+	out := make([]ports.CardRow, 0, len(review)+len(fresh))
+	switch mode {
+	case contracts.NewMixFirst:
+		return append(append(out, fresh...), review...)
+	case contracts.NewMixLast:
+		return append(append(out, review...), fresh...)
+	}
+	r := 0
+	for j, c := range fresh {
+		upto := (j + 1) * len(review) / (len(fresh) + 1)
+		out = append(append(out, review[r:upto]...), c)
+		r = upto
+	}
+	return append(out, review[r:]...)
+}
+
+// dayTiebreak orders cards of equal due time at random, the same way for
+// the whole of a learner's day (seed names the user and the date), so
+// sessions and the plan agree; ties by id before.
+func dayTiebreak(cards []ports.CardRow, seed string) {
+	key := func(id string) uint64 {
+		h := fnv.New64a()
+		h.Write([]byte(seed))
+		h.Write([]byte{0})
+		h.Write([]byte(id))
+		return h.Sum64()
+	}
+	slices.SortStableFunc(cards, func(a, b ports.CardRow) int {
+		if c := a.State.Due.Compare(b.State.Due); c != 0 {
+			return c
+		}
+		return cmp.Compare(key(a.ID), key(b.ID))
+	})
 }
 
 // shuffle orders cards randomly, the same way for the same seed.
@@ -412,16 +515,29 @@ func (s *StudyService) current(ctx context.Context, st ports.Stores, row ports.S
 		}
 		card := next.Card
 		show := !card.Suspended
+		if show && row.Mode != modeCram {
+			// A card buried (bury_cards, or as a sibling in another
+			// session) is skipped; so is one whose sibling was studied
+			// today, buried now until the next day.
+			if card.BuriedUntil != nil && now.Before(*card.BuriedUntil) {
+				show = false
+			} else if card.NoteID != "" {
+				if err := k.loadDeck(ctx, st, row); err != nil {
+					return nil, nil, err
+				}
+				buried, err := buryIfSibling(ctx, st, row.UserID, card, k.deck.Settings, day, now)
+				if err != nil {
+					return nil, nil, err
+				}
+				show = !buried
+			}
+		}
 		if show && row.Mode != modeCram && !item.Learning {
 			phase := card.State.Phase
 			if phase == contracts.PhaseNew || phase == contracts.PhaseReview {
 				if limits == nil {
-					if k.deck == nil || k.deck.ID != row.DeckID {
-						deck, err := library.LoadDeck(ctx, st, row.UserID, row.DeckID)
-						if err != nil {
-							return nil, nil, err
-						}
-						k.deck, k.left = &deck, nil
+					if err := k.loadDeck(ctx, st, row); err != nil {
+						return nil, nil, err
 					}
 					if k.left == nil { // else the caller counted them under the deck's lock
 						l, err := dailyLeft(ctx, st, row.UserID, *k.deck, acct, day, now)

@@ -78,7 +78,7 @@ func TestWorkloadRemembersUnchangedDecks(t *testing.T) {
 	cached := remember(w)
 	plan := func(w workload) (int, []SimDay) {
 		t.Helper()
-		n, sim, err := planForecast(w, 30, 120, sched)
+		n, sim, err := planForecast(w, 30, 120, true, sched)
 		if err != nil {
 			t.Fatal(err)
 		}

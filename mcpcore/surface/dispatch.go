@@ -58,6 +58,8 @@ var dispatch = map[string]call{
 	contracts.ToolRequestMediaUpload: bind(ports.McpServices.RequestMediaUpload),
 	contracts.ToolRenderStudySession: bind(ports.McpServices.RenderStudySession),
 	contracts.ToolRescheduleCards:    bind(ports.McpServices.RescheduleCards),
+	contracts.ToolBuryCards:          bind(ports.McpServices.BuryCards),
+	contracts.ToolUnbury:             bind(ports.McpServices.Unbury),
 	contracts.ToolGetSettings:        bind(ports.McpServices.GetSettings),
 	contracts.ToolUpdateSettings:     bind(ports.McpServices.UpdateSettings),
 	contracts.ToolAddNotes:           bind(ports.McpServices.AddNotes),

@@ -158,6 +158,45 @@ func (c *MockMcpServicesAtomicCall) DoAndReturn(f func(context.Context, func(con
 	return c
 }
 
+// BuryCards mocks base method.
+func (m *MockMcpServices) BuryCards(ctx context.Context, args contracts.BuryCardsArgs) (contracts.BulkResult, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "BuryCards", ctx, args)
+	ret0, _ := ret[0].(contracts.BulkResult)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// BuryCards indicates an expected call of BuryCards.
+func (mr *MockMcpServicesMockRecorder) BuryCards(ctx, args any) *MockMcpServicesBuryCardsCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "BuryCards", reflect.TypeOf((*MockMcpServices)(nil).BuryCards), ctx, args)
+	return &MockMcpServicesBuryCardsCall{Call: call}
+}
+
+// MockMcpServicesBuryCardsCall wrap *gomock.Call
+type MockMcpServicesBuryCardsCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockMcpServicesBuryCardsCall) Return(arg0 contracts.BulkResult, arg1 error) *MockMcpServicesBuryCardsCall {
+	c.Call = c.Call.Return(arg0, arg1)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockMcpServicesBuryCardsCall) Do(f func(context.Context, contracts.BuryCardsArgs) (contracts.BulkResult, error)) *MockMcpServicesBuryCardsCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockMcpServicesBuryCardsCall) DoAndReturn(f func(context.Context, contracts.BuryCardsArgs) (contracts.BulkResult, error)) *MockMcpServicesBuryCardsCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
 // CancelJob mocks base method.
 func (m *MockMcpServices) CancelJob(ctx context.Context, args contracts.CancelJobArgs) (contracts.Job, error) {
 	m.ctrl.T.Helper()
@@ -1168,6 +1207,45 @@ func (c *MockMcpServicesSubmitReviewCall) Do(f func(context.Context, contracts.S
 
 // DoAndReturn rewrite *gomock.Call.DoAndReturn
 func (c *MockMcpServicesSubmitReviewCall) DoAndReturn(f func(context.Context, contracts.SubmitReviewArgs) (contracts.ReviewResult, error)) *MockMcpServicesSubmitReviewCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
+// Unbury mocks base method.
+func (m *MockMcpServices) Unbury(ctx context.Context, args contracts.UnburyArgs) (contracts.UnburyResult, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "Unbury", ctx, args)
+	ret0, _ := ret[0].(contracts.UnburyResult)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// Unbury indicates an expected call of Unbury.
+func (mr *MockMcpServicesMockRecorder) Unbury(ctx, args any) *MockMcpServicesUnburyCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Unbury", reflect.TypeOf((*MockMcpServices)(nil).Unbury), ctx, args)
+	return &MockMcpServicesUnburyCall{Call: call}
+}
+
+// MockMcpServicesUnburyCall wrap *gomock.Call
+type MockMcpServicesUnburyCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockMcpServicesUnburyCall) Return(arg0 contracts.UnburyResult, arg1 error) *MockMcpServicesUnburyCall {
+	c.Call = c.Call.Return(arg0, arg1)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockMcpServicesUnburyCall) Do(f func(context.Context, contracts.UnburyArgs) (contracts.UnburyResult, error)) *MockMcpServicesUnburyCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockMcpServicesUnburyCall) DoAndReturn(f func(context.Context, contracts.UnburyArgs) (contracts.UnburyResult, error)) *MockMcpServicesUnburyCall {
 	c.Call = c.Call.DoAndReturn(f)
 	return c
 }

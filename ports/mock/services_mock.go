@@ -636,6 +636,45 @@ func (m *MockStudyService) EXPECT() *MockStudyServiceMockRecorder {
 	return m.recorder
 }
 
+// BuryCards mocks base method.
+func (m *MockStudyService) BuryCards(ctx context.Context, args contracts.BuryCardsArgs) (contracts.BulkResult, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "BuryCards", ctx, args)
+	ret0, _ := ret[0].(contracts.BulkResult)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// BuryCards indicates an expected call of BuryCards.
+func (mr *MockStudyServiceMockRecorder) BuryCards(ctx, args any) *MockStudyServiceBuryCardsCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "BuryCards", reflect.TypeOf((*MockStudyService)(nil).BuryCards), ctx, args)
+	return &MockStudyServiceBuryCardsCall{Call: call}
+}
+
+// MockStudyServiceBuryCardsCall wrap *gomock.Call
+type MockStudyServiceBuryCardsCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockStudyServiceBuryCardsCall) Return(arg0 contracts.BulkResult, arg1 error) *MockStudyServiceBuryCardsCall {
+	c.Call = c.Call.Return(arg0, arg1)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockStudyServiceBuryCardsCall) Do(f func(context.Context, contracts.BuryCardsArgs) (contracts.BulkResult, error)) *MockStudyServiceBuryCardsCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockStudyServiceBuryCardsCall) DoAndReturn(f func(context.Context, contracts.BuryCardsArgs) (contracts.BulkResult, error)) *MockStudyServiceBuryCardsCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
 // GetSession mocks base method.
 func (m *MockStudyService) GetSession(ctx context.Context, sessionID string) (contracts.StudySession, error) {
 	m.ctrl.T.Helper()
@@ -944,6 +983,45 @@ func (c *MockStudyServiceSubmitReviewCall) Do(f func(context.Context, contracts.
 
 // DoAndReturn rewrite *gomock.Call.DoAndReturn
 func (c *MockStudyServiceSubmitReviewCall) DoAndReturn(f func(context.Context, contracts.SubmitReviewArgs) (contracts.ReviewResult, error)) *MockStudyServiceSubmitReviewCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
+// Unbury mocks base method.
+func (m *MockStudyService) Unbury(ctx context.Context, args contracts.UnburyArgs) (contracts.UnburyResult, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "Unbury", ctx, args)
+	ret0, _ := ret[0].(contracts.UnburyResult)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// Unbury indicates an expected call of Unbury.
+func (mr *MockStudyServiceMockRecorder) Unbury(ctx, args any) *MockStudyServiceUnburyCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Unbury", reflect.TypeOf((*MockStudyService)(nil).Unbury), ctx, args)
+	return &MockStudyServiceUnburyCall{Call: call}
+}
+
+// MockStudyServiceUnburyCall wrap *gomock.Call
+type MockStudyServiceUnburyCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockStudyServiceUnburyCall) Return(arg0 contracts.UnburyResult, arg1 error) *MockStudyServiceUnburyCall {
+	c.Call = c.Call.Return(arg0, arg1)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockStudyServiceUnburyCall) Do(f func(context.Context, contracts.UnburyArgs) (contracts.UnburyResult, error)) *MockStudyServiceUnburyCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockStudyServiceUnburyCall) DoAndReturn(f func(context.Context, contracts.UnburyArgs) (contracts.UnburyResult, error)) *MockStudyServiceUnburyCall {
 	c.Call = c.Call.DoAndReturn(f)
 	return c
 }

@@ -96,6 +96,9 @@ func testBury(t *testing.T, f *fixture) {
 		t.Errorf("Unbury of a deck unburied %d, want 3", nd)
 	}
 	sameSet(t, search(a, "buried", now), []string{elsewhere.ID}, "Search buried after unburying a deck")
+	if c := f.get(a, rev.ID); c.BuriedUntil == nil || !c.BuriedUntil.Equal(ms(now)) {
+		t.Errorf("an unburied card's burial ends at %v, want now %v", c.BuriedUntil, now)
+	}
 	l, r, n = study(now)
 	if len(l) != 1 || len(r) != 1 || len(n) != 2 {
 		t.Errorf("after Unbury the queue reads %v %v %v", l, r, n)

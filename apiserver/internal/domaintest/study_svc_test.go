@@ -46,6 +46,10 @@ func testSessionQueueOrder(t *testing.T, store string) {
 	e := newEnv(t, store)
 	ctx := e.user("ada@example.com")
 	d := e.deck(ctx, "Order")
+	// New cards after the reviews (TestNewMixAndTiebreak has the others).
+	if _, err := e.svc.Decks.UpdateDeck(ctx, contracts.UpdateDeckArgs{DeckID: d.ID, NewMix: contracts.NewMixLast}); err != nil {
+		t.Fatal(err)
+	}
 	cs := ids(e.add(ctx, d.ID, card("c0", "0"), card("c1", "1"), card("c2", "2"), card("c3", "3"), card("c4", "4")))
 
 	s1 := e.start(ctx, d.ID, nil, nil)

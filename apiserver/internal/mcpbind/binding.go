@@ -171,6 +171,16 @@ func (b *Binding) RenderStudySession(ctx context.Context, args contracts.RenderS
 	return b.svc.Study.RenderSession(ctx, args)
 }
 
+// BuryCards implements ports.McpServices.
+func (b *Binding) BuryCards(ctx context.Context, args contracts.BuryCardsArgs) (contracts.BulkResult, error) {
+	return b.svc.Study.BuryCards(ctx, args)
+}
+
+// Unbury implements ports.McpServices.
+func (b *Binding) Unbury(ctx context.Context, args contracts.UnburyArgs) (contracts.UnburyResult, error) {
+	return b.svc.Study.Unbury(ctx, args)
+}
+
 // RescheduleCards implements ports.McpServices.
 func (b *Binding) RescheduleCards(ctx context.Context, args contracts.RescheduleCardsArgs) (contracts.BulkResult, error) {
 	return b.svc.Study.RescheduleCards(ctx, args)

@@ -103,6 +103,8 @@ func (p *DeckPages) Register(mux Router) {
 	mux.Handle("GET /study/{id}", s.Page(p.study))
 	mux.Handle("POST /study/{id}/review", s.Page(p.review))
 	mux.Handle("POST /study/{id}/undo", s.Page(p.undo))
+	mux.Handle("POST /study/{id}/bury", s.Page(p.bury))
+	mux.Handle("POST /decks/{id}/unbury", s.Page(p.unbury))
 }
 
 // audited records a page change in the audit trail (see Site.Audited).
@@ -357,6 +359,7 @@ var flashes = map[string]string{
 	"imported": "Cards added.", "note-added": "Note added, with the cards its type makes.",
 	"note-saved":       "Note saved; its cards show the new text and keep their scheduling.",
 	"note-saved-stale": "Note saved. Some of its cards are no longer made by it and were left as they are; delete them if you do not want them.",
+	"unburied":         "Buried cards are back in today's study.",
 }
 
 func deckFlash(r *http.Request) string { return flashes[r.URL.Query().Get("flash")] }

@@ -44,7 +44,7 @@ func (p *AccountPages) stats(w http.ResponseWriter, r *http.Request, v View) {
 		p.site.Fail(w, r, v, err)
 		return
 	}
-	plan, err := p.svc.Stats.Plan(ctx, contracts.GetStudyPlanArgs{DeckID: deckID, Days: 30})
+	plan, err := p.svc.Stats.Plan(ctx, contracts.GetStudyPlanArgs{DeckID: deckID, Days: 30, Advise: true})
 	if err != nil {
 		p.site.Fail(w, r, v, err)
 		return

@@ -124,8 +124,16 @@ func (p *DeckPages) study(w http.ResponseWriter, r *http.Request, v View) {
 		last := data.Studied[n-1]
 		data.Last = string(last.Rating) + ": next in " + last.IntervalHuman
 	}
-	if r.URL.Query().Get("undone") == "1" {
+	switch q := r.URL.Query(); {
+	case q.Get("undone") == "1":
 		data.Last, v.Flash = "", "Rating undone: the card is waiting again."
+	case q.Get("buried") == "1":
+		v.Flash = "Card buried: it comes back tomorrow."
+	case q.Get("leech") == "1":
+		v.Flash = "That card has lapsed " + strconv.Itoa(d.Settings.WithDefaults().LeechThreshold) + " times or more: it is a leech, and its note is tagged leech."
+		if d.Settings.WithDefaults().LeechAction == contracts.LeechActionSuspend {
+			v.Flash += " It is suspended; edit it, then unsuspend it from the deck page."
+		}
 	}
 	v.Title, v.Nav, v.Data = "Study "+d.Name, "decks", data
 	if s.Done {
@@ -160,7 +168,37 @@ func (p *DeckPages) review(w http.ResponseWriter, r *http.Request, v View) {
 		p.site.Fail(w, r, v, err)
 		return
 	}
-	SeeOther(w, r, study.StudyPath(id)+"?rated=1")
+	leech := ""
+	if res.Leech {
+		leech = "&leech=1"
+	}
+	SeeOther(w, r, study.StudyPath(id)+"?rated=1"+leech)
+}
+
+// bury buries the session's current card until tomorrow (bury_cards).
+func (p *DeckPages) bury(w http.ResponseWriter, r *http.Request, v View) {
+	id, card := r.PathValue("id"), r.PostFormValue("cardId")
+	res, err := p.svc.Study.BuryCards(r.Context(), contracts.BuryCardsArgs{CardIDs: []string{card}})
+	if err == nil && (len(res.Items) != 1 || res.Items[0].Status != contracts.OutcomeUpdated) {
+		err = contracts.Errorf(contracts.KindNotFound, "that card is gone; reload the page")
+	}
+	if err != nil {
+		p.site.Fail(w, r, v, err)
+		return
+	}
+	p.audited(r, contracts.ToolBuryCards, map[string]any{"cardIds": []string{card}}, card)
+	SeeOther(w, r, study.StudyPath(id)+"?buried=1")
+}
+
+// unbury brings a deck's buried cards back today (unbury).
+func (p *DeckPages) unbury(w http.ResponseWriter, r *http.Request, v View) {
+	id := r.PathValue("id")
+	if _, err := p.svc.Study.Unbury(r.Context(), contracts.UnburyArgs{DeckID: id}); err != nil {
+		p.site.Fail(w, r, v, err)
+		return
+	}
+	p.audited(r, contracts.ToolUnbury, map[string]any{"deckId": id}, id)
+	SeeOther(w, r, "/decks/"+id+"?flash=unburied")
 }
 
 // undo takes back the session's last rating and shows the card again.
