@@ -26,7 +26,7 @@ var statementBudgets = map[string]budget{
 	contracts.ToolSearchCards:        {4, 0},
 	contracts.ToolGetStudySnapshot:   {10, 1}, // + the account settings (learner's day)
 	contracts.ToolGetStats:           {7, 0},  // + the account settings; + the account's data version (answers are remembered per learner's day and version: a repeated call runs 3)
-	contracts.ToolGetStudyPlan:       {7, 0},  // + the account settings; + the account's data version (remembered as get_stats); + every deck's settings and counts (two reads, whatever the number of decks: each deck is simulated under its own preset)
+	contracts.ToolGetStudyPlan:       {13, 1}, // + the account settings; + the account's data version (remembered as get_stats); + every deck's settings and counts (two reads, whatever the number of decks: each deck is simulated under its own preset); + day 0 built by the session's own queue function in one read transaction (issue 27: the settings, the decks, today's counts, and learning, review and new cards of the deck: six reads) so the plan's day 0 is what a session serves
 	contracts.ToolCreateDeck:         {6, 1},  // the audit row under a savepoint of the mutation's transaction (one commit; the service's own work joins it without one); + the deck's own preset (and its savepoint); + the deck cap (issue 10 §2)
 	contracts.ToolUpdateDeck:         {8, 1},
 	contracts.ToolAddCards:           {8, 1},  // + the change records of the cards added (issue 26 §2.4); the insert with its check of the deck (read first only for an idempotency key) (duplicates skipped by the insert, looked up only when there are some); + the daily write counter and card cap (one upsert, issue 10 §2), + the account's day on its first counted write in 5 minutes (cached per instance)
