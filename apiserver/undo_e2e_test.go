@@ -240,7 +240,9 @@ func TestBrowserUndoFromAuditPage(t *testing.T) {
 			more[i] = map[string]any{"id": ids[i], "tags": []string{"late"}}
 		}
 		call(t, cs, contracts.ToolUpdateCards, map[string]any{"updates": more}, nil)
-		today := e.clock.Now().UTC().Format(time.DateOnly)
+		// The day in the person's learner's day (UTC, rolling over at 4:00):
+		// between midnight and 4:00 UTC the calendar date is tomorrow's.
+		today := contracts.LearnerDay{RolloverHour: contracts.DefaultRolloverHour}.DateString(e.clock.Now())
 		b.open("/audit?" + url.Values{"credential": {keyID}, "from": {today}}.Encode())
 		b.submit("#undo-since")
 		if text := b.text(); !strings.Contains(text, "10 changes would be put back") || !strings.Contains(text, "card.update") {
