@@ -17,7 +17,7 @@ func TestPagesCheckHost(t *testing.T) {
 	before, _ := e.app.AuditTrail(t.Context(), testUser, 0)
 	foreign := http.Header{"Host": {"evil.example"}}
 	for _, path := range []string{"/", "/decks", "/audit", "/stats", "/settings", "/settings/keys", "/settings/data",
-		"/settings/agents", "/settings/trash", "/import", "/decks/nope", "/study/nope", "/connect", "/static/app.css"} {
+		"/settings/agents", "/settings/trash", "/import", "/cards", "/decks/nope", "/study/nope", "/connect", "/static/app.css"} {
 		if resp, body := e.request(t, http.MethodGet, path, nil, foreign, cookies...); resp.StatusCode != http.StatusMisdirectedRequest {
 			t.Errorf("GET %s with Host evil.example: %d %.80s, want 421", path, resp.StatusCode, body)
 		}

@@ -63,6 +63,9 @@ func NewDeckPages(site *Site, svc DeckServices) *DeckPages {
 //	GET  /decks/{id}/retention               workload at several desired retentions
 //	GET  /decks/{id}/delete, POST …          delete, after a confirmation
 //	POST /decks/{id}/study                   start a session → /study/{sessionId}
+//	GET  /cards                              the card browser: every deck's cards, search, a page at a time
+//	POST /cards/bulk                         suspend, unsuspend, bury, move, tag, untag or delete the chosen cards
+//	GET  /cards/{id}                         a card: its text, deck, tags and schedule
 //	GET  /cards/{id}/edit, POST /cards/{id}  edit, move (a card made from a note: its note's form)
 //	POST /notes/{id}                         change a note's fields and tags (its cards follow), move the card it was opened from
 //	GET  /notes/{id}/edit                    → the edit form of the note's first card (the audit trail links notes here)
@@ -89,6 +92,9 @@ func (p *DeckPages) Register(mux Router) {
 	mux.Handle("POST /decks/{id}/delete", s.Page(p.deleteDeck))
 	mux.Handle("POST /decks/{id}/study", s.Page(p.startStudy))
 	mux.Handle("POST /decks/{id}/export", s.Page(p.exportDeck))
+	mux.Handle("GET /cards", s.Page(p.browse))
+	mux.Handle("POST /cards/bulk", s.Page(p.bulk))
+	mux.Handle("GET /cards/{id}", s.Page(p.cardInfo))
 	mux.Handle("GET /cards/{id}/edit", s.Page(p.editCard))
 	mux.Handle("POST /cards/{id}", s.Page(p.saveCard))
 	mux.Handle("POST /cards/{id}/suspend", s.Page(p.suspendCard))

@@ -267,3 +267,15 @@ function edited() {
   }
   return false;
 }
+
+// The card browser's "choose every card of this page" box: shown only
+// when JavaScript runs (each card keeps its own box without it).
+document.addEventListener("DOMContentLoaded", function () {
+  var all = document.getElementById("select-all");
+  if (!all) return;
+  var boxes = document.querySelectorAll('#browse input[name="card"]');
+  all.hidden = false;
+  all.addEventListener("change", function () {
+    boxes.forEach(function (b) { b.checked = all.checked; });
+  });
+});
