@@ -408,3 +408,37 @@ func TestBrowserCramLabelled(t *testing.T) {
 		t.Errorf("the cram session is not labelled:\n%s", b.text())
 	}
 }
+
+// TestBrowserCheckboxesBesideLabels: at 360 px every checkbox of the keys
+// and agents pages sits beside its label, at its first line (a long label
+// wrapped under its box before).
+func TestBrowserCheckboxesBesideLabels(t *testing.T) {
+	e := newEnv(t, sqliteURL(t), nil)
+	b := newBrowser(t, e)
+	b.signIn(testUser)
+	b.emulate(360, 780, true, "light")
+	for _, path := range []string{"/settings/keys", "/settings/agents"} {
+		b.open(path)
+		apart := evalJS[[]string](b, `[...document.querySelectorAll(".check")].map(c => {
+			const box = c.querySelector("input[type=checkbox]").getBoundingClientRect();
+			const label = c.querySelector("label").getBoundingClientRect();
+			return (Math.abs(label.top - box.top) > 12 || label.left < box.right || label.left - box.right > 16) ? c.querySelector("label").textContent.trim() : "";
+		}).filter(s => s !== "")`)
+		if len(apart) > 0 {
+			t.Errorf("%s at 360 px: checkboxes apart from their labels: %q", path, apart)
+		}
+	}
+	b.emulate(0, 0, false, "")
+	// The agents page: tools grouped by toolset, one line each with the
+	// model-facing description folded, and Save near the top.
+	if top := evalJS[float64](b, `document.querySelector("#save-agents-top").getBoundingClientRect().top`); top > 1000 {
+		t.Errorf("the agents page's Save is %.0f px down", top)
+	}
+	if n := evalJS[int](b, `document.querySelectorAll(".tool details:not([open])").length`); n != len(contracts.Catalog()) {
+		t.Errorf("%d folded tool descriptions, want one per tool (%d)", n, len(contracts.Catalog()))
+	}
+	if n := evalJS[int](b, `document.querySelectorAll("fieldset.tools").length`); n != len(contracts.Toolsets()) {
+		t.Errorf("%d tool groups, want one per toolset (%d)", n, len(contracts.Toolsets()))
+	}
+	b.look("agents-checkboxes")
+}

@@ -16,10 +16,18 @@ type toolRow struct {
 	Hidden                   bool // on, but hidden by read-only mode
 }
 
+// toolGroup is one toolset's tools on the agent settings page.
+type toolGroup struct {
+	Name, Title, Description string
+	Tools                    []toolRow
+}
+
 // agentsPage is the Agents (MCP) section.
 type agentsPage struct {
-	ReadOnly    bool
-	Tools       []toolRow
+	ReadOnly bool
+	// Groups are the tools by toolset (each tool under its first set), in
+	// the toolsets' order.
+	Groups      []toolGroup
 	MCPURL      string
 	Placeholder string
 	Clients     []ClientConfig
@@ -27,15 +35,30 @@ type agentsPage struct {
 
 func (p *AccountPages) agentsData(e contracts.ExposureSettings) agentsPage {
 	ap := agentsPage{ReadOnly: e.ReadOnly, MCPURL: p.mcpURL, Placeholder: KeyPlaceholder, Clients: ClientConfigs(p.mcpURL, KeyPlaceholder)}
+	group := map[string]int{}
+	for _, ts := range contracts.Toolsets() {
+		group[ts.Name] = len(ap.Groups)
+		ap.Groups = append(ap.Groups, toolGroup{Name: ts.Name, Title: ts.Title, Description: ts.Description})
+	}
 	for _, t := range contracts.Catalog() {
 		on := !slices.Contains(e.DisabledTools, t.Name)
 		scopes := contracts.ScopeStrings(t.Scopes)
 		if len(t.AnyScopes) > 0 { // one badge: any one of them will do
 			scopes = append(scopes, contracts.JoinScopes(t.AnyScopes, " or "))
 		}
-		ap.Tools = append(ap.Tools, toolRow{Name: t.Name, Title: t.Title, Description: t.Description,
+		row := toolRow{Name: t.Name, Title: t.Title, Description: t.Description,
 			Scopes: scopes, Mutates: t.Mutates, Destructive: t.Annotations.DestructiveHint,
-			On: on, Hidden: on && e.ReadOnly && t.Mutates})
+			On: on, Hidden: on && e.ReadOnly && t.Mutates}
+		i, ok := 0, false
+		if len(t.Sets) > 0 {
+			i, ok = group[t.Sets[0]]
+		}
+		if !ok { // a tool in no known set still gets its switch
+			group[""] = len(ap.Groups)
+			ap.Groups = append(ap.Groups, toolGroup{Title: "Other tools"})
+			i = group[""]
+		}
+		ap.Groups[i].Tools = append(ap.Groups[i].Tools, row)
 	}
 	return ap
 }
