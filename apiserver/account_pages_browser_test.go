@@ -3,15 +3,17 @@ package apiserver_test
 import (
 	"context"
 	"fmt"
-	"github.com/chromedp/cdproto/emulation"
-	"github.com/chromedp/chromedp"
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/mcpcore"
 )
 
 // seedByAgent has an agent (the official Go SDK client with an API key)
@@ -198,6 +200,51 @@ func TestKeysAndAgentsInABrowser(t *testing.T) {
 		t.Errorf("add_cards still callable after being switched off: %+v", res)
 	}
 
+	// The account's default toolsets: a new account never chose, so an
+	// agent whose address and headers choose none gets the lean sets;
+	// ticked on the page, the chosen ones.
+	byDefault := http.Header{"Authorization": {"Bearer " + secret}, mcpcore.HeaderToolsets: {""}}
+	inSets := func(when string, sets ...string) {
+		t.Helper()
+		names := toolNames(t, connect(t, e.base+"/mcp", byDefault, ""))
+		if len(names) == 0 {
+			t.Fatalf("%s: the default lists no tool", when)
+		}
+		for _, n := range names {
+			if tool, _ := contracts.Tool(n); !slices.ContainsFunc(sets, func(s string) bool { return slices.Contains(tool.Sets, s) }) {
+				t.Errorf("%s: the default lists %s (sets %v), outside %v", when, n, tool.Sets, sets)
+			}
+		}
+		for _, s := range sets {
+			if !slices.ContainsFunc(names, func(n string) bool { tool, _ := contracts.Tool(n); return slices.Contains(tool.Sets, s) }) {
+				t.Errorf("%s: the default lists no tool of %s: %v", when, s, names)
+			}
+		}
+	}
+	inSets("never chosen", contracts.LeanToolsets...)
+	if txt := b.text(); !strings.Contains(txt, "You have not chosen yet") ||
+		!evalJS[bool](b, `document.querySelector("#toolset-study-default").checked && document.querySelector("#toolset-library-default").checked && !document.querySelector("#toolset-exchange-default").checked && !document.querySelector("#toolset-all").checked`) {
+		t.Errorf("the agents page does not show the lean default as the account's toolsets:\n%s", txt)
+	}
+	b.click("#toolset-library-default")
+	b.click("#toolset-exchange-default")
+	b.submit(`form[action="/settings/agents"] button[type="submit"]`)
+	if txt := b.text(); !strings.Contains(txt, "Saved") || strings.Contains(txt, "You have not chosen yet") ||
+		!evalJS[bool](b, `document.querySelector("#toolset-exchange-default").checked && !document.querySelector("#toolset-library-default").checked`) {
+		t.Errorf("after choosing study and exchange the page says:\n%s", txt)
+	}
+	inSets("study and exchange chosen", contracts.ToolsetStudy, contracts.ToolsetExchange)
+	b.look("agents-toolsets")
+	// None ticked is refused with a reason; the choice stays.
+	b.click("#toolset-study-default")
+	b.click("#toolset-exchange-default")
+	b.submit(`form[action="/settings/agents"] button[type="submit"]`)
+	if txt := b.text(); !strings.Contains(txt, "Tick at least one toolset") {
+		t.Errorf("saving with no toolset ticked says:\n%s", txt)
+	}
+	inSets("after a refused save", contracts.ToolsetStudy, contracts.ToolsetExchange)
+	b.open("/settings/agents")
+
 	// Read-only mode hides every mutating tool.
 	b.click("#read-only")
 	b.submit(`form[action="/settings/agents"] button[type="submit"]`)
@@ -208,6 +255,9 @@ func TestKeysAndAgentsInABrowser(t *testing.T) {
 		}
 	}
 	b.look("agents-read-only")
+	if !evalJS[bool](b, `document.querySelector("#toolset-exchange-default").checked && document.querySelector("#toolset-study-default").checked`) {
+		t.Errorf("turning read-only mode on changed the default toolsets")
+	}
 
 	// Revoke.
 	b.open("/settings/keys")

@@ -41,8 +41,10 @@ type ExposureSettings struct {
 	ReadOnly      bool     `json:"readOnly"`      // hide every mutating tool
 	DisabledTools []string `json:"disabledTools"` // tools switched off
 	// Toolsets are the sets an agent gets when its URL and headers choose
-	// none; empty means LeanToolsets (an account that never chose).
-	// Accounts that existed before toolsets keep ["all"].
+	// none (["all"] for every tool); empty means LeanToolsets, an account
+	// made since toolsets that never chose. Accounts that existed before
+	// toolsets have ["all"] (a migration recorded it). Given to
+	// SetExposure, nil keeps the account's choice.
 	Toolsets  []string  `json:"toolsets,omitempty"`
 	UpdatedAt time.Time `json:"updatedAt,omitzero"`
 }

@@ -64,3 +64,39 @@ var LeanToolsets = []string{ToolsetStudy, ToolsetLibrary}
 func ValidToolset(name string) bool {
 	return name == ToolsetsAll || slices.ContainsFunc(toolsets, func(t ToolsetDef) bool { return t.Name == name })
 }
+
+// ChooseToolsets checks an account's choice of default toolsets and
+// returns it in one form: ["all"] when it names ToolsetsAll, otherwise
+// each set once in the toolsets' order. Invalid when a name is not a
+// toolset or the choice is empty (an account's agents need one set).
+func ChooseToolsets(names []string) ([]string, error) {
+	chosen := map[string]bool{}
+	for _, n := range names {
+		if !ValidToolset(n) {
+			return nil, Errorf(KindInvalid, "unknown toolset %q in toolsets; choose from %s", n, toolsetNames())
+		}
+		chosen[n] = true
+	}
+	if len(chosen) == 0 {
+		return nil, Errorf(KindInvalid, "toolsets is empty: choose at least one of %s", toolsetNames())
+	}
+	if chosen[ToolsetsAll] {
+		return []string{ToolsetsAll}, nil
+	}
+	var out []string
+	for _, t := range toolsets {
+		if chosen[t.Name] {
+			out = append(out, t.Name)
+		}
+	}
+	return out, nil
+}
+
+// toolsetNames lists ToolsetsAll and every set, for error messages.
+func toolsetNames() string {
+	out := ToolsetsAll
+	for _, t := range toolsets {
+		out += ", " + t.Name
+	}
+	return out
+}

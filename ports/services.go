@@ -275,10 +275,13 @@ type WebSessionService interface {
 
 // ExposureService reads and changes which tools agents may use.
 type ExposureService interface {
-	// Exposure returns the acting user's settings (everything on by default).
+	// Exposure returns the acting user's settings (every tool on by
+	// default; Toolsets nil when the account never chose its default sets).
 	Exposure(ctx context.Context) (contracts.ExposureSettings, error)
-	// SetExposure replaces the settings. Forbidden for an API-key or OAuth
-	// principal; invalid for an unknown tool name.
+	// SetExposure replaces the settings; Toolsets nil keeps the account's
+	// choice of default toolsets. Forbidden for an API-key or OAuth
+	// principal; invalid for an unknown tool or toolset name or an empty
+	// (non-nil) Toolsets.
 	SetExposure(ctx context.Context, s contracts.ExposureSettings) (contracts.ExposureSettings, error)
 }
 

@@ -95,10 +95,11 @@ func (s keyStore) KeyByID(ctx context.Context, id string) (ports.APIKeyRow, erro
 	var (
 		readOnly sql.NullBool
 		tools    sql.NullString
+		sets     sql.NullString
 		updated  sql.NullInt64
 	)
-	k, err := scanKey(s.q.QueryRowContext(ctx, `SELECT `+keyColsK+`, x.read_only, x.disabled_tools, x.updated_at
-FROM api_keys k LEFT JOIN exposure_settings x ON x.user_id = k.user_id WHERE k.id = $1`, id), &readOnly, &tools, &updated)
+	k, err := scanKey(s.q.QueryRowContext(ctx, `SELECT `+keyColsK+`, x.read_only, x.disabled_tools, x.toolsets, x.updated_at
+FROM api_keys k LEFT JOIN exposure_settings x ON x.user_id = k.user_id WHERE k.id = $1`, id), &readOnly, &tools, &sets, &updated)
 	if errNoRows(err) {
 		return ports.APIKeyRow{}, notFound("API key")
 	}
@@ -107,10 +108,9 @@ FROM api_keys k LEFT JOIN exposure_settings x ON x.user_id = k.user_id WHERE k.i
 	}
 	e := contracts.ExposureSettings{} // the zero value when never set, as GetExposure
 	if updated.Valid {
-		if e.DisabledTools, err = parseStrings(tools.String); err != nil {
+		if e, err = exposureRow(readOnly.Bool, tools.String, sets.String, updated.Int64); err != nil {
 			return ports.APIKeyRow{}, s.s.wrap(ctx, err, "get key")
 		}
-		e.ReadOnly, e.UpdatedAt = readOnly.Bool, fromMs(updated.Int64)
 	}
 	k.Exposure = &e
 	return k, nil

@@ -32,7 +32,10 @@ func (s *ExposureService) Exposure(ctx context.Context) (contracts.ExposureSetti
 
 // SetExposure replaces the settings. Agents cannot change their own
 // reach: an API-key or OAuth principal is forbidden. Disabled tools are
-// stored once each, in catalog order.
+// stored once each, in catalog order. Toolsets nil keeps the account's
+// stored choice of default toolsets (so a change of read-only mode or
+// switches from a client that knows nothing of toolsets does not reset
+// it); given, it is checked and stored as ChooseToolsets returns it.
 func (s *ExposureService) SetExposure(ctx context.Context, e contracts.ExposureSettings) (contracts.ExposureSettings, error) {
 	p, err := kernel.Actor(ctx)
 	if err != nil {
@@ -54,12 +57,24 @@ func (s *ExposureService) SetExposure(ctx context.Context, e contracts.ExposureS
 			out.DisabledTools = append(out.DisabledTools, t.Name)
 		}
 	}
+	if e.Toolsets != nil {
+		if out.Toolsets, err = contracts.ChooseToolsets(e.Toolsets); err != nil {
+			return contracts.ExposureSettings{}, err
+		}
+	}
 	err = s.Store.InTx(ctx, func(tx ports.Stores) error {
+		if e.Toolsets == nil {
+			old, err := tx.Exposure().GetExposure(ctx, p.UserID)
+			if err != nil {
+				return kernel.Fail(err)
+			}
+			out.Toolsets = old.Toolsets
+		}
 		if err := tx.Exposure().PutExposure(ctx, p.UserID, out); err != nil {
 			return kernel.Fail(err)
 		}
 		return kernel.RecordEvent(ctx, tx, s.IDs, out.UpdatedAt, p, contracts.AuditSetExposure,
-			map[string]any{"readOnly": out.ReadOnly, "disabledTools": out.DisabledTools})
+			map[string]any{"readOnly": out.ReadOnly, "disabledTools": out.DisabledTools, "toolsets": out.ToolsetsOrDefault()})
 	})
 	if err != nil {
 		return contracts.ExposureSettings{}, err

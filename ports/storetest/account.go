@@ -157,21 +157,23 @@ func testExposure(t *testing.T, f *fixture) {
 	ex := f.s.Exposure()
 	got, err := ex.GetExposure(f.ctx, a)
 	must(t, err)
-	if got.ReadOnly || len(got.DisabledTools) != 0 || !got.UpdatedAt.IsZero() {
+	if got.ReadOnly || len(got.DisabledTools) != 0 || got.Toolsets != nil || !got.UpdatedAt.IsZero() {
 		t.Errorf("GetExposure before any Put = %+v, want the zero value", got)
 	}
-	first := contracts.ExposureSettings{ReadOnly: true, DisabledTools: []string{"delete_deck", "import_cards"}, UpdatedAt: f.now}
+	first := contracts.ExposureSettings{ReadOnly: true, DisabledTools: []string{"delete_deck", "import_cards"},
+		Toolsets: []string{contracts.ToolsetStudy, contracts.ToolsetExchange}, UpdatedAt: f.now}
 	must(t, ex.PutExposure(f.ctx, a, first))
 	got, err = ex.GetExposure(f.ctx, a)
 	must(t, err)
-	if !got.ReadOnly || !reflect.DeepEqual(got.DisabledTools, first.DisabledTools) || !got.UpdatedAt.Equal(first.UpdatedAt) {
+	if !got.ReadOnly || !reflect.DeepEqual(got.DisabledTools, first.DisabledTools) || !reflect.DeepEqual(got.Toolsets, first.Toolsets) || !got.UpdatedAt.Equal(first.UpdatedAt) {
 		t.Errorf("GetExposure = %+v, want %+v", got, first)
 	}
+	// No toolsets (never chosen) reads back as nil.
 	second := contracts.ExposureSettings{DisabledTools: nil, UpdatedAt: f.now.Add(time.Hour)}
 	must(t, ex.PutExposure(f.ctx, a, second))
 	got, err = ex.GetExposure(f.ctx, a)
 	must(t, err)
-	if got.ReadOnly || len(got.DisabledTools) != 0 || !got.UpdatedAt.Equal(second.UpdatedAt) {
+	if got.ReadOnly || len(got.DisabledTools) != 0 || got.Toolsets != nil || !got.UpdatedAt.Equal(second.UpdatedAt) {
 		t.Errorf("GetExposure after a replacement = %+v, want %+v", got, second)
 	}
 	other, err := ex.GetExposure(f.ctx, b)
@@ -200,12 +202,13 @@ func testKeyExposure(t *testing.T, f *fixture) {
 		must(t, err)
 		e := *got.Exposure
 		if e.ReadOnly != want.ReadOnly || len(e.DisabledTools) != len(want.DisabledTools) || !e.UpdatedAt.Equal(want.UpdatedAt) ||
-			(len(want.DisabledTools) > 0 && !reflect.DeepEqual(e.DisabledTools, want.DisabledTools)) {
+			(len(want.DisabledTools) > 0 && !reflect.DeepEqual(e.DisabledTools, want.DisabledTools)) || !reflect.DeepEqual(e.Toolsets, want.Toolsets) {
 			t.Errorf("%s: KeyByID's exposure = %+v, GetExposure = %+v", when, e, want)
 		}
 	}
 	check("never set")
-	must(t, f.s.Exposure().PutExposure(f.ctx, a, contracts.ExposureSettings{ReadOnly: true, DisabledTools: []string{"add_cards"}, UpdatedAt: f.now}))
+	must(t, f.s.Exposure().PutExposure(f.ctx, a, contracts.ExposureSettings{ReadOnly: true, DisabledTools: []string{"add_cards"},
+		Toolsets: []string{contracts.ToolsetsAll}, UpdatedAt: f.now}))
 	check("after a change")
 }
 

@@ -250,6 +250,60 @@ func testExposure(t *testing.T, store string) {
 	}
 }
 
+// TestExposureToolsets: a new account's default toolsets are the lean
+// ones until its owner chooses; a choice is stored in one form, a bad one
+// is refused with the known names, and changing read-only mode or the
+// tool switches without naming toolsets keeps the choice.
+func TestExposureToolsets(t *testing.T) { eachStore(t, testExposureToolsets) }
+
+func testExposureToolsets(t *testing.T, store string) {
+	e := newEnv(t, store)
+	ctx := e.user("ada@example.com")
+	x, err := e.svc.Exposure.Exposure(ctx)
+	if err != nil || x.Toolsets != nil || !slices.Equal(x.ToolsetsOrDefault(), contracts.LeanToolsets) {
+		t.Fatalf("a new account's exposure = %+v, %v; want no choice, the lean default", x, err)
+	}
+	// A change that names no toolsets leaves the lean default unchosen.
+	if x, err = e.svc.Exposure.SetExposure(ctx, contracts.ExposureSettings{ReadOnly: true}); err != nil || x.Toolsets != nil {
+		t.Fatalf("read-only on = %+v, %v; want toolsets still unchosen", x, err)
+	}
+	x, err = e.svc.Exposure.SetExposure(ctx, contracts.ExposureSettings{Toolsets: []string{contracts.ToolsetExchange, contracts.ToolsetStudy, contracts.ToolsetExchange}})
+	if err != nil || !slices.Equal(x.Toolsets, []string{contracts.ToolsetStudy, contracts.ToolsetExchange}) || x.ReadOnly {
+		t.Fatalf("choosing study and exchange = %+v, %v", x, err)
+	}
+	for _, change := range []contracts.ExposureSettings{
+		{ReadOnly: true},
+		{DisabledTools: []string{contracts.ToolGetStats}},
+		{},
+	} {
+		if _, err := e.svc.Exposure.SetExposure(ctx, change); err != nil {
+			t.Fatal(err)
+		}
+		x, err = e.svc.Exposure.Exposure(ctx)
+		if err != nil || !slices.Equal(x.Toolsets, []string{contracts.ToolsetStudy, contracts.ToolsetExchange}) ||
+			x.ReadOnly != change.ReadOnly || !slices.Equal(x.DisabledTools, append([]string{}, change.DisabledTools...)) {
+			t.Errorf("after %+v the settings are %+v, %v; want the toolsets kept", change, x, err)
+		}
+	}
+	if x, err = e.svc.Exposure.SetExposure(ctx, contracts.ExposureSettings{Toolsets: []string{contracts.ToolsetAdmin, contracts.ToolsetsAll}}); err != nil || !slices.Equal(x.Toolsets, []string{contracts.ToolsetsAll}) {
+		t.Errorf("choosing all with admin = %+v, %v; want [all]", x, err)
+	}
+	for _, bad := range [][]string{{}, {"everything"}} {
+		_, err = e.svc.Exposure.SetExposure(ctx, contracts.ExposureSettings{Toolsets: bad})
+		wantKind(t, err, contracts.KindInvalid)
+		if msg := contracts.MessageOf(err); !strings.Contains(msg, "study") || !strings.Contains(msg, "all") {
+			t.Errorf("toolsets %q refused with %q; want the known names", bad, msg)
+		}
+	}
+	if x, _ = e.svc.Exposure.Exposure(ctx); !slices.Equal(x.Toolsets, []string{contracts.ToolsetsAll}) {
+		t.Errorf("a refused choice changed the settings: %+v", x)
+	}
+	// Another account's choice is its own.
+	if other, err := e.svc.Exposure.Exposure(e.user("bo@example.com")); err != nil || other.Toolsets != nil {
+		t.Errorf("another account's exposure = %+v, %v", other, err)
+	}
+}
+
 func TestAuditPaging(t *testing.T) { eachStore(t, testAuditPaging) }
 
 func testAuditPaging(t *testing.T, store string) {
