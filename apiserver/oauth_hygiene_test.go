@@ -215,6 +215,12 @@ func TestOAuthUnusedClientsPurged(t *testing.T) {
 	if s := consent(unused); s != http.StatusBadRequest {
 		t.Errorf("the purged client's consent page: %d, want 400", s)
 	}
+	// The token endpoint answers a removed client 401 invalid_client
+	// (RFC 6749 §5.2), on which a client registers again.
+	status, body, _ := tokenRequest(t, e, url.Values{"grant_type": {"refresh_token"}, "refresh_token": {"tbor_nope"}, "client_id": {unused}})
+	if status != http.StatusUnauthorized || body["error"] != "invalid_client" {
+		t.Errorf("a token request of the purged client: %d %v, want 401 invalid_client", status, body)
+	}
 	if s := consent(f.conf.ClientID); s != http.StatusOK {
 		t.Errorf("the used client's consent page after the purge: %d, want 200", s)
 	}

@@ -50,6 +50,16 @@ func (f *oauthFixture) tokens(t *testing.T, opts ...oauth2.AuthCodeOption) *oaut
 	return tok
 }
 
+// other registers a second client and returns its id.
+func (f *oauthFixture) other(t *testing.T) string {
+	t.Helper()
+	status, reg := register(t, f.e, `{"client_name":"Another App","redirect_uris":["`+testRedirect+`"]}`)
+	if status != http.StatusCreated {
+		t.Fatalf("registration: %d %v", status, reg)
+	}
+	return reg["client_id"].(string)
+}
+
 // works reports whether an access token is accepted on the MCP path.
 func (f *oauthFixture) works(t *testing.T, token, path, host string) bool {
 	t.Helper()
@@ -291,7 +301,7 @@ func TestOAuthRefusals(t *testing.T) {
 		for name, change := range map[string]func(url.Values){
 			"redirect": func(q url.Values) { q.Set("redirect_uri", "http://127.0.0.1:7777/other") },
 			"resource": func(q url.Values) { q.Set("resource", "https://"+mcpHost+"/") },
-			"client":   func(q url.Values) { q.Set("client_id", "tbc_someone_else") },
+			"client":   func(q url.Values) { q.Set("client_id", f.other(t)) },
 		} {
 			v := oauth2.GenerateVerifier()
 			code := authorize(t, e, f.conf, f.cookies, v, nil)
@@ -475,17 +485,54 @@ func TestOAuthRefusals(t *testing.T) {
 
 	t.Run("token endpoint errors use RFC 6749 bodies", func(t *testing.T) {
 		for form, want := range map[string]string{
-			"grant_type=password&client_id=x":                              "unsupported_grant_type",
-			"client_id=x":                                                  "invalid_request",
+			"grant_type=password&client_id=C":                              "unsupported_grant_type",
+			"client_id=C":                                                  "invalid_request",
 			"grant_type=authorization_code":                                "invalid_request",
-			"grant_type=authorization_code&client_id=x&code=zz":            "invalid_grant",
-			"grant_type=refresh_token&client_id=x&refresh_token=tbor_nope": "invalid_grant",
+			"grant_type=authorization_code&client_id=C&code=zz":            "invalid_grant",
+			"grant_type=refresh_token&client_id=C&refresh_token=tbor_nope": "invalid_grant",
 		} {
-			q, _ := url.ParseQuery(form)
+			q, _ := url.ParseQuery(strings.ReplaceAll(form, "=C", "="+f.conf.ClientID))
 			status, body, h := tokenRequest(t, e, q)
 			if status != http.StatusBadRequest || body["error"] != want || body["error_description"] == "" || h.Get("Cache-Control") != "no-store" {
 				t.Errorf("%s: %d %v, want 400 %s", form, status, body, want)
 			}
+		}
+	})
+
+	// RFC 6749 §5.2: a client_id registered nowhere here is invalid_client
+	// with 401, whatever the grant, before its code is spent; Claude
+	// registers again on this answer.
+	t.Run("unknown client is invalid_client 401", func(t *testing.T) {
+		v := oauth2.GenerateVerifier()
+		code := authorize(t, e, f.conf, f.cookies, v, nil)
+		for _, id := range []string{"tbc_nobody", "x", "https://app.example/", strings.Repeat("z", 300)} {
+			for _, form := range []url.Values{
+				{"grant_type": {"authorization_code"}, "code": {code}, "code_verifier": {v}, "redirect_uri": {testRedirect}},
+				{"grant_type": {"refresh_token"}, "refresh_token": {"tbor_nope"}},
+				{"grant_type": {"password"}},
+			} {
+				form.Set("client_id", id)
+				status, body, h := tokenRequest(t, e, form)
+				if status != http.StatusUnauthorized || body["error"] != "invalid_client" || body["error_description"] == "" || h.Get("Cache-Control") != "no-store" {
+					t.Errorf("client %.20q, %s: %d %v, want 401 invalid_client", id, form.Get("grant_type"), status, body)
+				}
+			}
+		}
+		// Named by HTTP Basic, the answer names the scheme.
+		req, _ := http.NewRequest(http.MethodPost, e.addr+"/oauth/token", strings.NewReader("grant_type=refresh_token&refresh_token=tbor_nope"))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.SetBasicAuth("tbc_nobody", "")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusUnauthorized || !strings.HasPrefix(resp.Header.Get("WWW-Authenticate"), "Basic") {
+			t.Errorf("unknown client by Basic: %d, WWW-Authenticate %q; want 401 Basic", resp.StatusCode, resp.Header.Get("WWW-Authenticate"))
+		}
+		// The code was not spent: its own client still exchanges it.
+		if _, err := f.conf.Exchange(f.ctx, code, oauth2.VerifierOption(v)); err != nil {
+			t.Errorf("the code after the unknown clients' attempts: %v", err)
 		}
 	})
 }

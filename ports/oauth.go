@@ -34,8 +34,11 @@ type OAuthService interface {
 	// the principal is a web session; fails as CheckAuthorize does.
 	Decide(ctx context.Context, req contracts.OAuthAuthorizeRequest, approve bool, granted []contracts.Scope) (string, error)
 	// Token answers a token request: authorization_code (PKCE S256) or
-	// refresh_token (rotated). A replayed code or a reused refresh token
-	// revokes the grant it belongs to and fails with invalid_grant.
+	// refresh_token (rotated). Unauthenticated with invalid_client when
+	// client_id names no registered client (never registered, or removed)
+	// or a malformed metadata document URL, before a code is spent. A
+	// replayed code or a reused refresh token revokes the grant it
+	// belongs to and fails with invalid_grant.
 	Token(ctx context.Context, req contracts.OAuthTokenRequest) (contracts.OAuthTokens, error)
 	// Revoke revokes an access or refresh token of the client (RFC 7009);
 	// an unknown token is not an error.

@@ -322,6 +322,9 @@ func (s *OAuthService) Token(ctx context.Context, req contracts.OAuthTokenReques
 	if req.ClientID == "" {
 		return contracts.OAuthTokens{}, contracts.OAuthErrorf(contracts.KindInvalid, contracts.OAuthInvalidRequest, "client_id is required")
 	}
+	if err := s.knownClient(ctx, req.ClientID); err != nil {
+		return contracts.OAuthTokens{}, err
+	}
 	switch req.GrantType {
 	case "authorization_code":
 		return s.exchangeCode(ctx, req)
@@ -332,6 +335,31 @@ func (s *OAuthService) Token(ctx context.Context, req contracts.OAuthTokenReques
 	}
 	return contracts.OAuthTokens{}, contracts.OAuthErrorf(contracts.KindInvalid, contracts.OAuthUnsupportedGrantType,
 		"grant_type must be authorization_code or refresh_token")
+}
+
+// knownClient checks the client a token request names before anything
+// is spent: a registered client must still be registered (never
+// registered here, or purged unused), a metadata document URL well
+// formed; otherwise invalid_client, unauthenticated (RFC 6749 §5.2: the
+// endpoint answers 401, and a client such as Claude registers again).
+func (s *OAuthService) knownClient(ctx context.Context, id string) error {
+	if IsClientDocumentID(id) {
+		if err := ValidateClientDocumentURL(id); err != nil {
+			return contracts.OAuthErrorf(contracts.KindUnauthenticated, contracts.OAuthInvalidClient, contracts.MessageOf(err))
+		}
+		return nil
+	}
+	unknown := contracts.OAuthErrorf(contracts.KindUnauthenticated, contracts.OAuthInvalidClient,
+		"unknown client_id: this client is not registered here (it may have been removed); register it again")
+	if !kernel.PlausibleID(id) {
+		return unknown
+	}
+	if _, err := s.store.OAuth().ClientByID(ctx, id); contracts.IsKind(err, contracts.KindNotFound) {
+		return unknown
+	} else if err != nil {
+		return kernel.Fail(err)
+	}
+	return nil
 }
 
 func (s *OAuthService) exchangeCode(ctx context.Context, req contracts.OAuthTokenRequest) (contracts.OAuthTokens, error) {

@@ -12,6 +12,7 @@ import (
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/domain"
 	"github.com/takhtabush/takhtabush/domain/identity"
+	"github.com/takhtabush/takhtabush/ports"
 )
 
 // oauthEnv is the authorization server on a real store with the test clock.
@@ -107,6 +108,60 @@ func TestOAuthService(t *testing.T) {
 		// The refresh token (30 days) still works.
 		if _, err := o.Token(context.Background(), contracts.OAuthTokenRequest{GrantType: "refresh_token", ClientID: clientID, RefreshToken: tok.RefreshToken}); err != nil {
 			t.Errorf("refresh after the purge: %v", err)
+		}
+	})
+}
+
+// TestOAuthTokenUnknownClient: the token endpoint's service answers a
+// client_id registered nowhere, or one removed (the unused-client purge),
+// unauthenticated with invalid_client for every grant type, before the
+// code it presents is spent.
+func TestOAuthTokenUnknownClient(t *testing.T) {
+	eachStore(t, func(t *testing.T, kind string) {
+		e := newEnv(t, kind)
+		o := oauthEnv(e)
+		ada := e.user("ada@example.com")
+		clientID, code := codeFor(t, o, ada)
+		unknownClient := func(what string, err error) {
+			t.Helper()
+			if !contracts.IsKind(err, contracts.KindUnauthenticated) || contracts.OAuthCodeOf(err) != contracts.OAuthInvalidClient ||
+				!strings.Contains(contracts.MessageOf(err), "register") {
+				t.Errorf("%s: %v (kind %s, code %s); want unauthenticated invalid_client saying to register again", what, err, contracts.KindOf(err), contracts.OAuthCodeOf(err))
+			}
+		}
+		for _, id := range []string{"tbc_nobody", "x y", "https://app.example/"} {
+			for _, grant := range []string{"authorization_code", "refresh_token", "password"} {
+				_, err := o.Token(context.Background(), contracts.OAuthTokenRequest{GrantType: grant, ClientID: id, Code: code,
+					RedirectURI: "https://app.example/cb", CodeVerifier: verifier, RefreshToken: contracts.OAuthRefreshPrefix + "nope"})
+				if id == "https://app.example/" {
+					// A metadata document URL is not looked up here, only checked.
+					if contracts.OAuthCodeOf(err) != contracts.OAuthInvalidClient {
+						t.Errorf("client %q, %s: %v; want invalid_client", id, grant, err)
+					}
+					continue
+				}
+				unknownClient("client "+id+", "+grant, err)
+			}
+		}
+		// The code was not spent by those attempts.
+		tok, err := o.Token(context.Background(), contracts.OAuthTokenRequest{GrantType: "authorization_code", ClientID: clientID, Code: code,
+			RedirectURI: "https://app.example/cb", CodeVerifier: verifier})
+		if err != nil {
+			t.Fatalf("the client's own exchange after unknown clients tried its code: %v", err)
+		}
+		// A client removed by the purge of unused registrations.
+		removed, err := o.Register(context.Background(), contracts.OAuthRegistration{RedirectURIs: []string{"https://app.example/cb"}, ClientName: "Gone"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n, err := e.store.Expiry().DeleteExpired(context.Background(), ports.ExpiringOAuthClients, e.clock.Now().Add(time.Second), 100); err != nil || n != 1 {
+			t.Fatalf("purging the unused client: %d, %v; want 1", n, err)
+		}
+		_, err = o.Token(context.Background(), contracts.OAuthTokenRequest{GrantType: "refresh_token", ClientID: removed.ID, RefreshToken: tok.RefreshToken})
+		unknownClient("a removed client", err)
+		// The used client stays and refreshes.
+		if _, err := o.Token(context.Background(), contracts.OAuthTokenRequest{GrantType: "refresh_token", ClientID: clientID, RefreshToken: tok.RefreshToken}); err != nil {
+			t.Errorf("the used client's refresh after the purge: %v", err)
 		}
 	})
 }

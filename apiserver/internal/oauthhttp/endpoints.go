@@ -69,6 +69,11 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 	if status >= 500 {
 		h.log.LogAttrs(r.Context(), slog.LevelError, "oauth endpoint failed", slog.String("path", obs.LoggedPath(r)), slog.Any("err", err))
 	}
+	if _, _, basic := r.BasicAuth(); basic && status == http.StatusUnauthorized {
+		// RFC 6749 §5.2: a client that authenticated with the
+		// Authorization header is told the scheme it used.
+		w.Header().Set("WWW-Authenticate", `Basic realm="oauth"`)
+	}
 	writeOAuthError(w, status, code, contracts.MessageOf(err))
 }
 
