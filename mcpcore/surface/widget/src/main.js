@@ -3,8 +3,11 @@
 // through the official SDK's App class over postMessage: the host hands it
 // the tool result (a study session with its current card rendered and
 // sanitised on the server), and every rating goes back through the host as
-// a tools/call of submit_review. It never reaches the server itself and
-// holds no credential. Card HTML comes only from the server's renderer
+// a tools/call of submit_review (an undo, as one of the app-only
+// undo_last_rating; an export, of export_deck, handed to the host's
+// ui/download-file). After each rating or undo it tells the host's model
+// where the session stands (ui/update-model-context). It never reaches the
+// server itself and holds no credential. Card HTML comes only from the server's renderer
 // (structuredContent.frontHtml / backHtml), and a card's note-type CSS only
 // from the server's scoper (structuredContent.cardCss, confined to the
 // card's .nt-card container, with nothing in it that loads); everything
@@ -42,6 +45,10 @@ const ui = {
   recheck: $("recheck"),
   link: $("link"),
   expand: $("expand"),
+  undo: $("undo"),
+  exportBtn: $("export"),
+  exportLine: $("export-line"),
+  exportLink: $("export-link"),
   cardStyle: document.createElement("style"),
 };
 // The current card's note-type CSS goes here, after the widget's own styles.
@@ -58,6 +65,8 @@ let shownAt = 0;
 let busy = false;
 /** What this widget rated, for the summary. */
 const tally = { again: 0, hard: 0, good: 0, easy: 0 };
+/** The host refused a tools/call: nothing more is asked of it. */
+let refusedCalls = false;
 
 const app = new App({ name: "takhtabush-study", version: "1.0.0" }, {}, { autoResize: true });
 
@@ -113,6 +122,8 @@ function show(session) {
   setStatus("");
   setLink(session.studyUrl);
   setProgress(session.reviewed, session.remaining);
+  ui.undo.hidden = refusedCalls || !(session.reviewed > 0);
+  ui.undo.disabled = false;
   if (session.current && typeof session.frontHtml === "string") {
     ui.front.innerHTML = session.frontHtml;
     ui.back.innerHTML = session.backHtml || "";
@@ -169,9 +180,10 @@ function showDone(session) {
     ui.tally.append(li);
   }
   ui.recheck.hidden = !pending;
+  ui.exportBtn.hidden = refusedCalls || typeof session.deckId !== "string" || session.deckId === "";
+  ui.exportBtn.disabled = false;
   ui.done.hidden = false;
   ui.app.dataset.state = "done";
-  if (!pending && reviewed > 0) tellModel(session);
 }
 
 // typeBox puts a typing box where a type-in card's question asks for the
@@ -281,7 +293,95 @@ async function rate(rating) {
   const out = res.structuredContent || {};
   if (!out.replayed) tally[rating]++;
   const note = out.interval ? `${LABELS[rating]}: next in ${out.interval}` : `${LABELS[rating]} saved`;
-  await refresh(sessionId, note);
+  const did = `The user rated a card ${rating}${out.interval ? ` (next in ${out.interval})` : ""}.`;
+  if (await refresh(sessionId, note)) tellModel(view, did);
+}
+
+// undo takes back the session's last rating (the app-only
+// undo_last_rating): the card's schedule goes back and the session shows
+// it again.
+async function undo() {
+  if (!view || busy || refusedCalls) return;
+  busy = true;
+  setButtons(false);
+  ui.undo.disabled = true;
+  setStatus("Undoing…");
+  const { sessionId } = view;
+  let res;
+  try {
+    res = await app.callServerTool({ name: "undo_last_rating", arguments: { sessionId } });
+  } catch (err) {
+    refused("This chat app did not pass the undo on.", err);
+    return;
+  }
+  if (res.isError) {
+    const reason = textOf(res) || "Nothing was undone.";
+    if (!(await refresh(sessionId, reason))) refused(reason);
+    return;
+  }
+  const out = res.structuredContent || {};
+  const rating = RATINGS.includes(out.rating) ? out.rating : "";
+  if (rating && tally[rating] > 0) tally[rating]--;
+  const note = rating ? `${LABELS[rating]} undone: the card is back` : "Last rating undone";
+  const did = `The user undid their last rating${rating ? ` (${rating})` : ""}; that card is shown again.`;
+  if (await refresh(sessionId, note)) tellModel(view, did);
+}
+
+// exportDeck exports the session's deck as an Anki package (export_deck)
+// and hands its download link to the host (ui/download-file); a host that
+// cannot download gets the link itself, and when the export is not
+// offered to this widget (its tool is outside the connection's toolsets,
+// or refused), the deck's page in Takhtabush, which exports it.
+async function exportDeck() {
+  if (!view?.deckId || busy) return;
+  busy = true;
+  ui.exportBtn.disabled = true;
+  setStatus("Preparing the export…");
+  let res = null;
+  try {
+    res = await app.callServerTool({ name: "export_deck", arguments: { deckId: view.deckId } });
+  } catch (err) {
+    console.warn("takhtabush widget:", err);
+  }
+  busy = false;
+  ui.exportBtn.disabled = false;
+  const url = res && !res.isError ? res.structuredContent?.downloadUrl : "";
+  if (typeof url !== "string" || !/^https?:\/\//.test(url)) {
+    const page = deckPage();
+    setStatus(page ? "This chat app cannot export the deck here; export it from its page in Takhtabush." : textOf(res) || "The deck could not be exported.");
+    if (page) setExportLink(page, "Open the deck in Takhtabush to export it");
+    return;
+  }
+  if (app.getHostCapabilities()?.downloadFile) {
+    try {
+      const out = await app.downloadFile({
+        contents: [{ type: "resource_link", uri: url, name: "deck.apkg", title: "Anki package of the deck", mimeType: "application/octet-stream" }],
+      });
+      if (!out?.isError) {
+        setStatus("The deck's .apkg is on its way to your downloads.");
+        return;
+      }
+    } catch (err) {
+      console.warn("takhtabush widget:", err);
+    }
+  }
+  setStatus("");
+  setExportLink(url, "Download the deck's .apkg (the link works for 10 minutes)");
+}
+
+// deckPage is the session's deck in the web app, on the study link's origin.
+function deckPage() {
+  try {
+    return `${new URL(view.studyUrl).origin}/decks/${encodeURIComponent(view.deckId)}`;
+  } catch {
+    return "";
+  }
+}
+
+function setExportLink(url, text) {
+  ui.exportLink.href = url;
+  ui.exportLink.textContent = text;
+  ui.exportLine.hidden = false;
 }
 
 // refresh asks the host for the session again (render_study_session with
@@ -308,20 +408,40 @@ async function refresh(sessionId, note) {
 function refused(message, err) {
   busy = false;
   if (err) console.warn("takhtabush widget:", err);
+  refusedCalls = true;
   ui.app.dataset.state = "refused";
   ui.actions.hidden = true;
+  ui.undo.hidden = true;
+  ui.exportBtn.hidden = true;
   const link = view?.studyUrl;
   setStatus(link ? `${message} Continue in Takhtabush with the link below.` : message);
   if (link) setLink(link);
 }
 
-// tellModel adds the session's outcome to the conversation's context, when
-// the host accepts that, so the assistant knows what was studied.
-function tellModel(session) {
-  if (!app.getHostCapabilities()?.updateModelContext) return;
-  const parts = RATINGS.filter((r) => tally[r] > 0).map((r) => `${LABELS[r].toLowerCase()} ${tally[r]}`);
-  const text = `The user finished study session ${session.sessionId} in the widget: ${plural(session.reviewed, "card")} reviewed${parts.length ? ` (${parts.join(", ")})` : ""}.`;
-  app.updateModelContext({ content: [{ type: "text", text }] }).catch(() => {});
+// tellModel puts where the session stands into the conversation's context
+// (ui/update-model-context, when the host accepts it; each update replaces
+// the last), after each rating or undo, so the assistant knows what was
+// studied, how it was rated and what remains without asking the server.
+function tellModel(session, did) {
+  if (!session || !app.getHostCapabilities()?.updateModelContext) return;
+  const parts = RATINGS.filter((r) => tally[r] > 0).map((r) => `${r} ${tally[r]}`);
+  const rated = parts.length ? ` Rated in the widget: ${parts.join(", ")}.` : "";
+  const reviewed = session.reviewed || 0;
+  const remaining = session.remaining || 0;
+  let where;
+  if (session.done) {
+    where = `The user finished study session ${session.sessionId} in the widget: ${plural(reviewed, "card")} reviewed.`;
+  } else if (!session.current && session.nextCardAt) {
+    where = `Study session ${session.sessionId} in the widget: ${plural(reviewed, "card")} reviewed; the next comes back at ${session.nextCardAt} (a learning step).`;
+  } else {
+    where = `Study session ${session.sessionId} in the widget: ${reviewed} of ${reviewed + remaining} cards reviewed, ${remaining} remaining.`;
+  }
+  const text = `${where}${rated}${did ? ` Last: ${did}` : ""}`;
+  const structuredContent = {
+    sessionId: session.sessionId, deckId: session.deckId, reviewed, remaining, done: !!session.done,
+    ratings: { ...tally }, last: did || "",
+  };
+  app.updateModelContext({ content: [{ type: "text", text }], structuredContent }).catch(() => {});
 }
 
 function setIntervals(previews) {
@@ -372,6 +492,14 @@ ui.reveal.addEventListener("click", reveal);
 ui.ratings.addEventListener("click", (e) => {
   const btn = e.target.closest("button[data-rating]");
   if (btn) rate(btn.dataset.rating);
+});
+ui.undo.addEventListener("click", undo);
+ui.exportBtn.addEventListener("click", exportDeck);
+// The export link opens through the host when it can, as the study link.
+ui.exportLink.addEventListener("click", (e) => {
+  if (!app.getHostCapabilities()?.openLinks || !ui.exportLink.href) return;
+  e.preventDefault();
+  app.openLink({ url: ui.exportLink.href }).catch(() => window.open(ui.exportLink.href, "_blank", "noopener"));
 });
 ui.recheck.addEventListener("click", () => {
   if (view && !busy) refresh(view.sessionId, "");
