@@ -15,7 +15,7 @@ var reservedClasses = map[string]bool{}
 
 func init() {
 	for _, c := range strings.Fields(`account actions advisor affected again answer app audit-list audit-row audit-tool
-		axis back badge bar bar-again bulk-bar bar-cell bar-due bar-ok brand button card chart check content current danger
+		axis back badge bar bar-again bulk-bar card-actions bar-cell bar-due bar-ok brand button card chart check content current danger
 		danger-zone deck-list deck-name dropped-list due easy error export-link face facts field-error figures filter-grid filters flash foot ghost good
 		grid grid2 hard hint inline is-hidden ivl key keys label lead legend link meter meter-fill muted n narrow nav
 		newkey next notice nt-card num pager panel primary progress r-again rate rating rating-again rating-good

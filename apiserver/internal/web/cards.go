@@ -156,8 +156,15 @@ func (p *DeckPages) deleteDeck(w http.ResponseWriter, r *http.Request, v View) {
 }
 
 func (p *DeckPages) startStudy(w http.ResponseWriter, r *http.Request, v View) {
-	args := contracts.StartStudySessionArgs{DeckID: r.PathValue("id")}
-	s, err := p.svc.Study.StartSession(r.Context(), args)
+	args := contracts.StartStudySessionArgs{DeckID: r.PathValue("id"), Cram: r.PostFormValue("cram") == "1"}
+	ahead, err := formInt(r, "aheadDays")
+	if ahead != nil {
+		args.ReviewAheadDays = *ahead
+	}
+	var s contracts.StudySession
+	if err == nil {
+		s, err = p.svc.Study.StartSession(r.Context(), args)
+	}
 	if err != nil {
 		p.site.Fail(w, r, v, err)
 		return
@@ -189,6 +196,9 @@ func (p *DeckPages) exportDeck(w http.ResponseWriter, r *http.Request, v View) {
 type editData struct {
 	Card  contracts.Card
 	Decks []contracts.Deck
+	// Next is the study page the form was opened from, gone back to once
+	// saved ("": the card's deck).
+	Next string
 }
 
 // editCard shows a card's edit form: a plain card's front, back and tags,
@@ -214,7 +224,7 @@ func (p *DeckPages) renderEdit(w http.ResponseWriter, r *http.Request, v View, s
 		p.site.Fail(w, r, v, err)
 		return
 	}
-	v.Title, v.Nav, v.Data = "Edit card", "decks", editData{Card: c, Decks: decks}
+	v.Title, v.Nav, v.Data = "Edit card", "decks", editData{Card: c, Decks: decks, Next: studyReturn(r)}
 	p.site.R.Render(w, r, status, "card-edit", v)
 }
 
@@ -266,6 +276,10 @@ func (p *DeckPages) patch(w http.ResponseWriter, r *http.Request, v View, patch 
 		return
 	}
 	p.audited(r, contracts.ToolUpdateCards, map[string]any{"updates": []contracts.CardPatch{patch}}, patch.ID)
+	if next := studyReturn(r); next != "" {
+		SeeOther(w, r, next+"?edited=1")
+		return
+	}
 	c, err := p.svc.Cards.GetCard(r.Context(), patch.ID)
 	if err != nil {
 		p.site.Fail(w, r, v, err)

@@ -62,7 +62,7 @@ func NewDeckPages(site *Site, svc DeckServices) *DeckPages {
 //	POST /decks/{id}/optimize, …/cancel      optimise the preset's weights; stop it
 //	GET  /decks/{id}/retention               workload at several desired retentions
 //	GET  /decks/{id}/delete, POST …          delete, after a confirmation
-//	POST /decks/{id}/study                   start a session → /study/{sessionId}
+//	POST /decks/{id}/study                   start a session → /study/{sessionId} (aheadDays=N: study ahead; cram=1: cram)
 //	GET  /cards                              the card browser: every deck's cards, search, a page at a time
 //	POST /cards/bulk                         suspend, unsuspend, bury, move, tag, untag or delete the chosen cards
 //	GET  /cards/{id}                         a card: its text, deck, tags and schedule
@@ -74,6 +74,7 @@ func NewDeckPages(site *Site, svc DeckServices) *DeckPages {
 //	GET  /study/{id}                         study: front, reveal, rate
 //	POST /study/{id}/review                  rate the current card
 //	POST /study/{id}/undo                    take back the session's last rating
+//	POST /study/{id}/bury, …/suspend, …/mark bury, suspend, mark (tag "marked") the current card; its Edit opens /cards/{id}/edit?next=/study/{id}
 func (p *DeckPages) Register(mux Router) {
 	s := p.site
 	mux.Handle("GET /decks", s.Page(p.decks))
@@ -110,6 +111,8 @@ func (p *DeckPages) Register(mux Router) {
 	mux.Handle("POST /study/{id}/review", s.Page(p.review))
 	mux.Handle("POST /study/{id}/undo", s.Page(p.undo))
 	mux.Handle("POST /study/{id}/bury", s.Page(p.bury))
+	mux.Handle("POST /study/{id}/suspend", s.Page(p.studySuspend))
+	mux.Handle("POST /study/{id}/mark", s.Page(p.studyMark))
 	mux.Handle("POST /decks/{id}/unbury", s.Page(p.unbury))
 }
 

@@ -26,6 +26,7 @@ type noteEditData struct {
 	Tags   string
 	DeckID string // the deck the form has chosen
 	Decks  []contracts.Deck
+	Next   string // the study page the form was opened from (see editData)
 }
 
 // noteEditForm loads what the edit form of card c, made from note n, shows:
@@ -63,6 +64,7 @@ func (p *DeckPages) editNote(w http.ResponseWriter, r *http.Request, v View, c c
 		p.site.Fail(w, r, v, err)
 		return
 	}
+	data.Next = studyReturn(r)
 	v.Title, v.Nav, v.Data = "Edit note", "decks", data
 	p.site.Render(w, r, "note-edit", v)
 }
@@ -120,6 +122,10 @@ func (p *DeckPages) saveNote(w http.ResponseWriter, r *http.Request, v View) {
 		p.patch(w, r, v, contracts.CardPatch{ID: c.ID, DeckID: &deck}, flash, nil)
 		return
 	}
+	if next := studyReturn(r); next != "" {
+		SeeOther(w, r, next+"?edited=1")
+		return
+	}
 	SeeOther(w, r, "/decks/"+c.DeckID+"?flash="+flash)
 }
 
@@ -132,6 +138,7 @@ func (p *DeckPages) refuseNote(w http.ResponseWriter, r *http.Request, v View, n
 		p.site.Fail(w, r, v, err)
 		return
 	}
+	data.Next = studyReturn(r)
 	for i := range data.Fields {
 		data.Fields[i].Value = r.PostFormValue("field-" + strconv.Itoa(i))
 	}

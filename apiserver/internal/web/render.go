@@ -118,6 +118,8 @@ func (r *Renderer) funcs() template.FuncMap {
 		// limits writes a form control's maxlength/required or
 		// type=number/min/max from a tool argument's schema (limitAttrs).
 		"limits": limitAttrs,
+		// maxAhead is the most days a session may study ahead.
+		"maxAhead": func() int { return contracts.MaxReviewAheadDays },
 	}
 }
 

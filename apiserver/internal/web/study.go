@@ -45,6 +45,9 @@ type studyData struct {
 	Studied []studiedRow
 	Cards   int // distinct cards among Studied
 	Undo    *studiedRow
+	// Marked: the current card carries MarkedTag; Audio: its text plays
+	// sound (the page offers Replay audio).
+	Marked, Audio bool
 }
 
 // studiedRow is one rating of the session as the page lists it.
@@ -98,6 +101,8 @@ func (p *DeckPages) study(w http.ResponseWriter, r *http.Request, v View) {
 		data.Front, data.Back = p.html(s.Current.Front), p.html(s.Current.Back)
 		data.TypeIn = strings.Contains(string(data.Front), `<span class="`+contracts.TypeInClass+`">`)
 		data.Buttons = p.buttons(r, s)
+		data.Marked = hasTag(s.Current.Tags, MarkedTag)
+		data.Audio = strings.Contains(string(data.Front)+string(data.Back), "<audio")
 		// A card whose style cannot be read is still studied, unstyled.
 		css, err := p.svc.Notes.CardStyle(ctx, s.Current.CardID, "."+cardStyleScope)
 		data.Styled = err == nil && css != ""
@@ -129,6 +134,14 @@ func (p *DeckPages) study(w http.ResponseWriter, r *http.Request, v View) {
 		data.Last, v.Flash = "", "Rating undone: the card is waiting again."
 	case q.Get("buried") == "1":
 		v.Flash = "Card buried: it comes back tomorrow."
+	case q.Get("suspended") == "1":
+		v.Flash = "Card suspended: it is not studied until you unsuspend it (deck page or Cards)."
+	case q.Get("marked") == "1":
+		v.Flash = "Card marked: Cards finds it by the tag " + MarkedTag + "."
+	case q.Get("marked") == "0":
+		v.Flash = "Mark taken off."
+	case q.Get("edited") == "1":
+		v.Flash = "Card saved; here it is as it studies now."
 	case q.Get("leech") == "1":
 		v.Flash = "That card has lapsed " + strconv.Itoa(d.Settings.WithDefaults().LeechThreshold) + " times or more: it is a leech, and its note is tagged leech."
 		if d.Settings.WithDefaults().LeechAction == contracts.LeechActionSuspend {

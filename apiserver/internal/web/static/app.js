@@ -20,6 +20,12 @@ function initStudy() {
   var started = Date.now();
   var duration = study ? study.querySelectorAll("input[name=durationMs]") : [];
 
+  var edit = document.querySelector("[data-edit]");
+  var replay = document.querySelector("[data-replay]");
+  if (replay) {
+    replay.hidden = false;
+    replay.addEventListener("click", function () { playAudio(shown()); });
+  }
   var typed = study && document.querySelector("[data-typed]");
   var typeinForm = document.querySelector("[data-typein-form]");
   function shown() { return !ratings || !ratings.hidden; }
@@ -29,6 +35,8 @@ function initStudy() {
     if (back) back.hidden = false;
     if (ratings) ratings.hidden = false;
     if (reveal) reveal.hidden = true;
+    var keep = document.querySelector("[data-shown]");
+    if (keep) keep.value = "1";
     var first = ratings && ratings.querySelector("button[data-rating='3']");
     if (first) first.focus();
   }
@@ -62,6 +70,8 @@ function initStudy() {
       undo.click();
       return;
     }
+    if (key === "e" && edit) { e.preventDefault(); edit.click(); return; }
+    if (key === "r" && replay) { e.preventDefault(); replay.click(); return; }
     if (!study) return;
     if (e.key === " " || e.key === "Enter") {
       if (!shown()) { e.preventDefault(); show(); }
@@ -72,6 +82,23 @@ function initStudy() {
       if (b) { e.preventDefault(); b.click(); }
     }
   });
+}
+
+// playAudio plays the audio of the card's faces on show (the front's,
+// and the back's once the answer is shown) one after another from the
+// start, as Anki's replay does.
+function playAudio(withBack) {
+  var list = [].slice.call(document.querySelectorAll("#front audio" + (withBack ? ", #back audio" : "")));
+  document.querySelectorAll("audio").forEach(function (a) { a.pause(); });
+  function next(i) {
+    if (i >= list.length) return;
+    var a = list[i];
+    a.currentTime = 0;
+    a.onended = function () { a.onended = null; next(i + 1); };
+    var p = a.play();
+    if (p && p.catch) p.catch(function () { next(i + 1); });
+  }
+  next(0);
 }
 
 // compareTyped shows, in place of the expected answer of a type-in card
