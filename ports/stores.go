@@ -353,6 +353,12 @@ type StudyQuery struct {
 	// Now is the time retrievability and overdueness are computed at.
 	Now  time.Time
 	Cram bool
+	// WithTies, with Order "due", also returns the review-phase cards due
+	// at the same time as the ReviewLimit-th (up to TieLimit cards in
+	// all), so the caller breaks those ties itself: which cards a limit
+	// takes is then not decided by id.
+	WithTies bool
+	TieLimit int
 }
 
 // Review-log kinds.

@@ -53,11 +53,22 @@ WHERE c.user_id = $1 AND c.deck_id = $2 AND `+queued+` AND `+learningPhase+` AND
 	if q.ReviewLimit <= 0 {
 		return learning, []ports.CardRow{}, nil
 	}
-	query := `SELECT ` + cardCols + ` FROM cards c WHERE c.user_id = ` + a.add(userID) + ` AND c.deck_id = ` + a.add(deckID) + ` AND ` + queued
-	if !q.Cram {
-		query += ` AND c.phase = 'review' AND c.due <= ` + a.add(ms(q.ReviewDueBy)) + ` AND ` + unburied(a.add(ms(q.Now)))
+	where := func() string {
+		w := ` FROM cards c WHERE c.user_id = ` + a.add(userID) + ` AND c.deck_id = ` + a.add(deckID) + ` AND ` + queued
+		if !q.Cram {
+			w += ` AND c.phase = 'review' AND c.due <= ` + a.add(ms(q.ReviewDueBy)) + ` AND ` + unburied(a.add(ms(q.Now)))
+		}
+		return w
 	}
-	query += ` ORDER BY ` + order + ` LIMIT ` + a.add(q.ReviewLimit)
+	query := `SELECT ` + cardCols + where()
+	limit := q.ReviewLimit
+	if q.WithTies && (q.Order == "" || q.Order == "due") {
+		// Every card due no later than the ReviewLimit-th: the limit's
+		// cards and the ties at its edge.
+		query += ` AND c.due <= COALESCE((SELECT c.due` + where() + ` ORDER BY c.due LIMIT 1 OFFSET ` + a.add(q.ReviewLimit-1) + `), c.due)`
+		limit = max(q.TieLimit, q.ReviewLimit)
+	}
+	query += ` ORDER BY ` + order + ` LIMIT ` + a.add(limit)
 	review, err := s.scanCards(ctx, "review cards", query, a...)
 	if err != nil {
 		return nil, nil, err

@@ -154,13 +154,19 @@ func (s *StudyService) queue(ctx context.Context, tx ports.Stores, row ports.Stu
 	if err != nil {
 		return nil, err
 	}
-	queue := make([]string, 0, len(q.learning)+len(q.review)+len(q.fresh))
-	for _, list := range [][]ports.CardRow{q.learning, mixNew(q.review, q.fresh, deck.Settings.StudyOptions.WithDefaults().NewMix)} {
-		for _, c := range list {
-			queue = append(queue, c.ID)
-		}
+	cards := q.served(deck)
+	queue := make([]string, len(cards))
+	for i, c := range cards {
+		queue[i] = c.ID
 	}
 	return queue, nil
+}
+
+// served lists the cards in the order a session queues them: the
+// learning cards, then the review cards with the new cards placed among
+// them as the deck's newMix option says.
+func (q todaysCards) served(deck contracts.Deck) []ports.CardRow {
+	return append(slices.Clone(q.learning), mixNew(q.review, q.fresh, deck.Settings.StudyOptions.WithDefaults().NewMix)...)
 }
 
 // todaysCards are the cards a normal session started now serves: the
@@ -189,25 +195,27 @@ func dayQueue(ctx context.Context, tx ports.Stores, uid string, deck contracts.D
 	gate := newSiblingGate(set, day, now)
 	// Siblings the gate leaves out make room for the next cards: a read
 	// that came back full but left the queue short reads again, twice as
-	// many.
+	// many. The review limit takes the cards in the deck's order; in due order
+	// (and in random order, which then shuffles what it took) equal due
+	// times are broken by the day's tiebreak, so every session of the day
+	// and the plan take the same cards.
+	daySeed := uid + "/" + day.DateString(now)
+	order, byDue := set.ReviewOrder, set.ReviewOrder == contracts.ReviewOrderDue || set.ReviewOrder == contracts.ReviewOrderRandom
+	if byDue {
+		order = contracts.ReviewOrderDue
+	}
 	var learning, review []ports.CardRow
 	for n := max(reviewCap, 0); ; n *= 2 {
-		fetch := n
-		if set.ReviewOrder == contracts.ReviewOrderRandom && fetch > 0 {
-			fetch = randomPool
-		}
 		var got []ports.CardRow
 		learning, got, err = tx.Cards().StudyCards(ctx, uid, deck.ID, ports.StudyQuery{
-			LearnDueBy: endOfToday, ReviewDueBy: dueBy, ReviewLimit: fetch, Order: set.ReviewOrder, Now: now,
+			LearnDueBy: endOfToday, ReviewDueBy: dueBy, ReviewLimit: n, Order: order, Now: now,
+			WithTies: byDue, TieLimit: maxQueueRead,
 		})
 		if err != nil {
 			return todaysCards{}, kernel.Fail(err)
 		}
-		switch set.ReviewOrder {
-		case contracts.ReviewOrderRandom:
-			shuffle(got, seed+"/review")
-		case contracts.ReviewOrderDue:
-			dayTiebreak(got, uid+"/"+day.DateString(now))
+		if byDue {
+			dayTiebreak(got, daySeed)
 		}
 		if err := gate.load(ctx, tx, uid, learning, got); err != nil {
 			return todaysCards{}, err
@@ -215,10 +223,13 @@ func dayQueue(ctx context.Context, tx ports.Stores, uid string, deck contracts.D
 		g := gate.clone()
 		learning = g.filter(learning, -1)
 		review = g.filter(got, max(reviewCap, 0))
-		if len(review) >= reviewCap || len(got) < fetch || fetch != n || n >= maxQueueRead {
+		if len(review) >= reviewCap || len(got) < n || n >= maxQueueRead {
 			gate = g
 			break
 		}
+	}
+	if set.ReviewOrder == contracts.ReviewOrderRandom {
+		shuffle(review, seed+"/review")
 	}
 	newCap := min(left.New, left.Review-len(review))
 	if args.NewLimit != nil {
@@ -605,6 +616,13 @@ func (s *StudyService) Snapshot(ctx context.Context, deckID string) (contracts.S
 	return out, err
 }
 
+// snapshot reports what a normal session of deck started now would
+// serve (dayQueue, the session's own function: buried cards and the
+// siblings the deck's options bury are left out, the daily limits
+// applied): dueNow counts its learning and review cards due by now,
+// overdue those due before today, newToday its new cards; the preview is
+// its first cards, the learning steps due now first, as a session shows
+// them.
 func (s *StudyService) snapshot(ctx context.Context, tx ports.Stores, uid string, deck contracts.Deck, now time.Time) (contracts.StudySnapshot, error) {
 	cards := tx.Cards()
 	out := contracts.StudySnapshot{DeckID: deck.ID, Preview: []contracts.StudyCard{}}
@@ -612,24 +630,33 @@ func (s *StudyService) snapshot(ctx context.Context, tx ports.Stores, uid string
 	if err != nil {
 		return out, err
 	}
-	// Review-phase cards are due from the start of their due day, and
-	// are scheduled to it: due at or before now is due today.
-	if out.DueNow, err = cards.CountDue(ctx, uid, deck.ID, now); err != nil {
-		return out, kernel.Fail(err)
+	q, err := dayQueue(ctx, tx, uid, deck, acct, day, contracts.StartStudySessionArgs{}, now, "snapshot")
+	if err != nil {
+		return out, err
 	}
-	if out.Overdue, err = cards.CountDue(ctx, uid, deck.ID, day.Start(now).Add(-time.Millisecond)); err != nil {
-		return out, kernel.Fail(err)
+	startOfToday := day.Start(now)
+	var dueNow, later []ports.CardRow // learning steps due by now, and after
+	for _, c := range q.learning {
+		if c.State.Due.After(now) {
+			later = append(later, c)
+		} else {
+			dueNow = append(dueNow, c)
+		}
 	}
+	for _, c := range append(slices.Clone(q.learning), q.review...) {
+		if !c.State.Due.After(now) {
+			out.DueNow++
+		}
+		if c.State.Due.Before(startOfToday) {
+			out.Overdue++
+		}
+	}
+	out.NewToday = len(q.fresh)
 	phases, err := cards.CountPhases(ctx, uid, deck.ID)
 	if err != nil {
 		return out, kernel.Fail(err)
 	}
 	out.NewAvailable = phases.New
-	l, err := dailyLeft(ctx, tx, uid, deck, acct, day, now)
-	if err != nil {
-		return out, err
-	}
-	out.NewToday = min(l.New, phases.New)
 	// The earliest due card of all, due now or later, is the next due.
 	next, err := cards.DueCards(ctx, uid, deck.ID, now.AddDate(200, 0, 0), 1)
 	if err != nil {
@@ -639,20 +666,11 @@ func (s *StudyService) snapshot(ctx context.Context, tx ports.Stores, uid string
 		d := next[0].State.Due
 		out.NextDue = &d
 	}
-	var preview []ports.CardRow
-	if n := min(previewSize, deck.Settings.ReviewsPerDay); n > 0 {
-		if preview, err = cards.DueCards(ctx, uid, deck.ID, now, n); err != nil {
-			return out, kernel.Fail(err)
-		}
-	}
-	if n := min(previewSize-len(preview), out.NewToday); n > 0 {
-		fresh, err := cards.NewCards(ctx, uid, deck.ID, n)
-		if err != nil {
-			return out, kernel.Fail(err)
-		}
-		preview = append(preview, fresh...)
-	}
-	for i, c := range preview {
+	// A session shows the learning steps due now, then its queue in
+	// order, then the steps due later.
+	order := append(dueNow, mixNew(q.review, q.fresh, deck.Settings.StudyOptions.WithDefaults().NewMix)...)
+	order = append(order, later...)
+	for i, c := range order[:min(len(order), previewSize)] {
 		sc := studyCard(c.Card)
 		sc.Back = ""
 		sc.Position = i // where a session started now would show it
