@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/domain/fsrs"
 	"github.com/takhtabush/takhtabush/domain/internal/kernel"
 	"github.com/takhtabush/takhtabush/domain/library"
 	"github.com/takhtabush/takhtabush/ports"
@@ -40,26 +41,28 @@ func (im *importer) replayChunk(ctx context.Context, works []*noteWork, reviews 
 }
 
 // replay computes a card's FSRS memory state from its reviews under its
-// deck's settings, keeping the package's due date and phase.
+// deck's settings, in the learner's day (fsrs.Replay: a Forget entry, a
+// manual entry that made the card new, starts the history over), keeping
+// the package's due date and phase. Cram entries and manual entries that
+// set a due date are not ratings and are passed over.
 func (im *importer) replay(ctx context.Context, c *cardWork, rs []ports.AnkiReview) {
-	set := im.settingsOf(ctx, c.deckID)
-	st := library.NewCardState(time.UnixMilli(rs[0].Key).UTC())
-	n := 0
+	history := make([]fsrs.Entry, 0, len(rs))
 	for _, r := range rs {
-		if (r.Kind != "" && r.Kind != ports.ReviewKindReview) || !slices.Contains(contracts.Ratings, r.Rating) {
-			continue
+		at := time.UnixMilli(r.Key).UTC()
+		switch {
+		case r.Kind == ports.ReviewKindManual && r.State.Phase == contracts.PhaseNew:
+			history = append(history, fsrs.Entry{At: at, Reset: true})
+		case (r.Kind == "" || r.Kind == ports.ReviewKindReview) && slices.Contains(contracts.Ratings, r.Rating):
+			history = append(history, fsrs.Entry{At: at, Rating: r.Rating})
 		}
-		next, err := im.s.Sched.Review(st, set, time.UnixMilli(r.Key).UTC(), r.Rating)
-		if err != nil {
-			return
-		}
-		st, n = next, n+1
 	}
-	if n > 0 {
-		c.state.Stability, c.state.Difficulty = st.Stability, st.Difficulty
-		if c.state.LastReview == nil {
-			c.state.LastReview = st.LastReview
-		}
+	st, n, err := fsrs.Replay(im.s.Sched, im.settingsOf(ctx, c.deckID), im.day, history)
+	if err != nil || n == 0 {
+		return
+	}
+	c.state.Stability, c.state.Difficulty = st.Stability, st.Difficulty
+	if c.state.LastReview == nil {
+		c.state.LastReview = st.LastReview
 	}
 }
 

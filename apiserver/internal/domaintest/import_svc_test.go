@@ -476,3 +476,54 @@ func (e *env) versionsOf(ctx context.Context) map[string]rowVersion {
 	}
 	return out
 }
+
+// Issue 27 §8: an imported history is replayed in the learner's day and
+// starts over at a Forget entry (a manual entry that made the card new):
+// a card reset and relearned imports with the memory state of the
+// ratings after the reset alone.
+func TestImportReplayRestartsAtForget(t *testing.T) { eachStore(t, testImportReplayRestartsAtForget) }
+
+func testImportReplayRestartsAtForget(t *testing.T, store string) {
+	e, _ := newImportEnv(t, store)
+	at := func(days float64) time.Time { return t0.Add(time.Duration((days - 60) * 24 * float64(time.Hour))) }
+	rate := func(days float64, r contracts.Rating, prev contracts.Phase) ports.AnkiReview {
+		return ports.AnkiReview{Key: at(days).UnixMilli(), CardKey: 1000, Rating: r, PrevPhase: prev,
+			State: contracts.CardState{Phase: contracts.PhaseReview, Due: at(days + 3)}}
+	}
+	before := []ports.AnkiReview{rate(0, contracts.RatingGood, contracts.PhaseNew), rate(2, contracts.RatingAgain, contracts.PhaseReview),
+		rate(2.01, contracts.RatingGood, contracts.PhaseRelearning), rate(8, contracts.RatingHard, contracts.PhaseReview)}
+	forget := ports.AnkiReview{Key: at(30).UnixMilli(), CardKey: 1000, Kind: ports.ReviewKindManual, Rating: "manual",
+		PrevPhase: contracts.PhaseReview, State: contracts.CardState{Phase: contracts.PhaseNew}}
+	after := []ports.AnkiReview{rate(31, contracts.RatingGood, contracts.PhaseNew), rate(34, contracts.RatingGood, contracts.PhaseReview)}
+	imported := func(user string, reviews []ports.AnkiReview) contracts.CardState {
+		t.Helper()
+		ctx := e.user(user)
+		last, due := at(34), at(44)
+		pkg := ports.AnkiPackage{
+			Decks:     []ports.AnkiDeck{{Key: 1, Name: "Forgotten", Settings: contracts.DefaultDeckSettings()}},
+			NoteTypes: []ports.AnkiNoteType{{Key: 10, Name: "Basic", Fields: []string{"Front", "Back"}, Templates: []ports.AnkiTemplate{{Name: "Card 1", Front: "{{Front}}", Back: "{{Back}}"}}}},
+			Notes:     []ports.AnkiNote{{Key: 100, GUID: "g-forget", TypeKey: 10, Fields: []string{"Wort", "word"}}},
+			Cards: []ports.AnkiCard{{Key: 1000, NoteKey: 100, DeckKey: 1, State: contracts.CardState{Phase: contracts.PhaseReview, Due: due,
+				ScheduledDays: 10, Reps: len(reviews), LastReview: &last}}},
+			Reviews: reviews,
+		}
+		if _, err := e.svc.Import.Apply(ctx, sourceOf(pkg), exchange.ImportOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		uid := mustUser(t, ctx)
+		rows, err := e.store.Cards().Search(ctx, uid, contracts.CardFilter{}, "", 10, e.clock.Now())
+		if err != nil || len(rows) != 1 {
+			t.Fatalf("%s: cards %v %v", user, rows, err)
+		}
+		return rows[0].State
+	}
+	reset := imported("ada@example.com", append(append(append([]ports.AnkiReview{}, before...), forget), after...))
+	fresh := imported("bob@example.com", after)
+	whole := imported("cy@example.com", append(append([]ports.AnkiReview{}, before...), after...))
+	if reset.Stability <= 0 || math.Abs(reset.Stability-fresh.Stability) > 1e-9 || math.Abs(reset.Difficulty-fresh.Difficulty) > 1e-9 {
+		t.Errorf("reset history: S=%v D=%v; the ratings after the reset alone: S=%v D=%v", reset.Stability, reset.Difficulty, fresh.Stability, fresh.Difficulty)
+	}
+	if math.Abs(whole.Stability-reset.Stability) < 1e-6 {
+		t.Errorf("the history without the Forget gives the same stability %v", whole.Stability)
+	}
+}
