@@ -152,10 +152,12 @@ var WeightBounds = [21][2]float64{
 }
 
 // MaxSteps bounds a deck's learning or relearning steps; MaxStepMinutes
-// bounds one step (a step of a day or more graduates the card).
+// bounds one step (30 days). A step of a day or more is an interday step:
+// the card stays in learning, due from the start of the learner's day the
+// step ends on (whole days; 1.5 days is 1).
 const (
 	MaxSteps       = 10
-	MaxStepMinutes = 1439
+	MaxStepMinutes = 30 * 1440
 )
 
 // CheckWeights reports whether w holds 21 finite weights within WeightBounds.

@@ -9,6 +9,10 @@ import (
 	"github.com/takhtabush/takhtabush/contracts"
 )
 
+// minutesPerDay is the length of a step from which it is an interday
+// step, due by the learner's day.
+const minutesPerDay = 1440
+
 // fuzzRanges is the library's interval fuzz table.
 var fuzzRanges = gofsrs.FuzzRanges()
 
@@ -44,8 +48,11 @@ func (p *Preset) ReviewFuzzed(state contracts.CardState, day contracts.LearnerDa
 	var mem gofsrs.MemoryState
 	switch rating {
 	case contracts.RatingAgain:
-		// A lapse goes to the first relearning step: every deck has one,
-		// an instant within the day (contracts.CheckSteps).
+		// A lapse goes to the first relearning step (every deck has one,
+		// contracts.CheckSteps); one of a day or more is ReviewOn's.
+		if p.steps.relearning[0] >= minutesPerDay {
+			return p.ReviewOn(state, day, now, rating)
+		}
 		mem = next(gofsrs.Again).Memory
 		if !finite(mem.Stability) || mem.Stability < 0.001 || !finite(mem.Difficulty) || mem.Difficulty < 1 {
 			return p.ReviewOn(state, day, now, rating) // the library's error

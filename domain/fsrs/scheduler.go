@@ -115,14 +115,29 @@ func (p *Preset) ReviewOn(state contracts.CardState, day contracts.LearnerDay, n
 		return contracts.CardState{}, contracts.Internal(err)
 	}
 	next := info.Card
+	// The library graduates a card whose next step is a day or more: it
+	// stays in its learning (or relearning) step instead, due from the
+	// start of the step's day in the learner's day (interday learning,
+	// as Anki). Only a step leaves steps remaining in a review state.
+	stepDays := 0
+	if next.State == gofsrs.Review && next.RemainingSteps > 0 {
+		next.State, stepDays = gofsrs.Learning, max(int(next.ScheduledDays), 1)
+		if state.Phase == contracts.PhaseReview || state.Phase == contracts.PhaseRelearning {
+			next.State = gofsrs.Relearning
+		}
+		next.ScheduledDays = 0
+	}
 	next.Due = now.Add(next.Due.Sub(vnow))
 	next.LastReview = now
 	out, err := p.steps.fromFSRS(next)
 	if err != nil {
 		return contracts.CardState{}, err
 	}
-	if out.Phase == contracts.PhaseReview {
+	switch {
+	case out.Phase == contracts.PhaseReview:
 		p.dueIn(&out, day, now)
+	case stepDays > 0:
+		out.Due = day.StartOfDate(day.Date(now).AddDate(0, 0, stepDays))
 	}
 	return out, nil
 }

@@ -296,7 +296,7 @@ func TestReviewRejectsBadInput(t *testing.T) {
 		{"weights", NewState(base), contracts.DeckSettings{Weights: []float64{1, 2, 3}}, contracts.RatingGood},
 		{"weight out of range", NewState(base), contracts.DeckSettings{Weights: outOfRange()}, contracts.RatingGood},
 		{"steps", NewState(base), contracts.DeckSettings{LearningSteps: []float64{10, 1}}, contracts.RatingGood},
-		{"step of a day", NewState(base), contracts.DeckSettings{RelearningSteps: []float64{1440}}, contracts.RatingGood},
+		{"step over 30 days", NewState(base), contracts.DeckSettings{RelearningSteps: []float64{30*1440 + 1}}, contracts.RatingGood},
 		{"negative reps", contracts.CardState{Phase: contracts.PhaseNew, Reps: -1}, set, contracts.RatingGood},
 		{"stability", contracts.CardState{Phase: contracts.PhaseReview, Stability: 0, Difficulty: 5, LastReview: &base}, set, contracts.RatingGood},
 		{"last review in the future", contracts.CardState{Phase: contracts.PhaseReview, Stability: 3, Difficulty: 5, LastReview: &future}, set, contracts.RatingGood},

@@ -178,3 +178,55 @@ func testReviewLimitTakesTheDaysCards(t *testing.T, store string) {
 		t.Errorf("three days took the same ties: %v", days)
 	}
 }
+
+// Interday learning steps (issue 27 §7): with a one-day learning step a
+// card rated good stays in learning, no session serves it again the same
+// learner's day, and the next day's session serves it as a learning card
+// from the day's start; the step after it graduates it.
+func TestInterdayLearningStep(t *testing.T) { eachStore(t, testInterdayLearningStep) }
+
+func testInterdayLearningStep(t *testing.T, store string) {
+	e := newEnv(t, store)
+	ctx := e.user("ada@example.com")
+	d := e.deck(ctx, "Interday")
+	if _, err := e.svc.Decks.UpdateDeck(ctx, contracts.UpdateDeckArgs{DeckID: d.ID, LearningSteps: []float64{10, 1440}}); err != nil {
+		t.Fatalf("a one-day learning step: %v", err)
+	}
+	if _, err := e.svc.Decks.UpdateDeck(ctx, contracts.UpdateDeckArgs{DeckID: d.ID, LearningSteps: []float64{10, 30*1440 + 1}}); !contracts.IsKind(err, contracts.KindInvalid) {
+		t.Errorf("a step over 30 days: %v; want invalid", err)
+	}
+	cs := ids(e.add(ctx, d.ID, card("Haus", "house")))
+	s := e.start(ctx, d.ID, nil, nil)
+	r := e.review(ctx, s.ID, cs[0], contracts.RatingGood) // a new card's good: the second step, one day
+	c, err := e.svc.Cards.GetCard(ctx, cs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	tomorrow := time.Date(2026, 3, 11, 4, 0, 0, 0, time.UTC) // the rollover at 04:00 of the next day (UTC account)
+	if c.State.Phase != contracts.PhaseLearning || !c.State.Due.Equal(tomorrow) {
+		t.Fatalf("after good into the one-day step: %+v; want learning due %v", c.State, tomorrow)
+	}
+	if r.Next != nil || r.NextCardAt != nil && r.NextCardAt.Before(tomorrow) {
+		t.Errorf("the session serves the card again today: %+v", r)
+	}
+	e.clock.Advance(2 * time.Hour)
+	if s := e.start(ctx, d.ID, nil, nil); s.Current != nil || s.Remaining != 0 {
+		t.Errorf("a second session the same day: %+v; want nothing", s)
+	}
+	if snap, err := e.svc.Study.Snapshot(ctx, d.ID); err != nil || snap.DueNow != 0 {
+		t.Errorf("snapshot the same day: %+v, %v; want nothing due", snap, err)
+	}
+	e.clock.Set(tomorrow.Add(5 * time.Hour))
+	snap, err := e.svc.Study.Snapshot(ctx, d.ID)
+	if err != nil || snap.DueNow != 1 || len(snap.Preview) != 1 || snap.Preview[0].Phase != contracts.PhaseLearning {
+		t.Errorf("snapshot the next day: %+v, %v; want the learning card due", snap, err)
+	}
+	s = e.start(ctx, d.ID, nil, nil)
+	if s.Current == nil || s.Current.CardID != cs[0] || s.Current.Phase != contracts.PhaseLearning {
+		t.Fatalf("the next day's session: %+v; want the learning card", s)
+	}
+	e.review(ctx, s.ID, cs[0], contracts.RatingGood)
+	if c, err = e.svc.Cards.GetCard(ctx, cs[0]); err != nil || c.State.Phase != contracts.PhaseReview || c.State.ScheduledDays < 1 {
+		t.Errorf("good after the last step: %+v, %v; want a review card", c.State, err)
+	}
+}
