@@ -15,6 +15,10 @@ const (
 	MaxDescriptionLen          = 2000
 )
 
+// DeckSeparator joins the levels of a deck tree's names, Anki's
+// convention: "Languages::German" is the deck German below Languages.
+const DeckSeparator = "::"
+
 // Deck is a named collection of cards with its own scheduling settings.
 type Deck struct {
 	ID          string       `json:"id"`

@@ -187,6 +187,11 @@ type DeckStore interface {
 	// and UpdatedAt. Not found when the deck, or the preset it names, is
 	// absent (or another user's); conflict on a duplicate name.
 	UpdateDeck(ctx context.Context, userID string, d contracts.Deck) error
+	// RenameSubtree renames the user's decks below the deck named from
+	// (named from::…) to lie below to (to::…), sets their UpdatedAt to
+	// now, and returns how many it renamed. Conflict, with nothing
+	// renamed, when a new name is another deck's.
+	RenameSubtree(ctx context.Context, userID, from, to string, now time.Time) (int, error)
 	// LockDeck holds a write lock on the deck until the transaction ends,
 	// so reviews of one deck that check its daily limits run one after
 	// the other. Not found when absent.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"github.com/takhtabush/takhtabush/contracts"
 )
@@ -236,6 +237,32 @@ WHERE user_id = $1 AND id = $2 AND (CAST($7 AS TEXT) IS NULL OR EXISTS (SELECT 1
 		}
 		return nil
 	})
+}
+
+// RenameSubtree renames the decks below from to lie below to (see ports).
+func (s deckStore) RenameSubtree(ctx context.Context, userID, from, to string, now time.Time) (int, error) {
+	prefix := from + contracts.DeckSeparator
+	k := utf8.RuneCountInString(prefix)
+	var n int64
+	err := s.atomic(ctx, func(h *handle) error {
+		var longest int
+		if err := h.q.QueryRowContext(ctx, `SELECT COALESCE(MAX(length(name)), 0) FROM decks WHERE user_id = $1 AND substr(name, 1, CAST($2 AS INTEGER)) = CAST($3 AS TEXT)`,
+			userID, k, prefix).Scan(&longest); err != nil {
+			return h.s.wrap(ctx, err, "rename decks")
+		}
+		if longest > 0 && longest-k+utf8.RuneCountInString(to+contracts.DeckSeparator) > contracts.MaxDeckNameLen {
+			return contracts.Errorf(contracts.KindInvalid, "a deck below %q would get a name over %d characters; choose a shorter name", to, contracts.MaxDeckNameLen)
+		}
+		res, err := h.exec(ctx, `UPDATE decks SET name = CAST($3 AS TEXT) || substr(name, CAST($4 AS INTEGER)), updated_at = $5
+WHERE user_id = $1 AND substr(name, 1, CAST($6 AS INTEGER)) = CAST($2 AS TEXT)`,
+			userID, prefix, to+contracts.DeckSeparator, k+1, ms(now), k)
+		if err != nil {
+			return h.fail(ctx, err, "rename decks", failMsgs{unique: "a deck below \"" + to + "\" would take the name of another deck"})
+		}
+		n, err = h.affected(ctx, res, nil, "rename decks")
+		return err
+	})
+	return int(n), err
 }
 
 // LockDeck takes the deck's row lock (a no-op write) for the rest of the

@@ -154,9 +154,13 @@ func (s *DeckService) UpdateDeck(ctx context.Context, args contracts.UpdateDeckA
 		if err := choosePreset(ctx, tx, uid, args.PresetID, &d.Settings); err != nil {
 			return err
 		}
+		from := d.Name
 		if args.Name != nil {
 			if d.Name, err = CleanDeckName(*args.Name); err != nil {
 				return err
+			}
+			if strings.HasPrefix(d.Name, from+contracts.DeckSeparator) {
+				return contracts.Errorf(contracts.KindInvalid, "a deck cannot move below itself: %q is below %q", d.Name, from)
 			}
 		}
 		if args.Description != nil {
@@ -179,6 +183,12 @@ func (s *DeckService) UpdateDeck(ctx context.Context, args contracts.UpdateDeckA
 				return nameTaken(ctx, tx, uid, d.Name)
 			}
 			return kernel.Fail(err)
+		}
+		if d.Name != from {
+			// The decks below move with it: the tree is in the names.
+			if _, err := tx.Decks().RenameSubtree(ctx, uid, from, d.Name, now); err != nil {
+				return kernel.Fail(err)
+			}
 		}
 		if err := dropUnusedPreset(ctx, tx, uid, was, d.Settings.PresetID); err != nil {
 			return err
@@ -286,13 +296,21 @@ func (s *DeckService) DeleteDeck(ctx context.Context, deckID string) (contracts.
 	return contracts.DeleteResult{ID: deckID, Deleted: true, CardsDeleted: n}, nil
 }
 
-// CleanDeckName trims a deck name and checks it, or says why it cannot be one.
+// CleanDeckName trims a deck name and checks it, or says why it cannot be
+// one: the one rule for the names of a deck tree's levels, joined by
+// contracts.DeckSeparator ("Parent::Child"), each trimmed and none empty.
 func CleanDeckName(name string) (string, error) {
 	name, err := textrule.Clean("name", name, textrule.Label)
 	if err != nil {
 		return "", contracts.Errorf(contracts.KindInvalid, "%s", err.Error())
 	}
-	name = strings.Join(strings.Fields(name), " ")
+	levels := strings.Split(name, contracts.DeckSeparator)
+	for i, l := range levels {
+		if levels[i] = strings.Join(strings.Fields(l), " "); levels[i] == "" && len(levels) > 1 {
+			return "", contracts.Errorf(contracts.KindInvalid, "name %q has an empty level: a deck tree's names are Parent::Child, each level named", name)
+		}
+	}
+	name = strings.Join(levels, contracts.DeckSeparator)
 	if n := utf8.RuneCountInString(name); n < 1 || n > contracts.MaxDeckNameLen || !utf8.ValidString(name) {
 		return "", contracts.Errorf(contracts.KindInvalid, "name must be 1-%d characters", contracts.MaxDeckNameLen)
 	}
