@@ -18,7 +18,8 @@ import (
 // nothing left. It checks that no two cards of one note are served on
 // one learner's day, that a hard card is flagged a leech at 8 lapses
 // (and every 4 after) and its note tagged, and that the plan's day 0
-// equals what the sessions delivered. It logs the figures: run
+// and get_study_snapshot equal what the sessions delivered. It logs the
+// figures: run
 //
 //	go test -run TestLearnerSimulation -v ./apiserver/internal/domaintest/
 //
@@ -35,16 +36,16 @@ func testLearnerSimulation(t *testing.T, store string) {
 		t.Run(tz, func(t *testing.T) {
 			f := simulateLearner(t, newEnv(t, store), tz, days)
 			t.Logf("%s, %d days: %d reviews of review cards, %d new cards, %d learning-step ratings, %d lapses, %d leech flags on %d hard cards (at %v lapses), "+
-				"plan day 0 = delivered on %d of %d days, most reviews a day %d",
-				tz, days, f.reviews, f.fresh, f.steps, f.lapses, f.leechFlags, f.hardCards, f.leechAt, f.planMatched, days, f.maxDay)
+				"plan day 0 = delivered on %d of %d days, snapshot = delivered on %d of %d days, most reviews a day %d",
+				tz, days, f.reviews, f.fresh, f.steps, f.lapses, f.leechFlags, f.hardCards, f.leechAt, f.planMatched, days, f.snapMatched, days, f.maxDay)
 		})
 	}
 }
 
 // simFigures are what a simulated learner did.
 type simFigures struct {
-	reviews, fresh, steps, lapses, leechFlags, hardCards, planMatched, maxDay int
-	leechAt                                                                   []int
+	reviews, fresh, steps, lapses, leechFlags, hardCards, planMatched, snapMatched, maxDay int
+	leechAt                                                                                []int
 }
 
 func simulateLearner(t *testing.T, e *env, tz string, days int) simFigures {
@@ -103,6 +104,10 @@ func simulateLearner(t *testing.T, e *env, tz string, days int) simFigures {
 	for day := range days {
 		e.clock.Set(start.AddDate(0, 0, day))
 		plan, err := e.svc.Stats.Plan(ctx, contracts.GetStudyPlanArgs{DeckID: d.ID, Days: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		snap, err := e.svc.Study.Snapshot(ctx, d.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -165,6 +170,13 @@ func simulateLearner(t *testing.T, e *env, tz string, days int) simFigures {
 			f.planMatched++
 		} else {
 			t.Errorf("%s day %d: plan day 0 says %d reviews and %d new; the sessions delivered %d and %d", tz, day, p.Due, p.New, dayReviews, dayNew)
+		}
+		// No learning step is left from the day before: the snapshot's
+		// cards due now are the day's review cards.
+		if snap.DueNow == dayReviews && snap.NewToday == dayNew {
+			f.snapMatched++
+		} else {
+			t.Errorf("%s day %d: the snapshot says %d due and %d new; the sessions delivered %d reviews and %d new", tz, day, snap.DueNow, snap.NewToday, dayReviews, dayNew)
 		}
 	}
 	if f.leechFlags == 0 {
