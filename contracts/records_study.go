@@ -133,11 +133,17 @@ type UnburyResult struct {
 
 // StudySnapshot is what a deck would offer right now, without starting a session.
 type StudySnapshot struct {
-	DeckID       string      `json:"deckId"`
-	DueNow       int         `json:"dueNow"`
+	DeckID string `json:"deckId"`
+	DueNow int    `json:"dueNow"`
+	// DueToday is every learning and review card a session started now
+	// serves, those due later today included (DueNow counts only those due
+	// at this instant): the count the web app's pages show beside
+	// NewToday, so that they add up to the session. Not in the tool's
+	// output.
+	DueToday     int         `json:"-"`
 	Overdue      int         `json:"overdue"`
 	NewAvailable int         `json:"newAvailable"` // new cards in the deck
-	NewToday     int         `json:"newToday"`     // new cards the daily limit still allows today
+	NewToday     int         `json:"newToday"`     // new cards a session started now serves (the daily limits, buried cards and siblings left out)
 	NextDue      *time.Time  `json:"nextDue,omitempty"`
 	Preview      []StudyCard `json:"preview"` // the first few cards of the queue, fronts only
 }

@@ -652,6 +652,9 @@ func (s *StudyService) snapshot(ctx context.Context, tx ports.Stores, uid string
 		}
 	}
 	out.NewToday = len(q.fresh)
+	// What the pages call due today: every learning and review card the
+	// session serves, those due later today included (issue 31 §3).
+	out.DueToday = len(q.learning) + len(q.review)
 	phases, err := cards.CountPhases(ctx, uid, deck.ID)
 	if err != nil {
 		return out, kernel.Fail(err)

@@ -152,6 +152,14 @@ func (p *DeckPages) renderDecks(w http.ResponseWriter, r *http.Request, v View, 
 		p.site.Fail(w, r, v, err)
 		return
 	}
+	// Each deck's due and new counts are what a session started now
+	// serves (the study service's snapshot), as on Today and the deck page.
+	for i, d := range page.Items {
+		if page.Items[i].Counts, err = p.todaysCounts(r, d); err != nil {
+			p.site.Fail(w, r, v, err)
+			return
+		}
+	}
 	v.Title, v.Nav, v.Flash = "Decks", "decks", deckFlash(r)
 	v.Data = page
 	p.site.R.Render(w, r, status, "decks", v)
@@ -174,6 +182,17 @@ func (p *DeckPages) createDeck(w http.ResponseWriter, r *http.Request, v View) {
 	}
 	p.audited(r, contracts.ToolCreateDeck, args, d.ID)
 	SeeOther(w, r, "/decks/"+d.ID+"?flash=created")
+}
+
+// todaysCounts are deck d's counts as the pages show them: DueNow the
+// learning and review cards and New the new cards a session started now
+// serves today (the study service's snapshot, the function sessions
+// build their queue with), the rest as stored.
+func (p *DeckPages) todaysCounts(r *http.Request, d contracts.Deck) (contracts.DeckCounts, error) {
+	snap, err := p.svc.Study.Snapshot(r.Context(), d.ID)
+	c := d.Counts
+	c.DueNow, c.New = snap.DueToday, snap.NewToday
+	return c, err
 }
 
 // cardRow is one card in a deck's list.
@@ -226,6 +245,10 @@ func (p *DeckPages) renderDeck(w http.ResponseWriter, r *http.Request, v View, s
 	ctx := r.Context()
 	d, err := p.svc.Decks.GetDeck(ctx, r.PathValue("id"))
 	if err != nil {
+		p.site.Fail(w, r, v, err)
+		return
+	}
+	if d.Counts, err = p.todaysCounts(r, d); err != nil {
 		p.site.Fail(w, r, v, err)
 		return
 	}

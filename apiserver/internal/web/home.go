@@ -16,7 +16,7 @@ const maxSnapshotDecks = 100
 // homeDeck is one deck of the home page with what it offers today.
 type homeDeck struct {
 	contracts.Deck
-	DueNow   int // learning and review cards due now
+	DueNow   int // learning and review cards a session started now serves today (StudySnapshot.DueToday)
 	NewToday int // new cards the daily limits still allow today
 }
 
@@ -71,8 +71,8 @@ func (p *AccountPages) home(w http.ResponseWriter, r *http.Request, v View) {
 			p.site.Fail(w, r, v, err)
 			return
 		}
-		hp.Decks = append(hp.Decks, homeDeck{Deck: d, DueNow: snap.DueNow, NewToday: snap.NewToday})
-		hp.DueTotal += snap.DueNow
+		hp.Decks = append(hp.Decks, homeDeck{Deck: d, DueNow: snap.DueToday, NewToday: snap.NewToday})
+		hp.DueTotal += snap.DueToday
 		hp.NewTotal += snap.NewToday
 	}
 	v.Data = hp
