@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
@@ -79,6 +80,25 @@ func TestHomeStatsAndAuditInABrowser(t *testing.T) {
 	}
 	if n := evalJS[int](b, `document.querySelectorAll("figure.chart svg rect").length`); n < 2 {
 		t.Errorf("the charts draw %d bars, want the day's reviews and the forecast", n)
+	}
+	// The year's heatmap: a square a day, today's the only one studied
+	// and so the busiest step, said in words too (issue 31 §13).
+	cells := evalJS[[]string](b, `[...document.querySelectorAll("svg.heatmap rect")].map(r => r.getAttribute("class"))`)
+	if len(cells) != 365 || cells[364] != "heat4" || slices.Index(cells, "heat4") != 364 {
+		t.Errorf("the heatmap has %d squares, the last %q", len(cells), cells[len(cells)-1])
+	}
+	today, err := e.app.Services().Stats.Stats(e.asUser(t), contracts.GetStatsArgs{Days: 1}) // the learner's today
+	if err != nil || len(today.ReviewsPerDay) != 1 {
+		t.Fatalf("stats of today: %+v, %v", today, err)
+	}
+	day, _ := time.Parse(time.DateOnly, today.ReviewsPerDay[0].Date)
+	if got := b.textOf("#year-summary"); got != "Reviews on 1 of the last 365 days, 3 reviews in all. The busiest day was "+day.Format("2 January 2006")+" with 3 reviews." {
+		t.Errorf("the heatmap's summary: %q", got)
+	}
+	for _, want := range []string{"Young cards", "Mature cards"} {
+		if !strings.Contains(txt, want) {
+			t.Errorf("stats page lacks %q", want)
+		}
 	}
 	b.look("stats")
 	b.open("/stats?deck=" + deck.ID + "&days=7")

@@ -120,6 +120,8 @@ func (r *Renderer) funcs() template.FuncMap {
 		"limits": limitAttrs,
 		// maxAhead is the most days a session may study ahead.
 		"maxAhead": func() int { return contracts.MaxReviewAheadDays },
+		// maturity is the interval from which a card counts as mature.
+		"maturity": func() int { return contracts.MatureIntervalDays },
 	}
 }
 

@@ -20,6 +20,10 @@ type statsPage struct {
 	Reviews   barChart
 	Forecast  barChart
 	DueToday  int
+	// Year is the last 365 days of reviews as a heatmap; Young and Mature
+	// the retention of young and mature cards' reviews in the period.
+	Year          heatmap
+	Young, Mature string
 }
 
 // statsPeriods are the periods the page offers, in days.
@@ -68,6 +72,15 @@ func (p *AccountPages) stats(w http.ResponseWriter, r *http.Request, v View) {
 	if st.TrueRetention != nil {
 		sp.Retention = fmt.Sprintf("%.1f%%", *st.TrueRetention*100)
 	}
+	sp.Young, sp.Mature = percent(st.YoungRetention), percent(st.MatureRetention)
+	year := st
+	if st.Days != contracts.MaxPlanDays {
+		if year, err = p.svc.Stats.Stats(ctx, contracts.GetStatsArgs{DeckID: deckID, Days: contracts.MaxPlanDays}); err != nil {
+			p.site.Fail(w, r, v, err)
+			return
+		}
+	}
+	sp.Year = newHeatmap(year.ReviewsPerDay)
 	var dates []string
 	passed, failed := make([]int, len(st.ReviewsPerDay)), make([]int, len(st.ReviewsPerDay))
 	for i, d := range st.ReviewsPerDay {
@@ -92,6 +105,14 @@ func (p *AccountPages) stats(w http.ResponseWriter, r *http.Request, v View) {
 		chartSeries{Class: "bar-due", Name: "due", Values: due})
 	v.Data = sp
 	p.site.Render(w, r, "stats", v)
+}
+
+// percent writes a share as "91.2%"; "" for none.
+func percent(f *float64) string {
+	if f == nil {
+		return ""
+	}
+	return fmt.Sprintf("%.1f%%", *f*100)
 }
 
 // duration writes seconds as "1 h 5 min", "12 min" or "40 s".
