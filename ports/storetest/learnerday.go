@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"fmt"
 	"reflect"
 	"slices"
 	"testing"
@@ -302,4 +303,45 @@ func testReviewTarget(t *testing.T, f *fixture) {
 	wantKind(t, err, contracts.KindNotFound, "ReviewTarget in another user's session")
 	_, err = ss.ReviewTarget(f.ctx, a, "no-such-session", other.ID)
 	wantKind(t, err, contracts.KindNotFound, "ReviewTarget in a missing session")
+}
+
+// testStudyCardsTies checks StudyQuery.WithTies: the review limit's cards
+// and every card due at the same time as the last of them, up to
+// TieLimit, in due order; without a limit's worth of cards, all.
+func testStudyCardsTies(t *testing.T, f *fixture) {
+	a := f.user()
+	d := f.deck(a, "Ties")
+	now := f.now
+	early1, early2 := f.reviewCard(d.ID, "early 1", now.Add(-3*day)), f.reviewCard(d.ID, "early 2", now.Add(-2*day))
+	tie := now.Add(-day)
+	var ties []ports.CardRow
+	for i := range 5 {
+		ties = append(ties, f.reviewCard(d.ID, fmt.Sprintf("tie %d", i), tie))
+	}
+	later := f.reviewCard(d.ID, "later", now.Add(day))
+	f.insert(a, append([]ports.CardRow{early1, early2, later}, ties...)...)
+	q := ports.StudyQuery{LearnDueBy: now, ReviewDueBy: now, Order: "due", Now: now, WithTies: true, TieLimit: 100}
+	count := func(limit, tieLimit int) []ports.CardRow {
+		t.Helper()
+		q.ReviewLimit, q.TieLimit = limit, tieLimit
+		_, review, err := f.s.Cards().StudyCards(f.ctx, a, d.ID, q)
+		must(t, err)
+		return review
+	}
+	if got := count(3, 100); len(got) != 7 || got[0].ID != early1.ID || got[1].ID != early2.ID {
+		t.Errorf("limit 3 with ties: %d cards (%v); want the 2 earlier and the 5 ties", len(got), ids(got))
+	}
+	if got := count(2, 100); len(got) != 2 {
+		t.Errorf("limit 2 with ties: %d cards; want the 2 earlier (no tie at the edge)", len(got))
+	}
+	if got := count(3, 4); len(got) != 4 {
+		t.Errorf("limit 3, tie limit 4: %d cards; want 4", len(got))
+	}
+	if got := count(20, 100); len(got) != 7 {
+		t.Errorf("limit 20 with ties: %d cards; want every due card (7)", len(got))
+	}
+	q.WithTies = false
+	if got := count(3, 100); len(got) != 3 {
+		t.Errorf("limit 3 without ties: %d cards; want 3", len(got))
+	}
 }

@@ -88,6 +88,7 @@ func TestStore(t *testing.T, open func(t *testing.T) ports.Database) {
 		{"Presets", testPresets},
 		{"PresetHistory", testPresetHistory},
 		{"StudyCards", testStudyCards},
+		{"StudyCardsTies", testStudyCardsTies},
 		{"DueCounts", testDueCounts},
 		{"NextDueItem", testNextDueItem},
 		{"ReviewTarget", testReviewTarget},
