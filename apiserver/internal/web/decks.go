@@ -63,6 +63,7 @@ func NewDeckPages(site *Site, svc DeckServices) *DeckPages {
 //	GET  /decks/{id}/retention               workload at several desired retentions
 //	GET  /decks/{id}/delete, POST …          delete, after a confirmation
 //	POST /decks/{id}/study                   start a session → /study/{sessionId} (aheadDays=N: study ahead; cram=1: cram)
+//	POST /editor/upload                      an upload intent for an image or sound put into a card's field (JSON, for the editor's script)
 //	GET  /cards                              the card browser: every deck's cards, search, a page at a time
 //	POST /cards/bulk                         suspend, unsuspend, bury, move, tag, untag or delete the chosen cards
 //	GET  /cards/{id}                         a card: its text, deck, tags and schedule
@@ -104,6 +105,7 @@ func (p *DeckPages) Register(mux Router) {
 	mux.Handle("GET /notes/{id}/edit", s.Page(p.editNoteByID))
 	mux.Handle("GET /import", s.Page(p.importPage))
 	mux.Handle("POST /import/upload", s.Page(p.importUpload))
+	mux.Handle("POST /editor/upload", s.Page(p.editorUpload))
 	mux.Handle("POST /import", s.Page(p.importStart))
 	mux.Handle("GET /import/{id}", s.Page(p.importJob))
 	mux.Handle("GET /cards/{id}/style.css", s.Page(p.cardStyle))

@@ -306,3 +306,117 @@ document.addEventListener("DOMContentLoaded", function () {
     boxes.forEach(function (b) { b.checked = all.checked; });
   });
 });
+
+// The card editor (forms with data-editor): an image or a sound pasted or
+// dropped into a field, or picked with "Add an image or sound", goes to
+// the media service (upload intent from /editor/upload, then the PUT the
+// intent names) and its reference is put where the cursor was;
+// Ctrl+Shift+C wraps the selection in the next cloze deletion
+// ({{c1::…}}, {{c2::…}}…), Ctrl+Shift+Alt+C in the same one, as Anki's.
+document.addEventListener("DOMContentLoaded", function () {
+  document.querySelectorAll("form[data-editor]").forEach(initEditor);
+});
+
+function initEditor(form) {
+  var fields = form.querySelectorAll("textarea");
+  if (!fields.length) return;
+  var last = fields[0];
+  var actions = form.querySelector(".actions");
+  var tools = document.createElement("div");
+  tools.className = "row";
+  var pickId = (form.id || "editor") + "-media";
+  var label = document.createElement("label");
+  label.htmlFor = pickId;
+  label.textContent = "Add an image or sound";
+  var pick = document.createElement("input");
+  pick.type = "file";
+  pick.id = pickId;
+  pick.accept = "image/png,image/jpeg,image/gif,image/webp,audio/mpeg,audio/ogg,audio/wav,audio/mp4";
+  var status = document.createElement("p");
+  status.className = "hint";
+  status.setAttribute("role", "status");
+  status.setAttribute("data-editor-status", "");
+  var box = document.createElement("div");
+  box.appendChild(label);
+  box.appendChild(pick);
+  tools.appendChild(box);
+  form.insertBefore(tools, actions);
+  form.insertBefore(status, actions);
+  var hint = document.createElement("p");
+  hint.className = "hint";
+  hint.textContent = "Paste or drop an image or a sound into a field; Ctrl+Shift+C makes the selection a cloze deletion.";
+  form.insertBefore(hint, actions);
+
+  fields.forEach(function (f) {
+    f.addEventListener("focus", function () { last = f; });
+    f.addEventListener("paste", function (e) {
+      var files = e.clipboardData && e.clipboardData.files;
+      if (files && files.length) { e.preventDefault(); last = f; upload(files[0]); }
+    });
+    f.addEventListener("dragover", function (e) { e.preventDefault(); });
+    f.addEventListener("drop", function (e) {
+      var files = e.dataTransfer && e.dataTransfer.files;
+      if (files && files.length) { e.preventDefault(); last = f; upload(files[0]); }
+    });
+    f.addEventListener("keydown", function (e) {
+      if ((e.ctrlKey || e.metaKey) && e.shiftKey && e.key.toLowerCase() === "c") {
+        e.preventDefault();
+        cloze(f, e.altKey);
+      }
+    });
+  });
+  pick.addEventListener("change", function () {
+    if (pick.files[0]) upload(pick.files[0]);
+    pick.value = "";
+  });
+
+  function insert(text) {
+    var f = last, start = f.selectionStart, end = f.selectionEnd;
+    f.value = f.value.slice(0, start) + text + f.value.slice(end);
+    f.selectionStart = f.selectionEnd = start + text.length;
+    f.focus();
+  }
+
+  function upload(file) {
+    var csrf = (document.cookie.match(/(?:^|; )tb_csrf=([^;]*)/) || [])[1] || "";
+    status.textContent = "Uploading " + file.name + "…";
+    fetch("/editor/upload", {
+      method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": decodeURIComponent(csrf) },
+      body: JSON.stringify({ contentType: file.type, bytes: file.size, filename: file.name })
+    }).then(function (res) {
+      return res.json().then(function (body) {
+        if (!res.ok) throw new Error(body.error || "The file could not be sent.");
+        return body;
+      });
+    }).then(function (intent) {
+      var h = new Headers();
+      Object.keys(intent.headers).forEach(function (k) { h.set(k, intent.headers[k]); });
+      return fetch(intent.uploadUrl, { method: intent.method, headers: h, body: file, credentials: "omit" }).then(function (res) {
+        if (!res.ok) {
+          return res.json().catch(function () { return {}; }).then(function (b) {
+            throw new Error((b.error && b.error.message) || "The upload failed.");
+          });
+        }
+        var alt = file.name.replace(/\.[^.]*$/, "").replace(/[\[\]()]/g, " ");
+        insert(file.type.indexOf("audio/") === 0
+          ? '<audio src="media:' + intent.mediaId + '" controls></audio>'
+          : "![" + alt + "](media:" + intent.mediaId + ")");
+        status.textContent = file.name + " added.";
+      });
+    }).catch(function (err) { status.textContent = err.message; });
+  }
+}
+
+// cloze wraps f's selection in {{cN::…}}: the next number, or the
+// highest one used when same is set.
+function cloze(f, same) {
+  var n = 0, re = /\{\{c(\d+)::/g, m;
+  while ((m = re.exec(f.value)) !== null) n = Math.max(n, parseInt(m[1], 10));
+  if (!same || n === 0) n++;
+  var start = f.selectionStart, end = f.selectionEnd;
+  var open = "{{c" + n + "::";
+  f.value = f.value.slice(0, start) + open + f.value.slice(start, end) + "}}" + f.value.slice(end);
+  f.selectionStart = start + open.length;
+  f.selectionEnd = end + open.length;
+}
