@@ -274,10 +274,11 @@ func (im *importer) importMedia(ctx context.Context) error {
 	return nil
 }
 
-// reuseMedia returns the id of the account's file with the name, type
-// and bytes of m, "" when it has none: a re-import of a package reuses
-// its files instead of storing them again (issue 13 §4). Only a file
-// whose name the account has is read (to hash it), so a first import
+// reuseMedia returns the id of the account's file with the name (or, for
+// a package this service exported, the media id), type and bytes of m,
+// "" when it has none: a re-import of a package reuses its files instead
+// of storing them again (issue 13 §4, issue 31 §9). Only a file whose
+// name or id the account has is read (to hash it), so a first import
 // reads each file once. While the import's stage is unpublished the
 // media collector leaves the account's files alone, so the file stays.
 func (im *importer) reuseMedia(ctx context.Context, m ports.AnkiMedia, ct string) (string, error) {
@@ -286,8 +287,23 @@ func (im *importer) reuseMedia(ctx context.Context, m ports.AnkiMedia, ct string
 		return "", nil // storing it reports why
 	}
 	have, err := im.s.Store.Media().MediaNamed(ctx, im.uid, name, ct, 16)
-	if err != nil || len(have) == 0 {
+	if err != nil {
 		return "", kernel.Fail(err)
+	}
+	// A package this service exported names each file by its media id
+	// (see exportMedia): the account's file of that id is a candidate too,
+	// reused when its bytes are the same (issue 31 §9).
+	if stem := strings.TrimSuffix(m.Name, path.Ext(m.Name)); kernel.PlausibleID(stem) {
+		row, err := im.s.Store.Media().MediaByID(ctx, stem)
+		switch {
+		case err == nil && row.UserID == im.uid && row.UploadedAt != nil && row.StageID == "" && row.ContentType == ct:
+			have = append(have, row)
+		case err != nil && !contracts.IsKind(err, contracts.KindNotFound):
+			return "", kernel.Fail(err)
+		}
+	}
+	if len(have) == 0 {
+		return "", nil
 	}
 	rc, err := m.Open(ctx)
 	if err != nil {

@@ -527,3 +527,76 @@ func testImportReplayRestartsAtForget(t *testing.T, store string) {
 		t.Errorf("the history without the Forget gives the same stability %v", whole.Stability)
 	}
 }
+
+// Re-importing one's own exported package creates nothing: the package
+// names each file by its media id, and the importer finds the account's
+// file with that id and the same bytes (SHA-256 and size) and reuses it,
+// so the card showing the image is the same card, not a new one with a
+// new media id (issue 31 §9).
+func TestReimportOwnExportReusesMedia(t *testing.T) { eachStore(t, testReimportOwnExportReusesMedia) }
+
+func testReimportOwnExportReusesMedia(t *testing.T, store string) {
+	e := newEnv(t, store)
+	e.svc = domain.NewServices(e.store, e.blobs, e.clock, domain.RandomIDs{}, fsrs.New(), domain.Config{
+		BaseURL: baseURL, URLKey: []byte("0123456789abcdef0123456789abcdef"),
+		PackageWriter: ankipkg.Writer{TempDir: t.TempDir()}, PackageReader: ankipkg.Reader{TempDir: t.TempDir()}})
+	ada := e.user("ada@example.com")
+	root := e.fillGerman(ada)
+	uid, _ := contracts.UserID(ada)
+	mediaBefore, err := e.store.Media().ListMedia(ada, uid, "", 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	link, err := e.svc.Export.ExportDeck(ada, contracts.ExportDeckArgs{DeckID: root.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var apkg bytes.Buffer
+	token := strings.TrimPrefix(link.DownloadURL, baseURL+exchange.ExportPathPrefix)
+	if err := e.svc.Export.Download(context.Background(), token, func(string) io.Writer { return &apkg }); err != nil {
+		t.Fatal(err)
+	}
+	before := e.versionsOf(ada)
+	upload := e.uploaded(ada, "application/zip", apkg.String())
+	job, err := e.svc.Import.ImportPackage(ada, contracts.ImportPackageArgs{UploadID: upload})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ran, err := e.svc.Jobs.Runner(background.RunnerConfig{Owner: "r1", Lease: time.Minute}).RunOnce(context.Background()); !ran || err != nil {
+		t.Fatalf("run: %v %v", ran, err)
+	}
+	got, err := e.svc.Jobs.GetJob(ada, job.ID)
+	if err != nil || got.Status != contracts.JobSucceeded {
+		t.Fatalf("job %+v %v", got, err)
+	}
+	var rep contracts.ImportReport
+	if err := json.Unmarshal(got.Result, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.NotesCreated != 0 || rep.CardsCreated != 0 {
+		t.Errorf("re-importing the own export created %d notes and %d cards: %+v", rep.NotesCreated, rep.CardsCreated, rep)
+	}
+	after := e.versionsOf(ada)
+	if len(after) != len(before) {
+		t.Errorf("%d cards and notes before, %d after", len(before), len(after))
+	}
+	mediaAfter, err := e.store.Media().ListMedia(ada, uid, "", 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	uploaded := 0
+	for _, m := range mediaAfter {
+		if m.UploadedAt != nil && m.ContentType != "application/zip" {
+			uploaded++
+		}
+	}
+	want := 0
+	for _, m := range mediaBefore {
+		if m.UploadedAt != nil && m.ContentType != "application/zip" {
+			want++
+		}
+	}
+	if want == 0 || uploaded != want {
+		t.Errorf("the account holds %d media files after the re-import, %d before", uploaded, want)
+	}
+}
