@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/takhtabush/takhtabush/contracts"
 )
@@ -118,10 +119,33 @@ func TestBrowserCardBrowser(t *testing.T) {
 			t.Errorf("audited %v, want update_cards 3, bury_cards 1, delete_cards 1", tools)
 		}
 
-		// A card's info page.
-		b.open("/cards/" + chosen[0])
-		if got := b.textOf("#card-state"); !strings.Contains(got, "State") || !strings.Contains(got, "Lapses") {
+		// A card's info page: its schedule and its review history, newest first.
+		sess, err := svc.Study.StartSession(ctx, contracts.StartStudySessionArgs{DeckID: french.ID})
+		if err != nil || sess.Current == nil {
+			t.Fatalf("session %+v, %v", sess, err)
+		}
+		studied := sess.Current.CardID
+		for _, rating := range []contracts.Rating{contracts.RatingAgain, contracts.RatingGood} {
+			s, err := svc.Study.GetSession(ctx, sess.ID)
+			if err != nil || s.Current == nil || s.Current.CardID != studied {
+				t.Fatalf("session %+v, %v", s.Current, err)
+			}
+			pos := s.Current.Position
+			if _, err := svc.Study.SubmitReview(ctx, contracts.SubmitReviewArgs{SessionID: sess.ID, CardID: studied, Position: &pos, Rating: rating, DurationMs: 4000}); err != nil {
+				t.Fatal(err)
+			}
+			e.clock.Advance(2 * time.Minute) // the Again step comes back
+		}
+		b.open("/cards/" + studied)
+		if got := b.textOf("#card-state"); !strings.Contains(got, "State") || !strings.Contains(got, "Stability") || !strings.Contains(got, "Lapses") {
 			t.Errorf("card info: %q", got)
+		}
+		rows := evalJS[[]string](b, `[...document.querySelectorAll("#card-history tbody tr td:nth-child(2)")].map(td => td.textContent.trim())`)
+		if !slices.Equal(rows, []string{"Good", "Again"}) {
+			t.Errorf("the card's history shows ratings %q, want Good then Again\n%s", rows, evalJS[string](b, `document.querySelector("#card-history").outerHTML`))
+		}
+		if got := b.textOf("#card-history tbody tr td:last-child"); got != "4 s" {
+			t.Errorf("the last review took %q", got)
 		}
 		b.look("card-info")
 

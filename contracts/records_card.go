@@ -55,6 +55,17 @@ type CardState struct {
 // leech threshold of times) gets, as Anki's.
 const LeechTag = "leech"
 
+// CardReview is one entry of a card's review history: a rating, or a
+// manual change of its schedule (rating "manual"), with the schedule it
+// left.
+type CardReview struct {
+	ReviewedAt time.Time `json:"reviewedAt"`
+	Rating     Rating    `json:"rating"`
+	PrevPhase  Phase     `json:"prevPhase"`
+	State      CardState `json:"state"` // after it
+	DurationMs int       `json:"durationMs,omitempty"`
+}
+
 // CardPage is a page of cards.
 type CardPage = Page[Card]
 

@@ -75,6 +75,9 @@ type CardService interface {
 	// SearchCards runs a full-text search with filters. Invalid for a bad
 	// cursor, state or limit.
 	SearchCards(ctx context.Context, args contracts.SearchCardsArgs) (contracts.CardPage, error)
+	// CardHistory returns a card's review history, newest first. Not found
+	// when the card is absent or another user's.
+	CardHistory(ctx context.Context, cardID string) ([]contracts.CardReview, error)
 }
 
 // NoteService manages the acting user's notes: fields of a note type from

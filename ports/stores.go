@@ -455,6 +455,11 @@ type ReviewStore interface {
 	// ListReviews returns up to limit of a user's review logs with ids
 	// greater than afterID (all when ""), ordered by id.
 	ListReviews(ctx context.Context, userID, afterID string, limit int) ([]ReviewLog, error)
+	// CardReviews returns up to limit of the review logs of one of the
+	// user's cards (staged ones of published imports included), newest
+	// first, every field read except Kind, Day and the previous state;
+	// none for another user's card.
+	CardReviews(ctx context.Context, userID, cardID string, limit int) ([]ReviewLog, error)
 	// ReviewsOfCards returns the review logs of the user's cards with these
 	// ids, each with ID, CardID and ReviewedAt (the other fields left
 	// zero), in no particular order; other users' cards have none.

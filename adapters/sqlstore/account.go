@@ -102,6 +102,25 @@ WHERE user_id = $1 AND id > $2 ORDER BY id LIMIT $3) a UNION ALL SELECT * FROM (
 	if err != nil {
 		return nil, s.s.wrap(ctx, err, "list reviews")
 	}
+	return s.scanListed(ctx, rows, userID, "list reviews")
+}
+
+// CardReviews returns up to limit of the review logs of one of the user's
+// cards, newest first.
+func (s reviewStore) CardReviews(ctx context.Context, userID, cardID string, limit int) ([]ports.ReviewLog, error) {
+	if limit <= 0 {
+		return []ports.ReviewLog{}, nil
+	}
+	rows, err := s.q.QueryContext(ctx, `SELECT `+strings.Join(listReviewCols, ", ")+` FROM `+liveReviews("$1", listReviewCols...)+
+		` WHERE card_id = $2 ORDER BY reviewed_at DESC, id DESC LIMIT $3`, userID, cardID, limit)
+	if err != nil {
+		return nil, s.s.wrap(ctx, err, "card reviews")
+	}
+	return s.scanListed(ctx, rows, userID, "card reviews")
+}
+
+// scanListed reads and closes rows of listReviewCols.
+func (s reviewStore) scanListed(ctx context.Context, rows *sql.Rows, userID, what string) ([]ports.ReviewLog, error) {
 	defer rows.Close()
 	out := []ports.ReviewLog{}
 	for rows.Next() {
@@ -112,7 +131,7 @@ WHERE user_id = $1 AND id > $2 ORDER BY id LIMIT $3) a UNION ALL SELECT * FROM (
 		var last, duration sql.NullInt64
 		if err := rows.Scan(&r.ID, &r.CardID, &r.DeckID, &session, &rating, &prev, &phase, &due, &r.State.Stability,
 			&r.State.Difficulty, &r.State.ScheduledDays, &r.State.Reps, &r.State.Lapses, &r.State.Step, &last, &reviewed, &duration); err != nil {
-			return nil, s.s.wrap(ctx, err, "list reviews")
+			return nil, s.s.wrap(ctx, err, what)
 		}
 		r.SessionID = session.String
 		r.Rating, r.PrevPhase, r.State.Phase = contracts.Rating(rating), contracts.Phase(prev), contracts.Phase(phase)
@@ -121,7 +140,7 @@ WHERE user_id = $1 AND id > $2 ORDER BY id LIMIT $3) a UNION ALL SELECT * FROM (
 		out = append(out, r)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, s.s.wrap(ctx, err, "list reviews")
+		return nil, s.s.wrap(ctx, err, what)
 	}
 	return out, nil
 }

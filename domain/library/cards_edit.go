@@ -323,6 +323,34 @@ func (s *CardService) GetCard(ctx context.Context, cardID string) (contracts.Car
 	return row.Card, nil
 }
 
+// MaxCardHistory bounds the entries CardHistory returns.
+const MaxCardHistory = 500
+
+// CardHistory returns a card's review history, newest first (at most
+// MaxCardHistory entries).
+func (s *CardService) CardHistory(ctx context.Context, cardID string) ([]contracts.CardReview, error) {
+	uid, err := kernel.UserID(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cards, err := loadCards(ctx, s.Store, uid, []string{cardID})
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := cards[cardID]; !ok {
+		return nil, kernel.NotFound("card", cardID)
+	}
+	logs, err := s.Store.Reviews().CardReviews(ctx, uid, cardID, MaxCardHistory)
+	if err != nil {
+		return nil, kernel.Fail(err)
+	}
+	out := make([]contracts.CardReview, 0, len(logs))
+	for _, l := range logs {
+		out = append(out, contracts.CardReview{ReviewedAt: l.ReviewedAt, Rating: l.Rating, PrevPhase: l.PrevPhase, State: l.State, DurationMs: l.DurationMs})
+	}
+	return out, nil
+}
+
 // SearchCards runs a full-text search with filters, a page at a time.
 func (s *CardService) SearchCards(ctx context.Context, args contracts.SearchCardsArgs) (contracts.CardPage, error) {
 	uid, err := kernel.UserID(ctx)

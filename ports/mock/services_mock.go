@@ -378,6 +378,45 @@ func (c *MockCardServiceAddCardsCall) DoAndReturn(f func(context.Context, contra
 	return c
 }
 
+// CardHistory mocks base method.
+func (m *MockCardService) CardHistory(ctx context.Context, cardID string) ([]contracts.CardReview, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "CardHistory", ctx, cardID)
+	ret0, _ := ret[0].([]contracts.CardReview)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// CardHistory indicates an expected call of CardHistory.
+func (mr *MockCardServiceMockRecorder) CardHistory(ctx, cardID any) *MockCardServiceCardHistoryCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "CardHistory", reflect.TypeOf((*MockCardService)(nil).CardHistory), ctx, cardID)
+	return &MockCardServiceCardHistoryCall{Call: call}
+}
+
+// MockCardServiceCardHistoryCall wrap *gomock.Call
+type MockCardServiceCardHistoryCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockCardServiceCardHistoryCall) Return(arg0 []contracts.CardReview, arg1 error) *MockCardServiceCardHistoryCall {
+	c.Call = c.Call.Return(arg0, arg1)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockCardServiceCardHistoryCall) Do(f func(context.Context, string) ([]contracts.CardReview, error)) *MockCardServiceCardHistoryCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockCardServiceCardHistoryCall) DoAndReturn(f func(context.Context, string) ([]contracts.CardReview, error)) *MockCardServiceCardHistoryCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
 // DeleteCards mocks base method.
 func (m *MockCardService) DeleteCards(ctx context.Context, args contracts.DeleteCardsArgs) (contracts.BulkResult, error) {
 	m.ctrl.T.Helper()

@@ -283,6 +283,23 @@ func testImportPublishedReviews(t *testing.T, f *fixture) {
 	if len(of) != 4 {
 		t.Errorf("ReviewsOfCards of the published card = %d logs, want 4", len(of))
 	}
+	// CardReviews reads the same logs whole, newest first, up to its limit.
+	whole, err := f.s.Reviews().CardReviews(f.ctx, a, c1.ID, 10)
+	must(t, err)
+	if len(whole) != 4 {
+		t.Errorf("CardReviews of the published card = %d logs, want 4", len(whole))
+	}
+	for i, r := range whole {
+		if r.CardID != c1.ID || r.Rating == "" || r.State.Phase == "" || (i > 0 && r.ReviewedAt.After(whole[i-1].ReviewedAt)) {
+			t.Errorf("CardReviews[%d] = %+v (want c1's, whole, newest first)", i, r)
+		}
+	}
+	if two, err := f.s.Reviews().CardReviews(f.ctx, a, c1.ID, 2); err != nil || len(two) != 2 || (len(whole) == 4 && two[0].ID != whole[0].ID) {
+		t.Errorf("CardReviews limited to 2 = %d logs, %v", len(two), err)
+	}
+	if none, err := f.s.Reviews().CardReviews(f.ctx, b, c1.ID, 10); err != nil || len(none) != 0 {
+		t.Errorf("another user's CardReviews of the card = %d logs, %v", len(none), err)
+	}
 	hist, err := f.s.Reviews().PresetHistory(f.ctx, a, preset, "", 10)
 	must(t, err)
 	if len(hist) != 5 {

@@ -275,8 +275,16 @@ func (p *DeckPages) cardInfo(w http.ResponseWriter, r *http.Request, v View) {
 		p.site.Fail(w, r, v, err)
 		return
 	}
-	v.Title, v.Nav = "Card: "+p.content.Plain(c.Front, 40), "cards"
-	v.Data = cardInfoData{Card: c, Deck: d, Front: p.html(c.Front), Back: p.html(c.Back)}
+	history, err := p.svc.Cards.CardHistory(r.Context(), c.ID)
+	if err != nil {
+		p.site.Fail(w, r, v, err)
+		return
+	}
+	data := cardInfoData{Card: c, Deck: d, Front: p.html(c.Front), Back: p.html(c.Back)}
+	for _, h := range history {
+		data.History = append(data.History, historyRow{CardReview: h, Label: ratingLabel(h.Rating)})
+	}
+	v.Title, v.Nav, v.Data = "Card: "+p.content.Plain(c.Front, 40), "cards", data
 	p.site.Render(w, r, "card", v)
 }
 
@@ -285,4 +293,20 @@ type cardInfoData struct {
 	Card        contracts.Card
 	Deck        contracts.Deck
 	Front, Back template.HTML
+	History     []historyRow // newest first
+}
+
+// historyRow is one entry of a card's review history as the page shows
+// it: the rating's button label ("" for a manual change).
+type historyRow struct {
+	contracts.CardReview
+	Label string
+}
+
+// Seconds is the time the answer took, "" when not recorded.
+func (h historyRow) Seconds() string {
+	if h.DurationMs <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("%.0f s", float64(h.DurationMs)/1000)
 }
