@@ -137,6 +137,7 @@ func newPublicHandler(d routeDeps) (publicHandler, error) {
 	mux.Handle(oauthhttp.ConnectedAppsPath, hosts(d.oauth.ConnectedApps(d.cfg.MCPURL())))
 	mux.Handle("GET /connect", hosts(connect))
 	mux.Handle("GET "+web.StaticPrefix, hosts(web.Static()))
+	mux.Handle("GET /sw.js", hosts(web.ServiceWorker()))
 	mux.Handle("/api/", hosts(bounded(d.cfg.MaxBodyBytes, deadline(d.cfg.RequestTimeout,
 		d.auth.Middleware(d.log, httperr.JSON, d.limiter.Middleware(d.log, httperr.JSON, d.api))))))
 	page := func(h http.Handler) http.Handler { return hosts(deadline(d.cfg.RequestTimeout, h)) }

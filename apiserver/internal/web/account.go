@@ -47,6 +47,7 @@ func NewAccountPages(site *Site, a *auth.Authenticator, svc AccountServices, mcp
 // Register adds the pages' routes to mux.
 //
 //	GET  /                              home: your decks and what is due (visitors: what Takhtabush is)
+//	GET  /offline                       the page the service worker shows when a page cannot load
 //	GET  /stats                         reviews per day, due forecast, retention, streak, time spent
 //	GET  /audit                         the audit trail, filtered and paged, with Undo on undoable rows
 //	GET  /audit/undo?credential=&since=  preview undoing everything a key or app did since a day
@@ -65,6 +66,11 @@ func NewAccountPages(site *Site, a *auth.Authenticator, svc AccountServices, mcp
 func (p *AccountPages) Register(mux Router) {
 	s := p.site
 	mux.Handle("GET /{$}", s.Public(p.home))
+	// The offline page is the same for everyone (the service worker keeps
+	// a copy): rendered for nobody, whoever asks.
+	mux.Handle("GET /offline", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.Render(w, r, "offline", View{Title: "Offline"})
+	}))
 	mux.Handle("GET /stats", s.Page(p.stats))
 	mux.Handle("GET /audit", s.Page(p.auditTrail))
 	mux.Handle("GET /audit/undo", s.Page(p.previewUndo))

@@ -174,9 +174,10 @@ func (r *Renderer) Render(w http.ResponseWriter, req *http.Request, status int, 
 }
 
 // PageCSP is the Content-Security-Policy of every page: our own scripts,
-// styles, images and media only, nothing inline, never framed.
+// styles, images and media only, our own app manifest and service
+// worker, nothing inline, never framed.
 const PageCSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; media-src 'self'; " +
-	"connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+	"connect-src 'self'; manifest-src 'self'; worker-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
 // SetPageHeaders sets the security headers of an HTML page. The referrer
 // policy is same-origin, not no-referrer: browsers send "Origin: null" on
@@ -191,6 +192,23 @@ func SetPageHeaders(h http.Header) {
 
 // StaticPrefix is where the embedded stylesheet and script are served.
 const StaticPrefix = "/static/"
+
+// ServiceWorker serves static/sw.js as /sw.js, so that its scope is the
+// whole site; browsers check it for updates (no-cache).
+func ServiceWorker() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, err := staticFS.ReadFile("static/sw.js")
+		if err != nil {
+			http.NotFound(w, r)
+			return
+		}
+		h := w.Header()
+		h.Set("Content-Type", "text/javascript; charset=utf-8")
+		h.Set("Cache-Control", "no-cache")
+		h.Set("X-Content-Type-Options", "nosniff")
+		_, _ = w.Write(b)
+	})
+}
 
 // Static serves the embedded files of static/ under StaticPrefix.
 func Static() http.Handler {

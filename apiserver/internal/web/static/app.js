@@ -420,3 +420,11 @@ function cloze(f, same) {
   f.selectionStart = start + open.length;
   f.selectionEnd = end + open.length;
 }
+
+// The installable app: the service worker keeps the shell and shows the
+// offline page when a page cannot load (static/sw.js).
+if ("serviceWorker" in navigator) {
+  window.addEventListener("load", function () {
+    navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(function () { /* the site works without it */ });
+  });
+}
