@@ -41,6 +41,18 @@ func TestBrowserStudyActions(t *testing.T) {
 		b.open("/decks/" + deck.ID)
 		b.submit("#study-deck")
 		session := strings.TrimPrefix(b.location(), e.base)
+		// On a phone the study page is focused: no navigation.
+		navShown := func() bool {
+			return evalJS[bool](b, `getComputedStyle(document.querySelector(".top .nav")).display !== "none"`)
+		}
+		b.emulate(360, 780, true, "light")
+		if navShown() {
+			t.Error("at 360 px the study page shows the navigation")
+		}
+		b.emulate(0, 0, false, "")
+		if !navShown() {
+			t.Error("on a wide screen the study page hides the navigation")
+		}
 		current := func() string { return evalJS[string](b, `document.querySelector('input[name="cardId"]').value`) }
 
 		// Mark, then unmark.

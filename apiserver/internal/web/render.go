@@ -33,6 +33,9 @@ type View struct {
 	Nav string
 	// Narrow makes the main column narrow (forms such as sign-in).
 	Narrow bool
+	// Focus hides the navigation on a phone-sized screen (the study page:
+	// the card and its buttons, nothing else).
+	Focus bool
 	// User is the signed-in account, nil for a visitor.
 	User *contracts.User
 	// CSRF is the session's CSRF token, for {{template "csrf" .}} in forms.

@@ -149,6 +149,7 @@ func (p *DeckPages) study(w http.ResponseWriter, r *http.Request, v View) {
 		}
 	}
 	v.Title, v.Nav, v.Data = "Study "+d.Name, "decks", data
+	v.Focus = !s.Done
 	if s.Done {
 		v.Title = "Done: " + d.Name
 	}
