@@ -12,6 +12,7 @@ import (
 
 	"github.com/takhtabush/takhtabush/adapters/sqlcount"
 	"github.com/takhtabush/takhtabush/apiserver/internal/auth"
+	"github.com/takhtabush/takhtabush/domain/background"
 	"github.com/takhtabush/takhtabush/ports"
 )
 
@@ -24,6 +25,9 @@ const (
 	// bounds, so a stalled database answers "unavailable" first.
 	DefaultRequestTimeout = 30 * time.Second
 	EnvDevelopment        = "development"
+	// DefaultJobRunners is how many long jobs one instance runs at once
+	// (Config.JobConcurrency, serve --job-runners).
+	DefaultJobRunners = background.DefaultJobRunners
 )
 
 // Config configures the service. The zero value plus a DatabaseURL is a
@@ -115,8 +119,8 @@ type Config struct {
 	// the store runs (statement budget tests, benchmarks).
 	StatementCounter *sqlcount.Counter
 	// JobConcurrency is how many long jobs (imports, optimisations) one
-	// instance runs at once (default 1; negative: this process runs none,
-	// another instance does).
+	// instance runs at once (default DefaultJobRunners, 2;
+	// negative: this process runs none, another instance does).
 	JobConcurrency int
 	// JobTimeout bounds one run of a long job (default 30 m).
 	JobTimeout time.Duration

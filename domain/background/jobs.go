@@ -233,11 +233,19 @@ type RunnerConfig struct {
 	// MaxAttempts is how many claims a job gets before a lapsed lease
 	// fails it instead of running it again (default 2).
 	MaxAttempts int
-	// Concurrency is how many jobs this runner runs at once (default 1).
+	// Concurrency is how many jobs this runner runs at once (default
+	// DefaultJobRunners).
 	Concurrency int
 	// Logger receives failures (default: slog.Default()).
 	Logger *slog.Logger
 }
+
+// DefaultJobRunners is how many jobs a runner runs at once unless told:
+// two, so one account's long import never holds every other account's
+// jobs back (the store runs at most one job of an account at a time), and
+// small enough that two package imports stay within the memory and the
+// one SQLite writer a small instance has (OPERATIONS.md, "Long jobs").
+const DefaultJobRunners = 2
 
 // JobRunner executes queued jobs detached from requests, under leases
 // stored with the jobs, so any instance may run any job and a job whose
@@ -269,7 +277,7 @@ func (s *JobService) Runner(cfg RunnerConfig) *JobRunner {
 		cfg.MaxAttempts = 2
 	}
 	if cfg.Concurrency <= 0 {
-		cfg.Concurrency = 1
+		cfg.Concurrency = DefaultJobRunners
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()

@@ -214,3 +214,17 @@ func TestServeReplicaFlag(t *testing.T) {
 		t.Errorf("replicas of a SQLite database: exit %d %s", code, errOut)
 	}
 }
+
+// --job-runners takes 0 (no runner here) to 64; anything else is refused
+// before serving, with the reason.
+func TestServeJobRunnersFlag(t *testing.T) {
+	db := sqliteDB(t)
+	for _, bad := range []string{"-1", "65", "two", ""} {
+		if _, errOut, code := tb(t, nil, "serve", "--db", db, "--addr", "127.0.0.1:0", "--job-runners", bad); code != 2 || !strings.Contains(errOut, "--job-runners") || !strings.Contains(errOut, "from 0 to 64") {
+			t.Errorf("--job-runners %q: exit %d %s", bad, code, errOut)
+		}
+	}
+	if _, errOut, code := tb(t, []string{"TAKHTABUSH_JOB_RUNNERS=many"}, "serve", "--db", db, "--addr", "127.0.0.1:0"); code != 2 || !strings.Contains(errOut, `--job-runners "many"`) {
+		t.Errorf("TAKHTABUSH_JOB_RUNNERS=many: exit %d %s", code, errOut)
+	}
+}

@@ -27,6 +27,7 @@ func serveCmd(ctx context.Context, args []string, io stdio, getenv func(string) 
 	mediaStore := c.str("media-store", "TAKHTABUSH_MEDIA_STORE", "", "where media bytes live: fs (--media-dir) or db (Postgres, shared by every instance); default db on Postgres, fs on SQLite")
 	quotaMiB := c.str("media-quota-mib", "TAKHTABUSH_MEDIA_QUOTA_MIB", "1024", "each account's media storage in MiB")
 	openUploads := c.str("max-open-uploads", "TAKHTABUSH_MAX_OPEN_UPLOADS", "20", "open upload intents per account")
+	jobRunners := c.str("job-runners", "TAKHTABUSH_JOB_RUNNERS", strconv.Itoa(apiserver.DefaultJobRunners), "long jobs (package imports, optimisations) this process runs at once; 0: none here, another instance runs them")
 	attachMiB := c.str("attachment-limit-mib", "TAKHTABUSH_ATTACHMENT_LIMIT_MIB", "512", "largest zip or text upload in MiB (at most 512)")
 	var replicas []string
 	if v := getenv("TAKHTABUSH_DATABASE_REPLICAS"); v != "" {
@@ -81,6 +82,15 @@ func serveCmd(ctx context.Context, args []string, io stdio, getenv func(string) 
 			return 2
 		}
 		n.set(v)
+	}
+	runners, err := strconv.Atoi(*jobRunners)
+	if err != nil || runners < 0 || runners > 64 {
+		fmt.Fprintf(io.err, "takhtabush serve: --job-runners %q must be a whole number from 0 to 64\n", *jobRunners)
+		return 2
+	}
+	cfg.JobConcurrency = runners
+	if runners == 0 {
+		cfg.JobConcurrency = -1
 	}
 	cfg.SMTP = apiserver.SMTPConfig{Host: *smtpHost, Username: *smtpUser, Password: getenv("TAKHTABUSH_SMTP_PASSWORD"), From: *smtpFrom, TLS: *smtpTLS}
 	if *smtpPort != "" {
