@@ -89,6 +89,11 @@ func TestDueCountsEqualSessions(t *testing.T) {
 					t.Fatal(err)
 				}
 				for r := 0; r < 3 && sess.Current != nil; r++ {
+					// A person takes seconds to answer: a frozen clock
+					// would rate a card re-served at once (a learning
+					// step studied ahead) at the instant of its last
+					// review, which SubmitReview refuses as stale.
+					e.clock.Advance(8 * time.Second)
 					pos := sess.Current.Position
 					if _, err := svc.Study.SubmitReview(ctx, contracts.SubmitReviewArgs{SessionID: sess.ID, CardID: sess.Current.CardID, Position: &pos,
 						Rating: ratings[(step+r)%len(ratings)]}); err != nil {

@@ -138,6 +138,9 @@ func (b *browser) openHost(h *widgetHost, query, want string) {
 	b.t.Helper()
 	b.do("open the host page", chromedp.Navigate(h.url+"/host.html"+query), chromedp.WaitReady(chromedp.CSS("#widget")))
 	b.waitWidget("#front", want)
+	// The widget asks the host to fit its frame to the card; a click
+	// while the frame still moves can land beside its target.
+	b.settleWidget()
 }
 
 // frame is the widget's iframe element in the host page.
@@ -325,6 +328,8 @@ func TestWidgetRefusedCall(t *testing.T) {
 	b := widgetBrowser(t, e)
 	b.openHost(h, "?refuse=1", "Bonjour")
 	b.clickWidget("#reveal")
+	b.waitWidget("#back", "Hello")
+	b.settleWidget()
 	b.clickWidget(`button[data-rating="again"]`)
 	b.waitWidget("#status", "Continue in Takhtabush")
 	if link := b.widgetText("#link"); link == "" {
