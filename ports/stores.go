@@ -297,6 +297,12 @@ type CardStore interface {
 	// DueCards returns up to limit unsuspended, non-new cards of a deck due
 	// at or before now, most overdue first.
 	DueCards(ctx context.Context, userID, deckID string, now time.Time, limit int) ([]CardRow, error)
+	// NextDueAt returns when the next unsuspended, non-new card of a deck
+	// can be studied: the earliest due time, where a card buried past now
+	// counts from the end of its burial (it cannot be studied before).
+	// ok is false when the deck has no such card. Errors only on storage
+	// failure.
+	NextDueAt(ctx context.Context, userID, deckID string, now time.Time) (at time.Time, ok bool, err error)
 	// NewCards returns up to limit unsuspended new cards of a deck, oldest first.
 	NewCards(ctx context.Context, userID, deckID string, limit int) ([]CardRow, error)
 	// FreshCards is NewCards without the cards buried at now: the new

@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
 	"time"
 
 	"github.com/takhtabush/takhtabush/ports"
@@ -95,4 +96,20 @@ AND c.note_id IN (` + list(&a, chunk) + `)`
 		}
 	}
 	return out, nil
+}
+
+// NextDueAt returns the earliest time an unsuspended, non-new card of the
+// deck can be studied: its due time, or the end of its burial when it is
+// buried past now and past its due time.
+func (s cardStore) NextDueAt(ctx context.Context, userID, deckID string, now time.Time) (time.Time, bool, error) {
+	var at sql.NullInt64
+	err := s.q.QueryRowContext(ctx, `SELECT MIN(CASE WHEN c.buried_until > $3 AND c.buried_until > c.due THEN c.buried_until ELSE c.due END)
+FROM cards c WHERE c.user_id = $1 AND c.deck_id = $2 AND `+queued, userID, deckID, ms(now)).Scan(&at)
+	if err != nil {
+		return time.Time{}, false, s.s.wrap(ctx, err, "next due card")
+	}
+	if !at.Valid {
+		return time.Time{}, false, nil
+	}
+	return fromMs(at.Int64), true, nil
 }

@@ -660,14 +660,13 @@ func (s *StudyService) snapshot(ctx context.Context, tx ports.Stores, uid string
 		return out, kernel.Fail(err)
 	}
 	out.NewAvailable = phases.New
-	// The earliest due card of all, due now or later, is the next due.
-	next, err := cards.DueCards(ctx, uid, deck.ID, now.AddDate(200, 0, 0), 1)
-	if err != nil {
+	// The next due is when the earliest card can be studied, due now or
+	// later: a buried card counts from the end of its burial.
+	switch next, ok, err := cards.NextDueAt(ctx, uid, deck.ID, now); {
+	case err != nil:
 		return out, kernel.Fail(err)
-	}
-	if len(next) == 1 {
-		d := next[0].State.Due
-		out.NextDue = &d
+	case ok:
+		out.NextDue = &next
 	}
 	// A session shows the learning steps due now, then its queue in
 	// order, then the steps due later.

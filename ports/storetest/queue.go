@@ -41,6 +41,44 @@ func testDueCards(t *testing.T, f *fixture) {
 	sameIDs(t, ids(got), nil, "DueCards of another user's deck")
 }
 
+func testNextDueAt(t *testing.T, f *fixture) {
+	a, b := f.user(), f.user()
+	d, e := f.deck(a, "Next"), f.deck(a, "Empty")
+	_, ok, err := f.s.Cards().NextDueAt(f.ctx, a, e.ID, f.now)
+	must(t, err)
+	if ok {
+		t.Error("NextDueAt of a deck without cards says ok")
+	}
+	soon := f.reviewCard(d.ID, "due in an hour, buried a day", f.now.Add(time.Hour))
+	later := f.reviewCard(d.ID, "due in two hours", f.now.Add(2*time.Hour))
+	susp := f.reviewCard(d.ID, "suspended, due now", f.now)
+	susp.Suspended = true
+	fresh := f.card(d.ID, "new", "x")
+	f.insert(a, soon, later, susp, fresh)
+	bd := f.deck(b, "Theirs")
+	f.insert(b, f.reviewCard(bd.ID, "theirs", f.now.Add(-day)))
+	next := func(want time.Time, what string) {
+		t.Helper()
+		got, ok, err := f.s.Cards().NextDueAt(f.ctx, a, d.ID, f.now)
+		must(t, err)
+		if !ok || !got.Equal(want) {
+			t.Errorf("NextDueAt %s: %v (ok %v), want %v", what, got, ok, want)
+		}
+	}
+	next(soon.State.Due, "before any burial: the earliest due, not the suspended or new card")
+	_, err = f.s.Cards().BuryCards(f.ctx, a, []string{soon.ID}, f.now.Add(day))
+	must(t, err)
+	next(later.State.Due, "with the earliest buried past the next")
+	_, err = f.s.Cards().BuryCards(f.ctx, a, []string{later.ID}, f.now.Add(day))
+	must(t, err)
+	next(f.now.Add(day), "with both buried: the end of the burial")
+	_, ok, err = f.s.Cards().NextDueAt(f.ctx, b, d.ID, f.now)
+	must(t, err)
+	if ok {
+		t.Error("NextDueAt of another user's deck says ok")
+	}
+}
+
 // withVersion returns c with a version.
 func withVersion(c ports.CardRow, v int64) ports.CardRow {
 	c.Version = v

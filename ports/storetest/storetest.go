@@ -69,6 +69,7 @@ func TestStore(t *testing.T, open func(t *testing.T) ports.Database) {
 		{"SearchPaging", testSearchPaging},
 		{"SearchWindows", testSearchWindows},
 		{"DueCards", testDueCards},
+		{"NextDueAt", testNextDueAt},
 		{"NewCards", testNewCards},
 		{"Bury", testBury},
 		{"StudiedSiblings", testStudiedSiblings},

@@ -253,6 +253,44 @@ func testBuryAndUnbury(t *testing.T, store string) {
 	}
 }
 
+// TestNextDueSkipsBuried: the snapshot's nextDue is when a card can be
+// studied next: a card buried until the next learner's day counts from
+// there, not from its own due time later today (issue 27).
+func TestNextDueSkipsBuried(t *testing.T) { eachStore(t, testNextDueSkipsBuried) }
+
+func testNextDueSkipsBuried(t *testing.T, store string) {
+	e := newEnv(t, store)
+	ctx := e.user("ada@example.com")
+	d := e.deck(ctx, "One")
+	cs := ids(e.add(ctx, d.ID, card("a", "1"), card("b", "2")))
+	s := e.start(ctx, d.ID, nil, nil)
+	// Both cards rated: learning steps due minutes from now.
+	e.review(ctx, s.ID, s.Current.CardID, contracts.RatingAgain)
+	e.review(ctx, s.ID, cs[1-slices.Index(cs, s.Current.CardID)], contracts.RatingAgain)
+	snap, err := e.svc.Study.Snapshot(ctx, d.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if snap.NextDue == nil || !snap.NextDue.After(e.clock.Now()) || snap.NextDue.After(e.clock.Now().Add(time.Hour)) {
+		t.Fatalf("before burying, nextDue %v, want a learning step within the hour of %v", snap.NextDue, e.clock.Now())
+	}
+	first := *snap.NextDue
+	if _, err := e.svc.Study.BuryCards(ctx, contracts.BuryCardsArgs{CardIDs: cs}); err != nil {
+		t.Fatal(err)
+	}
+	if snap, err = e.svc.Study.Snapshot(ctx, d.ID); err != nil {
+		t.Fatal(err)
+	}
+	if snap.NextDue == nil || !snap.NextDue.After(first.Add(time.Hour)) {
+		t.Fatalf("with both cards buried, nextDue %v names a buried card's step (%v)", snap.NextDue, first)
+	}
+	// At that moment the burial is over and the cards are served.
+	e.clock.Set(*snap.NextDue)
+	if s := e.start(ctx, d.ID, nil, nil); s.Remaining != 2 {
+		t.Errorf("at nextDue %v a session holds %d cards, want 2", *snap.NextDue, s.Remaining)
+	}
+}
+
 func TestLeeches(t *testing.T) { eachStore(t, testLeeches) }
 
 func testLeeches(t *testing.T, store string) {
