@@ -409,3 +409,70 @@ func TestUndoAdditions(t *testing.T) {
 		}
 	})
 }
+
+// TestUndoDeckUpdate, with the official Go SDK client on both databases:
+// update_deck's change (a rename, a description, a daily limit) is undone
+// by its operation id, the deck's previous values back; undoing the undo
+// redoes it; after a later edit of the deck an undo of the earlier change
+// is skipped with a reason, leaving the later edit.
+func TestUndoDeckUpdate(t *testing.T) {
+	forEachDB(t, func(t *testing.T, db string) {
+		e := newEnv(t, db, nil)
+		key, _ := e.key(t, contracts.AllScopes...)
+		cs := connect(t, e.base+"/mcp", bearer(key), "")
+		var deck contracts.Deck
+		call(t, cs, contracts.ToolCreateDeck, map[string]any{"name": "Spanish"}, &deck)
+		read := func() contracts.Deck {
+			t.Helper()
+			var page contracts.DeckPage
+			call(t, cs, contracts.ToolListDecks, map[string]any{}, &page)
+			for _, d := range page.Items {
+				if d.ID == deck.ID {
+					return d
+				}
+			}
+			t.Fatalf("deck %s is not listed", deck.ID)
+			return contracts.Deck{}
+		}
+		before := read()
+		e.clock.Advance(time.Minute)
+		call(t, cs, contracts.ToolUpdateDeck, map[string]any{"deckId": deck.ID, "name": "Español", "description": "verbs first",
+			"newCardsPerDay": before.Settings.NewCardsPerDay + 3}, nil)
+		op := lastOperation(t, e, contracts.ToolUpdateDeck)
+		changed := read()
+		if changed.Name != "Español" || changed.Settings.NewCardsPerDay != before.Settings.NewCardsPerDay+3 {
+			t.Fatalf("the update left %+v", changed)
+		}
+		e.clock.Advance(time.Minute)
+		var undo contracts.UndoChangesResult
+		call(t, cs, contracts.ToolUndoChanges, map[string]any{"operationIds": []string{op}}, &undo)
+		if undo.Undone != 1 || undo.Items[0].Kind != contracts.ChangeDeckUpdate {
+			t.Fatalf("undo of the update: %+v", undo)
+		}
+		if got := read(); got.Name != before.Name || got.Description != before.Description || got.Settings.NewCardsPerDay != before.Settings.NewCardsPerDay {
+			t.Errorf("after the undo the deck is %q %q %d new a day, want %q %q %d", got.Name, got.Description, got.Settings.NewCardsPerDay,
+				before.Name, before.Description, before.Settings.NewCardsPerDay)
+		}
+		e.clock.Advance(time.Minute)
+		var redo contracts.UndoChangesResult
+		call(t, cs, contracts.ToolUndoChanges, map[string]any{"operationIds": []string{undo.OperationID}}, &redo)
+		if redo.Undone != 1 {
+			t.Fatalf("undo of the undo: %+v", redo)
+		}
+		if got := read(); got.Name != changed.Name || got.Description != changed.Description || got.Settings.NewCardsPerDay != changed.Settings.NewCardsPerDay {
+			t.Errorf("after redoing, the deck is %q %q %d new a day, want %q %q %d", got.Name, got.Description, got.Settings.NewCardsPerDay,
+				changed.Name, changed.Description, changed.Settings.NewCardsPerDay)
+		}
+		// A later edit: undoing the redo must not overwrite it.
+		e.clock.Advance(time.Minute)
+		call(t, cs, contracts.ToolUpdateDeck, map[string]any{"deckId": deck.ID, "description": "the person's own words"}, nil)
+		var stale contracts.UndoChangesResult
+		call(t, cs, contracts.ToolUndoChanges, map[string]any{"operationIds": []string{redo.OperationID}}, &stale)
+		if stale.Undone != 0 || stale.Skipped != 1 || !strings.Contains(stale.Items[0].Reason, "changed after") {
+			t.Fatalf("undo after a later edit: %+v", stale)
+		}
+		if got := read(); got.Description != "the person's own words" || got.Name != changed.Name {
+			t.Errorf("the skipped undo changed the deck: %q %q", got.Name, got.Description)
+		}
+	})
+}

@@ -145,11 +145,30 @@ func (s *DeckService) UpdateDeck(ctx context.Context, args contracts.UpdateDeckA
 	}
 	var out contracts.Deck
 	err = s.Store.InTx(ctx, func(tx ports.Stores) error {
+		var ch kernel.Changes
+		var err error
+		if out, err = s.UpdateDeckIn(ctx, tx, uid, args, &ch); err != nil {
+			return err
+		}
+		return ch.Write(ctx, tx, s.Deps)
+	})
+	return out, err
+}
+
+// UpdateDeckIn applies args to the user's deck in tx, as update_deck does,
+// and adds to ch a deck.update record holding the previous values of the
+// fields args set (none when nothing changed). undo_changes applies a
+// record's previous values through it too. Errors as UpdateDeck's.
+func (s *DeckService) UpdateDeckIn(ctx context.Context, tx ports.Stores, uid string, args contracts.UpdateDeckArgs, ch *kernel.Changes) (contracts.Deck, error) {
+	var out contracts.Deck
+	err := func() error {
 		now := s.Now()
 		d, err := getDeck(ctx, tx, uid, args.DeckID, now)
 		if err != nil {
 			return err
 		}
+		old := d
+		old.Settings = d.Settings.WithDefaults()
 		was := d.Settings.PresetID
 		if err := choosePreset(ctx, tx, uid, args.PresetID, &d.Settings); err != nil {
 			return err
@@ -195,8 +214,11 @@ func (s *DeckService) UpdateDeck(ctx context.Context, args contracts.UpdateDeckA
 		}
 		out = d
 		out.Settings = out.Settings.WithDefaults()
+		if prev, after := deckChange(old, out, args); len(prev) > 0 {
+			ch.Add(contracts.ChangeDeckUpdate, d.ID, now.UnixMilli(), prev, after)
+		}
 		return nil
-	})
+	}()
 	return out, err
 }
 

@@ -20,6 +20,7 @@ const undoChunk = 100
 type UndoService struct {
 	*kernel.Deps
 	Cards *library.CardService
+	Decks *library.DeckService
 	Trash *library.TrashService
 }
 
@@ -163,16 +164,9 @@ func (s *UndoService) undoOne(ctx context.Context, tx ports.Stores, p contracts.
 	chain map[string]versionAlias, ch *kernel.Changes) (string, error) {
 	switch r.Kind {
 	case contracts.ChangeCardUpdate:
-		rows, err := tx.Cards().GetCards(ctx, p.UserID, []string{r.ItemID})
-		if err != nil {
-			return "", kernel.Fail(err)
-		}
-		if len(rows) == 0 {
-			return s.goneReason(ctx, tx, p.UserID, r.ItemID)
-		}
-		cur := rows[0].Version
-		if a, ok := chain[r.ItemID]; ok && a.now == cur {
-			cur = a.as
+		rows, cur, gone, err := s.cardNow(ctx, tx, p.UserID, r.ItemID, chain)
+		if gone != "" || err != nil {
+			return gone, err
 		}
 		if cur != r.Version {
 			return fmt.Sprintf("card %s was changed after this change; read it (search_cards) and edit it yourself if needed", r.ItemID), nil
@@ -200,16 +194,9 @@ func (s *UndoService) undoOne(ctx context.Context, tx ports.Stores, p contracts.
 	case contracts.ChangeCardDelete, contracts.ChangeDeckDelete:
 		return s.restore(ctx, tx, p.UserID, r, ch)
 	case contracts.ChangeCardAdd:
-		rows, err := tx.Cards().GetCards(ctx, p.UserID, []string{r.ItemID})
-		if err != nil {
-			return "", kernel.Fail(err)
-		}
-		if len(rows) == 0 {
-			return s.goneReason(ctx, tx, p.UserID, r.ItemID)
-		}
-		cur := rows[0].Version
-		if a, ok := chain[r.ItemID]; ok && a.now == cur {
-			cur = a.as
+		_, cur, gone, err := s.cardNow(ctx, tx, p.UserID, r.ItemID, chain)
+		if gone != "" || err != nil {
+			return gone, err
 		}
 		if r.Version != 0 && cur != r.Version {
 			return fmt.Sprintf("card %s was changed after it was added; delete it yourself (delete_cards) if it should go", r.ItemID), nil
@@ -231,9 +218,60 @@ func (s *UndoService) undoOne(ctx context.Context, tx ports.Stores, p contracts.
 		}
 		ch.Add(contracts.ChangeDeckDelete, r.ItemID, 0, nil, nil)
 		return "", nil
+	case contracts.ChangeDeckUpdate:
+		return s.undoDeckUpdate(ctx, tx, p.UserID, r, chain, ch)
 	default:
 		return fmt.Sprintf("undoing a %s change is not supported yet", r.Kind), nil
 	}
+}
+
+// cardNow reads a card a record names and its version as this undo sees
+// it (an item it already restored stands at its earlier version); gone
+// says why the card is not there.
+func (s *UndoService) cardNow(ctx context.Context, tx ports.Stores, uid, cardID string, chain map[string]versionAlias) (rows []ports.CardRow, cur int64, gone string, err error) {
+	rows, err = tx.Cards().GetCards(ctx, uid, []string{cardID})
+	if err != nil {
+		return nil, 0, "", kernel.Fail(err)
+	}
+	if len(rows) == 0 {
+		gone, err = s.goneReason(ctx, tx, uid, cardID)
+		return nil, 0, gone, err
+	}
+	cur = rows[0].Version
+	if a, ok := chain[cardID]; ok && a.now == cur {
+		cur = a.as
+	}
+	return rows, cur, "", nil
+}
+
+// undoDeckUpdate puts back the deck settings an update_deck changed (the
+// record's Prev is update_deck arguments), unless the deck changed since:
+// a deck's version is its update time in milliseconds.
+func (s *UndoService) undoDeckUpdate(ctx context.Context, tx ports.Stores, uid string, r contracts.ChangeRecord,
+	chain map[string]versionAlias, ch *kernel.Changes) (string, error) {
+	d, err := tx.Decks().DeckWithoutCounts(ctx, uid, r.ItemID)
+	if contracts.IsKind(err, contracts.KindNotFound) {
+		return fmt.Sprintf("deck %s no longer exists or is in the trash: restore it (restore_items), then undo again", r.ItemID), nil
+	} else if err != nil {
+		return "", kernel.Fail(err)
+	}
+	cur := d.UpdatedAt.UnixMilli()
+	if a, ok := chain[r.ItemID]; !(ok && a.now == cur) && cur != r.Version {
+		return fmt.Sprintf("deck %s was changed after this change; read it (list_decks) and update it yourself if needed", r.ItemID), nil
+	}
+	var args contracts.UpdateDeckArgs
+	if err := json.Unmarshal(r.Prev, &args); err != nil {
+		return "", kernel.Fail(err)
+	}
+	args.DeckID = r.ItemID
+	if _, err := s.Decks.UpdateDeckIn(ctx, tx, uid, args, ch); err != nil {
+		if contracts.IsKind(err, contracts.KindInvalid) || contracts.IsKind(err, contracts.KindConflict) {
+			return fmt.Sprintf("deck %s cannot be put back: %s", r.ItemID, contracts.MessageOf(err)), nil
+		}
+		return "", err
+	}
+	chain[r.ItemID] = versionAlias{now: s.Now().UnixMilli()}
+	return "", nil
 }
 
 // restore brings a deleted card or deck back from the trash as

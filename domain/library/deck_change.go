@@ -1,0 +1,40 @@
+package library
+
+import (
+	"reflect"
+
+	"github.com/takhtabush/takhtabush/contracts"
+)
+
+// deckChange returns, for each field args set that the update changed,
+// its value before (prev) and after, keyed as update_deck's arguments:
+// a deck.update record's Prev is itself update_deck arguments that put
+// the deck back. Settings are compared as read (defaults filled in).
+func deckChange(old, now contracts.Deck, args contracts.UpdateDeckArgs) (prev, after map[string]any) {
+	prev, after = map[string]any{}, map[string]any{}
+	o, n := old.Settings, now.Settings
+	field := func(set bool, key string, before, then any) {
+		if set && !reflect.DeepEqual(before, then) {
+			prev[key], after[key] = before, then
+		}
+	}
+	field(args.PresetID != "", "presetId", o.PresetID, n.PresetID)
+	field(args.Name != nil, "name", old.Name, now.Name)
+	field(args.Description != nil, "description", old.Description, now.Description)
+	field(args.DesiredRetention != nil, "desiredRetention", o.DesiredRetention, n.DesiredRetention)
+	field(args.NewCardsPerDay != nil, "newCardsPerDay", o.NewCardsPerDay, n.NewCardsPerDay)
+	field(args.ReviewsPerDay != nil, "reviewsPerDay", o.ReviewsPerDay, n.ReviewsPerDay)
+	field(args.MaximumIntervalDays != nil, "maximumIntervalDays", o.MaximumIntervalDays, n.MaximumIntervalDays)
+	field(args.LearningSteps != nil, "learningSteps", o.LearningSteps, n.LearningSteps)
+	field(args.RelearningSteps != nil, "relearningSteps", o.RelearningSteps, n.RelearningSteps)
+	field(args.Weights != nil, "weights", o.Weights, n.Weights)
+	field(args.ReviewOrder != "", "reviewOrder", o.ReviewOrder, n.ReviewOrder)
+	field(args.NewOrder != "", "newOrder", o.NewOrder, n.NewOrder)
+	field(args.BuryNew != nil, "buryNew", o.BuryNew, n.BuryNew)
+	field(args.BuryReviews != nil, "buryReviews", o.BuryReviews, n.BuryReviews)
+	field(args.BuryInterday != nil, "buryInterday", o.BuryInterday, n.BuryInterday)
+	field(args.LeechThreshold != nil, "leechThreshold", o.LeechThreshold, n.LeechThreshold)
+	field(args.LeechAction != "", "leechAction", o.LeechAction, n.LeechAction)
+	field(args.NewMix != "", "newMix", o.NewMix, n.NewMix)
+	return prev, after
+}
