@@ -476,3 +476,53 @@ func TestUndoDeckUpdate(t *testing.T) {
 		}
 	})
 }
+
+// TestUndoSettingsUpdate, with the official Go SDK client on both
+// databases: update_settings' change (timezone and a daily cap) is undone
+// by its operation id; undoing the undo redoes it; after a later change
+// an undo of the earlier one is skipped with a reason.
+func TestUndoSettingsUpdate(t *testing.T) {
+	forEachDB(t, func(t *testing.T, db string) {
+		e := newEnv(t, db, nil)
+		key, _ := e.key(t, contracts.AllScopes...)
+		cs := connect(t, e.base+"/mcp", bearer(key), "")
+		read := func() contracts.AccountSettings {
+			t.Helper()
+			var a contracts.AccountSettings
+			call(t, cs, contracts.ToolGetSettings, map[string]any{}, &a)
+			return a
+		}
+		before := read()
+		e.clock.Advance(time.Minute)
+		call(t, cs, contracts.ToolUpdateSettings, map[string]any{"timezone": "Asia/Tokyo", "reviewsPerDay": 150}, nil)
+		op := lastOperation(t, e, contracts.ToolUpdateSettings)
+		if got := read(); got.Timezone != "Asia/Tokyo" || got.ReviewsPerDay != 150 {
+			t.Fatalf("the update left %+v", got)
+		}
+		e.clock.Advance(time.Minute)
+		var undo contracts.UndoChangesResult
+		call(t, cs, contracts.ToolUndoChanges, map[string]any{"operationIds": []string{op}}, &undo)
+		if undo.Undone != 1 || undo.Items[0].Kind != contracts.ChangeSettingsUpdate {
+			t.Fatalf("undo of the update: %+v", undo)
+		}
+		if got := read(); got.Timezone != before.Timezone || got.ReviewsPerDay != before.ReviewsPerDay {
+			t.Errorf("after the undo the settings are %s, %d reviews a day; want %s, %d", got.Timezone, got.ReviewsPerDay, before.Timezone, before.ReviewsPerDay)
+		}
+		e.clock.Advance(time.Minute)
+		var redo contracts.UndoChangesResult
+		call(t, cs, contracts.ToolUndoChanges, map[string]any{"operationIds": []string{undo.OperationID}}, &redo)
+		if got := read(); redo.Undone != 1 || got.Timezone != "Asia/Tokyo" || got.ReviewsPerDay != 150 {
+			t.Fatalf("undo of the undo: %+v, settings %+v", redo, got)
+		}
+		e.clock.Advance(time.Minute)
+		call(t, cs, contracts.ToolUpdateSettings, map[string]any{"rolloverHour": 6}, nil)
+		var stale contracts.UndoChangesResult
+		call(t, cs, contracts.ToolUndoChanges, map[string]any{"operationIds": []string{redo.OperationID}}, &stale)
+		if stale.Undone != 0 || stale.Skipped != 1 || !strings.Contains(stale.Items[0].Reason, "changed after") {
+			t.Fatalf("undo after a later change: %+v", stale)
+		}
+		if got := read(); got.RolloverHour != 6 || got.Timezone != "Asia/Tokyo" {
+			t.Errorf("the skipped undo changed the settings: %+v", got)
+		}
+	})
+}

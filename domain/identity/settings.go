@@ -36,10 +36,29 @@ func (s *SettingsService) UpdateSettings(ctx context.Context, args contracts.Upd
 	}
 	var out contracts.AccountSettings
 	err = s.Store.InTx(ctx, func(tx ports.Stores) error {
+		var ch kernel.Changes
+		var err error
+		if out, err = s.UpdateSettingsIn(ctx, tx, uid, args, &ch); err != nil {
+			return err
+		}
+		return ch.Write(ctx, tx, s.Deps)
+	})
+	return out, err
+}
+
+// UpdateSettingsIn applies args to the user's settings in tx, as
+// update_settings does, and adds to ch a settings.update record holding
+// the previous values of the fields args changed (none when nothing
+// changed), keyed as update_settings' arguments. undo_changes applies a
+// record's previous values through it too. Errors as UpdateSettings'.
+func (s *SettingsService) UpdateSettingsIn(ctx context.Context, tx ports.Stores, uid string, args contracts.UpdateSettingsArgs, ch *kernel.Changes) (contracts.AccountSettings, error) {
+	var out contracts.AccountSettings
+	err := func() error {
 		a, _, err := kernel.AccountSettings(ctx, tx, uid)
 		if err != nil {
 			return err
 		}
+		old := a
 		if args.Timezone != nil {
 			loc, err := contracts.LoadTimezone(*args.Timezone)
 			if err != nil {
@@ -65,8 +84,22 @@ func (s *SettingsService) UpdateSettings(ctx context.Context, args contracts.Upd
 		}
 		s.Days.Forget(uid) // the daily quota follows the new day at once
 		out = kernel.WithToday(a, a.UpdatedAt)
+		prev, after := map[string]any{}, map[string]any{}
+		field := func(key string, before, then any) {
+			if before != then {
+				prev[key], after[key] = before, then
+			}
+		}
+		field("timezone", old.Timezone, a.Timezone)
+		field("rolloverHour", old.RolloverHour, a.RolloverHour)
+		field("learnAheadMinutes", old.LearnAheadMinutes, a.LearnAheadMinutes)
+		field("newCardsPerDay", old.NewCardsPerDay, a.NewCardsPerDay)
+		field("reviewsPerDay", old.ReviewsPerDay, a.ReviewsPerDay)
+		if len(prev) > 0 {
+			ch.Add(contracts.ChangeSettingsUpdate, uid, a.UpdatedAt.UnixMilli(), prev, after)
+		}
 		return nil
-	})
+	}()
 	return out, err
 }
 

@@ -22,6 +22,15 @@ type UndoService struct {
 	Cards *library.CardService
 	Decks *library.DeckService
 	Trash *library.TrashService
+	// Settings puts account settings back (the identity room's service,
+	// passed in by the composition: study does not import identity).
+	Settings SettingsApplier
+}
+
+// SettingsApplier applies update_settings arguments in a transaction,
+// recording the change in ch; errors as update_settings'.
+type SettingsApplier interface {
+	UpdateSettingsIn(ctx context.Context, tx ports.Stores, uid string, args contracts.UpdateSettingsArgs, ch *kernel.Changes) (contracts.AccountSettings, error)
 }
 
 var _ ports.UndoService = (*UndoService)(nil)
@@ -220,6 +229,8 @@ func (s *UndoService) undoOne(ctx context.Context, tx ports.Stores, p contracts.
 		return "", nil
 	case contracts.ChangeDeckUpdate:
 		return s.undoDeckUpdate(ctx, tx, p.UserID, r, chain, ch)
+	case contracts.ChangeSettingsUpdate:
+		return s.undoSettings(ctx, tx, p.UserID, r, chain, ch)
 	default:
 		return fmt.Sprintf("undoing a %s change is not supported yet", r.Kind), nil
 	}
@@ -351,5 +362,32 @@ func (s *UndoService) undoSchedule(ctx context.Context, tx ports.Stores, p contr
 	}
 	ch.Add(contracts.ChangeCardSchedule, card.ID, card.Version+1, map[string]any{"state": card.State}, map[string]any{"state": prev.State})
 	chain[r.ItemID] = versionAlias{now: card.Version + 1, as: r.Version - 1}
+	return "", nil
+}
+
+// undoSettings puts back the account settings an update_settings changed
+// (the record's Prev is update_settings arguments), unless they changed
+// since: their version is their update time in milliseconds.
+func (s *UndoService) undoSettings(ctx context.Context, tx ports.Stores, uid string, r contracts.ChangeRecord,
+	chain map[string]versionAlias, ch *kernel.Changes) (string, error) {
+	a, _, err := tx.Settings().GetSettings(ctx, uid)
+	if err != nil {
+		return "", kernel.Fail(err)
+	}
+	cur := a.UpdatedAt.UnixMilli()
+	if al, ok := chain[r.ItemID]; !(ok && al.now == cur) && cur != r.Version {
+		return "the account's settings were changed after this change; read them (get_settings) and update them yourself if needed", nil
+	}
+	var args contracts.UpdateSettingsArgs
+	if err := json.Unmarshal(r.Prev, &args); err != nil {
+		return "", kernel.Fail(err)
+	}
+	if _, err := s.Settings.UpdateSettingsIn(ctx, tx, uid, args, ch); err != nil {
+		if contracts.IsKind(err, contracts.KindInvalid) {
+			return "the account's settings cannot be put back: " + contracts.MessageOf(err), nil
+		}
+		return "", err
+	}
+	chain[r.ItemID] = versionAlias{now: s.Now().UnixMilli()}
 	return "", nil
 }
