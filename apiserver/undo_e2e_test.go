@@ -526,3 +526,83 @@ func TestUndoSettingsUpdate(t *testing.T) {
 		}
 	})
 }
+
+// TestUndoNoteUpdate, with the official Go SDK client on both databases:
+// update_notes previewed with dryRun reports the real call's outcomes and
+// changes nothing; the real call (a field, the tags, and a new cloze
+// deletion that makes a card) is undone by its operation id: the note's
+// fields and tags are back, the card it made is in the trash and its
+// other cards read as before; undoing the undo redoes; after a later
+// edit an undo of the earlier change is skipped.
+func TestUndoNoteUpdate(t *testing.T) {
+	forEachDB(t, func(t *testing.T, db string) {
+		e := newEnv(t, db, nil)
+		key, _ := e.key(t, contracts.AllScopes...)
+		cs := connect(t, e.base+"/mcp", bearer(key), "")
+		var deck contracts.Deck
+		call(t, cs, contracts.ToolCreateDeck, map[string]any{"name": "Geo"}, &deck)
+		var added contracts.BulkResult
+		call(t, cs, contracts.ToolAddNotes, map[string]any{"deckId": deck.ID, "notes": []any{
+			map[string]any{"noteType": "Cloze", "fields": map[string]string{"Text": "{{c1::Ankara}} is the capital of Turkey"}, "tags": []string{"Europe"}},
+		}}, &added)
+		noteID := added.Items[0].ID
+		read := func() contracts.Note {
+			t.Helper()
+			var n contracts.Note
+			call(t, cs, contracts.ToolGetNote, map[string]any{"noteId": noteID}, &n)
+			return n
+		}
+		before := read()
+		patch := map[string]any{"updates": []any{map[string]any{"id": noteID, "tags": []string{"Asia", "capitals"},
+			"fields": map[string]string{"Text": "{{c1::Ankara}} is the capital of {{c2::Turkey}}"}}, map[string]any{"id": "nope"}}}
+		e.clock.Advance(time.Minute)
+		dryArgs := map[string]any{"dryRun": true, "updates": patch["updates"]}
+		var dry, real contracts.BulkResult
+		call(t, cs, contracts.ToolUpdateNotes, dryArgs, &dry)
+		if got := read(); !dry.DryRun || len(dry.Changes) == 0 || got.Fields["Text"] != before.Fields["Text"] || len(got.Cards) != 1 {
+			t.Fatalf("the dry run reported %+v and left the note %+v", dry, got)
+		}
+		call(t, cs, contracts.ToolUpdateNotes, patch, &real)
+		if fmt.Sprint(dry.Counts) != fmt.Sprint(real.Counts) || dry.Items[0].Status != real.Items[0].Status || dry.Items[1].Status != real.Items[1].Status {
+			t.Errorf("the dry run said %v %+v, the real call %v %+v", dry.Counts, dry.Items, real.Counts, real.Items)
+		}
+		op := lastOperation(t, e, contracts.ToolUpdateNotes)
+		changed := read()
+		if len(changed.Cards) != 2 || strings.Join(changed.Tags, ",") != "Asia,capitals" {
+			t.Fatalf("the update left %+v", changed)
+		}
+		e.clock.Advance(time.Minute)
+		var undo contracts.UndoChangesResult
+		call(t, cs, contracts.ToolUndoChanges, map[string]any{"operationIds": []string{op}}, &undo)
+		if undo.Undone != 2 || undo.Skipped != 0 {
+			t.Fatalf("undo of the update: %+v", undo)
+		}
+		got := read()
+		if got.Fields["Text"] != before.Fields["Text"] || strings.Join(got.Tags, ",") != strings.Join(before.Tags, ",") || len(got.Cards) != 1 ||
+			got.Cards[0].ID != before.Cards[0].ID || got.Cards[0].Front != before.Cards[0].Front {
+			t.Errorf("after the undo the note is %+v, want %+v", got, before)
+		}
+		e.clock.Advance(time.Minute)
+		var redo contracts.UndoChangesResult
+		call(t, cs, contracts.ToolUndoChanges, map[string]any{"operationIds": []string{undo.OperationID}}, &redo)
+		if got := read(); redo.Undone != 2 || got.Fields["Text"] != changed.Fields["Text"] || len(got.Cards) != 2 {
+			t.Fatalf("undo of the undo: %+v, note %+v", redo, got)
+		}
+		e.clock.Advance(time.Minute)
+		call(t, cs, contracts.ToolUpdateNotes, map[string]any{"updates": []any{map[string]any{"id": noteID, "tags": []string{"mine"}}}}, nil)
+		var stale contracts.UndoChangesResult
+		call(t, cs, contracts.ToolUndoChanges, map[string]any{"operationIds": []string{redo.OperationID}}, &stale)
+		var noteItem *contracts.UndoItem
+		for i := range stale.Items {
+			if stale.Items[i].Kind == contracts.ChangeNoteUpdate {
+				noteItem = &stale.Items[i]
+			}
+		}
+		if noteItem == nil || noteItem.Status != contracts.UndoSkipped || !strings.Contains(noteItem.Reason, "changed after") {
+			t.Fatalf("undo after a later edit: %+v", stale)
+		}
+		if got := read(); strings.Join(got.Tags, ",") != "mine" || got.Fields["Text"] != changed.Fields["Text"] {
+			t.Errorf("the skipped undo changed the note: %+v", got)
+		}
+	})
+}

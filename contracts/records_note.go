@@ -84,6 +84,7 @@ type AddNotesArgs struct {
 // UpdateNotesArgs are update_notes' arguments.
 type UpdateNotesArgs struct {
 	Updates []NotePatch `json:"updates"`
+	DryRun  bool        `json:"dryRun,omitempty"` // preview: the same outcomes, nothing written
 }
 
 // GetNoteArgs are get_note's arguments.

@@ -395,8 +395,9 @@ var catalog = []ToolDef{
 				"fields": noteFieldsArg,
 				"tags":   with(array(with(str(""), "minLength", 1, "maxLength", MaxTagLen), "Replaces all tags."), "maxItems", MaxTagsPerCard),
 			}, "id"), "One change per note."), "minItems", 1, "maxItems", MaxNoteBulk),
+			"dryRun": dryRunArg,
 		}, "updates")),
-		ResultSchema: raw(bulkOut([]string{"existingId", "cardIds"})),
+		ResultSchema: raw(bulkOut([]string{"existingId", "cardIds"}, "dryRun", "changes")),
 		Annotations:  idempotent, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "notes.update",
 	},
 	{

@@ -78,6 +78,6 @@ func NewServices(store ports.Database, blobs ports.BlobStore, clock ports.Clock,
 		Trash:       &library.TrashService{Deps: d},
 	}
 	svc.Import = exchange.NewImportService(d, svc.Media, svc.Cards, svc.Jobs)
-	svc.Undo = &study.UndoService{Deps: d, Cards: svc.Cards, Decks: svc.Decks, Trash: svc.Trash, Settings: svc.Settings}
+	svc.Undo = &study.UndoService{Deps: d, Cards: svc.Cards, Decks: svc.Decks, Notes: svc.Notes, Trash: svc.Trash, Settings: svc.Settings}
 	return svc
 }

@@ -254,9 +254,11 @@ func (s *NoteService) UpdateNotes(ctx context.Context, args contracts.UpdateNote
 		return contracts.BulkResult{}, err
 	}
 	var res contracts.BulkResult
-	err = s.Store.InTx(ctx, func(tx ports.Stores) error {
+	// A dry run is this very transaction, rolled back.
+	err = kernel.InTxOrDry(ctx, s.Store, args.DryRun, func(tx ports.Stores) error {
 		now := s.Now()
 		res = contracts.BulkResult{Items: make([]contracts.ItemOutcome, len(args.Updates)), Counts: map[string]int{}}
+		var ch kernel.Changes
 		ids := make([]string, 0, len(args.Updates))
 		for _, u := range args.Updates {
 			if kernel.PlausibleID(u.ID) {
@@ -279,7 +281,7 @@ func (s *NoteService) UpdateNotes(ctx context.Context, args contracts.UpdateNote
 				out.Status, out.Reason = contracts.OutcomeNotFound, "no note with this id"
 				continue
 			}
-			next, err := s.updateNote(ctx, tx, uid, row, u, now, out)
+			next, err := s.updateNote(ctx, tx, uid, row, u, now, out, &ch)
 			if err != nil {
 				return err
 			}
@@ -288,7 +290,10 @@ func (s *NoteService) UpdateNotes(ctx context.Context, args contracts.UpdateNote
 		for _, it := range res.Items {
 			res.Counts[string(it.Status)]++
 		}
-		return nil
+		if args.DryRun {
+			res.DryRun, res.Changes = true, ch.Preview()
+		}
+		return ch.Write(ctx, tx, s.Deps)
 	})
 	if err != nil {
 		return contracts.BulkResult{}, err
@@ -296,8 +301,28 @@ func (s *NoteService) UpdateNotes(ctx context.Context, args contracts.UpdateNote
 	return res, nil
 }
 
-// updateNote applies one patch, filling out; an error fails the whole call.
-func (s *NoteService) updateNote(ctx context.Context, tx ports.Stores, uid string, row ports.NoteRow, u contracts.NotePatch, now time.Time, out *contracts.ItemOutcome) (ports.NoteRow, error) {
+// ApplyNotePatch applies one note patch in tx, as update_notes does for
+// each of its items, recording the change in ch; undo_changes puts a
+// note back through it. The outcome says whether it applied; the error
+// fails the caller's transaction.
+func (s *NoteService) ApplyNotePatch(ctx context.Context, tx ports.Stores, uid string, u contracts.NotePatch, ch *kernel.Changes) (contracts.ItemOutcome, error) {
+	out := contracts.ItemOutcome{ID: u.ID}
+	rows, err := tx.Notes().GetNotes(ctx, uid, []string{u.ID})
+	if err != nil {
+		return out, kernel.Fail(err)
+	}
+	if len(rows) == 0 {
+		out.Status, out.Reason = contracts.OutcomeNotFound, "no note with this id"
+		return out, nil
+	}
+	_, err = s.updateNote(ctx, tx, uid, rows[0], u, s.Now(), &out, ch)
+	return out, err
+}
+
+// updateNote applies one patch, filling out and adding a note.update
+// record to ch (the previous values of the fields and tags it changed);
+// an error fails the whole call.
+func (s *NoteService) updateNote(ctx context.Context, tx ports.Stores, uid string, row ports.NoteRow, u contracts.NotePatch, now time.Time, out *contracts.ItemOutcome, ch *kernel.Changes) (ports.NoteRow, error) {
 	invalid := func(err error) (ports.NoteRow, error) {
 		out.Status, out.Reason = contracts.OutcomeInvalid, err.Error()
 		return row, nil
@@ -403,6 +428,9 @@ func (s *NoteService) updateNote(ctx context.Context, tx ports.Stores, uid strin
 	if err := tx.Cards().InsertCards(ctx, uid, fresh); err != nil {
 		return row, kernel.Fail(err)
 	}
+	for _, c := range fresh {
+		ch.Add(contracts.ChangeCardAdd, c.ID, c.Version, nil, nil)
+	}
 	next.UpdatedAt = now
 	if err := tx.Notes().UpdateNote(ctx, uid, next); err != nil {
 		if contracts.IsKind(err, contracts.KindConflict) {
@@ -412,6 +440,8 @@ func (s *NoteService) updateNote(ctx context.Context, tx ports.Stores, uid strin
 	}
 	next.Version++
 	out.Status = contracts.OutcomeUpdated
+	prev, after := noteChange(t.Fields, row, next)
+	ch.Add(contracts.ChangeNoteUpdate, row.ID, next.Version, prev, after)
 	var stale []string
 	for _, c := range cards {
 		if !seen[c.Ord] {

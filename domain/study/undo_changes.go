@@ -21,6 +21,7 @@ type UndoService struct {
 	*kernel.Deps
 	Cards *library.CardService
 	Decks *library.DeckService
+	Notes *library.NoteService
 	Trash *library.TrashService
 	// Settings puts account settings back (the identity room's service,
 	// passed in by the composition: study does not import identity).
@@ -231,6 +232,8 @@ func (s *UndoService) undoOne(ctx context.Context, tx ports.Stores, p contracts.
 		return s.undoDeckUpdate(ctx, tx, p.UserID, r, chain, ch)
 	case contracts.ChangeSettingsUpdate:
 		return s.undoSettings(ctx, tx, p.UserID, r, chain, ch)
+	case contracts.ChangeNoteUpdate:
+		return s.undoNote(ctx, tx, p.UserID, r, chain, ch)
 	default:
 		return fmt.Sprintf("undoing a %s change is not supported yet", r.Kind), nil
 	}
@@ -389,5 +392,44 @@ func (s *UndoService) undoSettings(ctx context.Context, tx ports.Stores, uid str
 		return "", err
 	}
 	chain[r.ItemID] = versionAlias{now: s.Now().UnixMilli()}
+	return "", nil
+}
+
+// undoNote puts back the fields and tags an update_notes changed (the
+// record's Prev is the note patch that does it), unless the note changed
+// since (its version).
+func (s *UndoService) undoNote(ctx context.Context, tx ports.Stores, uid string, r contracts.ChangeRecord,
+	chain map[string]versionAlias, ch *kernel.Changes) (string, error) {
+	rows, err := tx.Notes().GetNotes(ctx, uid, []string{r.ItemID})
+	if err != nil {
+		return "", kernel.Fail(err)
+	}
+	if len(rows) == 0 {
+		return fmt.Sprintf("note %s no longer exists", r.ItemID), nil
+	}
+	cur := rows[0].Version
+	if a, ok := chain[r.ItemID]; ok && a.now == cur {
+		cur = a.as
+	}
+	if cur != r.Version {
+		return fmt.Sprintf("note %s was changed after this change; read it (get_note) and edit it yourself if needed", r.ItemID), nil
+	}
+	if len(r.Prev) == 0 { // the change set nothing new: nothing to put back
+		chain[r.ItemID] = versionAlias{now: rows[0].Version, as: r.Version - 1}
+		return "", nil
+	}
+	var patch contracts.NotePatch
+	if err := json.Unmarshal(r.Prev, &patch); err != nil {
+		return "", kernel.Fail(err)
+	}
+	patch.ID = r.ItemID
+	out, err := s.Notes.ApplyNotePatch(ctx, tx, uid, patch, ch)
+	if err != nil {
+		return "", err
+	}
+	if out.Status != contracts.OutcomeUpdated {
+		return fmt.Sprintf("note %s cannot be put back: %s", r.ItemID, out.Reason), nil
+	}
+	chain[r.ItemID] = versionAlias{now: rows[0].Version + 1, as: r.Version - 1}
 	return "", nil
 }

@@ -2,8 +2,10 @@ package library
 
 import (
 	"reflect"
+	"slices"
 
 	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/ports"
 )
 
 // deckChange returns, for each field args set that the update changed,
@@ -36,5 +38,32 @@ func deckChange(old, now contracts.Deck, args contracts.UpdateDeckArgs) (prev, a
 	field(args.LeechThreshold != nil, "leechThreshold", o.LeechThreshold, n.LeechThreshold)
 	field(args.LeechAction != "", "leechAction", o.LeechAction, n.LeechAction)
 	field(args.NewMix != "", "newMix", o.NewMix, n.NewMix)
+	return prev, after
+}
+
+// noteChange returns the fields (by name) and tags a note update changed,
+// before (prev) and after, keyed as a note patch: a note.update record's
+// Prev is itself the patch that puts the note back.
+func noteChange(names []string, old, now ports.NoteRow) (prev, after map[string]any) {
+	prev, after = map[string]any{}, map[string]any{}
+	was, is := map[string]string{}, map[string]string{}
+	for i, name := range names {
+		var o, n string
+		if i < len(old.Fields) {
+			o = old.Fields[i]
+		}
+		if i < len(now.Fields) {
+			n = now.Fields[i]
+		}
+		if o != n {
+			was[name], is[name] = o, n
+		}
+	}
+	if len(was) > 0 {
+		prev["fields"], after["fields"] = was, is
+	}
+	if !slices.Equal(old.Tags, now.Tags) {
+		prev["tags"], after["tags"] = append([]string{}, old.Tags...), append([]string{}, now.Tags...)
+	}
 	return prev, after
 }
