@@ -336,6 +336,7 @@ func (r *JobRunner) RunOnce(ctx context.Context) (ran bool, err error) {
 	jctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.cfg.Timeout)
 	defer cancel()
 	jctx = contracts.WithPrincipal(jctx, contracts.Principal{UserID: j.UserID, Scopes: []contracts.Scope{k.scope}, CredentialKind: contracts.CredentialJob, CredentialID: j.ID})
+	jctx = contracts.WithOperationID(jctx, j.ID) // the job's change records and audit rows
 
 	// The lease keeper renews the lease with the latest progress, and
 	// stops the handler when the job is canceled, the lease is lost or

@@ -112,7 +112,9 @@ func (o optimizeJob) run(ctx context.Context, run *kernel.JobRun) (any, error) {
 }
 
 // apply sets the preset's weights to fitted, unless they are no longer
-// was (changed meanwhile); it reports whether it did.
+// was (changed meanwhile), and records the previous weights (a
+// preset.update change record under the job's id: undo_changes puts them
+// back); it reports whether it did.
 func (o optimizeJob) apply(ctx context.Context, uid, presetID string, was, fitted []float64) (bool, error) {
 	applied := false
 	err := o.Store.InTx(ctx, func(tx ports.Stores) error {
@@ -130,12 +132,12 @@ func (o optimizeJob) apply(ctx context.Context, uid, presetID string, was, fitte
 			return err
 		}
 		now := o.Now()
-		p.Settings.Weights, p.Settings.WeightsOptimizedAt, p.UpdatedAt = slices.Clone(fitted), &now, now
-		if err := tx.Presets().UpdatePreset(ctx, uid, p); err != nil {
-			return kernel.Fail(err)
+		var ch kernel.Changes
+		if err := putWeights(ctx, tx, uid, p, presetWeights{Weights: fitted, OptimizedAt: &now}, now, &ch); err != nil {
+			return err
 		}
 		applied = true
-		return nil
+		return ch.Write(ctx, tx, o.Deps)
 	})
 	return applied && err == nil, err
 }

@@ -228,6 +228,8 @@ func (s *UndoService) undoOne(ctx context.Context, tx ports.Stores, p contracts.
 		}
 		ch.Add(contracts.ChangeDeckDelete, r.ItemID, 0, nil, nil)
 		return "", nil
+	case contracts.ChangePresetUpdate:
+		return s.undoPreset(ctx, tx, p.UserID, r, chain, ch)
 	case contracts.ChangeDeckUpdate:
 		return s.undoDeckUpdate(ctx, tx, p.UserID, r, chain, ch)
 	case contracts.ChangeSettingsUpdate:
