@@ -28,6 +28,10 @@ func (s JobStatus) Final() bool { return s == JobSucceeded || s == JobFailed || 
 const (
 	JobKindImportPackage      = "import_package"
 	JobKindOptimizeParameters = "optimize_parameters"
+	// JobKindRecomputeMemory recomputes the memory states (stability and
+	// difficulty) of a preset's cards from their review history after its
+	// weights changed.
+	JobKindRecomputeMemory = "recompute_memory"
 )
 
 // Job is a long job (an import, an optimisation) that runs detached from

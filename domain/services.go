@@ -58,6 +58,9 @@ func NewServices(store ports.Database, blobs ports.BlobStore, clock ports.Clock,
 	// Optimising changes the person's scheduling weights: study:write, the
 	// scope optimize_parameters needs, reads and cancels its jobs.
 	d.Jobs.Register(contracts.JobKindOptimizeParameters, contracts.ScopeStudyWrite, study.OptimizeHandler(d))
+	// New weights reach every card of the preset (update_deck, the web
+	// form, undo_changes): decks:write, the scope that changes them.
+	d.Jobs.Register(contracts.JobKindRecomputeMemory, contracts.ScopeDecksWrite, study.RecomputeHandler(d))
 	svc := &Services{
 		Decks:       &library.DeckService{Deps: d},
 		Cards:       &library.CardService{Deps: d},

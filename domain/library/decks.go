@@ -1,6 +1,7 @@
 package library
 
 import (
+	"bytes"
 	"context"
 	"math"
 	"slices"
@@ -144,15 +145,36 @@ func (s *DeckService) UpdateDeck(ctx context.Context, args contracts.UpdateDeckA
 		return contracts.Deck{}, err
 	}
 	var out contracts.Deck
+	var ch kernel.Changes
 	err = s.Store.InTx(ctx, func(tx ports.Stores) error {
-		var ch kernel.Changes
+		ch = kernel.Changes{}
 		var err error
 		if out, err = s.UpdateDeckIn(ctx, tx, uid, args, &ch); err != nil {
 			return err
 		}
 		return ch.Write(ctx, tx, s.Deps)
 	})
-	return out, err
+	if err != nil {
+		return out, err
+	}
+	if WeightsChanged(ch.Preview()) {
+		// The cards' memory states follow the new weights (a job).
+		if _, err := s.Jobs.Submit(ctx, contracts.JobKindRecomputeMemory, RecomputeInput{PresetID: out.Settings.PresetID}); err != nil {
+			return out, err
+		}
+	}
+	return out, nil
+}
+
+// WeightsChanged reports whether change previews include a deck update
+// that changed its preset's weights.
+func WeightsChanged(changes []contracts.ChangePreview) bool {
+	for _, c := range changes {
+		if c.Kind == contracts.ChangeDeckUpdate && bytes.Contains(c.Before, []byte(`"weights"`)) {
+			return true
+		}
+	}
+	return false
 }
 
 // UpdateDeckIn applies args to the user's deck in tx, as update_deck does,

@@ -7,6 +7,13 @@ import (
 	"github.com/takhtabush/takhtabush/domain/internal/kernel"
 )
 
+// RecomputeInput is a recompute_memory job's input: the job replays the
+// memory states of the preset's cards after its weights changed.
+type RecomputeInput struct {
+	// PresetID is the preset whose cards' memory states are replayed.
+	PresetID string `json:"presetId"`
+}
+
 // OptimizeInput is an optimize_parameters job's input.
 type OptimizeInput struct {
 	// PresetID is the preset whose weights the job fits.

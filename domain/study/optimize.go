@@ -108,6 +108,10 @@ func (o optimizeJob) run(ctx context.Context, run *kernel.JobRun) (any, error) {
 	rep.Applied = true
 	rep.Reason = fmt.Sprintf("The fitted weights predict the held-out reviews better (log loss %.4f → %.4f, RMSE (bins) %.4f → %.4f).",
 		before.LogLoss, after.LogLoss, before.RMSEBins, after.RMSEBins)
+	// The cards' memory states follow the applied weights, in this job.
+	if _, err := Recompute(ctx, o.Deps, run, uid, preset.ID); err != nil {
+		return nil, err
+	}
 	return rep, nil
 }
 
