@@ -1,9 +1,11 @@
 package study
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/domain/internal/kernel"
@@ -80,6 +82,7 @@ func (s *UndoService) UndoChanges(ctx context.Context, args contracts.UndoChange
 		res.OperationID = op
 	}
 	chain := map[string]versionAlias{}
+	var reweighted []string // presets whose weights the undo put back
 	for start := 0; start < len(recs); start += undoChunk {
 		chunk := recs[start:min(start+undoChunk, len(recs))]
 		var items []contracts.UndoItem
@@ -89,6 +92,11 @@ func (s *UndoService) UndoChanges(ctx context.Context, args contracts.UndoChange
 			var done []string
 			for _, r := range chunk {
 				reason, err := s.undoOne(ctx, tx, p, r, chain, &ch)
+				if reason == "" && err == nil && r.Kind == contracts.ChangeDeckUpdate && bytes.Contains(r.Prev, []byte(`"weights"`)) {
+					if d, err := tx.Decks().DeckWithoutCounts(ctx, p.UserID, r.ItemID); err == nil && !slices.Contains(reweighted, d.Settings.PresetID) {
+						reweighted = append(reweighted, d.Settings.PresetID)
+					}
+				}
 				if err != nil {
 					return err
 				}
@@ -123,6 +131,14 @@ func (s *UndoService) UndoChanges(ctx context.Context, args contracts.UndoChange
 	}
 	if res.Undone == 0 {
 		res.OperationID = "" // nothing to redo
+	}
+	if !args.DryRun {
+		// Weights put back reach the preset's cards, as new weights do.
+		for _, presetID := range reweighted {
+			if _, err := s.Jobs.Submit(ctx, contracts.JobKindRecomputeMemory, library.RecomputeInput{PresetID: presetID}); err != nil {
+				return res, err
+			}
+		}
 	}
 	return res, nil
 }

@@ -59,18 +59,18 @@ func testMemoryFollowsWeights(t *testing.T, store string) {
 	weights := append([]float64{}, contracts.DefaultWeights...)
 	weights[0], weights[1], weights[2], weights[3] = 0.6, 1.8, 3.9, 12.5 // initial stabilities
 	weights[4], weights[8] = 6.9, 1.5                                    // difficulty, growth
-	up, err := e.svc.Decks.UpdateDeck(ctx, contracts.UpdateDeckArgs{DeckID: d.ID, Weights: weights})
+	const op = "01900000-0000-7000-8000-00000000a001"
+	up, err := e.svc.Decks.UpdateDeck(contracts.WithOperationID(ctx, op), contracts.UpdateDeckArgs{DeckID: d.ID, Weights: weights})
 	if err != nil {
 		t.Fatal(err)
 	}
 	uid := mustUser(t, ctx)
-	set := up.Settings
 	acct, err := e.svc.Settings.Settings(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	day := contracts.NewLearnerDay(acct)
-	check := func(wantEqual bool) (compared int) {
+	check := func(set contracts.DeckSettings, wantEqual bool) (compared int) {
 		t.Helper()
 		page, err := e.svc.Cards.SearchCards(ctx, contracts.SearchCardsArgs{DeckID: d.ID, Limit: 100})
 		if err != nil {
@@ -110,14 +110,14 @@ func testMemoryFollowsWeights(t *testing.T, store string) {
 			dueBefore[c.ID] = c.State.Due
 		}
 	}
-	check(false)
+	check(up.Settings, false)
 	if ran, err := runner.RunOnce(context.Background()); !ran || err != nil {
 		t.Fatalf("new weights queued no job: RunOnce = %v, %v", ran, err)
 	}
 	if ran, _ := runner.RunOnce(context.Background()); ran {
 		t.Error("new weights queued more than one job")
 	}
-	if n := check(true); n < 20 {
+	if n := check(up.Settings, true); n < 20 {
 		t.Errorf("only %d cards had a history to compare", n)
 	}
 	page, _ := e.svc.Cards.SearchCards(ctx, contracts.SearchCardsArgs{DeckID: d.ID, Limit: 100})
@@ -126,6 +126,21 @@ func testMemoryFollowsWeights(t *testing.T, store string) {
 			t.Errorf("card %s moved from %v to %v: recomputing keeps due dates", c.ID, dueBefore[c.ID], c.State.Due)
 		}
 	}
+	// Undoing the change puts the old weights back, and the cards follow.
+	e.clock.Advance(time.Minute)
+	res, err := e.svc.Undo.UndoChanges(ctx, contracts.UndoChangesArgs{OperationIDs: []string{op}})
+	if err != nil || res.Undone != 1 {
+		t.Fatalf("undo of the weights: %+v, %v", res, err)
+	}
+	back, err := e.svc.Decks.GetDeck(ctx, d.ID)
+	if err != nil || !slices.Equal(back.Settings.Weights, contracts.DefaultWeights) {
+		t.Fatalf("after the undo the weights are %v (%v)", back.Settings.Weights, err)
+	}
+	check(back.Settings, false)
+	if ran, err := runner.RunOnce(context.Background()); !ran || err != nil {
+		t.Fatalf("the undo queued no recompute: RunOnce = %v, %v", ran, err)
+	}
+	check(back.Settings, true)
 }
 
 // rel is |a-b| relative to b.
