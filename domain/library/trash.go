@@ -106,9 +106,12 @@ func (s *TrashService) RestoreItems(ctx context.Context, args contracts.RestoreI
 	}
 	var res contracts.RestoreResult
 	err = s.Store.InTx(ctx, func(tx ports.Stores) error {
+		var ch kernel.Changes
 		var err error
-		res, err = s.RestoreIn(ctx, tx, uid, args)
-		return err
+		if res, err = s.RestoreIn(ctx, tx, uid, args, &ch); err != nil {
+			return err
+		}
+		return ch.Write(ctx, tx, s.Deps)
 	})
 	if err != nil {
 		return contracts.RestoreResult{}, err
@@ -117,11 +120,38 @@ func (s *TrashService) RestoreItems(ctx context.Context, args contracts.RestoreI
 }
 
 // RestoreIn restores the items inside tx exactly as restore_items does
-// (the same checks, the same outcomes): undo_changes brings deleted decks
-// and cards back through it.
-func (s *TrashService) RestoreIn(ctx context.Context, tx ports.Stores, uid string, args contracts.RestoreItemsArgs) (contracts.RestoreResult, error) {
+// (the same checks, the same outcomes) and adds to ch a deck.add or
+// card.add record for each item restored (a card's with its version), so
+// undoing the restore moves them back to the trash: undo_changes brings
+// deleted decks and cards back through it.
+func (s *TrashService) RestoreIn(ctx context.Context, tx ports.Stores, uid string, args contracts.RestoreItemsArgs, ch *kernel.Changes) (contracts.RestoreResult, error) {
 	r := restorer{s: s, tx: tx, uid: uid}
-	return r.run(ctx, args)
+	res, err := r.run(ctx, args)
+	if err != nil {
+		return res, err
+	}
+	var cards []string
+	for _, out := range res.Decks {
+		if out.Status == contracts.OutcomeRestored {
+			ch.Add(contracts.ChangeDeckAdd, out.ID, 0, nil, nil)
+		}
+	}
+	for _, out := range res.Cards {
+		if out.Status == contracts.OutcomeRestored {
+			cards = append(cards, out.ID)
+		}
+	}
+	if len(cards) == 0 {
+		return res, nil
+	}
+	rows, err := tx.Cards().GetCards(ctx, uid, cards)
+	if err != nil {
+		return res, kernel.Fail(err)
+	}
+	for _, c := range rows {
+		ch.Add(contracts.ChangeCardAdd, c.ID, c.Version, nil, nil)
+	}
+	return res, nil
 }
 
 // restorer restores one call's items inside its transaction.

@@ -307,31 +307,20 @@ func (s *UndoService) undoDeckUpdate(ctx context.Context, tx ports.Stores, uid s
 }
 
 // restore brings a deleted card or deck back from the trash as
-// restore_items does, and records the addition (undoing it deletes again).
+// restore_items does, which records the addition (undoing it deletes
+// again).
 func (s *UndoService) restore(ctx context.Context, tx ports.Stores, uid string, r contracts.ChangeRecord, ch *kernel.Changes) (string, error) {
-	args, added := contracts.RestoreItemsArgs{CardIDs: []string{r.ItemID}}, contracts.ChangeCardAdd
+	args := contracts.RestoreItemsArgs{CardIDs: []string{r.ItemID}}
 	if r.Kind == contracts.ChangeDeckDelete {
-		args, added = contracts.RestoreItemsArgs{DeckIDs: []string{r.ItemID}}, contracts.ChangeDeckAdd
+		args = contracts.RestoreItemsArgs{DeckIDs: []string{r.ItemID}}
 	}
-	res, err := s.Trash.RestoreIn(ctx, tx, uid, args)
+	res, err := s.Trash.RestoreIn(ctx, tx, uid, args, ch)
 	if err != nil {
 		return "", err
 	}
-	out := append(res.Decks, res.Cards...)[0]
-	if out.Status != contracts.OutcomeRestored {
+	if out := append(res.Decks, res.Cards...)[0]; out.Status != contracts.OutcomeRestored {
 		return out.Reason, nil
 	}
-	var version int64
-	if added == contracts.ChangeCardAdd {
-		rows, err := tx.Cards().GetCards(ctx, uid, []string{r.ItemID})
-		if err != nil {
-			return "", kernel.Fail(err)
-		}
-		if len(rows) > 0 {
-			version = rows[0].Version
-		}
-	}
-	ch.Add(added, r.ItemID, version, nil, nil)
 	return "", nil
 }
 
