@@ -92,9 +92,9 @@ func (s *UndoService) UndoChanges(ctx context.Context, args contracts.UndoChange
 			var done []string
 			for _, r := range chunk {
 				reason, err := s.undoOne(ctx, tx, p, r, chain, &ch)
-				if reason == "" && err == nil && r.Kind == contracts.ChangeDeckUpdate && bytes.Contains(r.Prev, []byte(`"weights"`)) {
-					if d, err := tx.Decks().DeckWithoutCounts(ctx, p.UserID, r.ItemID); err == nil && !slices.Contains(reweighted, d.Settings.PresetID) {
-						reweighted = append(reweighted, d.Settings.PresetID)
+				if reason == "" && err == nil {
+					if id := s.reweighted(ctx, tx, p.UserID, r); id != "" && !slices.Contains(reweighted, id) {
+						reweighted = append(reweighted, id)
 					}
 				}
 				if err != nil {
@@ -141,6 +141,21 @@ func (s *UndoService) UndoChanges(ctx context.Context, args contracts.UndoChange
 		}
 	}
 	return res, nil
+}
+
+// reweighted names the preset whose weights undoing r put back: a
+// deck.update's that set weights, or a preset.update's (an optimiser
+// run's); "" for any other record.
+func (s *UndoService) reweighted(ctx context.Context, tx ports.Stores, uid string, r contracts.ChangeRecord) string {
+	switch {
+	case r.Kind == contracts.ChangePresetUpdate:
+		return r.ItemID
+	case r.Kind == contracts.ChangeDeckUpdate && bytes.Contains(r.Prev, []byte(`"weights"`)):
+		if d, err := tx.Decks().DeckWithoutCounts(ctx, uid, r.ItemID); err == nil {
+			return d.Settings.PresetID
+		}
+	}
+	return ""
 }
 
 // filter turns the arguments into the records to undo.

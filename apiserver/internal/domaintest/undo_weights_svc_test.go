@@ -1,12 +1,14 @@
 package domain_test
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/domain/background"
 )
 
 // TestUndoOptimisedWeights: an optimiser run records the preset's
@@ -53,6 +55,12 @@ func testUndoOptimisedWeights(t *testing.T, store string) {
 	}
 	if w, at := weights(); !slices.Equal(w, contracts.DefaultWeights) || at != nil {
 		t.Errorf("after the undo: %v at %v; want the defaults, never optimised", w, at)
+	}
+	// The cards' memory states follow the weights put back, as they
+	// follow new weights: the undo queued the recompute job.
+	runner := e.svc.Jobs.Runner(background.RunnerConfig{Owner: "undo", Lease: time.Minute})
+	if ran, err := runner.RunOnce(context.Background()); !ran || err != nil {
+		t.Errorf("after the undo no job ran (%v, %v); want the recompute of memory states", ran, err)
 	}
 
 	e.clock.Advance(time.Minute)
