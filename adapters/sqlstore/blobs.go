@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"crypto/rand"
+	"database/sql"
 	"encoding/hex"
 	"errors"
 	"io"
@@ -117,6 +118,17 @@ func (w *blobWriter) Commit(ctx context.Context, key string) error {
 	}
 	s := w.b.s
 	at := ms(w.b.now())
+	// A commit orders after every earlier commit under the key even within
+	// one millisecond (blob ids are random, so they cannot break that tie):
+	// otherwise a replacement made in the same millisecond as the object it
+	// replaces could lose to it.
+	var last sql.NullInt64
+	if err := s.db.QueryRowContext(ctx, `SELECT MAX(committed_at) FROM blob_objects WHERE blob_key = $1`, key).Scan(&last); err != nil {
+		return s.wrap(ctx, err, "commit blob")
+	}
+	if last.Valid && last.Int64 >= at {
+		at = last.Int64 + 1
+	}
 	res, err := s.db.ExecContext(ctx, `UPDATE blob_objects SET blob_key = $2, size = $3, committed_at = $4 WHERE blob_id = $1 AND blob_key IS NULL`,
 		w.id, key, w.size, at)
 	n, err := s.root.affected(ctx, res, err, "commit blob")
