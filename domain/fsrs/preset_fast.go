@@ -27,6 +27,25 @@ var fuzzRanges = gofsrs.FuzzRanges()
 // (TestReviewFuzzedMatchesLibrary). Any other review is ReviewOn, fuzzed
 // by the library.
 func (p *Preset) ReviewFuzzed(state contracts.CardState, day contracts.LearnerDay, now time.Time, rating contracts.Rating, u float64) (contracts.CardState, error) {
+	return p.ReviewChoosing(state, day, now, rating, Uniform(u))
+}
+
+// Chooser picks a review interval, in days, from lo to hi (both
+// included, lo <= hi): the fuzz range of the interval FSRS computed.
+type Chooser func(lo, hi int) int
+
+// Uniform is the library's fuzz as a Chooser: the draw u, uniform in
+// [0, 1), picks a day of the range with equal chances.
+func Uniform(u float64) Chooser {
+	return func(lo, hi int) int { return lo + int(math.Floor(u*float64(hi-lo+1))) }
+}
+
+// ReviewChoosing is ReviewFuzzed with the day inside each interval's fuzz
+// range picked by choose (Balance picks the least loaded one) for a
+// review-phase card reviewed a day or more after its last review; any
+// other review is ReviewOn, fuzzed by the library. An interval choose
+// returns outside its range is clamped into it.
+func (p *Preset) ReviewChoosing(state contracts.CardState, day contracts.LearnerDay, now time.Time, rating contracts.Rating, choose Chooser) (contracts.CardState, error) {
 	if state.Phase != contracts.PhaseReview || state.LastReview == nil || state.Reps < 0 || state.Lapses < 0 ||
 		state.ScheduledDays < 0 || state.Step < 0 || !finite(state.Stability) || state.Stability < 0.001 ||
 		!finite(state.Difficulty) || state.Difficulty < 1 {
@@ -63,8 +82,8 @@ func (p *Preset) ReviewFuzzed(state contracts.CardState, day contracts.LearnerDa
 		return out, nil
 	case contracts.RatingHard, contracts.RatingGood, contracts.RatingEasy:
 		h, g := next(gofsrs.Hard), next(gofsrs.Good)
-		hard := p.interval(h.Interval, elapsed, u)
-		good := p.interval(g.Interval, elapsed, u)
+		hard := p.interval(h.Interval, elapsed, choose)
+		good := p.interval(g.Interval, elapsed, choose)
 		hard = min(hard, good)
 		good = max(good, hard+1)
 		switch rating {
@@ -74,7 +93,7 @@ func (p *Preset) ReviewFuzzed(state contracts.CardState, day contracts.LearnerDa
 			mem, out.ScheduledDays = g.Memory, int(good)
 		default:
 			e := next(gofsrs.Easy)
-			mem, out.ScheduledDays = e.Memory, int(max(p.interval(e.Interval, elapsed, u), good+1))
+			mem, out.ScheduledDays = e.Memory, int(max(p.interval(e.Interval, elapsed, choose), good+1))
 		}
 	default:
 		return p.ReviewOn(state, day, now, rating) // invalid: ReviewOn says why
@@ -88,25 +107,36 @@ func (p *Preset) ReviewFuzzed(state contracts.CardState, day contracts.LearnerDa
 }
 
 // interval is the library's interval of a raw interval in days, rounded,
-// within 1 day and the maximum, fuzzed with the draw u.
-func (p *Preset) interval(raw float64, elapsed int, u float64) float64 {
+// within 1 day and the maximum, fuzzed: the day choose picks inside the
+// library's fuzz range (the rounded interval alone when fuzz is off or
+// the interval is under 2.5 days).
+func (p *Preset) interval(raw float64, elapsed int, choose Chooser) float64 {
+	lo, hi := p.fuzzRange(raw, elapsed)
+	if lo == hi {
+		return float64(lo)
+	}
+	return float64(min(max(choose(lo, hi), lo), hi))
+}
+
+// fuzzRange is the library's fuzz range of a raw interval in days.
+func (p *Preset) fuzzRange(raw float64, elapsed int) (lo, hi int) {
 	maxIvl := p.lib.MaximumInterval
 	ivl := max(min(math.Round(raw), maxIvl), 1)
 	if !p.lib.EnableFuzz || ivl < 2.5 {
-		return ivl
+		return int(ivl), int(ivl)
 	}
 	delta := 1.0
 	for _, r := range fuzzRanges {
 		delta += r.Factor * max(min(ivl, r.End)-r.Start, 0)
 	}
 	ivl = min(ivl, maxIvl)
-	lo := max(2, math.Round(ivl-delta))
-	hi := min(math.Round(ivl+delta), maxIvl)
+	l := max(2, math.Round(ivl-delta))
+	h := min(math.Round(ivl+delta), maxIvl)
 	if ivl > float64(elapsed) {
-		lo = max(lo, float64(elapsed)+1)
+		l = max(l, float64(elapsed)+1)
 	}
-	lo = min(lo, hi)
-	return math.Floor(u*(float64(int(hi)-int(lo)+1))) + float64(int(lo))
+	l = min(l, h)
+	return int(l), int(h)
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

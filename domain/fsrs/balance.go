@@ -1,0 +1,41 @@
+package fsrs
+
+// Load balancing (issue 28 §2, the approach of Anki 24.11's): a review
+// interval may be any day of its fuzz range; instead of a uniform draw,
+// each day is weighted by the inverse square of the reviews already due
+// that day (plus one) and by the inverse of its interval (a shorter one
+// is the safer choice), and the draw picks a day with those chances.
+// Lightly loaded days therefore fill up first and daily counts level off,
+// while the choice stays random enough that cards reviewed together do
+// not all land on one day.
+
+// Balance returns a Chooser that picks, with the draw u (uniform in
+// [0, 1)), a day of the fuzz range weighted as above. load(days) is how
+// many reviews are due days from the review's day; weight(days), when not
+// nil, scales a day's chances (easy days: a share under 1).
+func Balance(u float64, load func(days int) int, weight func(days int) float64) Chooser {
+	return func(lo, hi int) int {
+		ws := make([]float64, 0, hi-lo+1)
+		total := 0.0
+		for d := lo; d <= hi; d++ {
+			n := float64(load(d) + 1)
+			w := 1 / (n * n * float64(max(d, 1)))
+			if weight != nil {
+				w *= max(weight(d), 0)
+			}
+			ws = append(ws, w)
+			total += w
+		}
+		if total <= 0 {
+			return Uniform(u)(lo, hi)
+		}
+		x := u * total
+		for i, w := range ws {
+			if x < w {
+				return lo + i
+			}
+			x -= w
+		}
+		return hi
+	}
+}
