@@ -123,7 +123,10 @@ type noteWork struct {
 	row      ports.NoteRow
 	existing bool
 	same     bool // an existing note whose fields and tags the package leaves as they are
-	cards    []*cardWork
+	// prev is an existing note's fields (by name) and tags the package
+	// changes, as they were: its note.update record's Prev.
+	prev  map[string]any
+	cards []*cardWork
 }
 
 // cardWork is one card to write: a new one, or an existing one to update.
@@ -588,8 +591,12 @@ func (im *importer) planNotes(ctx context.Context, ch ports.AnkiChunk) ([]*noteW
 		w := &noteWork{existing: isOld}
 		if isOld {
 			w.same = !moved && slices.Equal(old.Fields, fields) && slices.Equal(old.Tags, tags)
+			was := old
 			old.Fields, old.Tags, old.UpdatedAt = fields, tags, im.now
 			w.row = old
+			if !w.same && !moved { // a note moved to another type is not put back by undo_changes
+				w.prev, _ = library.NoteChange(t.Fields, was, old)
+			}
 		} else {
 			w.row = ports.NoteRow{ID: importedNoteID(im.uid, an.GUID), NoteType: it.ref, GUID: an.GUID, Fields: fields, Tags: tags,
 				Version: 1, CreatedAt: im.now, UpdatedAt: im.now}

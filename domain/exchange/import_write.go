@@ -189,7 +189,11 @@ func (im *importer) publish(ctx context.Context, tx ports.Stores) error {
 		im.skip("review", "its card was not imported", "", lost)
 	}
 	im.rep.NotesCreated, im.rep.CardsCreated, im.rep.Reviews = pub.Notes, pub.Cards, pub.Reviews
-	return im.updateOld(ctx, tx)
+	var ch kernel.Changes
+	if err := im.updateOld(ctx, tx, &ch); err != nil {
+		return err
+	}
+	return ch.Write(ctx, tx, im.s.Deps)
 }
 
 // touch marks the stage alive now and then, so the purge leaves it.
@@ -451,6 +455,9 @@ type pendingNote struct {
 	NoteType string   `json:"type"`
 	Fields   []string `json:"fields"`
 	Tags     []string `json:"tags"`
+	// Prev is the note's note.update record's Prev (none for a note
+	// moved to another note type).
+	Prev map[string]any `json:"p,omitempty"`
 }
 
 // pendingCard is a card's update, made on the version read when staging:
@@ -460,6 +467,12 @@ type pendingCard struct {
 	Version int64                `json:"v"`
 	Content *pendingContent      `json:"content,omitempty"`
 	State   *contracts.CardState `json:"state,omitempty"`
+	// Moved is the card's deck and suspension as they were, when the
+	// package changes them (a card.update record's Prev; its text is the
+	// note's, put back with the note); Was its scheduling state as it
+	// was, when the package changes it (a card.schedule record's).
+	Moved map[string]any       `json:"moved,omitempty"`
+	Was   *contracts.CardState `json:"was,omitempty"`
 }
 
 // pendingContent is what a card shows, where it is and whether it is
@@ -496,7 +509,7 @@ func (im *importer) stageUpdates(ctx context.Context, works []*noteWork) error {
 		im.rep.NotesUpdated++
 		var u pendingUpdate
 		if !n.same {
-			u.Note = &pendingNote{ID: n.row.ID, Version: n.row.Version, NoteType: n.row.NoteType, Fields: n.row.Fields, Tags: n.row.Tags}
+			u.Note = &pendingNote{ID: n.row.ID, Version: n.row.Version, NoteType: n.row.NoteType, Fields: n.row.Fields, Tags: n.row.Tags, Prev: n.prev}
 		}
 		for _, c := range n.cards {
 			if c.existing == nil {
@@ -509,10 +522,17 @@ func (im *importer) stageUpdates(ctx context.Context, works []*noteWork) error {
 			pc := pendingCard{ID: old.ID, Version: old.Version}
 			if !sameContent(row, old) {
 				pc.Content = &pendingContent{DeckID: row.DeckID, Front: row.Front, Back: row.Back, Tags: row.Tags, Suspended: row.Suspended, Hash: row.Hash}
+				pc.Moved = map[string]any{}
+				if row.DeckID != old.DeckID {
+					pc.Moved["deckId"] = old.DeckID
+				}
+				if row.Suspended != old.Suspended {
+					pc.Moved["suspended"] = old.Suspended
+				}
 			}
 			if !sameState(old.State, c.state) {
-				st := c.state
-				pc.State = &st
+				st, was := c.state, old.State
+				pc.State, pc.Was = &st, &was
 			}
 			if pc.Content != nil || pc.State != nil {
 				u.Cards = append(u.Cards, pc)
@@ -540,7 +560,7 @@ const updatePage = 500
 // updateOld applies the staged updates of the notes the account had and
 // their cards, in tx, a page at a time. A card whose new text duplicates
 // another card of its deck keeps its text (and is counted as skipped).
-func (im *importer) updateOld(ctx context.Context, tx ports.Stores) error {
+func (im *importer) updateOld(ctx context.Context, tx ports.Stores, ch *kernel.Changes) error {
 	for after := int64(0); ; {
 		page, err := tx.ImportStages().StagedUpdates(ctx, im.stage.ID, after, updatePage)
 		if err != nil {
@@ -552,7 +572,7 @@ func (im *importer) updateOld(ctx context.Context, tx ports.Stores) error {
 			if err := json.Unmarshal([]byte(p.Body), &u); err != nil {
 				return kernel.Fail(err)
 			}
-			if err := im.applyUpdate(ctx, tx, u); err != nil {
+			if err := im.applyUpdate(ctx, tx, u, ch); err != nil {
 				return err
 			}
 		}
@@ -562,12 +582,18 @@ func (im *importer) updateOld(ctx context.Context, tx ports.Stores) error {
 	}
 }
 
-// applyUpdate writes one staged update in tx.
-func (im *importer) applyUpdate(ctx context.Context, tx ports.Stores, u pendingUpdate) error {
+// applyUpdate writes one staged update in tx and adds its change records
+// to ch: the note's previous fields and tags (undo_changes puts them back
+// and so re-makes the cards' text), each card's previous deck and
+// suspension and its previous scheduling state.
+func (im *importer) applyUpdate(ctx context.Context, tx ports.Stores, u pendingUpdate, ch *kernel.Changes) error {
 	if n := u.Note; n != nil {
 		row := ports.NoteRow{ID: n.ID, NoteType: n.NoteType, Fields: n.Fields, Tags: n.Tags, Version: n.Version, UpdatedAt: im.now}
 		if err := tx.Notes().UpdateNote(ctx, im.uid, row); err != nil {
 			return importConflict(err)
+		}
+		if len(n.Prev) > 0 {
+			ch.Add(contracts.ChangeNoteUpdate, n.ID, n.Version+1, n.Prev, nil)
 		}
 	}
 	for _, c := range u.Cards {
@@ -582,11 +608,17 @@ func (im *importer) applyUpdate(ctx context.Context, tx ports.Stores, u pendingU
 				im.skip("card", "its new front and back duplicate another card of its deck; the card kept its text", t.Front, 1)
 			} else {
 				version++
+				if len(c.Moved) > 0 {
+					ch.Add(contracts.ChangeCardUpdate, c.ID, version, c.Moved, nil)
+				}
 			}
 		}
 		if c.State != nil {
 			if err := tx.Cards().UpdateState(ctx, im.uid, c.ID, version, *c.State, im.now); err != nil {
 				return importConflict(err)
+			}
+			if c.Was != nil {
+				ch.Add(contracts.ChangeCardSchedule, c.ID, version+1, map[string]any{"state": c.Was}, nil)
 			}
 		}
 	}

@@ -41,10 +41,10 @@ func deckChange(old, now contracts.Deck, args contracts.UpdateDeckArgs) (prev, a
 	return prev, after
 }
 
-// noteChange returns the fields (by name) and tags a note update changed,
+// NoteChange returns the fields (by name) and tags a note update changed,
 // before (prev) and after, keyed as a note patch: a note.update record's
 // Prev is itself the patch that puts the note back.
-func noteChange(names []string, old, now ports.NoteRow) (prev, after map[string]any) {
+func NoteChange(names []string, old, now ports.NoteRow) (prev, after map[string]any) {
 	prev, after = map[string]any{}, map[string]any{}
 	was, is := map[string]string{}, map[string]string{}
 	for i, name := range names {

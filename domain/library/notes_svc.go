@@ -440,7 +440,7 @@ func (s *NoteService) updateNote(ctx context.Context, tx ports.Stores, uid strin
 	}
 	next.Version++
 	out.Status = contracts.OutcomeUpdated
-	prev, after := noteChange(t.Fields, row, next)
+	prev, after := NoteChange(t.Fields, row, next)
 	ch.Add(contracts.ChangeNoteUpdate, row.ID, next.Version, prev, after)
 	var stale []string
 	for _, c := range cards {
