@@ -27,6 +27,8 @@ type TrashItem struct {
 	DeckID string
 	// Hash is a card's content hash, unique among the live cards of a deck.
 	Hash string
+	// Version is a card's version (a restored card keeps it); 0 for a deck.
+	Version int64
 	// WithDeck is, for a card that went to the trash with its deck, that
 	// deck's id; empty for a card deleted on its own and for a deck.
 	WithDeck string

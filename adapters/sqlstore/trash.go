@@ -76,7 +76,7 @@ func scanTrashItem(rows *sql.Rows) (ports.TrashItem, error) {
 	var it ports.TrashItem
 	var kind string
 	var at, deckTrashed int64
-	err := rows.Scan(&kind, &it.ID, &it.Name, &it.Front, &it.DeckID, &it.Hash, &it.WithDeck, &deckTrashed, &it.Cards, &at)
+	err := rows.Scan(&kind, &it.ID, &it.Name, &it.Front, &it.DeckID, &it.Hash, &it.WithDeck, &deckTrashed, &it.Cards, &it.Version, &at)
 	it.Kind, it.DeletedAt, it.DeckTrashed = ports.TrashKind(kind), fromMs(at), deckTrashed != 0
 	return it, err
 }
@@ -85,11 +85,11 @@ func scanTrashItem(rows *sql.Rows) (ports.TrashItem, error) {
 // $1 is the user.
 const (
 	trashDecksSelect = `SELECT 'deck' AS kind, t.id, t.name, '' AS front, '' AS deck_id, '' AS hash, '' AS with_deck, 0 AS deck_trashed,
-(SELECT COUNT(*) FROM trash_cards c WHERE c.user_id = t.user_id AND c.trash_deck_id = t.id) AS cards, t.deleted_at
+(SELECT COUNT(*) FROM trash_cards c WHERE c.user_id = t.user_id AND c.trash_deck_id = t.id) AS cards, 0 AS version, t.deleted_at
 FROM trash_decks t WHERE t.user_id = $1`
 	trashCardsSelect = `SELECT 'card' AS kind, c.id, COALESCE(d.name, td.name, '') AS name, c.front, c.deck_id, c.hash,
 COALESCE(c.trash_deck_id, '') AS with_deck, CASE WHEN d.id IS NULL AND td.id IS NOT NULL THEN 1 ELSE 0 END AS deck_trashed,
-0 AS cards, c.deleted_at
+0 AS cards, c.version, c.deleted_at
 FROM trash_cards c LEFT JOIN decks d ON d.user_id = c.user_id AND d.id = c.deck_id
 LEFT JOIN trash_decks td ON td.user_id = c.user_id AND td.id = c.deck_id WHERE c.user_id = $1`
 )
@@ -121,7 +121,7 @@ func (s trashStore) ListTrash(ctx context.Context, userID string, after *ports.T
 	if after != nil {
 		at, id = ms(after.DeletedAt), after.ID
 	}
-	return s.queryTrash(ctx, "list trash", `SELECT kind, id, name, front, deck_id, hash, with_deck, deck_trashed, cards, deleted_at FROM (`+
+	return s.queryTrash(ctx, "list trash", `SELECT kind, id, name, front, deck_id, hash, with_deck, deck_trashed, cards, version, deleted_at FROM (`+
 		trashDecksSelect+` UNION ALL `+trashCardsSelect+` AND c.trash_deck_id IS NULL) x
 WHERE deleted_at < $2 OR (deleted_at = $2 AND $3 <> '' AND id < $3)
 ORDER BY deleted_at DESC, id DESC LIMIT $4`, userID, at, id, limit)

@@ -130,7 +130,6 @@ func (s *TrashService) RestoreIn(ctx context.Context, tx ports.Stores, uid strin
 	if err != nil {
 		return res, err
 	}
-	var cards []string
 	for _, out := range res.Decks {
 		if out.Status == contracts.OutcomeRestored {
 			ch.Add(contracts.ChangeDeckAdd, out.ID, 0, nil, nil)
@@ -138,18 +137,9 @@ func (s *TrashService) RestoreIn(ctx context.Context, tx ports.Stores, uid strin
 	}
 	for _, out := range res.Cards {
 		if out.Status == contracts.OutcomeRestored {
-			cards = append(cards, out.ID)
+			// A restored card keeps the version it had in the trash.
+			ch.Add(contracts.ChangeCardAdd, out.ID, r.items[string(ports.TrashCard)+":"+out.ID].Version, nil, nil)
 		}
-	}
-	if len(cards) == 0 {
-		return res, nil
-	}
-	rows, err := tx.Cards().GetCards(ctx, uid, cards)
-	if err != nil {
-		return res, kernel.Fail(err)
-	}
-	for _, c := range rows {
-		ch.Add(contracts.ChangeCardAdd, c.ID, c.Version, nil, nil)
 	}
 	return res, nil
 }
