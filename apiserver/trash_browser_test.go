@@ -139,7 +139,7 @@ func TestBrowserTrashPages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.Decks.DeleteDeck(ctx, gone.ID); err != nil {
+	if _, err := svc.Decks.DeleteDeck(ctx, contracts.DeleteDeckArgs{DeckID: gone.ID}); err != nil {
 		t.Fatal(err)
 	}
 

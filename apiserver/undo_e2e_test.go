@@ -76,6 +76,22 @@ func lastOperation(t *testing.T, e *env, tool string) string {
 	return ""
 }
 
+// auditRows counts the audit rows of tool.
+func auditRows(t *testing.T, e *env, tool string) int {
+	t.Helper()
+	events, err := e.app.AuditTrail(context.Background(), testUser, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, ev := range events {
+		if ev.Tool == tool {
+			n++
+		}
+	}
+	return n
+}
+
 // TestUndoChangesThroughMCP, with the official Go SDK client on both
 // databases: an agent's update_cards over 300 cards is previewed (dryRun:
 // nothing changes, the preview shows 20 changes), applied, then undone by
@@ -269,7 +285,8 @@ func TestBrowserUndoFromAuditPage(t *testing.T) {
 // TestUndoDeletions, with the official Go SDK client on both databases:
 // delete_cards previews (dryRun: nothing goes) and deletes; undoing it
 // brings every card back from the trash, undoing that deletes them again;
-// delete_deck is undone the same way, the deck back with its cards.
+// delete_deck previews (dryRun: the same result, the deck stays, no
+// audit row) and is undone the same way, the deck back with its cards.
 func TestUndoDeletions(t *testing.T) {
 	forEachDB(t, func(t *testing.T, db string) {
 		e := newEnv(t, db, nil)
@@ -311,7 +328,25 @@ func TestUndoDeletions(t *testing.T) {
 			t.Fatalf("after undoing the undo the deck has %d cards, want 10", n)
 		}
 
-		call(t, cs, contracts.ToolDeleteDeck, map[string]any{"deckId": deck.ID}, nil)
+		var dryDeck contracts.DeleteResult
+		call(t, cs, contracts.ToolDeleteDeck, map[string]any{"deckId": deck.ID, "dryRun": true}, &dryDeck)
+		if !dryDeck.DryRun || dryDeck.CardsDeleted != 10 {
+			t.Fatalf("delete_deck dry run: %+v", dryDeck)
+		}
+		if n := len(deckCards(t, cs, deck.ID)); n != 10 {
+			t.Fatalf("after a delete_deck dry run the deck has %d cards, want 10", n)
+		}
+		if n := auditRows(t, e, contracts.ToolDeleteDeck); n != 0 {
+			t.Fatalf("a delete_deck dry run left %d audit rows", n)
+		}
+		var gone contracts.DeleteResult
+		call(t, cs, contracts.ToolDeleteDeck, map[string]any{"deckId": deck.ID}, &gone)
+		if dryDeck.DryRun = false; gone != dryDeck {
+			t.Fatalf("delete_deck %+v, its dry run said %+v", gone, dryDeck)
+		}
+		if n := auditRows(t, e, contracts.ToolDeleteDeck); n != 1 {
+			t.Fatalf("delete_deck left %d audit rows, want 1", n)
+		}
 		var back contracts.UndoChangesResult
 		call(t, cs, contracts.ToolUndoChanges, map[string]any{"operationIds": []string{lastOperation(t, e, contracts.ToolDeleteDeck)}}, &back)
 		if back.Undone != 1 {

@@ -80,6 +80,7 @@ type UpdateDeckArgs struct {
 // DeleteDeckArgs are delete_deck's arguments.
 type DeleteDeckArgs struct {
 	DeckID string `json:"deckId"`
+	DryRun bool   `json:"dryRun,omitempty"` // preview: the same outcome, nothing written
 }
 
 // AddCardsArgs are add_cards' arguments.

@@ -319,4 +319,7 @@ type DeleteResult struct {
 	ID           string `json:"id"`
 	Deleted      bool   `json:"deleted"`
 	CardsDeleted int    `json:"cardsDeleted"`
+	// DryRun says nothing was written: the deck and CardsDeleted cards
+	// are those the real call would move to the trash.
+	DryRun bool `json:"dryRun,omitempty"`
 }

@@ -152,7 +152,7 @@ var (
 		"back":  with(str("Answer."), "minLength", 1, "maxLength", MaxCardSideLen),
 		"tags":  tagsArg,
 	}, "front", "back")
-	dryRunArg    = boolean("Preview: outcomes and first changes; nothing is written.")
+	dryRunArg    = boolean("Preview the outcomes; writes nothing.")
 	idemArg      = with(str("Retry key: a repeat returns the first result and adds nothing."), "maxLength", 128)
 	retentionArg = number("Target recall (default 0.9); higher means more reviews.", 0.7, 0.99)
 	newPerDayArg = integer("New cards a day (default 20).", 0, 1000)
@@ -309,9 +309,9 @@ var catalog = []ToolDef{
 	{
 		Name: ToolDeleteDeck, Title: "Delete deck",
 		Sets:         []string{ToolsetLibrary},
-		Description:  "Delete a deck and its cards: moves them to the trash for 30 days (restore_items brings them back). Confirm with the user first.",
-		InputSchema:  raw(object(schema{"deckId": deckIDArg}, "deckId")),
-		ResultSchema: raw(object(schema{"id": strOut, "deleted": boolOut, "cardsDeleted": intOut}, "id", "deleted", "cardsDeleted")),
+		Description:  "Move a deck and its cards to the trash for 30 days (restore_items brings them back). Confirm with the user first.",
+		InputSchema:  raw(object(schema{"deckId": deckIDArg, "dryRun": dryRunArg}, "deckId")),
+		ResultSchema: raw(object(schema{"id": strOut, "deleted": boolOut, "cardsDeleted": intOut, "dryRun": boolOut}, "id", "deleted", "cardsDeleted")),
 		Annotations:  destructive, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "deck.delete",
 	},
 	{
@@ -329,7 +329,7 @@ var catalog = []ToolDef{
 	{
 		Name: ToolUpdateCards, Title: "Update cards",
 		Sets:        []string{ToolsetLibrary},
-		Description: "Edit cards (up to 1000): front, back, tags, suspend or unsuspend, or move to another deck. Only the fields given change. Per-item outcome.",
+		Description: "Edit up to 1000 cards: front, back, tags, (un)suspend, or move to another deck. Only the fields given change. Per-item outcome.",
 		InputSchema: raw(object(schema{
 			"updates": with(array(object(schema{
 				"id":        id("The card's id."),
@@ -347,7 +347,7 @@ var catalog = []ToolDef{
 	{
 		Name: ToolDeleteCards, Title: "Delete cards",
 		Sets:        []string{ToolsetLibrary},
-		Description: "Delete cards by id: moves them to the trash for 30 days (restore_items brings them back). Outcome per item: deleted, not_found, or duplicate (repeated id).",
+		Description: "Move cards to the trash for 30 days (restore_items brings them back). Outcome per item: deleted, not_found or duplicate (repeated id).",
 		InputSchema: raw(object(schema{
 			"cardIds": with(array(id(""), "Ids of the cards to delete."), "minItems", 1, "maxItems", MaxBulkItems),
 			"dryRun":  dryRunArg,

@@ -26,8 +26,9 @@ type DeckService interface {
 	// a duplicate name.
 	UpdateDeck(ctx context.Context, args contracts.UpdateDeckArgs) (contracts.Deck, error)
 	// DeleteDeck moves a deck with its cards and reviews to the trash for
-	// contracts.TrashDays (its sessions end). Not found when absent.
-	DeleteDeck(ctx context.Context, deckID string) (contracts.DeleteResult, error)
+	// contracts.TrashDays (its sessions end). Not found when absent. With
+	// DryRun nothing is written: the result is the real call's.
+	DeleteDeck(ctx context.Context, args contracts.DeleteDeckArgs) (contracts.DeleteResult, error)
 	// ListPresets returns the user's presets (scheduling settings shared
 	// by decks), each with the number of decks using it.
 	ListPresets(ctx context.Context) ([]contracts.Preset, error)

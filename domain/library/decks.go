@@ -312,7 +312,8 @@ func applyStudyOptions(o *contracts.StudyOptions, args contracts.UpdateDeckArgs)
 
 // DeleteDeck moves a deck with its cards and reviews to the trash (its
 // sessions end).
-func (s *DeckService) DeleteDeck(ctx context.Context, deckID string) (contracts.DeleteResult, error) {
+func (s *DeckService) DeleteDeck(ctx context.Context, args contracts.DeleteDeckArgs) (contracts.DeleteResult, error) {
+	deckID := args.DeckID
 	uid, err := kernel.UserID(ctx)
 	if err != nil {
 		return contracts.DeleteResult{}, err
@@ -321,7 +322,8 @@ func (s *DeckService) DeleteDeck(ctx context.Context, deckID string) (contracts.
 		return contracts.DeleteResult{}, kernel.DeckNotFound(deckID)
 	}
 	var n int
-	err = kernel.ApplyOrDry(ctx, s.Store, false, func(ctx context.Context, st ports.Stores) error {
+	// A dry run is this very transaction, rolled back.
+	err = kernel.ApplyOrDry(ctx, s.Store, args.DryRun, func(ctx context.Context, st ports.Stores) error {
 		var err error
 		n, err = st.Decks().TrashDeck(ctx, uid, deckID, s.Now()) // and deletes its preset, when no other deck uses it
 		if err != nil {
@@ -337,7 +339,7 @@ func (s *DeckService) DeleteDeck(ctx context.Context, deckID string) (contracts.
 	if err != nil {
 		return contracts.DeleteResult{}, kernel.Fail(err)
 	}
-	return contracts.DeleteResult{ID: deckID, Deleted: true, CardsDeleted: n}, nil
+	return contracts.DeleteResult{ID: deckID, Deleted: true, CardsDeleted: n, DryRun: args.DryRun}, nil
 }
 
 // CleanDeckName trims a deck name and checks it, or says why it cannot be

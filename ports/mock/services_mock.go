@@ -82,18 +82,18 @@ func (c *MockDeckServiceCreateDeckCall) DoAndReturn(f func(context.Context, cont
 }
 
 // DeleteDeck mocks base method.
-func (m *MockDeckService) DeleteDeck(ctx context.Context, deckID string) (contracts.DeleteResult, error) {
+func (m *MockDeckService) DeleteDeck(ctx context.Context, args contracts.DeleteDeckArgs) (contracts.DeleteResult, error) {
 	m.ctrl.T.Helper()
-	ret := m.ctrl.Call(m, "DeleteDeck", ctx, deckID)
+	ret := m.ctrl.Call(m, "DeleteDeck", ctx, args)
 	ret0, _ := ret[0].(contracts.DeleteResult)
 	ret1, _ := ret[1].(error)
 	return ret0, ret1
 }
 
 // DeleteDeck indicates an expected call of DeleteDeck.
-func (mr *MockDeckServiceMockRecorder) DeleteDeck(ctx, deckID any) *MockDeckServiceDeleteDeckCall {
+func (mr *MockDeckServiceMockRecorder) DeleteDeck(ctx, args any) *MockDeckServiceDeleteDeckCall {
 	mr.mock.ctrl.T.Helper()
-	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "DeleteDeck", reflect.TypeOf((*MockDeckService)(nil).DeleteDeck), ctx, deckID)
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "DeleteDeck", reflect.TypeOf((*MockDeckService)(nil).DeleteDeck), ctx, args)
 	return &MockDeckServiceDeleteDeckCall{Call: call}
 }
 
@@ -109,13 +109,13 @@ func (c *MockDeckServiceDeleteDeckCall) Return(arg0 contracts.DeleteResult, arg1
 }
 
 // Do rewrite *gomock.Call.Do
-func (c *MockDeckServiceDeleteDeckCall) Do(f func(context.Context, string) (contracts.DeleteResult, error)) *MockDeckServiceDeleteDeckCall {
+func (c *MockDeckServiceDeleteDeckCall) Do(f func(context.Context, contracts.DeleteDeckArgs) (contracts.DeleteResult, error)) *MockDeckServiceDeleteDeckCall {
 	c.Call = c.Call.Do(f)
 	return c
 }
 
 // DoAndReturn rewrite *gomock.Call.DoAndReturn
-func (c *MockDeckServiceDeleteDeckCall) DoAndReturn(f func(context.Context, string) (contracts.DeleteResult, error)) *MockDeckServiceDeleteDeckCall {
+func (c *MockDeckServiceDeleteDeckCall) DoAndReturn(f func(context.Context, contracts.DeleteDeckArgs) (contracts.DeleteResult, error)) *MockDeckServiceDeleteDeckCall {
 	c.Call = c.Call.DoAndReturn(f)
 	return c
 }

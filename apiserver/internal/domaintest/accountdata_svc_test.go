@@ -75,7 +75,7 @@ func testExportAccount(t *testing.T, store string) {
 	}
 	old := e.deck(ctx, "Old Spanish")
 	e.add(ctx, old.ID, card("Hola", "Hello"))
-	if _, err := e.svc.Decks.DeleteDeck(ctx, old.ID); err != nil {
+	if _, err := e.svc.Decks.DeleteDeck(ctx, contracts.DeleteDeckArgs{DeckID: old.ID}); err != nil {
 		t.Fatal(err)
 	}
 

@@ -80,13 +80,13 @@ func testDecks(t *testing.T, store string) {
 	wantKind(t, err, contracts.KindNotFound)
 
 	// Delete reports the cards it removed.
-	res, err := e.svc.Decks.DeleteDeck(ctx, d.ID)
+	res, err := e.svc.Decks.DeleteDeck(ctx, contracts.DeleteDeckArgs{DeckID: d.ID})
 	if err != nil || res != (contracts.DeleteResult{ID: d.ID, Deleted: true, CardsDeleted: 2}) {
 		t.Errorf("DeleteDeck = %+v, %v", res, err)
 	}
 	_, err = e.svc.Decks.GetDeck(ctx, d.ID)
 	wantKind(t, err, contracts.KindNotFound)
-	_, err = e.svc.Decks.DeleteDeck(ctx, d.ID)
+	_, err = e.svc.Decks.DeleteDeck(ctx, contracts.DeleteDeckArgs{DeckID: d.ID})
 	wantKind(t, err, contracts.KindNotFound)
 
 	// No principal: unauthenticated.

@@ -31,7 +31,7 @@ func testUserIsolation(t *testing.T, store string) {
 	}
 	_, err = e.svc.Decks.UpdateDeck(b, contracts.UpdateDeckArgs{DeckID: d.ID, Name: ptr("mine")})
 	wantKind(t, err, contracts.KindNotFound)
-	_, err = e.svc.Decks.DeleteDeck(b, d.ID)
+	_, err = e.svc.Decks.DeleteDeck(b, contracts.DeleteDeckArgs{DeckID: d.ID})
 	wantKind(t, err, contracts.KindNotFound)
 	_, err = e.svc.Cards.AddCards(b, contracts.AddCardsArgs{DeckID: d.ID, Cards: []contracts.NewCard{card("x", "y")}})
 	wantKind(t, err, contracts.KindNotFound)

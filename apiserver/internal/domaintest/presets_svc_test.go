@@ -100,7 +100,7 @@ func testSharedPresets(t *testing.T, store string) {
 	}
 	// Deleting both decks deletes the preset.
 	for _, id := range []string{es.ID, fr.ID} {
-		if _, err := e.svc.Decks.DeleteDeck(ctx, id); err != nil {
+		if _, err := e.svc.Decks.DeleteDeck(ctx, contracts.DeleteDeckArgs{DeckID: id}); err != nil {
 			t.Fatal(err)
 		}
 	}

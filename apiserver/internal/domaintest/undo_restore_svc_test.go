@@ -24,7 +24,7 @@ func testUndoRestoreItems(t *testing.T, store string) {
 	if _, err := e.svc.Cards.DeleteCards(ctx, contracts.DeleteCardsArgs{CardIDs: cards[:1]}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.svc.Decks.DeleteDeck(ctx, gone.ID); err != nil {
+	if _, err := e.svc.Decks.DeleteDeck(ctx, contracts.DeleteDeckArgs{DeckID: gone.ID}); err != nil {
 		t.Fatal(err)
 	}
 	trash := func() string {

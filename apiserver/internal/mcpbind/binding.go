@@ -92,7 +92,7 @@ func (b *Binding) UpdateDeck(ctx context.Context, args contracts.UpdateDeckArgs)
 
 // DeleteDeck implements ports.McpServices.
 func (b *Binding) DeleteDeck(ctx context.Context, args contracts.DeleteDeckArgs) (contracts.DeleteResult, error) {
-	return b.svc.Decks.DeleteDeck(ctx, args.DeckID)
+	return b.svc.Decks.DeleteDeck(ctx, args)
 }
 
 // ListTrash implements ports.McpServices.

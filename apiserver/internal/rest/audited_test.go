@@ -18,8 +18,8 @@ func TestMutationsWriteToolAuditRows(t *testing.T) {
 	m := newMocked(t)
 	m.decks.EXPECT().CreateDeck(gomock.Any(), gomock.Any()).Return(contracts.Deck{ID: "d1"}, nil)
 	m.decks.EXPECT().UpdateDeck(gomock.Any(), gomock.Any()).Return(contracts.Deck{ID: "d1"}, nil)
-	m.decks.EXPECT().DeleteDeck(gomock.Any(), "d2").Return(contracts.DeleteResult{ID: "d2", Deleted: true, CardsDeleted: 3}, nil)
-	m.decks.EXPECT().DeleteDeck(gomock.Any(), "d9").Return(contracts.DeleteResult{}, contracts.Errorf(contracts.KindNotFound, "deck d9 not found"))
+	m.decks.EXPECT().DeleteDeck(gomock.Any(), contracts.DeleteDeckArgs{DeckID: "d2"}).Return(contracts.DeleteResult{ID: "d2", Deleted: true, CardsDeleted: 3}, nil)
+	m.decks.EXPECT().DeleteDeck(gomock.Any(), contracts.DeleteDeckArgs{DeckID: "d9"}).Return(contracts.DeleteResult{}, contracts.Errorf(contracts.KindNotFound, "deck d9 not found"))
 	m.cards.EXPECT().AddCards(gomock.Any(), gomock.Any()).Return(contracts.BulkResult{DeckID: "d1", Items: []contracts.ItemOutcome{
 		{Index: 0, Status: contracts.OutcomeCreated, ID: "c1"}, {Index: 1, Status: contracts.OutcomeDuplicate, ExistingID: "c0"}}}, nil)
 	m.cards.EXPECT().ImportCards(gomock.Any(), gomock.Any()).Return(contracts.BulkResult{DeckID: "d1"}, nil)

@@ -71,6 +71,6 @@ func decodeUpdateDeckRequest(_ context.Context, r *http.Request) (any, error) {
 
 func makeDeleteDeckEndpoint(s ports.DeckService) endpoint.Endpoint {
 	return func(ctx context.Context, request any) (any, error) {
-		return s.DeleteDeck(ctx, request.(idRequest).id)
+		return s.DeleteDeck(ctx, contracts.DeleteDeckArgs{DeckID: request.(idRequest).id})
 	}
 }

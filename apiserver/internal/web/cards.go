@@ -146,7 +146,7 @@ func (p *DeckPages) confirmDelete(w http.ResponseWriter, r *http.Request, v View
 
 func (p *DeckPages) deleteDeck(w http.ResponseWriter, r *http.Request, v View) {
 	id := r.PathValue("id")
-	res, err := p.svc.Decks.DeleteDeck(r.Context(), id)
+	res, err := p.svc.Decks.DeleteDeck(r.Context(), contracts.DeleteDeckArgs{DeckID: id})
 	if err != nil {
 		p.site.Fail(w, r, v, err)
 		return
