@@ -21,7 +21,7 @@ import (
 // web session is the credential), after the call, success or failure. As
 // for agents and pages, a failed write is logged and the change stays.
 // args turns the decoded request into the tool's arguments (nil: the
-// request is them).
+// request is them). A dry run ("dryRun": true) writes no row.
 func audited(a ports.AuditService, log *slog.Logger, tool string, args func(request any) any, next endpoint.Endpoint) endpoint.Endpoint {
 	def, ok := contracts.Tool(tool)
 	if !ok {
@@ -36,6 +36,9 @@ func audited(a ports.AuditService, log *slog.Logger, tool string, args func(requ
 		raw, merr := json.Marshal(input)
 		if merr != nil {
 			raw = json.RawMessage(`{}`)
+		}
+		if isDryRun(raw) { // a preview wrote nothing: no row, as on MCP
+			return response, err
 		}
 		result := response
 		if c, ok := response.(created); ok {
@@ -55,6 +58,14 @@ func audited(a ports.AuditService, log *slog.Logger, tool string, args func(requ
 		}
 		return response, err
 	}
+}
+
+// isDryRun reports whether the tool's arguments ask for a dry run.
+func isDryRun(args json.RawMessage) bool {
+	var a struct {
+		DryRun bool `json:"dryRun"`
+	}
+	return json.Unmarshal(args, &a) == nil && a.DryRun
 }
 
 // deckIDArgs is the arguments of a tool that takes the deck of the path.

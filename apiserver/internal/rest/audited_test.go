@@ -13,7 +13,7 @@ import (
 // TestMutationsWriteToolAuditRows: every REST mutation that does what an
 // MCP tool does writes that tool's audit row: its name and action, the
 // arguments as the tool takes them, the ids the result names, the outcome
-// (an error with its kind too); reads write none.
+// (an error with its kind too); reads and dry runs write none.
 func TestMutationsWriteToolAuditRows(t *testing.T) {
 	m := newMocked(t)
 	m.decks.EXPECT().CreateDeck(gomock.Any(), gomock.Any()).Return(contracts.Deck{ID: "d1"}, nil)
@@ -24,6 +24,8 @@ func TestMutationsWriteToolAuditRows(t *testing.T) {
 		{Index: 0, Status: contracts.OutcomeCreated, ID: "c1"}, {Index: 1, Status: contracts.OutcomeDuplicate, ExistingID: "c0"}}}, nil)
 	m.cards.EXPECT().ImportCards(gomock.Any(), gomock.Any()).Return(contracts.BulkResult{DeckID: "d1"}, nil)
 	m.cards.EXPECT().UpdateCards(gomock.Any(), gomock.Any()).Return(contracts.BulkResult{Items: []contracts.ItemOutcome{{Status: contracts.OutcomeUpdated, ID: "c1"}}}, nil)
+	m.cards.EXPECT().UpdateCards(gomock.Any(), contracts.UpdateCardsArgs{Updates: []contracts.CardPatch{{ID: "c1", Back: ptr("y")}}, DryRun: true}).
+		Return(contracts.BulkResult{Items: []contracts.ItemOutcome{{Status: contracts.OutcomeUpdated, ID: "c1"}}, DryRun: true}, nil)
 	m.cards.EXPECT().DeleteCards(gomock.Any(), gomock.Any()).Return(contracts.BulkResult{Items: []contracts.ItemOutcome{{Status: contracts.OutcomeDeleted, ID: "c1"}}}, nil)
 	m.study.EXPECT().StartSession(gomock.Any(), gomock.Any()).Return(contracts.StudySession{ID: "s1", DeckID: "d1"}, nil)
 	m.study.EXPECT().SubmitReview(gomock.Any(), gomock.Any()).Return(contracts.ReviewResult{SessionID: "s1", CardID: "c1"}, nil)
@@ -47,6 +49,7 @@ func TestMutationsWriteToolAuditRows(t *testing.T) {
 		{"POST", "/api/cards/delete", `{"cardIds":["c1"]}`, http.StatusOK, contracts.ToolDeleteCards, "cards.delete", []string{"c1"}, contracts.AuditOK, "cardIds"},
 		{"POST", "/api/decks/d1/study-sessions", "", http.StatusCreated, contracts.ToolStartStudySession, "", []string{"s1", "d1"}, contracts.AuditOK, "deckId"},
 		{"POST", "/api/study-sessions/s1/reviews", `{"cardId":"c1","position":0,"rating":"good"}`, http.StatusOK, contracts.ToolSubmitReview, "", []string{"s1", "c1"}, contracts.AuditOK, "rating"},
+		{"PATCH", "/api/cards", `{"updates":[{"id":"c1","back":"y"}],"dryRun":true}`, http.StatusOK, "", "", nil, "", ""}, // a preview: no row
 		{"GET", "/api/decks/d1", "", http.StatusOK, "", "", nil, "", ""},
 	} {
 		before := len(*m.audited)
