@@ -198,6 +198,25 @@ func (s *UndoService) filter(ctx context.Context, p contracts.Principal, args co
 // An older record of the same item then still matches.
 type versionAlias struct{ now, as int64 }
 
+// versionSeen is an item's version as this undo sees it: the version an
+// item it already restored stood for, else cur (items whose versions count
+// up: cards, notes, card schedules).
+func versionSeen(chain map[string]versionAlias, id string, cur int64) int64 {
+	if a, ok := chain[id]; ok && a.now == cur {
+		return a.as
+	}
+	return cur
+}
+
+// changedSince reports whether an item whose version is its update time
+// (decks, settings, presets) changed after the change recorded at
+// recorded: not when this undo itself just put it back (then an older
+// record of it still applies).
+func changedSince(chain map[string]versionAlias, id string, cur, recorded int64) bool {
+	a, ok := chain[id]
+	return !(ok && a.now == cur) && cur != recorded
+}
+
 // undoOne applies the inverse of one record and adds the undo's own
 // record to ch. It returns why the record was skipped ("" when undone);
 // the error fails the chunk.
@@ -284,11 +303,7 @@ func (s *UndoService) cardNow(ctx context.Context, tx ports.Stores, uid, cardID 
 		gone, err = s.goneReason(ctx, tx, uid, cardID)
 		return nil, 0, gone, err
 	}
-	cur = rows[0].Version
-	if a, ok := chain[cardID]; ok && a.now == cur {
-		cur = a.as
-	}
-	return rows, cur, "", nil
+	return rows, versionSeen(chain, cardID, rows[0].Version), "", nil
 }
 
 // undoDeckUpdate puts back the deck settings an update_deck changed (the
@@ -303,7 +318,7 @@ func (s *UndoService) undoDeckUpdate(ctx context.Context, tx ports.Stores, uid s
 		return "", kernel.Fail(err)
 	}
 	cur := d.UpdatedAt.UnixMilli()
-	if a, ok := chain[r.ItemID]; !(ok && a.now == cur) && cur != r.Version {
+	if changedSince(chain, r.ItemID, cur, r.Version) {
 		return fmt.Sprintf("deck %s was changed after this change; read it (list_decks) and update it yourself if needed", r.ItemID), nil
 	}
 	var args contracts.UpdateDeckArgs
@@ -358,18 +373,11 @@ func (s *UndoService) undoSchedule(ctx context.Context, tx ports.Stores, p contr
 	if !contracts.HasScopes(p.Scopes, []contracts.Scope{contracts.ScopeStudyWrite}) {
 		return fmt.Sprintf("putting back card %s's schedule needs the study:write scope", r.ItemID), nil
 	}
-	rows, err := tx.Cards().GetCards(ctx, p.UserID, []string{r.ItemID})
-	if err != nil {
-		return "", kernel.Fail(err)
-	}
-	if len(rows) == 0 {
-		return s.goneReason(ctx, tx, p.UserID, r.ItemID)
+	rows, cur, gone, err := s.cardNow(ctx, tx, p.UserID, r.ItemID, chain)
+	if gone != "" || err != nil {
+		return gone, err
 	}
 	card := rows[0]
-	cur := card.Version
-	if a, ok := chain[r.ItemID]; ok && a.now == cur {
-		cur = a.as
-	}
 	if cur != r.Version {
 		return fmt.Sprintf("card %s was reviewed or changed after this change; reschedule it yourself if needed", r.ItemID), nil
 	}
@@ -400,7 +408,7 @@ func (s *UndoService) undoSettings(ctx context.Context, tx ports.Stores, uid str
 		return "", kernel.Fail(err)
 	}
 	cur := a.UpdatedAt.UnixMilli()
-	if al, ok := chain[r.ItemID]; !(ok && al.now == cur) && cur != r.Version {
+	if changedSince(chain, r.ItemID, cur, r.Version) {
 		return "the account's settings were changed after this change; read them (get_settings) and update them yourself if needed", nil
 	}
 	var args contracts.UpdateSettingsArgs
@@ -429,11 +437,7 @@ func (s *UndoService) undoNote(ctx context.Context, tx ports.Stores, uid string,
 	if len(rows) == 0 {
 		return fmt.Sprintf("note %s no longer exists", r.ItemID), nil
 	}
-	cur := rows[0].Version
-	if a, ok := chain[r.ItemID]; ok && a.now == cur {
-		cur = a.as
-	}
-	if cur != r.Version {
+	if versionSeen(chain, r.ItemID, rows[0].Version) != r.Version {
 		return fmt.Sprintf("note %s was changed after this change; read it (get_note) and edit it yourself if needed", r.ItemID), nil
 	}
 	if len(r.Prev) == 0 { // the change set nothing new: nothing to put back

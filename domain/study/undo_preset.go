@@ -44,7 +44,7 @@ func (s *UndoService) undoPreset(ctx context.Context, tx ports.Stores, uid strin
 		return "", kernel.Fail(err)
 	}
 	cur := p.UpdatedAt.UnixMilli()
-	if a, ok := chain[r.ItemID]; !(ok && a.now == cur) && cur != r.Version {
+	if changedSince(chain, r.ItemID, cur, r.Version) {
 		return fmt.Sprintf("preset %s was changed after this change; read a deck using it (get_deck) and set its weights yourself if needed", r.ItemID), nil
 	}
 	var prev presetWeights
