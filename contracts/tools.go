@@ -143,21 +143,21 @@ var (
 var (
 	noteFieldsArg = withDesc(schema{"type": "object", "additionalProperties": with(str(""), "maxLength", MaxCardSideLen)},
 		"Values by field name, e.g. {\"Front\": \"…\"}.")
-	tagsArg   = with(array(with(str(""), "minLength", 1, "maxLength", MaxTagLen), "Tags, e.g. [\"chapter-1\"]."), "maxItems", MaxTagsPerCard)
-	deckIDArg = id("Deck id (list_decks).")
+	tagsArg   = with(array(with(str(""), "minLength", 1, "maxLength", MaxTagLen), "E.g. [\"chapter-1\"]."), "maxItems", MaxTagsPerCard)
+	deckIDArg = id("From list_decks.")
 	jobIDArg  = id("The job's id (from the tool that started it).")
-	cursorArg = str("The previous page's nextCursor.")
+	cursorArg = str("Previous page's nextCursor.")
 	cardsArg  = object(schema{
 		"front": with(str("Question, Markdown; media: ![alt](media:ID), [sound:ID]."), "minLength", 1, "maxLength", MaxCardSideLen),
 		"back":  with(str("Answer."), "minLength", 1, "maxLength", MaxCardSideLen),
 		"tags":  tagsArg,
 	}, "front", "back")
-	dryRunArg    = boolean("Preview the outcomes; writes nothing.")
-	idemArg      = with(str("Retry key: a repeat returns the first result and adds nothing."), "maxLength", 128)
-	retentionArg = number("Target recall (default 0.9); higher means more reviews.", 0.7, 0.99)
-	newPerDayArg = integer("New cards a day (default 20).", 0, 1000)
-	revPerDayArg = integer("Reviews a day at most (default 200).", 0, 10000)
-	maxIvlArg    = integer("Longest interval in days (default 36500).", 1, 36500)
+	dryRunArg    = boolean("Preview outcomes; writes nothing.")
+	idemArg      = with(str("Retry key: a repeat returns the first result, adds nothing."), "maxLength", 128)
+	retentionArg = number("Target recall, default 0.9; higher: more reviews.", 0.7, 0.99)
+	newPerDayArg = integer("New cards a day, default 20.", 0, 1000)
+	revPerDayArg = integer("Max reviews a day, default 200.", 0, 10000)
+	maxIvlArg    = integer("Longest interval, days, default 36500.", 1, 36500)
 	stepsArg     = func(what string) schema {
 		return with(array(number("", 1, MaxStepMinutes), what+" steps, minutes."), "minItems", 1, "maxItems", MaxSteps)
 	}
@@ -198,7 +198,7 @@ var catalog = []ToolDef{
 	{
 		Name: ToolListDecks, Title: "List decks",
 		Sets:         []string{ToolsetStudy, ToolsetLibrary, ToolsetNotes, ToolsetExchange, ToolsetAdmin},
-		Description:  "List the user's flashcard decks with card counts (total, new, learning, review, due now). Paginated.",
+		Description:  "List the user's flashcard decks with counts: total, new, learning, review, due now. Paginated.",
 		InputSchema:  raw(object(schema{"cursor": cursorArg, "limit": integer("Page size, default 50.", 1, 200)})),
 		ResultSchema: raw(pageOut(deckOut)),
 		Annotations:  readOnly, Scopes: []Scope{ScopeDecksRead},
@@ -206,7 +206,7 @@ var catalog = []ToolDef{
 	{
 		Name: ToolGetDeck, Title: "Get deck",
 		Sets:         []string{ToolsetLibrary, ToolsetAdmin},
-		Description:  "Get one deck with its scheduling settings and card counts.",
+		Description:  "Get a deck with its settings and card counts.",
 		InputSchema:  raw(object(schema{"deckId": deckIDArg}, "deckId")),
 		ResultSchema: raw(deckOut),
 		Annotations:  readOnly, Scopes: []Scope{ScopeDecksRead},
@@ -214,13 +214,13 @@ var catalog = []ToolDef{
 	{
 		Name: ToolSearchCards, Title: "Search cards",
 		Sets:        []string{ToolsetLibrary, ToolsetAdmin},
-		Description: "Search cards: full text of front, back and tags, filtered by deck, tags, state or due date; an empty query lists cards. Paginated.",
+		Description: "Search cards: words in front, back or tags; filter by deck, tags, state, due date; an empty query lists all. Paginated.",
 		InputSchema: raw(object(schema{
 			"query":     with(str("All words must appear."), "maxLength", 500),
 			"deckId":    deckIDArg,
-			"tags":      with(array(str(""), "Only cards with all of these tags."), "maxItems", 10),
-			"state":     enum("Only cards in it.", "new", "learning", "review", "relearning", "suspended", "buried", "leech"),
-			"dueBefore": dateOrTime("Only cards due before this moment."),
+			"tags":      with(array(str(""), "Cards with all these tags."), "maxItems", 10),
+			"state":     enum("Cards in it.", "new", "learning", "review", "relearning", "suspended", "buried", "leech"),
+			"dueBefore": dateOrTime("Cards due before this."),
 			"cursor":    cursorArg,
 			"limit":     integer("Page size, default 20.", 1, MaxSearchResults),
 		})),
@@ -230,7 +230,7 @@ var catalog = []ToolDef{
 	{
 		Name: ToolGetStudySnapshot, Title: "Study snapshot",
 		Sets:        []string{ToolsetStudy},
-		Description: "Due now: what a deck has to study (due, overdue, new allowed today, first fronts) without starting a session.",
+		Description: "Due now: what a deck has to study (due, overdue, new allowed today, first fronts); starts no session.",
 		InputSchema: raw(object(schema{"deckId": deckIDArg}, "deckId")),
 		ResultSchema: raw(object(schema{
 			"deckId": strOut, "dueNow": intOut, "overdue": intOut, "newAvailable": intOut, "newToday": intOut,
@@ -241,9 +241,9 @@ var catalog = []ToolDef{
 	{
 		Name: ToolGetStats, Title: "Study statistics",
 		Sets:        []string{ToolsetStudy},
-		Description: "Study statistics of a deck or all decks, by the learner's day: reviews a day, streak, card states, retention (review-phase reviews not rated again; young: interval < 21 d, mature: >= 21 d). Cram and manual entries excluded.",
+		Description: "Study statistics of a deck or all, by learner's day: reviews a day, streak, card states, retention (review-phase reviews not rated again; young interval < 21 d, mature >= 21 d); no cram or manual entries.",
 		InputSchema: raw(object(schema{
-			"deckId": id("A deck's id; omit for all decks."),
+			"deckId": id("Omit for all decks."),
 			"days":   integer("Days of history, default 30.", 1, MaxPlanDays),
 		})),
 		ResultSchema: raw(object(schema{
@@ -262,9 +262,9 @@ var catalog = []ToolDef{
 		Sets:        []string{ToolsetStudy},
 		Description: "Study plan: per day ahead, reviews due, learning steps and new cards (day 0: what is left today).",
 		InputSchema: raw(object(schema{
-			"deckId":        id("A deck's id; omit for all decks."),
-			"days":          integer("Forecast length in days, default 30.", 1, MaxPlanDays),
-			"minutesPerDay": number("Daily study budget in minutes, default 20.", 1, 1440),
+			"deckId":        id("Omit for all decks."),
+			"days":          integer("Days ahead, default 30.", 1, MaxPlanDays),
+			"minutesPerDay": number("Study minutes a day, default 20.", 1, 1440),
 			"advise":        boolean("Add new cards a day fitting minutesPerDay."),
 		})),
 		ResultSchema: raw(object(schema{
@@ -279,9 +279,9 @@ var catalog = []ToolDef{
 	{
 		Name: ToolCreateDeck, Title: "Create deck",
 		Sets:        []string{ToolsetLibrary},
-		Description: "Create a deck of flashcards. Returns it with its id; then add_cards.",
+		Description: "Create a flashcard deck; returns it with its id, then add_cards.",
 		InputSchema: raw(object(schema{
-			"name":             with(str("Deck name, unique per user."), "minLength", 1, "maxLength", MaxDeckNameLen),
+			"name":             with(str("Unique per user."), "minLength", 1, "maxLength", MaxDeckNameLen),
 			"description":      with(str("What the deck is for."), "maxLength", MaxDescriptionLen),
 			"desiredRetention": retentionArg, "newCardsPerDay": newPerDayArg, "reviewsPerDay": revPerDayArg, "maximumIntervalDays": maxIvlArg,
 		}, "name")),
@@ -309,7 +309,7 @@ var catalog = []ToolDef{
 	{
 		Name: ToolDeleteDeck, Title: "Delete deck",
 		Sets:         []string{ToolsetLibrary},
-		Description:  "Move a deck and its cards to the trash for 30 days (restore_items brings them back). Confirm with the user first.",
+		Description:  "Move a deck and its cards to the trash for 30 days (restore_items undoes). Confirm with the user first.",
 		InputSchema:  raw(object(schema{"deckId": deckIDArg, "dryRun": dryRunArg}, "deckId")),
 		ResultSchema: raw(object(schema{"id": strOut, "deleted": boolOut, "cardsDeleted": intOut, "dryRun": boolOut}, "id", "deleted", "cardsDeleted")),
 		Annotations:  destructive, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "deck.delete",
@@ -317,10 +317,10 @@ var catalog = []ToolDef{
 	{
 		Name: ToolAddCards, Title: "Add cards",
 		Sets:        []string{ToolsetLibrary},
-		Description: "Add flashcards: up to 1000 to a deck in one call. Outcome per item: created (id), duplicate (same front and back in the deck; existingId) or invalid (reason). Safe to retry.",
+		Description: "Add flashcards to a deck, up to 1000 a call. Outcome per item: created (id), duplicate (same front and back in the deck; existingId) or invalid (reason). Safe to retry.",
 		InputSchema: raw(object(schema{
 			"deckId":         deckIDArg,
-			"cards":          with(array(cardsArg, "The cards."), "minItems", 1, "maxItems", MaxBulkItems),
+			"cards":          with(array(cardsArg, ""), "minItems", 1, "maxItems", MaxBulkItems),
 			"idempotencyKey": idemArg,
 		}, "deckId", "cards")),
 		ResultSchema: raw(bulkOut([]string{"existingId"}, "deckId", "replayed")),
@@ -329,14 +329,14 @@ var catalog = []ToolDef{
 	{
 		Name: ToolUpdateCards, Title: "Update cards",
 		Sets:        []string{ToolsetLibrary},
-		Description: "Edit up to 1000 cards: front, back, tags, (un)suspend, or move to another deck. Only the fields given change. Per-item outcome.",
+		Description: "Edit up to 1000 cards: front, back, tags, (un)suspend, or move to another deck. Only given fields change. Per-item outcome.",
 		InputSchema: raw(object(schema{
 			"updates": with(array(object(schema{
-				"id":        id("The card's id."),
+				"id":        id("Card id."),
 				"front":     with(str("As in add_cards."), "minLength", 1, "maxLength", MaxCardSideLen),
 				"back":      with(str("New answer."), "minLength", 1, "maxLength", MaxCardSideLen),
 				"tags":      with(array(with(str(""), "minLength", 1, "maxLength", MaxTagLen), "Replaces all tags."), "maxItems", MaxTagsPerCard),
-				"suspended": boolean("true hides the card from study."),
+				"suspended": boolean("true: hidden from study."),
 				"deckId":    id("Move to this deck."),
 			}, "id"), "One change per card."), "minItems", 1, "maxItems", MaxBulkItems),
 			"dryRun": dryRunArg,
@@ -347,9 +347,9 @@ var catalog = []ToolDef{
 	{
 		Name: ToolDeleteCards, Title: "Delete cards",
 		Sets:        []string{ToolsetLibrary},
-		Description: "Move cards to the trash for 30 days (restore_items brings them back). Outcome per item: deleted, not_found or duplicate (repeated id).",
+		Description: "Move cards to the trash for 30 days (restore_items undoes). Outcome per item: deleted, not_found or duplicate (repeated id).",
 		InputSchema: raw(object(schema{
-			"cardIds": with(array(id(""), "Ids of the cards to delete."), "minItems", 1, "maxItems", MaxBulkItems),
+			"cardIds": with(array(id(""), "Card ids."), "minItems", 1, "maxItems", MaxBulkItems),
 			"dryRun":  dryRunArg,
 		}, "cardIds")),
 		ResultSchema: raw(bulkOut(nil, "dryRun", "changes")),
@@ -361,7 +361,7 @@ var catalog = []ToolDef{
 		Description: "Import cards from pasted CSV/TSV (front, back, tags; header detected) or an Anki text export (note types make cards, HTML converted, A::B decks made). Per-card outcomes with line; dropped counts removed HTML.",
 		InputSchema: raw(object(schema{
 			"deckId":         deckIDArg,
-			"text":           with(str("Pasted file content."), "minLength", 1, "maxLength", MaxImportBytes),
+			"text":           with(str("The file's text."), "minLength", 1, "maxLength", MaxImportBytes),
 			"format":         enum("Default auto-detects.", ImportAuto, ImportCSV, ImportTSV, ImportAnki),
 			"idempotencyKey": idemArg,
 		}, "deckId", "text")),
@@ -411,13 +411,13 @@ var catalog = []ToolDef{
 	{
 		Name: ToolStartStudySession, Title: "Start study session",
 		Sets:        []string{ToolsetStudy},
-		Description: "Study a deck in text: learning steps, reviews, then new cards, within today's limits. Show each front, reveal the back, submit_review. A step due within learnAheadMinutes shows early only when nothing else is left; else nextCardAt says when.",
+		Description: "Study a deck in text: learning steps, reviews, then new cards, within today's limits. Show each front, reveal the back, submit_review. A step due within learnAheadMinutes shows early only if nothing else is left; else nextCardAt says when.",
 		InputSchema: raw(object(schema{
 			"deckId":          deckIDArg,
-			"newLimit":        integer("Cap on new cards this session.", 0, MaxSessionNewCards),
-			"reviewLimit":     integer("Cap on reviews this session.", 0, MaxSessionReviews),
-			"reviewAheadDays": integer("Also cards due in the next N days (early review).", 0, MaxReviewAheadDays),
-			"cram":            boolean("Review any cards without changing schedules or daily counts."),
+			"newLimit":        integer("Max new cards.", 0, MaxSessionNewCards),
+			"reviewLimit":     integer("Max reviews.", 0, MaxSessionReviews),
+			"reviewAheadDays": integer("Also cards due within N days (early review).", 0, MaxReviewAheadDays),
+			"cram":            boolean("Review any cards; schedules and daily counts unchanged."),
 		}, "deckId")),
 		ResultSchema: raw(sessionOut),
 		Annotations:  additive, Scopes: []Scope{ScopeStudyWrite}, Mutates: true, AuditAction: "study.start",
@@ -431,8 +431,8 @@ var catalog = []ToolDef{
 			"sessionId":  id("From start_study_session."),
 			"cardId":     id("The current card."),
 			"position":   integer("From the session; a repeat is a replay.", 0, 100000),
-			"rating":     enum("How well the user recalled it.", Ratings...),
-			"durationMs": integer("Time the user took, if known.", 0, 3600000),
+			"rating":     enum("User's recall.", Ratings...),
+			"durationMs": integer("User's time, if known.", 0, 3600000),
 		}, "sessionId", "cardId", "position", "rating")),
 		ResultSchema: raw(object(schema{
 			"sessionId": strOut, "cardId": strOut, "rating": strOut, "state": cardStateOut, "nextDue": tsOut,
@@ -462,7 +462,7 @@ var catalog = []ToolDef{
 	{
 		Name: ToolRenderStudySession, Title: "Show study session",
 		Sets:        []string{ToolsetStudy},
-		Description: "Study widget: show an interactive study session (sessionId), or start one on a deck (deckId); give exactly one. Make it the only tool call of the turn. The text result has a study link.",
+		Description: "Study widget: show an interactive study session (sessionId) or start one (deckId); give exactly one. Make it the turn's only tool call. The text result has a study link.",
 		InputSchema: raw(object(schema{
 			"sessionId": id("A session to show."),
 			"deckId":    id("Start a session on it."),
@@ -495,7 +495,7 @@ var catalog = []ToolDef{
 	{
 		Name: ToolUndoLastRating, Title: "Undo last rating",
 		Sets:         []string{ToolsetStudy},
-		Description:  "Undo the last rating of a study session: the card's schedule goes back and it is shown again. The study widget's undo button.",
+		Description:  "Undo a study session's last rating: the card's schedule goes back and it is shown again. The widget's undo button.",
 		InputSchema:  raw(object(schema{"sessionId": id("From the widget's session.")}, "sessionId")),
 		ResultSchema: raw(object(schema{"cardId": strOut, "rating": strOut, "session": sessionOut}, "cardId", "rating", "session")),
 		Annotations:  destructive, Scopes: []Scope{ScopeStudyWrite}, Mutates: true, AuditAction: "study.undo_rating",
