@@ -33,8 +33,8 @@ var statementBudgets = map[string]budget{
 	contracts.ToolUpdateCards:        {10, 1}, // + its change records, one statement (issue 26 §2.4)
 	contracts.ToolImportCards:        {8, 1},  // + the change records of the cards added (issue 26 §2.4); + the card and deck caps (one statement; imports are not in the daily quota)
 	contracts.ToolStartStudySession:  {15, 1}, // + settings, today's counts, the learning query
-	contracts.ToolSubmitReview:       {12, 1}, // one read of session, item, card, deck and settings; the daily write counter (issue 10 §2); the deck lock and today's count (daily limits across sessions); item, card, log, requeue; the next card with the progress in one read
-	contracts.ToolRenderStudySession: {15, 1}, // as start_study_session
+	contracts.ToolSubmitReview:       {12, 1}, // one read of session, item, card, deck and settings; the daily write counter (issue 10 §2); the deck lock and today's count (daily limits across sessions); item, card, log, requeue; the next card with the progress in one read. A rating that picks an interval in a fuzz range (a review card, a graduation) reads the deck's due counts over it instead of a requeue (issue 28 §2 load balancing): the same count
+	contracts.ToolRenderStudySession: {16, 1}, // as start_study_session; + the deck's due counts over the rating previews' fuzz ranges (issue 28 §2: a new card's Easy graduates, and the preview shows the balanced day the review will give)
 	contracts.ToolRequestMediaUpload: {7, 1},  // + the account's media lock, its usage (quota, open intents), their savepoint, the daily write counter (issue 10 §2)
 	contracts.ToolDeleteCards:        {8, 1},  // + the copies of the cards and their reviews into the trash (issue 10 §3); + the change records (issue 26 §2.4)
 	contracts.ToolDeleteDeck:         {11, 1}, // + the change record (issue 26 §2.4); + its preset, when no other deck uses it, + the copies of the deck, its cards and their reviews into the trash

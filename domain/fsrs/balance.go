@@ -1,5 +1,11 @@
 package fsrs
 
+import (
+	"time"
+
+	"github.com/takhtabush/takhtabush/contracts"
+)
+
 // Load balancing (issue 28 §2, the approach of Anki 24.11's): a review
 // interval may be any day of its fuzz range; instead of a uniform draw,
 // each day is weighted by the inverse square of the reviews already due
@@ -38,4 +44,24 @@ func Balance(u float64, load func(days int) int, weight func(days int) float64) 
 		}
 		return hi
 	}
+}
+
+// ReviewSpan returns the days, counted from the review's day, among which
+// ReviewChoosing's choose may pick for this review: lo to hi, the union of
+// the fuzz ranges it asks about (a Good rating also asks about Hard's, an
+// Easy one about both). ok is false when the review picks no day from a
+// range (a learning step, a lapse, a short interval, or an invalid
+// review): then choose is not called and need not know any load.
+func (p *Preset) ReviewSpan(state contracts.CardState, day contracts.LearnerDay, now time.Time, rating contracts.Rating) (lo, hi int, ok bool) {
+	_, err := p.ReviewChoosing(state, day, now, rating, func(l, h int) int {
+		if !ok {
+			lo, hi, ok = l, h, true
+		}
+		lo, hi = min(lo, l), max(hi, h)
+		return l
+	})
+	if err != nil {
+		return 0, 0, false
+	}
+	return lo, hi, ok
 }

@@ -42,14 +42,15 @@ func Uniform(u float64) Chooser {
 
 // ReviewChoosing is ReviewFuzzed with the day inside each interval's fuzz
 // range picked by choose (Balance picks the least loaded one) for a
-// review-phase card reviewed a day or more after its last review; any
-// other review is ReviewOn, fuzzed by the library. An interval choose
+// review-phase card reviewed a day or more after its last review, and for
+// a new, learning or relearning card entering the review phase (its
+// first interval); any other review is ReviewOn, fuzzed by the library. An interval choose
 // returns outside its range is clamped into it.
 func (p *Preset) ReviewChoosing(state contracts.CardState, day contracts.LearnerDay, now time.Time, rating contracts.Rating, choose Chooser) (contracts.CardState, error) {
 	if state.Phase != contracts.PhaseReview || state.LastReview == nil || state.Reps < 0 || state.Lapses < 0 ||
 		state.ScheduledDays < 0 || state.Step < 0 || !finite(state.Stability) || state.Stability < 0.001 ||
 		!finite(state.Difficulty) || state.Difficulty < 1 {
-		return p.ReviewOn(state, day, now, rating)
+		return p.graduateChoosing(state, day, now, rating, choose)
 	}
 	elapsed := day.DaysBetween(*state.LastReview, now)
 	if elapsed < 1 {
@@ -140,3 +141,32 @@ func (p *Preset) fuzzRange(raw float64, elapsed int) (lo, hi int) {
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// graduateChoosing is ReviewOn with the interval of a card entering the
+// review phase from a new, learning or relearning one picked by choose
+// inside the library's fuzz range of it (the library's graduation: one
+// interval from the new stability, fuzzed with the days since the last
+// review, none for a new card). Any other outcome is ReviewOn's.
+func (p *Preset) graduateChoosing(state contracts.CardState, day contracts.LearnerDay, now time.Time, rating contracts.Rating, choose Chooser) (contracts.CardState, error) {
+	out, err := p.ReviewOn(state, day, now, rating)
+	if err != nil || out.Phase != contracts.PhaseReview || state.Phase == contracts.PhaseReview || !finite(out.Stability) {
+		return out, err
+	}
+	elapsed := 0
+	if state.Phase != contracts.PhaseNew && state.LastReview != nil {
+		elapsed = max(day.DaysBetween(*state.LastReview, now), 0)
+	}
+	out.ScheduledDays = int(p.interval(p.rawInterval(out.Stability), elapsed, choose))
+	p.dueIn(&out, day, now)
+	return out, nil
+}
+
+// rawInterval is the library's interval, in days before rounding, at
+// which a card of stability s falls to the desired retention.
+func (p *Preset) rawInterval(s float64) float64 {
+	lib := &p.lib.Parameters
+	decay := -lib.W[20]
+	factor := math.Pow(0.9, 1/decay) - 1
+	s = min(max(s, 0.001), 36500)
+	return s / factor * (math.Pow(lib.RequestRetention, 1/decay) - 1)
+}

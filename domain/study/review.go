@@ -114,7 +114,7 @@ func (s *StudyService) review(ctx context.Context, tx ports.Stores, uid string, 
 	kind := ports.ReviewKindCram
 	if !cram {
 		kind = ports.ReviewKindReview
-		if next, err = s.Sched.ReviewOn(card.State, deck.Settings, day, now, args.Rating); err != nil {
+		if next, err = reviewBalanced(ctx, tx, s.Sched, uid, card.Card, deck, day, now, args.Rating); err != nil {
 			return contracts.ReviewResult{}, err
 		}
 		switch err := tx.Cards().UpdateState(ctx, uid, card.ID, card.Version, next, now); {

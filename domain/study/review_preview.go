@@ -54,23 +54,23 @@ func (s *StudyService) PreviewRatings(ctx context.Context, sessionID, cardID str
 		if err != nil {
 			return err
 		}
-		out, err = s.previews(card.Card, deck, day, now)
+		out, err = s.previews(ctx, tx, uid, card.Card, deck, day, now)
 		return err
 	})
 	return out, err
 }
 
 // previews is what each rating of card would schedule at now: the
-// scheduler call SubmitReview makes, with the card's deck settings and the
-// learner's day.
-func (s *StudyService) previews(card contracts.Card, deck contracts.Deck, day contracts.LearnerDay, now time.Time) ([]contracts.RatingPreview, error) {
+// scheduler call SubmitReview makes (balanced against the deck's load, one
+// read for the four), with the card's deck settings and the learner's day.
+func (s *StudyService) previews(ctx context.Context, tx ports.Stores, uid string, card contracts.Card, deck contracts.Deck, day contracts.LearnerDay, now time.Time) ([]contracts.RatingPreview, error) {
+	states, err := balancedReviews(ctx, tx, s.Sched, uid, card, deck, day, now, contracts.Ratings...)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]contracts.RatingPreview, 0, len(contracts.Ratings))
-	for _, r := range contracts.Ratings {
-		next, err := s.Sched.ReviewOn(card.State, deck.Settings, day, now, r)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, contracts.RatingPreview{Rating: r, NextDue: next.Due, IntervalHuman: HumanInterval(next, now)})
+	for i, r := range contracts.Ratings {
+		out = append(out, contracts.RatingPreview{Rating: r, NextDue: states[i].Due, IntervalHuman: HumanInterval(states[i], now)})
 	}
 	return out, nil
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/domain/fsrs"
 	"github.com/takhtabush/takhtabush/ports"
 )
 
@@ -223,6 +224,8 @@ func simRun(in SimInput, weight float64, rev ports.BoundScheduler, decay float64
 		return 1
 	}
 	buckets := make([][]int32, in.Days)
+	load := simLoad{} // review cards due each day, for balancing (loads.go)
+	choose, balanced := rev.(choosingScheduler)
 	var steps stepHeap // learning and relearning cards due today, soonest first
 	var later []int32  // learning and relearning cards due on a later day
 	dayEnd := in.Day.StartOfDate(in.Day.Date(in.Now).AddDate(0, 0, 1))
@@ -231,9 +234,11 @@ func simRun(in SimInput, weight float64, rev ports.BoundScheduler, decay float64
 		st := &cards[i]
 		switch st.Phase {
 		case contracts.PhaseReview:
-			if k := max(in.Day.DaysBetween(in.Now, st.Due), 0); k < in.Days {
+			k := max(in.Day.DaysBetween(in.Now, st.Due), 0)
+			if k < in.Days {
 				buckets[k] = append(buckets[k], i)
 			}
+			load.add(k, weightOf(i))
 		case contracts.PhaseLearning, contracts.PhaseRelearning:
 			if st.Due.Before(dayEnd) {
 				steps.push(cards, i)
@@ -287,7 +292,16 @@ func simRun(in SimInput, weight float64, rev ports.BoundScheduler, decay float64
 					rating = pick(rng, in.Mix.Recall[:], contracts.RatingHard, contracts.RatingGood, contracts.RatingEasy)
 				}
 			}
-			next, err := rev.ReviewFuzzed(st, in.Day, t, rating, rng.Float64())
+			var next contracts.CardState
+			var err error
+			if balanced {
+				if st.Phase == contracts.PhaseReview {
+					load.add(max(in.Day.DaysBetween(in.Now, st.Due), 0), -weightOf(i))
+				}
+				next, err = choose.ReviewChoosing(st, in.Day, t, rating, fsrs.Balance(rng.Float64(), load.from(d), nil))
+			} else {
+				next, err = rev.ReviewFuzzed(st, in.Day, t, rating, rng.Float64())
+			}
 			if err != nil {
 				return err
 			}

@@ -78,7 +78,7 @@ func (s *StudyService) RenderSession(ctx context.Context, args contracts.RenderS
 			}
 			deck = &d
 		}
-		v.Ratings, err = s.previews(*k.card, *deck, k.day, s.Now())
+		v.Ratings, err = s.previews(ctx, tx, uid, *k.card, *deck, k.day, s.Now())
 		return err
 	})
 	if err != nil {

@@ -134,13 +134,19 @@ func openStore(t testing.TB, kind string) ports.Database {
 
 func newEnv(t testing.TB, kind string) *env {
 	t.Helper()
+	return newEnvWith(t, kind, fsrs.New())
+}
+
+// newEnvWith is newEnv with the scheduler sched.
+func newEnvWith(t testing.TB, kind string, sched ports.Scheduler) *env {
+	t.Helper()
 	store := openStore(t, kind)
 	c := &clock{t: t0}
 	blobs, err := blobfs.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := domain.NewServices(store, blobs, c, domain.RandomIDs{}, fsrs.New(), domain.Config{BaseURL: baseURL + "/"})
+	svc := domain.NewServices(store, blobs, c, domain.RandomIDs{}, sched, domain.Config{BaseURL: baseURL + "/"})
 	return &env{t: t, store: store, clock: c, svc: svc, blobs: blobs}
 }
 
