@@ -95,6 +95,17 @@ func TestHomeStatsAndAuditInABrowser(t *testing.T) {
 	if got := b.textOf("#year-summary"); got != "Reviews on 1 of the last 365 days, 3 reviews in all. The busiest day was "+day.Format("2 January 2006")+" with 3 reviews." {
 		t.Errorf("the heatmap's summary: %q", got)
 	}
+	// The answer buttons by card age (the agent's good, again and easy on
+	// new cards) and the three scheduled cards' histograms, in words too.
+	if got := evalJS[[]string](b, `[...document.querySelectorAll("#buttons-h ~ .table-wrap tbody tr")].map(tr => [...tr.children].map(c => c.textContent).join("|"))`); !slices.Equal(got, []string{
+		"Again|1|0|0", "Hard|0|0|0", "Good|1|0|0", "Easy|1|0|0", "Kept|66.7%|–|–"}) {
+		t.Errorf("the answer buttons table: %q", got)
+	}
+	for _, id := range []string{"intervals-chart", "stability-chart", "difficulty-chart"} {
+		if desc := evalJS[string](b, `document.getElementById("`+id+`-d").textContent`); !strings.HasPrefix(desc, "3 cards by ") {
+			t.Errorf("the %s's description is %q, want the 3 studied cards", id, desc)
+		}
+	}
 	for _, want := range []string{"Young cards", "Mature cards"} {
 		if !strings.Contains(txt, want) {
 			t.Errorf("stats page lacks %q", want)

@@ -99,3 +99,34 @@ type RetentionPoint struct {
 
 // AdvisorRetentions are the desired retentions the advisor compares.
 var AdvisorRetentions = []float64{0.7, 0.75, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97}
+
+// CardDistribution is how the scheduled cards of a deck (or of every deck)
+// spread by interval, stability and difficulty, and how the answer buttons
+// were used in a period by the card's age: what the stats page draws.
+type CardDistribution struct {
+	DeckID     string   `json:"deckId,omitempty"`
+	Days       int      `json:"days"` // the period of Buttons
+	Intervals  []Bucket `json:"intervals"`
+	Stability  []Bucket `json:"stability"`
+	Difficulty []Bucket `json:"difficulty"`
+	Buttons    Buttons  `json:"buttons"`
+}
+
+// Bucket counts the cards whose value is in [Min, Max); Max is 0 for the
+// last, open bucket. Label names the range for a person ("8–14 d").
+type Bucket struct {
+	Label string  `json:"label"`
+	Min   float64 `json:"min"`
+	Max   float64 `json:"max,omitempty"`
+	Cards int     `json:"cards"`
+}
+
+// Buttons counts the ratings of normal reviews by the card's age before
+// the review: learning (new, learning and relearning cards), young
+// (review cards with an interval under MatureIntervalDays) and mature.
+// Each array is indexed as Ratings: again, hard, good, easy.
+type Buttons struct {
+	Learning [4]int `json:"learning"`
+	Young    [4]int `json:"young"`
+	Mature   [4]int `json:"mature"`
+}

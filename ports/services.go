@@ -179,6 +179,11 @@ type StatsService interface {
 	// RetentionWorkload simulates a deck's workload at several desired
 	// retentions (the desired-retention advisor). Not found for an unknown deck.
 	RetentionWorkload(ctx context.Context, deckID string) (contracts.RetentionWorkload, error)
+	// Distribution counts a deck's (every deck's when args.DeckID is "")
+	// scheduled cards by interval, stability and difficulty, and the answer
+	// buttons of the last args.Days days by card age. Not found for an
+	// unknown deck; invalid for bad days.
+	Distribution(ctx context.Context, args contracts.GetStatsArgs) (contracts.CardDistribution, error)
 }
 
 // MediaService issues upload intents and accepts the uploads.

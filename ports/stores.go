@@ -455,6 +455,11 @@ type ReviewStore interface {
 	// RetentionSplit counts the normal reviews since since of review-phase
 	// cards, young (interval below matureDays) and mature apart.
 	RetentionSplit(ctx context.Context, userID, deckID string, since time.Time, matureDays int) (RetentionCounts, error)
+	// AnswerButtons counts the ratings of the normal reviews since since
+	// (cram and manual entries aside) by the card's age before each:
+	// learning, young (interval below matureDays, or not recorded) and
+	// mature. Errors only on storage failure.
+	AnswerButtons(ctx context.Context, userID, deckID string, since time.Time, matureDays int) (contracts.Buttons, error)
 	// AverageDuration returns the mean duration of reviews since since
 	// that recorded one, and how many did.
 	AverageDuration(ctx context.Context, userID string, since time.Time) (meanMs float64, n int, err error)

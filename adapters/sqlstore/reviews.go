@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/ports"
 )
 
@@ -163,6 +164,36 @@ func (s reviewStore) RetentionSplit(ctx context.Context, userID, deckID string, 
 		return ports.RetentionCounts{}, s.s.wrap(ctx, err, "retention split")
 	}
 	return c, nil
+}
+
+// AnswerButtons counts the normal reviews since since by the card's age
+// before each (learning, young, mature) and rating, in one pass.
+func (s reviewStore) AnswerButtons(ctx context.Context, userID, deckID string, since time.Time, matureDays int) (contracts.Buttons, error) {
+	var a args
+	mature := `COALESCE(prev_interval, 0) >= ` + a.add(matureDays)
+	ages := []string{
+		`prev_phase <> 'review'`,
+		`prev_phase = 'review' AND NOT (` + mature + `)`,
+		`prev_phase = 'review' AND ` + mature,
+	}
+	var sums []string
+	for _, age := range ages {
+		for _, r := range contracts.Ratings {
+			sums = append(sums, `SUM(CASE WHEN `+age+` AND rating = '`+string(r)+`' THEN 1 ELSE 0 END)`)
+		}
+	}
+	q := reviewSums(&a, userID, deckID, since, ` AND kind = 'review'`, "", sums...)
+	var b contracts.Buttons
+	dest := make([]any, 0, 12)
+	for _, row := range []*[4]int{&b.Learning, &b.Young, &b.Mature} {
+		for i := range row {
+			dest = append(dest, &row[i])
+		}
+	}
+	if err := s.q.QueryRowContext(ctx, q, a...).Scan(dest...); err != nil {
+		return contracts.Buttons{}, s.s.wrap(ctx, err, "answer buttons")
+	}
+	return b, nil
 }
 
 // AverageDuration returns the mean duration of the reviews since since

@@ -1128,6 +1128,45 @@ func (m *MockStatsService) EXPECT() *MockStatsServiceMockRecorder {
 	return m.recorder
 }
 
+// Distribution mocks base method.
+func (m *MockStatsService) Distribution(ctx context.Context, args contracts.GetStatsArgs) (contracts.CardDistribution, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "Distribution", ctx, args)
+	ret0, _ := ret[0].(contracts.CardDistribution)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// Distribution indicates an expected call of Distribution.
+func (mr *MockStatsServiceMockRecorder) Distribution(ctx, args any) *MockStatsServiceDistributionCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Distribution", reflect.TypeOf((*MockStatsService)(nil).Distribution), ctx, args)
+	return &MockStatsServiceDistributionCall{Call: call}
+}
+
+// MockStatsServiceDistributionCall wrap *gomock.Call
+type MockStatsServiceDistributionCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockStatsServiceDistributionCall) Return(arg0 contracts.CardDistribution, arg1 error) *MockStatsServiceDistributionCall {
+	c.Call = c.Call.Return(arg0, arg1)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockStatsServiceDistributionCall) Do(f func(context.Context, contracts.GetStatsArgs) (contracts.CardDistribution, error)) *MockStatsServiceDistributionCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockStatsServiceDistributionCall) DoAndReturn(f func(context.Context, contracts.GetStatsArgs) (contracts.CardDistribution, error)) *MockStatsServiceDistributionCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
 // Plan mocks base method.
 func (m *MockStatsService) Plan(ctx context.Context, args contracts.GetStudyPlanArgs) (contracts.StudyPlan, error) {
 	m.ctrl.T.Helper()

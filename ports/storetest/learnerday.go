@@ -245,6 +245,17 @@ func testReviewKindsAndDays(t *testing.T, f *fixture) {
 	if want := (ports.RetentionCounts{Young: 2, YoungPassed: 2, Mature: 2, MaturePassed: 1}); r != want {
 		t.Errorf("RetentionSplit = %+v, want %+v", r, want)
 	}
+	// The answer buttons: the new card's good is learning; 20 and 3 days
+	// are young (hard, good); 30 and 21 mature (good, again); cram and
+	// manual entries are left out.
+	b, err := f.s.Reviews().AnswerButtons(f.ctx, a, "", now.Add(-time.Hour), 21)
+	must(t, err)
+	if want := (contracts.Buttons{Learning: [4]int{0, 0, 1, 0}, Young: [4]int{0, 1, 1, 0}, Mature: [4]int{1, 0, 1, 0}}); b != want {
+		t.Errorf("AnswerButtons = %+v, want %+v", b, want)
+	}
+	if b, err := f.s.Reviews().AnswerButtons(f.ctx, a, d.ID, now.Add(time.Hour), 21); err != nil || b != (contracts.Buttons{}) {
+		t.Errorf("AnswerButtons after the reviews = %+v, %v; want none", b, err)
+	}
 	total, passed, err := f.s.Reviews().Retention(f.ctx, a, "", now.Add(-time.Hour))
 	must(t, err)
 	if total != 4 || passed != 3 {

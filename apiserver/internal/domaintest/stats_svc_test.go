@@ -96,6 +96,36 @@ func testStatsOnSeededHistory(t *testing.T, store string) {
 	}
 	e.clock.Set(at(0).Add(2 * time.Hour))
 
+	// The distribution: 4 scheduled cards, none past the deck's 1-day
+	// maximum interval; the 12 answers by the card's age before each:
+	// learning (new and relearning) easy ×4 and c1's good after its
+	// lapse; young again ×2, hard, good ×4; no mature card.
+	dist, err := e.svc.Stats.Distribution(ctx, contracts.GetStatsArgs{DeckID: d.ID, Days: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := contracts.Buttons{Learning: [4]int{0, 0, 1, 4}, Young: [4]int{2, 1, 4, 0}}
+	if dist.Buttons != want || dist.Days != 7 || dist.DeckID != d.ID {
+		t.Errorf("distribution buttons = %+v (days %d), want %+v", dist.Buttons, dist.Days, want)
+	}
+	sum := func(bs []contracts.Bucket) (n int) {
+		for _, b := range bs {
+			n += b.Cards
+		}
+		return n
+	}
+	if sum(dist.Intervals) != 4 || sum(dist.Stability) != 4 || sum(dist.Difficulty) != 4 ||
+		dist.Intervals[0].Cards+dist.Intervals[1].Cards != 4 || dist.Intervals[1].Label != "1 d" || dist.Intervals[3].Label != "4–7 d" {
+		t.Errorf("histograms: intervals %+v, stability %+v, difficulty %+v; want the 4 cards each, intervals ≤ 1 day", dist.Intervals, dist.Stability, dist.Difficulty)
+	}
+	if one, err := e.svc.Stats.Distribution(ctx, contracts.GetStatsArgs{DeckID: d.ID, Days: 1}); err != nil || one.Buttons != (contracts.Buttons{Young: [4]int{0, 0, 2, 0}}) {
+		t.Errorf("today's buttons = %+v, %v; want c0 and c1 good (young)", one.Buttons, err)
+	}
+	_, err = e.svc.Stats.Distribution(ctx, contracts.GetStatsArgs{DeckID: "nope"})
+	wantKind(t, err, contracts.KindNotFound)
+	_, err = e.svc.Stats.Distribution(ctx, contracts.GetStatsArgs{Days: 400})
+	wantKind(t, err, contracts.KindInvalid)
+
 	// The plan: today holds c2 (relearning, overdue) and c3; tomorrow c0 and c1.
 	e.add(ctx, d.ID, manyCards("later", 100)...)
 	p, err := e.svc.Stats.Plan(ctx, contracts.GetStudyPlanArgs{DeckID: d.ID, Days: 3})

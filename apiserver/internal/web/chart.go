@@ -31,10 +31,12 @@ type chartTick struct {
 	Label string
 }
 
-// chartLabel is one label under the x axis.
+// chartLabel is one label under the x axis; a Minor one is hidden on a
+// narrow screen, where the labels would overlap.
 type chartLabel struct {
 	X     float64
 	Label string
+	Minor bool
 }
 
 // chartLegend explains a bar class.

@@ -24,6 +24,10 @@ type statsPage struct {
 	// the retention of young and mature cards' reviews in the period.
 	Year          heatmap
 	Young, Mature string
+	// Buttons, Intervals, Stability and Difficulty draw the scheduled
+	// cards' distribution and the answers by card age.
+	Buttons                          buttonTable
+	Intervals, Stability, Difficulty barChart
 }
 
 // statsPeriods are the periods the page offers, in days.
@@ -103,6 +107,15 @@ func (p *AccountPages) stats(w http.ResponseWriter, r *http.Request, v View) {
 	sp.Forecast = newBarChart("forecast-chart", "Due forecast",
 		fmt.Sprintf("Cards due on each of the next %d days; today includes everything overdue.", len(due)), dates,
 		chartSeries{Class: "bar-due", Name: "due", Values: due})
+	dist, err := p.svc.Stats.Distribution(ctx, contracts.GetStatsArgs{DeckID: deckID, Days: st.Days})
+	if err != nil {
+		p.site.Fail(w, r, v, err)
+		return
+	}
+	sp.Buttons = newButtonTable(dist.Buttons)
+	sp.Intervals = newHistogram("intervals-chart", "Intervals in days", "interval in days", dist.Intervals)
+	sp.Stability = newHistogram("stability-chart", "Stability in days", "stability in days", dist.Stability)
+	sp.Difficulty = newHistogram("difficulty-chart", "Difficulty", "difficulty (1 easy to 10 hard)", dist.Difficulty)
 	v.Data = sp
 	p.site.Render(w, r, "stats", v)
 }
