@@ -22,6 +22,12 @@ const (
 	MaxSessionNewCards      = 500
 	MaxSessionReviews       = 1000
 	DefaultSecondsPerReview = 10.0
+	// MaxQueuedReviewAge bounds how long ago a review queued offline (the
+	// web app's, sent when back online) may have been given.
+	MaxQueuedReviewAge = 7 * 24 * time.Hour
+	// MaxUpcomingCards bounds the cards a study page loads ahead to study
+	// offline.
+	MaxUpcomingCards = 20
 )
 
 // StudyCard is a card as a study session shows it.

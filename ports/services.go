@@ -126,6 +126,22 @@ type StudyService interface {
 	// just reviewed by a concurrent call (never applied twice); invalid for
 	// a bad rating.
 	SubmitReview(ctx context.Context, args contracts.SubmitReviewArgs) (contracts.ReviewResult, error)
+	// SubmitQueuedReview is SubmitReview of a review given ago before now
+	// and sent later (the web app's reviews queued offline; the age, not a
+	// time, so the device's clock need not agree with the service's):
+	// scheduled and logged at the time it was given. Invalid for a negative
+	// age, one over contracts.MaxQueuedReviewAge or a time before the
+	// session started; conflict when the card was reviewed at or after that
+	// time. Sent again with the same position and rating it is answered as
+	// first answered (Replayed), never applied twice.
+	SubmitQueuedReview(ctx context.Context, args contracts.SubmitReviewArgs, ago time.Duration) (contracts.ReviewResult, error)
+	// Upcoming lists the cards a session shows next, in order, from its
+	// current card on, up to limit (at most contracts.MaxUpcomingCards):
+	// what a page may study offline. Cards today's limits no longer allow,
+	// suspended and buried ones and learning steps due later than the
+	// learn-ahead limit are left out. Not found for an unknown or expired
+	// session.
+	Upcoming(ctx context.Context, sessionID string, limit int) ([]contracts.StudyCard, error)
 	// RenderSession is render_study_session: exactly one of a session id
 	// (read) and a deck id (starts a session, as StartSession); the session
 	// with its study link, its current card rendered (sanitised HTML) with

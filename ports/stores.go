@@ -544,6 +544,12 @@ type NextDue struct {
 	Reviewed, Remaining int
 }
 
+// PendingCard is a pending session item with its card.
+type PendingCard struct {
+	Item SessionItem
+	Card CardRow
+}
+
 // StudySessionStore keeps study sessions and their queues.
 type StudySessionStore interface {
 	// ReviewTarget reads, in one query, what rating cardID in the session
@@ -555,6 +561,12 @@ type StudySessionStore interface {
 	// progress, in one query. Not found for a missing or another user's
 	// session.
 	NextDueCard(ctx context.Context, userID, sessionID string, now, learnAheadUntil time.Time) (NextDue, error)
+	// PendingCards lists up to limit pending items with their cards in the
+	// order NextDueItem takes them at now (learning cards due by now, the
+	// queue's other cards by position, learning cards due by
+	// learnAheadUntil), without learning cards due later. Not found for a
+	// missing or another user's session.
+	PendingCards(ctx context.Context, userID, sessionID string, now, learnAheadUntil time.Time, limit int) ([]PendingCard, error)
 	// CreateSession inserts a session with its queue (positions 0..n-1).
 	CreateSession(ctx context.Context, s StudySessionRow, cardIDs []string) error
 	// GetSession returns a session. Not found when absent or another

@@ -38,18 +38,33 @@ func (s *StudyService) SubmitReview(ctx context.Context, args contracts.SubmitRe
 	if args.DurationMs < 0 || args.DurationMs > maxDurationMs {
 		return contracts.ReviewResult{}, contracts.Errorf(contracts.KindInvalid, "durationMs must be 0-%d, got %d", maxDurationMs, args.DurationMs)
 	}
+	return s.submit(ctx, uid, args, nil)
+}
+
+// submit runs a checked review in its transaction: at the time it arrives,
+// or at a queued review's time (at, see SubmitQueuedReview).
+func (s *StudyService) submit(ctx context.Context, uid string, args contracts.SubmitReviewArgs, at *time.Time) (contracts.ReviewResult, error) {
 	asked := s.Now()
+	if at != nil {
+		asked = *at
+	}
 	var out contracts.ReviewResult
-	err = s.Store.InTx(ctx, func(tx ports.Stores) error {
+	err := s.Store.InTx(ctx, func(tx ports.Stores) error {
 		var err error
-		out, err = s.review(ctx, tx, uid, args, asked)
+		now := s.Now()
+		if at != nil {
+			now = *at
+		}
+		out, err = s.review(ctx, tx, uid, args, asked, now, at != nil)
 		return err
 	})
 	return out, err
 }
 
-func (s *StudyService) review(ctx context.Context, tx ports.Stores, uid string, args contracts.SubmitReviewArgs, asked time.Time) (contracts.ReviewResult, error) {
-	now := s.Now()
+// review rates the card at now (asked: when the request arrived); queued
+// marks a review given earlier and sent later (SubmitQueuedReview), checked
+// against the session's start and the card's later reviews.
+func (s *StudyService) review(ctx context.Context, tx ports.Stores, uid string, args contracts.SubmitReviewArgs, asked, now time.Time, queued bool) (contracts.ReviewResult, error) {
 	sessions := tx.Sessions()
 	// One read: the session, the card's pending item, the card, its deck
 	// and the account's settings.
@@ -59,8 +74,10 @@ func (s *StudyService) review(ctx context.Context, tx ports.Stores, uid string, 
 	}
 	sess, item := t.Session, t.Item
 	switch {
-	case err == nil && !now.Before(sess.ExpiresAt):
+	case err == nil && !s.Now().Before(sess.ExpiresAt):
 		return contracts.ReviewResult{}, sessionGone()
+	case err == nil && queued && now.Before(sess.StartedAt):
+		return contracts.ReviewResult{}, contracts.Errorf(contracts.KindInvalid, "the rating's time is before its study session started; it is not applied")
 	case err != nil:
 		// Not pending: say why, from the session.
 		if sess, err = s.liveSession(ctx, tx, uid, args.SessionID); err != nil {
@@ -90,6 +107,9 @@ func (s *StudyService) review(ctx context.Context, tx ports.Stores, uid string, 
 		return contracts.ReviewResult{}, kernel.Fail(err)
 	}
 	card := t.Card
+	if lr := card.State.LastReview; queued && lr != nil && !lr.Before(asked) {
+		return contracts.ReviewResult{}, contracts.Errorf(contracts.KindConflict, "the card was reviewed again after this rating was given (in another session or by an agent); the rating is not applied")
+	}
 	if lr := card.State.LastReview; lr != nil && !lr.Before(asked) {
 		return contracts.ReviewResult{}, contracts.Errorf(contracts.KindConflict, "card %s was just reviewed by another request; get the session for the current card", card.ID)
 	}

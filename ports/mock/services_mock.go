@@ -987,6 +987,45 @@ func (c *MockStudyServiceStudiedCall) DoAndReturn(f func(context.Context, string
 	return c
 }
 
+// SubmitQueuedReview mocks base method.
+func (m *MockStudyService) SubmitQueuedReview(ctx context.Context, args contracts.SubmitReviewArgs, ago time.Duration) (contracts.ReviewResult, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "SubmitQueuedReview", ctx, args, ago)
+	ret0, _ := ret[0].(contracts.ReviewResult)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// SubmitQueuedReview indicates an expected call of SubmitQueuedReview.
+func (mr *MockStudyServiceMockRecorder) SubmitQueuedReview(ctx, args, ago any) *MockStudyServiceSubmitQueuedReviewCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "SubmitQueuedReview", reflect.TypeOf((*MockStudyService)(nil).SubmitQueuedReview), ctx, args, ago)
+	return &MockStudyServiceSubmitQueuedReviewCall{Call: call}
+}
+
+// MockStudyServiceSubmitQueuedReviewCall wrap *gomock.Call
+type MockStudyServiceSubmitQueuedReviewCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockStudyServiceSubmitQueuedReviewCall) Return(arg0 contracts.ReviewResult, arg1 error) *MockStudyServiceSubmitQueuedReviewCall {
+	c.Call = c.Call.Return(arg0, arg1)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockStudyServiceSubmitQueuedReviewCall) Do(f func(context.Context, contracts.SubmitReviewArgs, time.Duration) (contracts.ReviewResult, error)) *MockStudyServiceSubmitQueuedReviewCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockStudyServiceSubmitQueuedReviewCall) DoAndReturn(f func(context.Context, contracts.SubmitReviewArgs, time.Duration) (contracts.ReviewResult, error)) *MockStudyServiceSubmitQueuedReviewCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
 // SubmitReview mocks base method.
 func (m *MockStudyService) SubmitReview(ctx context.Context, args contracts.SubmitReviewArgs) (contracts.ReviewResult, error) {
 	m.ctrl.T.Helper()
@@ -1100,6 +1139,45 @@ func (c *MockStudyServiceUndoLastReviewCall) Do(f func(context.Context, string) 
 
 // DoAndReturn rewrite *gomock.Call.DoAndReturn
 func (c *MockStudyServiceUndoLastReviewCall) DoAndReturn(f func(context.Context, string) (contracts.UndoResult, error)) *MockStudyServiceUndoLastReviewCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
+// Upcoming mocks base method.
+func (m *MockStudyService) Upcoming(ctx context.Context, sessionID string, limit int) ([]contracts.StudyCard, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "Upcoming", ctx, sessionID, limit)
+	ret0, _ := ret[0].([]contracts.StudyCard)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// Upcoming indicates an expected call of Upcoming.
+func (mr *MockStudyServiceMockRecorder) Upcoming(ctx, sessionID, limit any) *MockStudyServiceUpcomingCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "Upcoming", reflect.TypeOf((*MockStudyService)(nil).Upcoming), ctx, sessionID, limit)
+	return &MockStudyServiceUpcomingCall{Call: call}
+}
+
+// MockStudyServiceUpcomingCall wrap *gomock.Call
+type MockStudyServiceUpcomingCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockStudyServiceUpcomingCall) Return(arg0 []contracts.StudyCard, arg1 error) *MockStudyServiceUpcomingCall {
+	c.Call = c.Call.Return(arg0, arg1)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockStudyServiceUpcomingCall) Do(f func(context.Context, string, int) ([]contracts.StudyCard, error)) *MockStudyServiceUpcomingCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockStudyServiceUpcomingCall) DoAndReturn(f func(context.Context, string, int) ([]contracts.StudyCard, error)) *MockStudyServiceUpcomingCall {
 	c.Call = c.Call.DoAndReturn(f)
 	return c
 }

@@ -74,6 +74,8 @@ func NewDeckPages(site *Site, svc DeckServices) *DeckPages {
 //	GET  /cards/{id}/style.css               the CSS of a card's note type, scoped to the study view's card
 //	GET  /study/{id}                         study: front, reveal, rate
 //	POST /study/{id}/review                  rate the current card
+//	GET  /study/{id}/upcoming                the next cards, for studying offline (JSON)
+//	POST /study/{id}/queued                  a rating given offline, at its original time (JSON)
 //	POST /study/{id}/undo                    take back the session's last rating
 //	POST /study/{id}/bury, …/suspend, …/mark bury, suspend, mark (tag "marked") the current card; its Edit opens /cards/{id}/edit?next=/study/{id}
 func (p *DeckPages) Register(mux Router) {
@@ -111,6 +113,8 @@ func (p *DeckPages) Register(mux Router) {
 	mux.Handle("GET /cards/{id}/style.css", s.Page(p.cardStyle))
 	mux.Handle("GET /study/{id}", s.Page(p.study))
 	mux.Handle("POST /study/{id}/review", s.Page(p.review))
+	mux.Handle("GET /study/{id}/upcoming", s.Page(p.upcoming))
+	mux.Handle("POST /study/{id}/queued", s.Page(p.queuedReview))
 	mux.Handle("POST /study/{id}/undo", s.Page(p.undo))
 	mux.Handle("POST /study/{id}/bury", s.Page(p.bury))
 	mux.Handle("POST /study/{id}/suspend", s.Page(p.studySuspend))

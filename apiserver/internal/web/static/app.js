@@ -30,6 +30,7 @@ function initStudy() {
   var typeinForm = document.querySelector("[data-typein-form]");
   function shown() { return !ratings || !ratings.hidden; }
   function show() {
+    if (!back || !ratings) return;
     if (typed && back) compareTyped(typed.value, back.querySelector(".type-answer"));
     if (typed) typed.readOnly = true;
     if (back) back.hidden = false;
@@ -43,24 +44,125 @@ function initStudy() {
   if (reveal && back && ratings && !back.hasAttribute("data-open")) {
     back.hidden = true;
     ratings.hidden = true;
-    reveal.addEventListener("click", function (e) { e.preventDefault(); show(); });
   }
+  if (reveal) reveal.addEventListener("click", function (e) { e.preventDefault(); show(); });
   if (typeinForm) {
     // Enter in the typing box shows the answer with the comparison.
     typeinForm.addEventListener("submit", function (e) { e.preventDefault(); show(); });
   }
   if (typed && !shown()) typed.focus();
+  // Offline (issue 31 §14): the cards loaded ahead are shown here and
+  // each rating is kept on the device until the network is back.
+  var ahead = [], offlineMode = false, ratedHere = 0;
+  // showLeft counts the cards left, less those rated offline here, and
+  // the ratings still waiting on this device.
+  function showLeft() {
+    var left = document.getElementById("left");
+    if (!left || !ratedHere) return;
+    var waiting = countQueued(sid);
+    left.textContent = Math.max(0, parseInt(study.getAttribute("data-remaining"), 10) - ratedHere) + " left" +
+      (waiting ? " · " + plural(waiting, "rating") + " kept on this device until you are back online" : "");
+  }
+  document.addEventListener("tb-queued-sent", showLeft);
+  // Edit, bury, suspend and mark need the network: hidden without it.
+  function network() {
+    var actions = document.getElementById("card-actions");
+    if (actions) actions.hidden = offlineMode || !navigator.onLine;
+  }
+  window.addEventListener("online", network);
+  window.addEventListener("offline", network);
+  var sid = study && study.getAttribute("data-session");
+  if (sid && window.fetch && window.localStorage) {
+    fetch("/study/" + encodeURIComponent(sid) + "/upcoming", { credentials: "same-origin", headers: { "Accept": "application/json" } })
+      .then(function (res) { return res.ok ? res.json() : { cards: [] }; })
+      .then(function (body) {
+        ahead = (body.cards || []).slice(1);
+        study.setAttribute("data-ahead", String(ahead.length));
+      })
+      .catch(function () { /* studying goes on online only */ });
+  }
   if (study) {
-    study.addEventListener("submit", function () {
-      var ms = String(Math.min(Date.now() - started, 3600000));
-      for (var i = 0; i < duration.length; i++) duration[i].value = ms;
+    study.addEventListener("submit", function (e) {
+      var ms = Math.min(Date.now() - started, 3600000);
+      for (var i = 0; i < duration.length; i++) duration[i].value = String(ms);
+      if (navigator.onLine || !sid || !window.localStorage) return;
+      var rating = e.submitter && e.submitter.value;
+      if (!rating) return;
+      e.preventDefault();
+      rateOffline(rating, ms);
     });
+  }
+
+  // rateOffline keeps the rating of the card shown (with the time it was
+  // given) and shows the next card loaded ahead, or says none is left.
+  function rateOffline(rating, ms) {
+    var card = study.querySelector("input[name=cardId]").value;
+    var pos = parseInt(study.querySelector("input[name=position]").value, 10);
+    var front = document.getElementById("front");
+    var q = queuedReviews();
+    q.push({ id: sid + ":" + pos, session: sid, cardId: card, position: pos, rating: rating, durationMs: ms,
+      at: Date.now(), front: (front ? front.textContent : "").trim().slice(0, 80) });
+    saveQueuedReviews(q);
+    offlineMode = true;
+    ["card-actions", "undo", "study-keys"].forEach(function (id) {
+      var el = document.getElementById(id);
+      if (el) (el.closest(".undo-row") || el).hidden = true;
+    });
+    var next;
+    while ((next = ahead.shift()) && q.some(function (r) { return r.id === sid + ":" + next.position; })) { /* rated already */ }
+    ratedHere++;
+    showLeft();
+    offlineNotice();
+    if (!next) {
+      study.hidden = true;
+      if (reveal) reveal.hidden = true;
+      var done = document.createElement("div");
+      done.className = "panel";
+      done.id = "offline-done";
+      done.setAttribute("role", "status");
+      done.textContent = "That was the last card loaded before the network went. Your ratings are sent when you are back online; then reload this page to go on.";
+      study.parentNode.insertBefore(done, study.nextSibling);
+      return;
+    }
+    study.querySelector("input[name=cardId]").value = next.cardId;
+    study.querySelector("input[name=position]").value = String(next.position);
+    front.innerHTML = next.front;
+    back.innerHTML = next.back;
+    back.removeAttribute("data-compared");
+    var box = study.querySelector(".typein");
+    if (box) box.parentNode.removeChild(box);
+    typed = null;
+    if (next.typeIn) {
+      box = document.createElement("div");
+      box.className = "typein";
+      // form= names no form: Enter shows the answer instead of rating.
+      box.innerHTML = '<label for="typed">Type the answer</label><input id="typed" type="text" form="typein-none" autocomplete="off" autocapitalize="off" spellcheck="false">';
+      front.parentNode.insertBefore(box, back);
+      typed = box.querySelector("input");
+      // On the key's release: the answer's Good button, focused by show,
+      // must not take the same key press.
+      typed.addEventListener("keydown", function (ev) { if (ev.key === "Enter") ev.preventDefault(); });
+      typed.addEventListener("keyup", function (ev) { if (ev.key === "Enter" && !shown()) show(); });
+    }
+    // The intervals the server gave were the first card's: offline, none.
+    [].slice.call(ratings.querySelectorAll("[data-next]")).forEach(function (n) {
+      if (n.nextSibling && n.nextSibling.nodeType === 3) n.parentNode.removeChild(n.nextSibling);
+      n.parentNode.removeChild(n);
+    });
+    back.hidden = true;
+    ratings.hidden = true;
+    if (reveal) { reveal.hidden = false; reveal.focus(); }
+    if (typed) typed.focus();
+    var keep = document.querySelector("[data-shown]");
+    if (keep) keep.value = "0";
+    started = Date.now();
   }
   document.addEventListener("keydown", function (e) {
     var t = e.target;
     if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT")) return;
     var key = e.key.toLowerCase();
     if (e.altKey) return;
+    if (offlineMode && (key === "u" || key === "z" || key === "e")) return; // those need the network
     if (e.ctrlKey || e.metaKey) {
       if (key === "z" && undo && !e.shiftKey) { e.preventDefault(); undo.click(); }
       return;
@@ -428,3 +530,130 @@ if ("serviceWorker" in navigator) {
     navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(function () { /* the site works without it */ });
   });
 }
+
+// Ratings given offline on a study page (issue 31 §14) wait in the
+// device's storage, oldest first, each with the time it was given; when
+// the network is back (on any page) they are sent in that order, each
+// with its age so the server dates it as given, and the page says what
+// was sent and what was not applied (the card was reviewed since, the
+// session is gone). An answer that does not come keeps the rating for the
+// next try; a resend of one that was applied is never applied twice.
+var QUEUED_REVIEWS = "tb-queued-reviews";
+
+function queuedReviews() {
+  try { return JSON.parse(localStorage.getItem(QUEUED_REVIEWS) || "[]"); } catch (e) { return []; }
+}
+
+function saveQueuedReviews(q) {
+  try { localStorage.setItem(QUEUED_REVIEWS, JSON.stringify(q)); } catch (e) { /* storage full or off: nothing kept */ }
+}
+
+function countQueued(sid) {
+  return queuedReviews().filter(function (r) { return !sid || r.session === sid; }).length;
+}
+
+function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
+
+// offlineNotice shows (or updates) the note that ratings wait on this device.
+function offlineNotice() {
+  var n = countQueued();
+  var el = document.getElementById("offline-status");
+  if (!n) { if (el) el.hidden = true; return; }
+  if (!el) {
+    el = document.createElement("div");
+    el.id = "offline-status";
+    el.className = "notice";
+    el.setAttribute("role", "status");
+    var main = document.getElementById("main");
+    if (!main) return;
+    main.insertBefore(el, main.firstChild);
+  }
+  el.hidden = false;
+  el.textContent = !navigator.onLine
+    ? "You are offline: " + plural(n, "rating") + " kept on this device, sent with the times they were given when you are back online."
+    : sendingQueued ? "Sending " + plural(n, "rating") + " given offline…"
+      : plural(n, "rating") + " given offline wait on this device: the server did not take them yet (reload the page to try again).";
+  var page = document.getElementById("offline-queued");
+  if (page) { page.hidden = false; page.textContent = plural(n, "rating") + " given offline wait on this device."; }
+}
+
+var sendingQueued = false;
+
+// sendQueued sends the waiting ratings in order, one at a time.
+function sendQueued() {
+  if (sendingQueued || !navigator.onLine || !window.fetch || !window.localStorage || !queuedReviews().length) return;
+  sendingQueued = true;
+  offlineNotice();
+  var sent = 0, refused = [];
+  var csrf = decodeURIComponent((document.cookie.match(/(?:^|; )tb_csrf=([^;]*)/) || [])[1] || "");
+  function finish(stopped) {
+    sendingQueued = false;
+    offlineNotice();
+    document.dispatchEvent(new Event("tb-queued-sent"));
+    reportQueued(sent, refused, stopped);
+  }
+  function next() {
+    var r = queuedReviews()[0];
+    if (!r) { finish(false); return; }
+    var body = new URLSearchParams({ cardId: r.cardId, position: String(r.position), rating: r.rating,
+      durationMs: String(r.durationMs || 0), agoMs: String(Math.max(0, Date.now() - r.at)) });
+    fetch("/study/" + encodeURIComponent(r.session) + "/queued", {
+      method: "POST", credentials: "same-origin", redirect: "manual", body: body,
+      headers: { "Accept": "application/json", "X-CSRF-Token": csrf }
+    }).then(function (res) {
+      return res.json().catch(function () { return null; }).then(function (b) {
+        var applied = res.ok && b && (b.status === "applied" || b.status === "replayed");
+        var final = !res.ok && b && b.kind && res.status >= 400 && res.status < 500 && res.status !== 401 && res.status !== 403 && res.status !== 429;
+        if (!applied && !final) throw new Error("not now");
+        if (applied) sent++; else refused.push({ front: r.front, error: b.error });
+        saveQueuedReviews(queuedReviews().filter(function (x) { return x.id !== r.id; }));
+        next();
+      });
+    }).catch(function () { finish(true); });
+  }
+  next();
+}
+
+// reportQueued tells the person what became of the ratings sent.
+function reportQueued(sent, refused, stopped) {
+  if (!sent && !refused.length) return;
+  var main = document.getElementById("main");
+  if (!main) return;
+  var el = document.getElementById("offline-report");
+  if (!el) {
+    el = document.createElement("div");
+    el.id = "offline-report";
+    main.insertBefore(el, main.firstChild);
+  }
+  el.className = refused.length ? "notice" : "flash";
+  el.setAttribute("role", refused.length ? "alert" : "status");
+  el.textContent = "";
+  var p = document.createElement("p");
+  p.textContent = sent ? "Back online: " + plural(sent, "rating") + " given offline " + (sent === 1 ? "was" : "were") + " sent, with the times " + (sent === 1 ? "it was" : "they were") + " given." : "Back online.";
+  el.appendChild(p);
+  if (refused.length) {
+    p = document.createElement("p");
+    p.textContent = plural(refused.length, "rating") + " could not be applied, and " + (refused.length === 1 ? "was" : "were") + " dropped:";
+    el.appendChild(p);
+    var ul = document.createElement("ul");
+    refused.forEach(function (r) {
+      var li = document.createElement("li");
+      li.textContent = "“" + (r.front || "a card") + "”: " + (r.error || "refused");
+      ul.appendChild(li);
+    });
+    el.appendChild(ul);
+  }
+  if (stopped) {
+    p = document.createElement("p");
+    p.textContent = "The rest wait on this device for the next try.";
+    el.appendChild(p);
+  }
+}
+
+document.addEventListener("DOMContentLoaded", function () {
+  if (!window.localStorage) return;
+  offlineNotice();
+  sendQueued();
+  window.addEventListener("online", sendQueued);
+  window.addEventListener("offline", offlineNotice);
+});

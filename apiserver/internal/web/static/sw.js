@@ -5,7 +5,7 @@
 // themselves are never cached: they are one person's data.
 "use strict";
 
-var CACHE = "takhtabush-shell-v1";
+var CACHE = "takhtabush-shell-v2";
 var OFFLINE = "/offline";
 
 self.addEventListener("install", function (e) {
