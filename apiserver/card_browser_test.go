@@ -36,6 +36,14 @@ func TestBrowserCardBrowser(t *testing.T) {
 		if len(ids) != 130 {
 			t.Fatalf("paging /cards reached %d of 130 cards", len(ids))
 		}
+		// Sorted, highest first: the "More cards" links keep the order.
+		b.open("/cards?sort=added&order=desc")
+		if ids := pageThrough(t, b); len(ids) != 130 {
+			t.Errorf("paging /cards by added, newest first, reached %d of 130 cards", len(ids))
+		}
+		if got := evalJS[string](b, `document.querySelector("#sort").value + " " + document.querySelector("#order").value`); got != "added desc" {
+			t.Errorf("the sort form shows %q, want the chosen order", got)
+		}
 		options := evalJS[[]string](b, `[...document.querySelectorAll("#deck option")].map(o => o.textContent)`)
 		if want := []string{"All decks", "Langs", "\u00a0\u00a0\u00a0French", "Spanish"}; !slices.Equal(options, want) {
 			t.Errorf("deck options %q, want the tree %q", options, want)

@@ -23,6 +23,10 @@ type SearchCardsArgs struct {
 	DueBefore *DateOrTime `json:"dueBefore,omitempty"`
 	Cursor    string      `json:"cursor,omitempty"`
 	Limit     int         `json:"limit,omitempty"`
+	// Sort and Descending order the web card browser's list (not tool
+	// arguments: search_cards lists by id).
+	Sort       CardSort `json:"-"`
+	Descending bool     `json:"-"`
 }
 
 // GetStudySnapshotArgs are get_study_snapshot's arguments.

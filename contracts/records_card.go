@@ -148,4 +148,44 @@ type CardFilter struct {
 	Tags   []string // cards carrying every one of these tags
 	State  string   // new, learning, review, relearning, suspended, buried, leech, or "" for any
 	DueBy  *time.Time
+	// Sort orders the cards by a scheduling value instead of by id (ties
+	// by id); Desc reverses the value's order. With Sort, a page goes on
+	// after the card (AfterKey, the search's after id): AfterKey is the
+	// last card's SortValue.
+	Sort     CardSort
+	Desc     bool
+	AfterKey float64
+}
+
+// CardSort is an order of the card browser.
+type CardSort string
+
+// The card browser's orders; "" is by id (the order of search_cards).
+const (
+	SortDue        CardSort = "due"
+	SortInterval   CardSort = "interval"
+	SortDifficulty CardSort = "difficulty"
+	SortLapses     CardSort = "lapses"
+	SortAdded      CardSort = "added"
+)
+
+// CardSorts are the orders a search may ask for.
+var CardSorts = []CardSort{SortDue, SortInterval, SortDifficulty, SortLapses, SortAdded}
+
+// SortValue is the card's value in the order: due and added times in
+// Unix milliseconds, the interval in days, difficulty, lapses.
+func (c Card) SortValue(o CardSort) float64 {
+	switch o {
+	case SortDue:
+		return float64(c.State.Due.UnixMilli())
+	case SortInterval:
+		return float64(c.State.ScheduledDays)
+	case SortDifficulty:
+		return c.State.Difficulty
+	case SortLapses:
+		return float64(c.State.Lapses)
+	case SortAdded:
+		return float64(c.CreatedAt.UnixMilli())
+	}
+	return 0
 }

@@ -27,6 +27,9 @@ func (s cardStore) Search(ctx context.Context, userID string, f contracts.CardFi
 	if limit <= 0 {
 		return []ports.CardRow{}, nil
 	}
+	if f.Sort != "" {
+		return s.searchSorted(ctx, userID, f, afterID, limit, now)
+	}
 	words := queryWords(f.Query)
 	if w, ok := s.s.d.(TextWindower); ok && len(words) > 0 {
 		rows, done, err := s.searchWindow(ctx, w, userID, f, words, afterID, limit, now)
@@ -71,6 +74,61 @@ func (s cardStore) Search(ctx context.Context, userID string, f contracts.CardFi
 	} else {
 		q += cond + ` ORDER BY c.id LIMIT ` + a.add(limit)
 	}
+	return s.scanCards(ctx, "search cards", q, a...)
+}
+
+// sortCols are the columns of the card browser's orders, and whether the
+// value is a whole number (passed as one, so Postgres compares it with
+// its bigint column).
+var sortCols = map[contracts.CardSort]struct {
+	col   string
+	whole bool
+}{
+	contracts.SortDue: {"c.due", true}, contracts.SortInterval: {"c.scheduled_days", true},
+	contracts.SortDifficulty: {"c.difficulty", false}, contracts.SortLapses: {"c.lapses", true},
+	contracts.SortAdded: {"c.created_at", true},
+}
+
+// searchSorted is Search in f.Sort's order (ties by id), going on after
+// (f.AfterKey, afterID) when afterID is given. Words match through the
+// dialect's text condition, without the id-ordered windows.
+func (s cardStore) searchSorted(ctx context.Context, userID string, f contracts.CardFilter, afterID string, limit int, now time.Time) ([]ports.CardRow, error) {
+	sc, ok := sortCols[f.Sort]
+	if !ok {
+		return nil, contracts.Errorf(contracts.KindInvalid, "unknown card order %q", f.Sort)
+	}
+	var a args
+	q := `SELECT ` + cardCols + ` FROM cards c WHERE c.user_id = ` + a.add(userID)
+	if f.DeckID != "" {
+		q += ` AND c.deck_id = ` + a.add(f.DeckID)
+	}
+	if words := queryWords(f.Query); len(words) > 0 {
+		param := "$" + itoa(len(a)+1)
+		cond, arg, err := s.s.d.MatchText(ctx, s.q, param, words)
+		if err != nil {
+			return nil, s.s.wrap(ctx, err, "search cards")
+		}
+		a.add(arg)
+		q += ` AND ` + cond
+	}
+	cond, err := s.filterCards(f, &a, now)
+	if err != nil {
+		return nil, err
+	}
+	q += cond
+	dir, cmp := ``, ` > `
+	if f.Desc {
+		dir, cmp = ` DESC`, ` < `
+	}
+	if afterID != "" {
+		var key any = f.AfterKey
+		if sc.whole {
+			key = int64(f.AfterKey)
+		}
+		k := a.add(key)
+		q += ` AND (` + sc.col + cmp + k + ` OR (` + sc.col + ` = ` + k + ` AND c.id > ` + a.add(afterID) + `))`
+	}
+	q += ` ORDER BY ` + sc.col + dir + `, c.id LIMIT ` + a.add(limit)
 	return s.scanCards(ctx, "search cards", q, a...)
 }
 

@@ -3,7 +3,9 @@ package library
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -365,6 +367,17 @@ func (s *CardService) SearchCards(ctx context.Context, args contracts.SearchCard
 	if err != nil {
 		return contracts.CardPage{}, err
 	}
+	var afterKey float64
+	if args.Sort != "" {
+		if !slices.Contains(contracts.CardSorts, args.Sort) {
+			return contracts.CardPage{}, contracts.Errorf(contracts.KindInvalid, "sort must be one of due, interval, difficulty, lapses, added; got %q", args.Sort)
+		}
+		if after != "" {
+			if afterKey, after, err = sortedCursor(after); err != nil {
+				return contracts.CardPage{}, err
+			}
+		}
+	}
 	var words []string
 	for _, w := range strings.Fields(args.Query) {
 		// is:buried, is:leech and the other states, in the query as Anki
@@ -399,7 +412,7 @@ func (s *CardService) SearchCards(ctx context.Context, args contracts.SearchCard
 			return contracts.CardPage{}, err
 		}
 	}
-	f := contracts.CardFilter{Query: q, DeckID: args.DeckID, Tags: tags, State: args.State}
+	f := contracts.CardFilter{Query: q, DeckID: args.DeckID, Tags: tags, State: args.State, Sort: args.Sort, Desc: args.Descending, AfterKey: afterKey}
 	if w := args.DueBefore; w != nil {
 		var day contracts.LearnerDay
 		if w.IsDate() {
@@ -418,5 +431,21 @@ func (s *CardService) SearchCards(ctx context.Context, args contracts.SearchCard
 	for i, r := range rows {
 		cards[i] = r.Card
 	}
+	if args.Sort != "" {
+		return kernel.Page(cards, limit, func(c contracts.Card) string {
+			return strconv.FormatFloat(c.SortValue(args.Sort), 'g', -1, 64) + "|" + c.ID
+		}), nil
+	}
 	return kernel.Page(cards, limit, func(c contracts.Card) string { return c.ID }), nil
+}
+
+// sortedCursor splits a sorted search's cursor (the last card's sort
+// value and id, as "value|id") into its parts.
+func sortedCursor(c string) (key float64, id string, err error) {
+	k, id, ok := strings.Cut(c, "|")
+	key, perr := strconv.ParseFloat(k, 64)
+	if !ok || perr != nil || !kernel.PlausibleID(id) || math.IsNaN(key) || math.IsInf(key, 0) {
+		return 0, "", contracts.Errorf(contracts.KindInvalid, kernel.BadCursor)
+	}
+	return key, id, nil
 }

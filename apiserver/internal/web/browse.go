@@ -42,7 +42,11 @@ type browseData struct {
 	DeckID   string
 	Tag      string
 	Filtered bool
-	Next     string // the next page's address
+	// Sorts are the orders offered, the chosen one selected; Desc says the
+	// order is reversed.
+	Sorts []option
+	Desc  bool
+	Next  string // the next page's address
 	// Here is this page's address, where a bulk action comes back to.
 	Here string
 }
@@ -69,7 +73,8 @@ func deckTree(decks []contracts.Deck) []deckOption {
 func (p *DeckPages) browse(w http.ResponseWriter, r *http.Request, v View) {
 	ctx := r.Context()
 	q := r.URL.Query()
-	args := contracts.SearchCardsArgs{Query: strings.TrimSpace(q.Get("q")), DeckID: q.Get("deck"), Cursor: q.Get("cursor"), Limit: browsePage}
+	args := contracts.SearchCardsArgs{Query: strings.TrimSpace(q.Get("q")), DeckID: q.Get("deck"), Cursor: q.Get("cursor"), Limit: browsePage,
+		Sort: contracts.CardSort(q.Get("sort")), Descending: q.Get("order") == "desc"}
 	if tag := strings.TrimSpace(q.Get("tag")); tag != "" {
 		args.Tags = []string{tag}
 	}
@@ -79,7 +84,8 @@ func (p *DeckPages) browse(w http.ResponseWriter, r *http.Request, v View) {
 		return
 	}
 	data := browseData{Decks: deckTree(decks.Items), Query: args.Query, DeckID: args.DeckID, Tag: q.Get("tag"),
-		Filtered: args.Query != "" || args.DeckID != "" || len(args.Tags) > 0, Here: r.URL.RequestURI()}
+		Filtered: args.Query != "" || args.DeckID != "" || len(args.Tags) > 0 || args.Sort != "", Here: r.URL.RequestURI(),
+		Sorts: sortOptions(args.Sort), Desc: args.Descending}
 	v.Title, v.Nav, v.Flash = "Cards", "cards", bulkFlash(r)
 	page, err := p.svc.Cards.SearchCards(ctx, args)
 	if err != nil {
@@ -113,6 +119,19 @@ func (p *DeckPages) browse(w http.ResponseWriter, r *http.Request, v View) {
 	}
 	v.Data = data
 	p.site.Render(w, r, "cards", v)
+}
+
+// sortOptions are the card browser's orders, chosen selected.
+func sortOptions(chosen contracts.CardSort) []option {
+	out := []option{{Value: "", Label: "Default"}}
+	for _, o := range []struct {
+		sort  contracts.CardSort
+		label string
+	}{{contracts.SortDue, "Due"}, {contracts.SortInterval, "Interval"}, {contracts.SortDifficulty, "Difficulty"},
+		{contracts.SortLapses, "Lapses"}, {contracts.SortAdded, "Added"}} {
+		out = append(out, option{Value: string(o.sort), Label: o.label, Selected: o.sort == chosen})
+	}
+	return out
 }
 
 // bulkActions are what the card browser does to the chosen cards.
