@@ -119,7 +119,14 @@ func TestBrowserRefusedFormsKeepInput(t *testing.T) {
 	deck := seedDeck(t, e, "Existing", 1)
 	b := newBrowser(t, e)
 	b.signIn(testUser)
+	refuseBadInputs(t, b, deck)
+}
 
+// refuseBadInputs submits each bad input of issue 31 §2 (deck is named
+// "Existing" and holds "Front 001") and checks it is refused on its own
+// form with what was typed kept and the reason beside the field.
+func refuseBadInputs(t *testing.T, b *browser, deck contracts.Deck) {
+	t.Helper()
 	b.open("/decks")
 	if got := b.attr("#deck-name", "maxlength"); got != strconv.Itoa(contracts.MaxDeckNameLen) || !b.exists("#deck-name[required]") {
 		t.Errorf("#deck-name maxlength %q, required %v", got, b.exists("#deck-name[required]"))

@@ -61,7 +61,7 @@ function initStudy() {
     if (!left || !ratedHere) return;
     var waiting = countQueued(sid);
     left.textContent = Math.max(0, parseInt(study.getAttribute("data-remaining"), 10) - ratedHere) + " left" +
-      (waiting ? " · " + plural(waiting, "rating") + " kept on this device until you are back online" : "");
+      (waiting ? " · " + waiting + " waiting to be sent" : "");
   }
   document.addEventListener("tb-queued-sent", showLeft);
   // Edit, bury, suspend and mark need the network: hidden without it.
