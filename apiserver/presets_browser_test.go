@@ -2,6 +2,7 @@ package apiserver_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -59,6 +60,29 @@ func TestDeckPresetsInABrowser(t *testing.T) {
 	if err != nil || got.Settings.DesiredRetention != 0.85 || got.Settings.MaximumIntervalDays != 365 ||
 		len(got.Settings.LearningSteps) != 2 || got.Settings.LearningSteps[1] != 20 || got.Settings.RelearningSteps[0] != 5 {
 		t.Errorf("French after Spanish's page changed the preset: %+v, %v", got.Settings, err)
+	}
+
+	// Easy days and rescheduling on change are the preset's too (issue 28).
+	b.open("/decks/" + es.ID + "/settings")
+	b.fill("#easy5", "0")
+	b.fill("#easy6", "0.5")
+	b.click("#rescheduleOnChange")
+	b.submit(`form[action="/decks/` + es.ID + `/settings"] button[type="submit"]`)
+	if got, err := decks.GetDeck(ctx, fr.ID); err != nil || !slices.Equal(got.Settings.EasyDays, []float64{1, 1, 1, 1, 1, 0, 0.5}) || !got.Settings.RescheduleOnChange {
+		t.Errorf("French after the easy days were set on Spanish's page: easy days %v, reschedule %v (%v)", got.Settings.EasyDays, got.Settings.RescheduleOnChange, err)
+	}
+	b.open("/decks/" + es.ID + "/settings")
+	if v, on := evalJS[string](b, `document.querySelector("#easy6").value`), evalJS[bool](b, `document.querySelector("#rescheduleOnChange").checked`); v != "0.5" || !on {
+		t.Errorf("the form shows Sunday %q and rescheduling %v; want 0.5 and on", v, on)
+	}
+	b.fill("#easy0", "2")
+	b.submitUnchecked(`form[action="/decks/` + es.ID + `/settings"] button[type="submit"]`)
+	b.refusedField("#easy0", "2", "easyDays[0] must be 0-1")
+	b.click("#rescheduleOnChange") // off again: an unchecked box is sent as off
+	b.fill("#easy0", "1")
+	b.submit(`form[action="/decks/` + es.ID + `/settings"] button[type="submit"]`)
+	if got, _ := decks.GetDeck(ctx, es.ID); got.Settings.RescheduleOnChange {
+		t.Error("unchecking the box left rescheduling on")
 	}
 
 	// The desired-retention advisor simulates the deck at each retention.

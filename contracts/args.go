@@ -79,6 +79,10 @@ type UpdateDeckArgs struct {
 	LeechThreshold      *int      `json:"leechThreshold,omitempty"`
 	LeechAction         string    `json:"leechAction,omitempty"`
 	NewMix              string    `json:"newMix,omitempty"`
+	// EasyDays are the preset's easy days (contracts.EasyDays): 7
+	// shares, Monday first; all ones for none.
+	EasyDays           []float64 `json:"easyDays,omitempty"`
+	RescheduleOnChange *bool     `json:"rescheduleOnChange,omitempty"`
 }
 
 // DeleteDeckArgs are delete_deck's arguments.

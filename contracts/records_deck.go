@@ -53,6 +53,41 @@ type DeckSettings struct {
 	ReviewOrder        string     `json:"reviewOrder,omitempty"` // due, retrievability, overdueness, random
 	NewOrder           string     `json:"newOrder,omitempty"`    // added, random
 	StudyOptions
+	// EasyDays and RescheduleOnChange are the preset's scheduling options
+	// (issue 28); they are stored with the preset and set by update_deck,
+	// and left out of a deck's JSON, whose output schema (in the default
+	// tools/list) does not hold them.
+	EasyDays           []float64 `json:"-"`
+	RescheduleOnChange bool      `json:"-"`
+}
+
+// CheckEasyDays reports whether v is 7 shares from 0 to 1: a preset's
+// easy days are, for each weekday, Monday first, the share of a normal
+// day's reviews load balancing aims to give it (1 is a normal day, 0 a
+// day without reviews where the fuzz range allows); nil means every day
+// is normal.
+func CheckEasyDays(v []float64) error {
+	if len(v) != 7 {
+		return Errorf(KindInvalid, "easyDays must be 7 shares, Monday first, got %d", len(v))
+	}
+	for i, x := range v {
+		if x != x || x < 0 || x > 1 {
+			return Errorf(KindInvalid, "easyDays[%d] must be 0-1, got %v", i, x)
+		}
+	}
+	return nil
+}
+
+// NormalDays are easy days where every day is normal.
+var NormalDays = []float64{1, 1, 1, 1, 1, 1, 1}
+
+// EasyShare is the share of a normal day's reviews the easy days give the
+// date's weekday (1 without easy days).
+func EasyShare(easy []float64, date time.Time) float64 {
+	if len(easy) != 7 {
+		return 1
+	}
+	return easy[(int(date.Weekday())+6)%7]
 }
 
 // StudyOptions are a preset's daily-queue options (issue 27), as Anki's.
@@ -98,6 +133,8 @@ type PresetSettings struct {
 	// WeightsOptimizedAt is when optimize_parameters last fitted Weights.
 	WeightsOptimizedAt *time.Time `json:"weightsOptimizedAt,omitempty"`
 	StudyOptions
+	EasyDays           []float64 `json:"easyDays,omitempty"`           // see DeckSettings
+	RescheduleOnChange bool      `json:"rescheduleOnChange,omitempty"` // new weights also move due dates
 }
 
 // PresetOf returns the preset fields of a deck's settings.
@@ -106,6 +143,7 @@ func (s DeckSettings) PresetOf() PresetSettings {
 		DesiredRetention: s.DesiredRetention, MaximumIntervalDays: s.MaximumIntervalDays,
 		LearningSteps: s.LearningSteps, RelearningSteps: s.RelearningSteps, Weights: s.Weights,
 		WeightsOptimizedAt: s.WeightsOptimizedAt, StudyOptions: s.StudyOptions,
+		EasyDays: s.EasyDays, RescheduleOnChange: s.RescheduleOnChange,
 	}
 }
 
@@ -115,6 +153,7 @@ func (s DeckSettings) WithPreset(p Preset) DeckSettings {
 	s.DesiredRetention, s.MaximumIntervalDays = p.Settings.DesiredRetention, p.Settings.MaximumIntervalDays
 	s.LearningSteps, s.RelearningSteps, s.Weights = p.Settings.LearningSteps, p.Settings.RelearningSteps, p.Settings.Weights
 	s.WeightsOptimizedAt, s.StudyOptions = p.Settings.WeightsOptimizedAt, p.Settings.StudyOptions
+	s.EasyDays, s.RescheduleOnChange = p.Settings.EasyDays, p.Settings.RescheduleOnChange
 	return s
 }
 

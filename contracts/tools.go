@@ -173,6 +173,9 @@ var (
 		"leechThreshold":  integer("Lapses making a leech, then every half (default 8).", 1, MaxLeechThreshold),
 		"leechAction":     enum("Tag the note leech, or also suspend.", LeechActions...),
 		"newMix":          enum("New cards among, before or after reviews.", NewMixes...),
+		"easyDays": with(array(with(schema{"type": "number"}, "minimum", 0, "maximum", 1),
+			"Easy days: per weekday, Monday first, the share of a normal day's reviews (1 normal, 0 none), used by load balancing."), "minItems", 7, "maxItems", 7),
+		"rescheduleOnChange": boolean("New weights also move due dates to their new intervals (default false)."),
 	}
 )
 
@@ -302,6 +305,7 @@ var catalog = []ToolDef{
 			"weights": deckPresetArgs["weights"], "reviewOrder": deckPresetArgs["reviewOrder"], "newOrder": deckPresetArgs["newOrder"],
 			"buryNew": deckPresetArgs["buryNew"], "buryReviews": deckPresetArgs["buryReviews"], "buryInterday": deckPresetArgs["buryInterday"],
 			"leechThreshold": deckPresetArgs["leechThreshold"], "leechAction": deckPresetArgs["leechAction"], "newMix": deckPresetArgs["newMix"],
+			"easyDays": deckPresetArgs["easyDays"], "rescheduleOnChange": deckPresetArgs["rescheduleOnChange"],
 		}, "deckId")),
 		ResultSchema: raw(deckOut),
 		Annotations:  idempotent, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "deck.update",

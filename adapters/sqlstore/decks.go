@@ -43,10 +43,11 @@ func (dd *deckDest) dest(d *contracts.Deck) []any {
 // fill completes d from what was scanned: its settings with its preset's
 // fields over them, its times.
 func (dd *deckDest) fill(d *contracts.Deck) error {
-	var err error
-	if d.Settings, err = deckSettingsCache.decode(dd.settings); err != nil {
+	ss, err := deckSettingsCache.decode(dd.settings)
+	if err != nil {
 		return err
 	}
+	d.Settings = ss.settings()
 	if dd.presetID.Valid && dd.preset.Valid {
 		var p contracts.Preset
 		if p.Settings, err = presetSettingsCache.decode(dd.preset.String); err != nil {
@@ -68,7 +69,7 @@ func deckSettingsText(set contracts.DeckSettings) (string, error) {
 			ReviewOrder: keep.ReviewOrder, NewOrder: keep.NewOrder}
 	}
 	set.PresetID = ""
-	return jsonText(set)
+	return jsonText(stored(set))
 }
 
 // checkPreset fails not found unless presetID is "" or a preset of the user.

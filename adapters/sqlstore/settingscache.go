@@ -49,13 +49,15 @@ func (c *decodedCache[T]) decode(text string) (T, error) {
 // deckSettingsCache and presetSettingsCache decode the settings kept on
 // deck and preset rows.
 var (
-	deckSettingsCache = &decodedCache[contracts.DeckSettings]{clone: func(s contracts.DeckSettings) contracts.DeckSettings {
+	deckSettingsCache = &decodedCache[storedSettings]{clone: func(s storedSettings) storedSettings {
 		s.LearningSteps, s.RelearningSteps, s.Weights = slices.Clone(s.LearningSteps), slices.Clone(s.RelearningSteps), slices.Clone(s.Weights)
 		s.WeightsOptimizedAt = cloneTime(s.WeightsOptimizedAt)
+		s.EasyDays = slices.Clone(s.EasyDays)
 		return s
 	}}
 	presetSettingsCache = &decodedCache[contracts.PresetSettings]{clone: func(s contracts.PresetSettings) contracts.PresetSettings {
 		s.LearningSteps, s.RelearningSteps, s.Weights = slices.Clone(s.LearningSteps), slices.Clone(s.RelearningSteps), slices.Clone(s.Weights)
+		s.EasyDays = slices.Clone(s.EasyDays)
 		s.WeightsOptimizedAt = cloneTime(s.WeightsOptimizedAt)
 		return s
 	}}
@@ -68,4 +70,26 @@ func cloneTime(t *time.Time) *time.Time {
 	}
 	c := *t
 	return &c
+}
+
+// storedSettings are a deck's settings as a deck row (and a trashed
+// deck's) keeps them: with the preset options a deck's JSON leaves out
+// (contracts.DeckSettings.EasyDays and RescheduleOnChange), kept for a
+// deck without a preset.
+type storedSettings struct {
+	contracts.DeckSettings
+	EasyDays           []float64 `json:"easyDays,omitempty"`
+	RescheduleOnChange bool      `json:"rescheduleOnChange,omitempty"`
+}
+
+// stored is set as a row keeps it.
+func stored(set contracts.DeckSettings) storedSettings {
+	return storedSettings{set, set.EasyDays, set.RescheduleOnChange}
+}
+
+// settings are the deck settings s keeps.
+func (s storedSettings) settings() contracts.DeckSettings {
+	set := s.DeckSettings
+	set.EasyDays, set.RescheduleOnChange = s.EasyDays, s.RescheduleOnChange
+	return set
 }

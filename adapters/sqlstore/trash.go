@@ -61,7 +61,7 @@ func (h *handle) trashDeckRow(ctx context.Context, userID, deckID string, at tim
 	if err != nil {
 		return "", h.s.wrap(ctx, err, "read deck")
 	}
-	settings, err := jsonText(d.Settings)
+	settings, err := jsonText(stored(d.Settings))
 	if err != nil {
 		return "", contracts.Internal(err)
 	}
@@ -162,9 +162,11 @@ FROM trash_decks WHERE user_id = $1 AND id = $2`, userID, deckID).Scan(&d.ID, &d
 		if err != nil {
 			return h.s.wrap(ctx, err, "read trashed deck")
 		}
-		if err := json.Unmarshal([]byte(settings), &d.Settings); err != nil {
+		var ss storedSettings
+		if err := json.Unmarshal([]byte(settings), &ss); err != nil {
 			return contracts.Internal(err)
 		}
+		d.Settings = ss.settings()
 		d.CreatedAt, d.UpdatedAt = fromMs(created), fromMs(updated)
 		d.Settings.PresetID = ""
 		if preset.Valid {

@@ -65,3 +65,28 @@ func (p *Preset) ReviewSpan(state contracts.CardState, day contracts.LearnerDay,
 	}
 	return lo, hi, ok
 }
+
+// Rescheduled returns a review-phase card's state with its interval and
+// due day recomputed from its stability under the preset, for the option
+// "reschedule cards on change" (new weights move due dates, as Anki's):
+// the interval at which the card falls to the desired retention, its day
+// inside the library's fuzz range of it picked by choose (days since the
+// last review), due from the start of that day in the learner's day, or
+// of today when that day has passed. ok is false, and the state
+// unchanged, for a card that is not in the review phase with a last
+// review and a stability.
+func (p *Preset) Rescheduled(state contracts.CardState, day contracts.LearnerDay, now time.Time, choose Chooser) (out contracts.CardState, ok bool) {
+	if state.Phase != contracts.PhaseReview || state.LastReview == nil || !finite(state.Stability) || state.Stability <= 0 {
+		return state, false
+	}
+	ivl := min(max(int(p.interval(p.rawInterval(state.Stability), 0, choose)), 1), p.maxIvl)
+	last := day.Date(*state.LastReview)
+	due := last.AddDate(0, 0, ivl)
+	if today := day.Date(now); due.Before(today) {
+		due = today
+	}
+	out = state
+	out.ScheduledDays = int(due.Sub(last) / (24 * time.Hour))
+	out.Due = day.StartOfDate(due)
+	return out, true
+}

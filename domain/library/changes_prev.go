@@ -38,7 +38,18 @@ func deckChange(old, now contracts.Deck, args contracts.UpdateDeckArgs) (prev, a
 	field(args.LeechThreshold != nil, "leechThreshold", o.LeechThreshold, n.LeechThreshold)
 	field(args.LeechAction != "", "leechAction", o.LeechAction, n.LeechAction)
 	field(args.NewMix != "", "newMix", o.NewMix, n.NewMix)
+	field(args.EasyDays != nil, "easyDays", easyDays(o.EasyDays), easyDays(n.EasyDays))
+	field(args.RescheduleOnChange != nil, "rescheduleOnChange", o.RescheduleOnChange, n.RescheduleOnChange)
 	return prev, after
+}
+
+// easyDays are a preset's easy days as update_deck sets them: all ones
+// for none, so an undo of the first easy days puts normal days back.
+func easyDays(v []float64) []float64 {
+	if v == nil {
+		return contracts.NormalDays
+	}
+	return v
 }
 
 // NoteChange returns the fields (by name) and tags a note update changed,

@@ -279,6 +279,18 @@ func applyPreset(set *contracts.DeckSettings, args contracts.UpdateDeckArgs) err
 		}
 		set.NewOrder = args.NewOrder
 	}
+	if args.EasyDays != nil {
+		if err := contracts.CheckEasyDays(args.EasyDays); err != nil {
+			return err
+		}
+		set.EasyDays = nil // all normal days: none
+		if !slices.Equal(args.EasyDays, contracts.NormalDays) {
+			set.EasyDays = append([]float64{}, args.EasyDays...)
+		}
+	}
+	if args.RescheduleOnChange != nil {
+		set.RescheduleOnChange = *args.RescheduleOnChange
+	}
 	return applyStudyOptions(&set.StudyOptions, args)
 }
 

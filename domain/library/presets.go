@@ -70,7 +70,8 @@ func presetNotFound(id string) error {
 func changesPreset(args contracts.UpdateDeckArgs) bool {
 	return args.DesiredRetention != nil || args.MaximumIntervalDays != nil || args.LearningSteps != nil ||
 		args.RelearningSteps != nil || args.Weights != nil || args.BuryNew != nil || args.BuryReviews != nil ||
-		args.BuryInterday != nil || args.LeechThreshold != nil || args.LeechAction != "" || args.NewMix != ""
+		args.BuryInterday != nil || args.LeechThreshold != nil || args.LeechAction != "" || args.NewMix != "" ||
+		args.EasyDays != nil || args.RescheduleOnChange != nil
 }
 
 // choosePreset applies update_deck's presetId to a deck as loaded, before

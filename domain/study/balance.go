@@ -70,7 +70,7 @@ func balancedReviews(ctx context.Context, tx ports.Stores, sched ports.Scheduler
 	for i, r := range ratings {
 		var err error
 		if any {
-			out[i], err = c.ReviewChoosing(card.State, day, now, r, fsrs.Balance(draw(card.ID, card.State.Reps, now), load, nil))
+			out[i], err = c.ReviewChoosing(card.State, day, now, r, fsrs.Balance(draw(card.ID, card.State.Reps, now), load, easyWeight(deck.Settings.EasyDays, day.Date(now))))
 		} else {
 			out[i], err = sched.ReviewOn(card.State, deck.Settings, day, now, r)
 		}
@@ -125,6 +125,21 @@ func draw(cardID string, reps int, now time.Time) float64 {
 	h.Write([]byte(cardID))
 	h.Write([]byte(strconv.Itoa(reps) + "/" + strconv.FormatInt(now.UnixNano(), 10)))
 	return float64(h.Sum64()>>11) / (1 << 53)
+}
+
+// easyWeight is the weight fsrs.Balance gives the day d days after the
+// date today under the easy days: the square of the weekday's share of a
+// normal day's load, since balancing levels the load against the square
+// of the day's count, so a day of share s settles at about s of a normal
+// day's reviews. Nil without easy days.
+func easyWeight(easy []float64, today time.Time) func(int) float64 {
+	if easy == nil {
+		return nil
+	}
+	return func(d int) float64 {
+		s := contracts.EasyShare(easy, today.AddDate(0, 0, d))
+		return s * s
+	}
 }
 
 // simLoad is a simulation run's load: the review cards due each day,

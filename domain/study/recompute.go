@@ -18,7 +18,8 @@ import (
 // change, each of its cards' stability and difficulty is replayed from
 // its review history under the new weights, in the learner's day
 // (fsrs.Replay: a Forget starts the history over). Due dates, phases and
-// intervals stay: only the memory state moves. A page of cards is read
+// intervals stay: only the memory state moves, unless the preset says
+// "reschedule cards on change" (recompute_due.go). A page of cards is read
 // and written in one short transaction; a card reviewed meanwhile (its
 // version moved) keeps the state its review gave it.
 
@@ -31,6 +32,9 @@ type RecomputeReport struct {
 	Cards   int `json:"cards"`
 	Updated int `json:"updated"`
 	Skipped int `json:"skipped"`
+	// Moved is how many of the updated cards' due dates moved (only with
+	// the preset's "reschedule cards on change").
+	Moved int `json:"moved,omitempty"`
 }
 
 // RecomputeHandler is the job handler of recompute_memory jobs, for the
@@ -89,7 +93,7 @@ func Recompute(ctx context.Context, d *kernel.Deps, run *kernel.JobRun, uid, pre
 			start = end
 		}
 		after = logs[len(logs)-1].CardID
-		if err := storeMemory(ctx, d, uid, states, &rep); err != nil {
+		if err := storeMemory(ctx, d, uid, set, day, states, &rep); err != nil {
 			return rep, err
 		}
 		run.Progress(int64(rep.Cards), 0, "recomputing memory states")
@@ -116,8 +120,11 @@ func ReplayEntries(logs []ports.ReviewLog) []fsrs.Entry {
 }
 
 // storeMemory writes the replayed stability and difficulty of a page of
-// cards in one transaction, each under its version.
-func storeMemory(ctx context.Context, d *kernel.Deps, uid string, states map[string]contracts.CardState, rep *RecomputeReport) error {
+// cards in one transaction, each under its version; with the preset's
+// "reschedule cards on change", review cards' due dates move to their
+// new intervals too (rescheduleDue).
+func storeMemory(ctx context.Context, d *kernel.Deps, uid string, set contracts.DeckSettings, day contracts.LearnerDay,
+	states map[string]contracts.CardState, rep *RecomputeReport) error {
 	ids := make([]string, 0, len(states))
 	for id := range states {
 		ids = append(ids, id)
@@ -129,6 +136,7 @@ func storeMemory(ctx context.Context, d *kernel.Deps, uid string, states map[str
 			return kernel.Fail(err)
 		}
 		now := d.Now()
+		var ups []memoryUpdate
 		for _, c := range rows {
 			rep.Cards++
 			st := states[c.ID]
@@ -141,13 +149,24 @@ func storeMemory(ctx context.Context, d *kernel.Deps, uid string, states map[str
 			}
 			next := c.State
 			next.Stability, next.Difficulty = st.Stability, st.Difficulty
-			switch err := tx.Cards().UpdateState(ctx, uid, c.ID, c.Version, next, now); {
+			ups = append(ups, memoryUpdate{card: c, next: next})
+		}
+		if set.RescheduleOnChange {
+			if err := rescheduleDue(ctx, tx, d.Sched, uid, set, day, now, ups); err != nil {
+				return err
+			}
+		}
+		for _, u := range ups {
+			switch err := tx.Cards().UpdateState(ctx, uid, u.card.ID, u.card.Version, u.next, now); {
 			case contracts.IsKind(err, contracts.KindConflict), contracts.IsKind(err, contracts.KindNotFound):
 				rep.Skipped++
 			case err != nil:
 				return kernel.Fail(err)
 			default:
 				rep.Updated++
+				if !u.next.Due.Equal(u.card.State.Due) {
+					rep.Moved++
+				}
 			}
 		}
 		return nil

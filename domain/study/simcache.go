@@ -73,7 +73,8 @@ func (c *simCache) key(uid string, cards uint64, in SimInput) (simKey, error) {
 	for _, v := range []int{len(in.Cards), in.NewCards, in.Days, in.NewPerDay, in.Budget, in.Day.RolloverHour} {
 		buf = binary.LittleEndian.AppendUint64(buf, uint64(v))
 	}
-	for _, v := range append(in.Mix.First[:], in.Mix.Recall[:]...) {
+	// The easy days are not in the settings' JSON.
+	for _, v := range append(append(in.Mix.First[:], in.Mix.Recall[:]...), in.Settings.EasyDays...) {
 		buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(v))
 	}
 	buf = binary.LittleEndian.AppendUint64(buf, in.Seed)

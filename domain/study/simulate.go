@@ -279,6 +279,7 @@ func simRun(in SimInput, weight float64, rev ports.BoundScheduler, decay float64
 		if reviewsLeft <= 0 {
 			reviewsLeft = math.Inf(1)
 		}
+		easy := easyWeight(set.EasyDays, today.AddDate(0, 0, d)) // the easy days, from today
 		review := func(i int32) error {
 			st := cards[i]
 			rating := contracts.RatingGood
@@ -298,7 +299,7 @@ func simRun(in SimInput, weight float64, rev ports.BoundScheduler, decay float64
 				if st.Phase == contracts.PhaseReview {
 					load.add(max(in.Day.DaysBetween(in.Now, st.Due), 0), -weightOf(i))
 				}
-				next, err = choose.ReviewChoosing(st, in.Day, t, rating, fsrs.Balance(rng.Float64(), load.from(d), nil))
+				next, err = choose.ReviewChoosing(st, in.Day, t, rating, fsrs.Balance(rng.Float64(), load.from(d), easy))
 			} else {
 				next, err = rev.ReviewFuzzed(st, in.Day, t, rating, rng.Float64())
 			}

@@ -22,6 +22,49 @@ type settingsForm struct {
 	Report *contracts.OptimizeReport
 }
 
+// easyDay is one weekday's field of the easy days.
+type easyDay struct{ Field, Day, Share string }
+
+// weekdays are the easy days' weekdays, Monday first.
+var weekdays = []string{"Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"}
+
+// EasyDays are the preset's easy days as the form edits them (1 each
+// without).
+func (f settingsForm) EasyDays() []easyDay {
+	out := make([]easyDay, 7)
+	for i, d := range weekdays {
+		share := 1.0
+		if len(f.Deck.Settings.EasyDays) == 7 {
+			share = f.Deck.Settings.EasyDays[i]
+		}
+		out[i] = easyDay{Field: "easy" + strconv.Itoa(i), Day: d, Share: strconv.FormatFloat(share, 'f', -1, 64)}
+	}
+	return out
+}
+
+// formEasyDays reads the easy days' fields: nil when the form has none
+// (an empty field is a normal day).
+func formEasyDays(r *http.Request) ([]float64, error) {
+	out, any := make([]float64, 7), false
+	for i, d := range weekdays {
+		v := strings.TrimSpace(r.PostFormValue("easy" + strconv.Itoa(i)))
+		if v == "" {
+			out[i] = 1
+			continue
+		}
+		any = true
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return nil, contracts.Errorf(contracts.KindInvalid, "easyDays: %s's share must be a number from 0 to 1, got %q", d, v)
+		}
+		out[i] = f
+	}
+	if !any {
+		return nil, nil
+	}
+	return out, nil
+}
+
 // Steps and Weights show the preset's lists as the form edits them.
 func (settingsForm) Steps(v []float64) string   { return numbers(v) }
 func (settingsForm) Weights(v []float64) string { return numbers(v) }
@@ -98,7 +141,12 @@ func presetFields(r *http.Request, args *contracts.UpdateDeckArgs) (err error) {
 	if args.RelearningSteps, err = formNumbers(r, "relearningSteps"); err != nil {
 		return err
 	}
-	args.Weights, err = formNumbers(r, "weights")
+	if args.Weights, err = formNumbers(r, "weights"); err != nil {
+		return err
+	}
+	on := r.PostFormValue("rescheduleOnChange") != ""
+	args.RescheduleOnChange = &on
+	args.EasyDays, err = formEasyDays(r)
 	return err
 }
 
@@ -123,7 +171,7 @@ func (p *DeckPages) saveSettings(w http.ResponseWriter, r *http.Request, v View)
 	}
 	if err != nil {
 		if status, ok := refused(r, &v, err, "name", "description", "newCardsPerDay", "reviewsPerDay", "desiredRetention",
-			"maximumIntervalDays", "learningSteps", "relearningSteps", "weights"); ok {
+			"maximumIntervalDays", "learningSteps", "relearningSteps", "weights", "easyDays"); ok {
 			p.renderSettings(w, r, v, status)
 			return
 		}
