@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 
+	"github.com/takhtabush/takhtabush/apiserver"
 	"github.com/takhtabush/takhtabush/contracts"
 )
 
@@ -48,7 +49,8 @@ func (b *browser) waitJS(what, cond string) {
 }
 
 // TestBrowserOfflineReviews (issue 31 §14, Done when): a study page goes
-// on offline with the cards it loaded ahead (a type-in card among them);
+// on offline with the cards it loaded ahead (a type-in card and a picture
+// among them, the picture shown from the page's memory);
 // four ratings given offline wait on the device while the server has
 // none; meanwhile the agent rates the fourth card. Back online the page
 // sends them in order: the three are in their cards' histories at the
@@ -59,12 +61,19 @@ func (b *browser) waitJS(what, cond string) {
 // dark.
 func TestBrowserOfflineReviews(t *testing.T) {
 	forEachDB(t, func(t *testing.T, dbURL string) {
-		e := newEnv(t, dbURL, nil)
+		e := newEnv(t, dbURL, func(c *apiserver.Config) { c.MediaDir = t.TempDir() })
 		deck := seedDeck(t, e, "Commute", 1)
 		key, _ := e.key(t, contracts.AllScopes...)
 		cs := connect(t, e.addr+"/mcp", bearer(key), "")
 		call(t, cs, contracts.ToolAddNotes, map[string]any{"deckId": deck.ID, "notes": []map[string]any{
 			{"noteType": contracts.NoteTypeBasicTypeIn, "fields": map[string]string{"Front": "Capital of Italy?", "Back": "Rome"}}}}, nil)
+		b := newBrowser(t, e)
+		b.signIn(testUser)
+		b.open("/decks/" + deck.ID)
+		b.dropFile("#front", "sea.png", "image/png", picture(t))
+		b.waitJS("the image's reference", `document.querySelector("#front").value.includes("media:")`)
+		b.fill("#back", "The sea")
+		b.submit("#add-card button[type=submit]")
 		var more []map[string]any
 		for i := 2; i <= 7; i++ {
 			more = append(more, map[string]any{"front": fmt.Sprintf("Front %03d", i), "back": fmt.Sprintf("Back %03d", i)})
@@ -77,8 +86,6 @@ func TestBrowserOfflineReviews(t *testing.T) {
 		ctx := contracts.WithPrincipal(context.Background(), contracts.Principal{UserID: u.ID, Scopes: contracts.AllScopes, CredentialKind: contracts.CredentialLocal})
 		svc := e.app.Services()
 
-		b := newBrowser(t, e)
-		b.signIn(testUser)
 		b.open("/decks/" + deck.ID)
 		b.submit("#study-deck")
 		started := time.Now()
@@ -91,13 +98,20 @@ func TestBrowserOfflineReviews(t *testing.T) {
 		ratings := []string{"good", "again", "easy", "hard"}
 		var cards, positions []string
 		var clicks []time.Time
-		sawTypeIn := false
+		sawTypeIn, sawImage := false, false
 		for i, r := range ratings {
 			if i > 0 {
 				time.Sleep(1200 * time.Millisecond)
 			}
 			cards = append(cards, b.attr("input[name=cardId]", "value"))
 			positions = append(positions, b.attr("input[name=position]", "value"))
+			if b.exists("#front img") {
+				sawImage = true
+				b.waitJS("the picture, offline", `(i => i.complete && i.naturalWidth === 320)(document.querySelector("#front img"))`)
+				if src := b.attr("#front img", "src"); !strings.HasPrefix(src, "data:image/png;base64,") {
+					t.Errorf("offline, the picture is loaded from %.40q, not from the page's memory", src)
+				}
+			}
 			if b.exists("#typed") {
 				sawTypeIn = true
 				b.do("type", chromedp.SendKeys("#typed", "Rome\n"))
@@ -117,13 +131,13 @@ func TestBrowserOfflineReviews(t *testing.T) {
 			b.click(fmt.Sprintf("button[value=%q]", r))
 			b.waitJS("the next card", fmt.Sprintf(`document.querySelector("input[name=cardId]").value !== %q || document.querySelector("#offline-done") !== null`, cards[i]))
 		}
-		if !sawTypeIn {
-			t.Error("no type-in card among the cards studied offline")
+		if !sawTypeIn || !sawImage {
+			t.Errorf("among the cards studied offline: a type-in card %v, a picture %v", sawTypeIn, sawImage)
 		}
 		if got := b.textOf("#offline-status"); !strings.Contains(got, "You are offline: 4 ratings kept on this device") {
 			t.Errorf("offline, the page says %q", got)
 		}
-		if got := b.textOf("#left"); got != "4 left · 4 waiting to be sent" {
+		if got := b.textOf("#left"); got != "5 left · 4 waiting to be sent" {
 			t.Errorf("the counter offline: %q", got)
 		}
 		for i, c := range cards {
@@ -153,8 +167,8 @@ func TestBrowserOfflineReviews(t *testing.T) {
 		if !strings.Contains(report, "3 ratings given offline were sent") || !strings.Contains(report, "1 rating could not be applied") || !strings.Contains(report, "reviewed again after this rating was given") {
 			t.Errorf("back online, the report: %q", report)
 		}
-		if got := b.textOf("#left"); got != "4 left" {
-			t.Errorf("the counter back online: %q, want 4 left (8 less the 4 rated here)", got)
+		if got := b.textOf("#left"); got != "5 left" {
+			t.Errorf("the counter back online: %q, want 5 left (9 less the 4 rated here)", got)
 		}
 		if n := evalJS[int](b, `JSON.parse(localStorage.getItem("tb-queued-reviews") || "[]").length`); n != 0 {
 			t.Errorf("%d ratings still wait on the device", n)

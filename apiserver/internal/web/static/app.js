@@ -77,8 +77,9 @@ function initStudy() {
       .then(function (res) { return res.ok ? res.json() : { cards: [] }; })
       .then(function (body) {
         ahead = (body.cards || []).slice(1);
-        study.setAttribute("data-ahead", String(ahead.length));
+        return Promise.all(ahead.map(inlineImages));
       })
+      .then(function () { study.setAttribute("data-ahead", String(ahead.length)); })
       .catch(function () { /* studying goes on online only */ });
   }
   if (study) {
@@ -529,6 +530,37 @@ if ("serviceWorker" in navigator) {
   window.addEventListener("load", function () {
     navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(function () { /* the site works without it */ });
   });
+}
+
+// inlineImages fetches the pictures of a card loaded ahead and puts them
+// in its text as data: addresses (the pages' CSP allows those for
+// images), so the card shows them offline. They stay in the page's
+// memory only; a picture over 2 MB, or one that does not come, keeps its
+// address.
+function inlineImages(card) {
+  if (!window.DOMParser || !window.FileReader) return Promise.resolve();
+  return Promise.all(["front", "back"].map(function (side) {
+    var doc = new DOMParser().parseFromString(card[side], "text/html");
+    return Promise.all([].slice.call(doc.querySelectorAll('img[src^="/media/"]')).map(function (img) {
+      return fetch(img.getAttribute("src"), { credentials: "same-origin" })
+        .then(function (res) { return res.ok ? res.blob() : null; })
+        .then(function (blob) {
+          if (!blob || blob.size > 2000000 || blob.type.indexOf("image/") !== 0) return;
+          return new Promise(function (done) {
+            var r = new FileReader();
+            r.onloadend = function () {
+              if (r.result) {
+                img.setAttribute("src", r.result);
+                card[side] = doc.body.innerHTML;
+              }
+              done();
+            };
+            r.readAsDataURL(blob);
+          });
+        })
+        .catch(function () { /* shown online only */ });
+    }));
+  }));
 }
 
 // Ratings given offline on a study page (issue 31 §14) wait in the
