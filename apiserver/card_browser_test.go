@@ -100,6 +100,19 @@ func TestBrowserCardBrowser(t *testing.T) {
 		if found, _ := svc.Cards.SearchCards(ctx, contracts.SearchCardsArgs{Tags: []string{"verb"}}); !sameIDs(found.Items, tagged) {
 			t.Errorf("cards tagged verb %v, want %v", cardIDs(found.Items), tagged)
 		}
+		// Flag both purple; flag:7 finds them, and the list shows the flag.
+		for _, id := range tagged {
+			b.click("#pick-" + id)
+		}
+		b.do("choose flag", chromedpSetSelect("#bulk-action", "flag"))
+		b.do("choose purple", chromedpSetSelect("#bulk-flag", "7"))
+		b.submit("#bulk-apply")
+		if found, _ := svc.Cards.SearchCards(ctx, contracts.SearchCardsArgs{Query: "flag:7"}); !sameIDs(found.Items, tagged) {
+			t.Errorf("cards flagged purple %v, want %v (page says %q)", cardIDs(found.Items), tagged, b.textOf(".flash"))
+		}
+		if n := evalJS[int](b, `document.querySelectorAll("#browse .flag-7").length`); n != 2 {
+			t.Errorf("the list shows %d purple flags, want 2", n)
+		}
 		b.click("#pick-" + tagged[0])
 		b.do("choose bury", chromedpSetSelect("#bulk-action", "bury"))
 		b.submit("#bulk-apply")
@@ -123,8 +136,8 @@ func TestBrowserCardBrowser(t *testing.T) {
 		for _, ev := range events.Items {
 			tools[ev.Tool]++
 		}
-		if tools[contracts.ToolUpdateCards] != 3 || tools[contracts.ToolBuryCards] != 1 || tools[contracts.ToolDeleteCards] != 1 {
-			t.Errorf("audited %v, want update_cards 3, bury_cards 1, delete_cards 1", tools)
+		if tools[contracts.ToolUpdateCards] != 4 || tools[contracts.ToolBuryCards] != 1 || tools[contracts.ToolDeleteCards] != 1 {
+			t.Errorf("audited %v, want update_cards 4 (suspend, move, tag, flag), bury_cards 1, delete_cards 1", tools)
 		}
 
 		// A card's info page: its schedule and its review history, newest first.

@@ -66,6 +66,23 @@ func TestBrowserStudyActions(t *testing.T) {
 			t.Errorf("after unmarking: tags %v, current %s (want %s)", c.Tags, current(), first)
 		}
 
+		// Flag it green with Shift+3, take the flag off with Shift+3 again,
+		// then flag it red from the menu (issue 31 §12).
+		flagOf := func() int { c, _ := svc.Cards.GetCard(ctx, first); return c.Flag }
+		b.key("#", true)
+		if f := flagOf(); f != 3 || current() != first || !strings.HasPrefix(b.textOf(".flash"), "Card flagged green") {
+			t.Errorf("after Shift+3: flag %d, current %s (want %s), flash %q", f, current(), first, b.textOf(".flash"))
+		}
+		b.key("#", true)
+		if f := flagOf(); f != 0 || b.textOf(".flash") != "Flag taken off." {
+			t.Errorf("after Shift+3 again: flag %d, flash %q", f, b.textOf(".flash"))
+		}
+		b.do("choose red", chromedpSetSelect("#flag-card", "1"))
+		b.submit("#flag-apply")
+		if f := flagOf(); f != 1 || evalJS[string](b, `document.querySelector("#flag-card").value`) != "1" {
+			t.Errorf("after flagging red from the menu: flag %d", f)
+		}
+
 		// Edit with E: back to the session, the card as it studies now.
 		b.key("e", true)
 		if !strings.Contains(b.location(), "/cards/"+first+"/edit?next=") || !b.exists(`input[name="next"]`) {
@@ -110,8 +127,8 @@ func TestBrowserStudyActions(t *testing.T) {
 		for _, ev := range events.Items {
 			tools[ev.Tool]++
 		}
-		if tools[contracts.ToolUpdateCards] != 4 || tools[contracts.ToolBuryCards] < 1 {
-			t.Errorf("audited %v, want update_cards 4 (mark, unmark, edit, suspend) and bury_cards", tools)
+		if tools[contracts.ToolUpdateCards] != 7 || tools[contracts.ToolBuryCards] < 1 {
+			t.Errorf("audited %v, want update_cards 7 (mark, unmark, three flags, edit, suspend) and bury_cards", tools)
 		}
 
 		// The deck page starts a cram session and a study-ahead one.

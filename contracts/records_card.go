@@ -33,6 +33,7 @@ type Card struct {
 	Back      string    `json:"back"`
 	Tags      []string  `json:"tags"`
 	Suspended bool      `json:"suspended"`
+	Flag      int       `json:"flag,omitempty"` // 0 none, 1-7 as Anki's flags (CardFlags)
 	State     CardState `json:"state"`
 	CreatedAt time.Time `json:"createdAt"`
 	UpdatedAt time.Time `json:"updatedAt"`
@@ -84,7 +85,13 @@ type CardPatch struct {
 	Tags      *[]string `json:"tags,omitempty"`
 	Suspended *bool     `json:"suspended,omitempty"`
 	DeckID    *string   `json:"deckId,omitempty"` // move to this deck
+	// Flag sets the card's flag (0 clears it); the web app's, not an
+	// update_cards argument.
+	Flag *int `json:"flag,omitempty"`
 }
+
+// CardFlags name the flags 1-7, as Anki's; index 0 is no flag.
+var CardFlags = []string{"", "red", "orange", "green", "blue", "pink", "turquoise", "purple"}
 
 // OutcomeStatus is what happened to one item of a bulk operation.
 type OutcomeStatus string
@@ -155,6 +162,8 @@ type CardFilter struct {
 	Sort     CardSort
 	Desc     bool
 	AfterKey float64
+	// Flag, when set, selects the cards with this flag (0: none).
+	Flag *int
 }
 
 // CardSort is an order of the card browser.

@@ -118,7 +118,7 @@ var (
 		"reps": intOut, "lapses": intOut, "step": intOut, "lastReview": tsOut,
 	}, "phase", "due", "stability", "difficulty", "scheduledDays", "reps", "lapses", "step")
 	cardOut = object(schema{
-		"id": strOut, "deckId": strOut, "noteId": strOut, "ord": intOut, "front": strOut, "back": strOut, "tags": strListOut, "suspended": boolOut,
+		"id": strOut, "deckId": strOut, "noteId": strOut, "ord": intOut, "front": strOut, "back": strOut, "tags": strListOut, "suspended": boolOut, "flag": intOut,
 		"state": cardStateOut, "createdAt": tsOut, "updatedAt": tsOut,
 	}, "id", "deckId", "front", "back", "tags", "suspended", "state", "createdAt", "updatedAt")
 	noteOut = object(schema{

@@ -324,7 +324,7 @@ var catalog = []ToolDef{
 		Description: "Add flashcards to a deck, up to 1000 a call. Outcome per item: created (id), duplicate (same front and back in the deck; existingId) or invalid (reason). Safe to retry.",
 		InputSchema: raw(object(schema{
 			"deckId":         deckIDArg,
-			"cards":          with(array(cardsArg, ""), "minItems", 1, "maxItems", MaxBulkItems),
+			"cards":          with(array(cardsArg, "The cards."), "minItems", 1, "maxItems", MaxBulkItems),
 			"idempotencyKey": idemArg,
 		}, "deckId", "cards")),
 		ResultSchema: raw(bulkOut([]string{"existingId"}, "deckId", "replayed")),

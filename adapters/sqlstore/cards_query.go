@@ -138,6 +138,9 @@ func (s cardStore) searchSorted(ctx context.Context, userID string, f contracts.
 // state.
 func (s cardStore) filterCards(f contracts.CardFilter, a *args, now time.Time) (string, error) {
 	var q string
+	if f.Flag != nil {
+		q += ` AND c.flag = ` + a.add(*f.Flag)
+	}
 	for _, tag := range dedupe(f.Tags) {
 		q += ` AND ` + s.s.d.HasTag(a.add(tag))
 	}

@@ -108,7 +108,7 @@ func (s *CardService) applyPatch(ctx context.Context, tx ports.Stores, uid strin
 	if !ok {
 		return contracts.ItemOutcome{Status: contracts.OutcomeNotFound, Reason: fmt.Sprintf("card %s not found", kernel.QuoteID(p.ID))}, nil
 	}
-	if p.Front == nil && p.Back == nil && p.Tags == nil && p.Suspended == nil && p.DeckID == nil {
+	if p.Front == nil && p.Back == nil && p.Tags == nil && p.Suspended == nil && p.DeckID == nil && p.Flag == nil {
 		return invalid("nothing to change: give front, back, tags, suspended or deckId")
 	}
 	if row.NoteID != "" && (p.Front != nil || p.Back != nil || p.Tags != nil) {
@@ -145,6 +145,12 @@ func (s *CardService) applyPatch(ctx context.Context, tx ports.Stores, uid strin
 	}
 	if p.Suspended != nil {
 		next.Suspended = *p.Suspended
+	}
+	if p.Flag != nil {
+		if *p.Flag < 0 || *p.Flag >= len(contracts.CardFlags) {
+			return invalid("flag must be 0 (none) to %d, got %d", len(contracts.CardFlags)-1, *p.Flag)
+		}
+		next.Flag = *p.Flag
 	}
 	if p.DeckID != nil && *p.DeckID != row.DeckID {
 		exists, err := deckExists(ctx, tx, uid, *p.DeckID, decks, now)
@@ -216,6 +222,9 @@ func cardDiff(row, next ports.CardRow) (prev, after map[string]any) {
 	}
 	if row.Suspended != next.Suspended {
 		set("suspended", row.Suspended, next.Suspended)
+	}
+	if row.Flag != next.Flag {
+		set("flag", row.Flag, next.Flag)
 	}
 	if row.DeckID != next.DeckID {
 		set("deckId", row.DeckID, next.DeckID)
@@ -379,7 +388,20 @@ func (s *CardService) SearchCards(ctx context.Context, args contracts.SearchCard
 		}
 	}
 	var words []string
+	var flag *int
 	for _, w := range strings.Fields(args.Query) {
+		// flag:1 … flag:7 (or the flag's colour), flag:0 for none, as Anki.
+		if name, ok := strings.CutPrefix(strings.ToLower(w), "flag:"); ok {
+			n := slices.Index(contracts.CardFlags, name)
+			if d, err := strconv.Atoi(name); err == nil && d >= 0 && d < len(contracts.CardFlags) {
+				n = d
+			}
+			if n < 0 || name == "" {
+				return contracts.CardPage{}, contracts.Errorf(contracts.KindInvalid, "flag: takes 0 (no flag) to 7 or a colour (red, orange, green, blue, pink, turquoise, purple); got %q", w)
+			}
+			flag = &n
+			continue
+		}
 		// is:buried, is:leech and the other states, in the query as Anki
 		// writes them.
 		state, ok := strings.CutPrefix(strings.ToLower(w), "is:")
@@ -412,7 +434,7 @@ func (s *CardService) SearchCards(ctx context.Context, args contracts.SearchCard
 			return contracts.CardPage{}, err
 		}
 	}
-	f := contracts.CardFilter{Query: q, DeckID: args.DeckID, Tags: tags, State: args.State, Sort: args.Sort, Desc: args.Descending, AfterKey: afterKey}
+	f := contracts.CardFilter{Query: q, DeckID: args.DeckID, Tags: tags, State: args.State, Sort: args.Sort, Desc: args.Descending, AfterKey: afterKey, Flag: flag}
 	if w := args.DueBefore; w != nil {
 		var day contracts.LearnerDay
 		if w.IsDate() {

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/takhtabush/takhtabush/apiserver/internal/httperr"
@@ -46,7 +47,8 @@ type browseData struct {
 	// order is reversed.
 	Sorts []option
 	Desc  bool
-	Next  string // the next page's address
+	Flags []option // the bulk action's flags
+	Next  string   // the next page's address
 	// Here is this page's address, where a bulk action comes back to.
 	Here string
 }
@@ -85,7 +87,7 @@ func (p *DeckPages) browse(w http.ResponseWriter, r *http.Request, v View) {
 	}
 	data := browseData{Decks: deckTree(decks.Items), Query: args.Query, DeckID: args.DeckID, Tag: q.Get("tag"),
 		Filtered: args.Query != "" || args.DeckID != "" || len(args.Tags) > 0 || args.Sort != "", Here: r.URL.RequestURI(),
-		Sorts: sortOptions(args.Sort), Desc: args.Descending}
+		Sorts: sortOptions(args.Sort), Desc: args.Descending, Flags: flagOptions(1)}
 	v.Title, v.Nav, v.Flash = "Cards", "cards", bulkFlash(r)
 	page, err := p.svc.Cards.SearchCards(ctx, args)
 	if err != nil {
@@ -135,7 +137,7 @@ func sortOptions(chosen contracts.CardSort) []option {
 }
 
 // bulkActions are what the card browser does to the chosen cards.
-var bulkActions = []string{"suspend", "unsuspend", "bury", "move", "tag", "untag", "delete"}
+var bulkActions = []string{"suspend", "unsuspend", "bury", "move", "tag", "untag", "flag", "delete"}
 
 // bulk applies one action to the cards chosen in the browser (card=ID,
 // repeated; at most a page's worth) through the same services the tools
@@ -227,6 +229,14 @@ func (p *DeckPages) bulkPatches(r *http.Request, action string, ids []string) ([
 		for _, id := range ids {
 			out = append(out, contracts.CardPatch{ID: id, DeckID: &deck})
 		}
+	case "flag":
+		flag, err := formFlag(r)
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range ids {
+			out = append(out, contracts.CardPatch{ID: id, Flag: &flag})
+		}
 	case "tag", "untag":
 		tag := strings.TrimSpace(r.PostFormValue("tag"))
 		if tag == "" || strings.ContainsAny(tag, " \t\n") {
@@ -254,7 +264,7 @@ func (p *DeckPages) bulkPatches(r *http.Request, action string, ids []string) ([
 func bulkFlash(r *http.Request) string {
 	q := r.URL.Query()
 	verbs := map[string]string{"suspend": "suspended", "unsuspend": "back in the queue", "bury": "buried until tomorrow",
-		"move": "moved", "tag": "tagged", "untag": "untagged", "delete": "deleted (in the trash for 30 days; the audit page can undo it)"}
+		"move": "moved", "tag": "tagged", "untag": "untagged", "flag": "flagged (or unflagged)", "delete": "deleted (in the trash for 30 days; the audit page can undo it)"}
 	verb, ok := verbs[q.Get("flash")]
 	if !ok {
 		return ""
@@ -268,6 +278,37 @@ func bulkFlash(r *http.Request) string {
 		msg += "."
 	}
 	return msg
+}
+
+// formFlag reads the flag a form chose: 0 (none) to 7.
+func formFlag(r *http.Request) (int, error) {
+	n, err := strconv.Atoi(r.PostFormValue("flag"))
+	if err != nil || n < 0 || n >= len(contracts.CardFlags) {
+		return 0, contracts.Errorf(contracts.KindInvalid, "Choose a flag (or no flag) from the list.")
+	}
+	return n, nil
+}
+
+// flagOptions are the flags a form offers, chosen selected: no flag, then
+// Anki's seven colours.
+func flagOptions(chosen int) []option {
+	out := make([]option, len(contracts.CardFlags))
+	for i := range contracts.CardFlags {
+		label := "No flag"
+		if i > 0 {
+			label = flagName(i)
+		}
+		out[i] = option{Value: strconv.Itoa(i), Label: label, Selected: i == chosen}
+	}
+	return out
+}
+
+// flagName names flag n ("Red"); "" for none.
+func flagName(n int) string {
+	if n <= 0 || n >= len(contracts.CardFlags) {
+		return ""
+	}
+	return strings.ToUpper(contracts.CardFlags[n][:1]) + contracts.CardFlags[n][1:]
 }
 
 // atoi reads a count from a query; 0 when it is not one.

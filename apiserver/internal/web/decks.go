@@ -119,6 +119,7 @@ func (p *DeckPages) Register(mux Router) {
 	mux.Handle("POST /study/{id}/bury", s.Page(p.bury))
 	mux.Handle("POST /study/{id}/suspend", s.Page(p.studySuspend))
 	mux.Handle("POST /study/{id}/mark", s.Page(p.studyMark))
+	mux.Handle("POST /study/{id}/flag", s.Page(p.studyFlag))
 	mux.Handle("POST /decks/{id}/unbury", s.Page(p.unbury))
 }
 

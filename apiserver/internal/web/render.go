@@ -125,6 +125,8 @@ func (r *Renderer) funcs() template.FuncMap {
 		"maxAhead": func() int { return contracts.MaxReviewAheadDays },
 		// maturity is the interval from which a card counts as mature.
 		"maturity": func() int { return contracts.MatureIntervalDays },
+		// flagName names a card's flag ("Red"); "" for none.
+		"flagName": flagName,
 	}
 }
 

@@ -48,6 +48,10 @@ type studyData struct {
 	// Marked: the current card carries MarkedTag; Audio: its text plays
 	// sound (the page offers Replay audio).
 	Marked, Audio bool
+	// Flag is the current card's flag (0 none), Flags the flag menu's
+	// choices.
+	Flag  int
+	Flags []option
 }
 
 // studiedRow is one rating of the session as the page lists it.
@@ -102,6 +106,10 @@ func (p *DeckPages) study(w http.ResponseWriter, r *http.Request, v View) {
 		data.TypeIn = strings.Contains(string(data.Front), `<span class="`+contracts.TypeInClass+`">`)
 		data.Buttons = p.buttons(r, s)
 		data.Marked = hasTag(s.Current.Tags, MarkedTag)
+		if c, err := p.svc.Cards.GetCard(ctx, s.Current.CardID); err == nil {
+			data.Flag = c.Flag
+		}
+		data.Flags = flagOptions(data.Flag)
 		data.Audio = strings.Contains(string(data.Front)+string(data.Back), "<audio")
 		// A card whose style cannot be read is still studied, unstyled.
 		css, err := p.svc.Notes.CardStyle(ctx, s.Current.CardID, "."+cardStyleScope)
@@ -140,6 +148,11 @@ func (p *DeckPages) study(w http.ResponseWriter, r *http.Request, v View) {
 		v.Flash = "Card marked: Cards finds it by the tag " + MarkedTag + "."
 	case q.Get("marked") == "0":
 		v.Flash = "Mark taken off."
+	case q.Has("flagged"):
+		v.Flash = "Flag taken off."
+		if name := flagName(atoi(q.Get("flagged"))); name != "" {
+			v.Flash = "Card flagged " + strings.ToLower(name) + ": Cards finds it with flag:" + q.Get("flagged") + "."
+		}
 	case q.Get("edited") == "1":
 		v.Flash = "Card saved; here it is as it studies now."
 	case q.Get("leech") == "1":

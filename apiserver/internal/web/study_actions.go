@@ -3,6 +3,7 @@ package web
 import (
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/takhtabush/takhtabush/contracts"
@@ -60,6 +61,26 @@ func (p *DeckPages) studyMark(w http.ResponseWriter, r *http.Request, v View) {
 		flag = "marked=0"
 	}
 	q := flag
+	if r.PostFormValue("shown") == "1" {
+		q += "&show=1"
+	}
+	SeeOther(w, r, study.StudyPath(id)+"?"+q)
+}
+
+// studyFlag sets the session's current card's flag (update_cards), or
+// takes it off with 0; the card stays current.
+func (p *DeckPages) studyFlag(w http.ResponseWriter, r *http.Request, v View) {
+	id, card := r.PathValue("id"), r.PostFormValue("cardId")
+	flag, err := formFlag(r)
+	if err != nil {
+		p.site.Fail(w, r, v, err)
+		return
+	}
+	args := contracts.UpdateCardsArgs{Updates: []contracts.CardPatch{{ID: card, Flag: &flag}}}
+	if !p.studyCardChange(w, r, v, args) {
+		return
+	}
+	q := "flagged=" + strconv.Itoa(flag)
 	if r.PostFormValue("shown") == "1" {
 		q += "&show=1"
 	}

@@ -689,3 +689,27 @@ document.addEventListener("DOMContentLoaded", function () {
   window.addEventListener("online", sendQueued);
   window.addEventListener("offline", offlineNotice);
 });
+
+// Flags while studying (issue 31 §12): Shift+1…7 sets the current card's
+// flag, or takes it off when the card has that flag already (Ctrl+digit
+// switches the browser's tabs); the form says whether the answer shows,
+// so the page comes back as it was.
+(function () {
+  var form = document.querySelector("[data-flag-form]");
+  if (!form) return;
+  var select = form.querySelector("select[name=flag]");
+  var shownInput = form.querySelector("input[name=shown]");
+  form.addEventListener("submit", function () {
+    var ratings = document.querySelector("[data-ratings]");
+    shownInput.value = ratings && !ratings.hidden ? "1" : "0";
+  });
+  document.addEventListener("keydown", function (e) {
+    if (!e.shiftKey || e.ctrlKey || e.metaKey || e.altKey || !/^Digit[1-7]$/.test(e.code)) return;
+    var t = e.target;
+    if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable)) return;
+    e.preventDefault();
+    var n = e.code.slice(5);
+    select.value = select.getAttribute("data-flag") === n ? "0" : n;
+    if (form.requestSubmit) form.requestSubmit(); else form.submit();
+  });
+})();
