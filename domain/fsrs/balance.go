@@ -20,25 +20,29 @@ import (
 // many reviews are due days from the review's day; weight(days), when not
 // nil, scales a day's chances (easy days: a share under 1).
 func Balance(u float64, load func(days int) int, weight func(days int) float64) Chooser {
+	// of is day d's weight; it is computed twice rather than kept, so a
+	// choice allocates nothing (the simulation makes one per review).
+	of := func(d int) float64 {
+		n := float64(load(d) + 1)
+		w := 1 / (n * n * float64(max(d, 1)))
+		if weight != nil {
+			w *= max(weight(d), 0)
+		}
+		return w
+	}
 	return func(lo, hi int) int {
-		ws := make([]float64, 0, hi-lo+1)
 		total := 0.0
 		for d := lo; d <= hi; d++ {
-			n := float64(load(d) + 1)
-			w := 1 / (n * n * float64(max(d, 1)))
-			if weight != nil {
-				w *= max(weight(d), 0)
-			}
-			ws = append(ws, w)
-			total += w
+			total += of(d)
 		}
 		if total <= 0 {
 			return Uniform(u)(lo, hi)
 		}
 		x := u * total
-		for i, w := range ws {
+		for d := lo; d < hi; d++ {
+			w := of(d)
 			if x < w {
-				return lo + i
+				return d
 			}
 			x -= w
 		}

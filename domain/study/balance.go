@@ -154,12 +154,13 @@ func (l *simLoad) add(k int, n float64) {
 	(*l)[k] += n
 }
 
-// from is the load as fsrs.Balance reads it on day d: days from d.
-func (l simLoad) from(d int) func(int) int {
+// from is the load as fsrs.Balance reads it on day d: days from d (as
+// the load is when read: it may grow meanwhile).
+func (l *simLoad) from(d int) func(int) int {
 	return func(k int) int {
-		if d+k < 0 || d+k >= len(l) {
+		if d+k < 0 || d+k >= len(*l) {
 			return 0
 		}
-		return int(math.Round(l[d+k]))
+		return int(math.Round((*l)[d+k]))
 	}
 }

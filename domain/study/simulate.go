@@ -280,6 +280,7 @@ func simRun(in SimInput, weight float64, rev ports.BoundScheduler, decay float64
 			reviewsLeft = math.Inf(1)
 		}
 		easy := easyWeight(set.EasyDays, today.AddDate(0, 0, d)) // the easy days, from today
+		loadFrom := load.from(d)
 		review := func(i int32) error {
 			st := cards[i]
 			rating := contracts.RatingGood
@@ -299,7 +300,7 @@ func simRun(in SimInput, weight float64, rev ports.BoundScheduler, decay float64
 				if st.Phase == contracts.PhaseReview {
 					load.add(max(in.Day.DaysBetween(in.Now, st.Due), 0), -weightOf(i))
 				}
-				next, err = choose.ReviewChoosing(st, in.Day, t, rating, fsrs.Balance(rng.Float64(), load.from(d), easy))
+				next, err = choose.ReviewChoosing(st, in.Day, t, rating, fsrs.Balance(rng.Float64(), loadFrom, easy))
 			} else {
 				next, err = rev.ReviewFuzzed(st, in.Day, t, rating, rng.Float64())
 			}
