@@ -103,6 +103,11 @@ type NoteService interface {
 	// NoteTypes lists the note types a note can be added with: the stock
 	// types in Anki's order, then the user's own by name.
 	NoteTypes(ctx context.Context) ([]contracts.NoteTypeInfo, error)
+	// PreviewNote renders the cards a note of noteType (a stock type's name
+	// or an own type's id) with fields (by name) would make, as AddNotes
+	// makes them, storing nothing. Invalid for an unknown type, field or a
+	// value over the limits; not found for an own type that is gone.
+	PreviewNote(ctx context.Context, noteType string, fields map[string]string) ([]contracts.NewCard, error)
 	// CardStyle returns the CSS of a card's note type made safe for a
 	// page: confined to the elements inside the container scope matches
 	// (a class selector, e.g. ".nt-card") and stripped of anything that

@@ -74,6 +74,7 @@ func NewDeckPages(site *Site, svc DeckServices) *DeckPages {
 //	GET  /cards/{id}/style.css               the CSS of a card's note type, scoped to the study view's card
 //	GET  /study/{id}                         study: front, reveal, rate
 //	POST /study/{id}/review                  rate the current card
+//	POST /editor/preview                     the editor's live preview: the cards the form would make (JSON)
 //	GET  /study/{id}/upcoming                the next cards, for studying offline (JSON)
 //	POST /study/{id}/queued                  a rating given offline, at its original time (JSON)
 //	POST /study/{id}/undo                    take back the session's last rating
@@ -108,6 +109,7 @@ func (p *DeckPages) Register(mux Router) {
 	mux.Handle("GET /import", s.Page(p.importPage))
 	mux.Handle("POST /import/upload", s.Page(p.importUpload))
 	mux.Handle("POST /editor/upload", s.Page(p.editorUpload))
+	mux.Handle("POST /editor/preview", s.Page(p.editorPreview))
 	mux.Handle("POST /import", s.Page(p.importStart))
 	mux.Handle("GET /import/{id}", s.Page(p.importJob))
 	mux.Handle("GET /cards/{id}/style.css", s.Page(p.cardStyle))

@@ -465,6 +465,7 @@ function initEditor(form) {
       if ((e.ctrlKey || e.metaKey) && e.shiftKey && e.key.toLowerCase() === "c") {
         e.preventDefault();
         cloze(f, e.altKey);
+        form.dispatchEvent(new Event("tb-inserted"));
       }
     });
   });
@@ -472,12 +473,14 @@ function initEditor(form) {
     if (pick.files[0]) upload(pick.files[0]);
     pick.value = "";
   });
+  initPreview(form);
 
   function insert(text) {
     var f = last, start = f.selectionStart, end = f.selectionEnd;
     f.value = f.value.slice(0, start) + text + f.value.slice(end);
     f.selectionStart = f.selectionEnd = start + text.length;
     f.focus();
+    form.dispatchEvent(new Event("tb-inserted"));
   }
 
   function upload(file) {
@@ -509,6 +512,76 @@ function initEditor(form) {
       });
     }).catch(function (err) { status.textContent = err.message; });
   }
+}
+
+// initPreview shows, under an editor form, the cards it would make as
+// they will study (question, then answer), from the server's own
+// rendering (POST /editor/preview with the form's fields), again a moment
+// after each change.
+function initPreview(form) {
+  var box = document.createElement("section");
+  box.className = "preview";
+  box.id = (form.id || "editor") + "-preview";
+  box.setAttribute("aria-label", "Preview");
+  var title = document.createElement("h2");
+  title.className = "small muted";
+  title.textContent = "Preview";
+  var list = document.createElement("div");
+  list.setAttribute("aria-live", "polite");
+  list.setAttribute("data-preview", "");
+  box.appendChild(title);
+  box.appendChild(list);
+  form.parentNode.insertBefore(box, form.nextSibling);
+  var timer = null, asked = 0;
+  var note = /^\/notes\/([^/]+)$/.exec(form.getAttribute("action") || "");
+  function refresh() {
+    var body = new URLSearchParams(new FormData(form));
+    body.delete("csrf_token");
+    if (note) body.set("noteId", decodeURIComponent(note[1]));
+    var filled = false;
+    body.forEach(function (v, k) { if ((k === "front" || /^field-/.test(k)) && v.trim()) filled = true; });
+    box.hidden = !filled;
+    if (!filled) return;
+    var n = ++asked;
+    var csrf = (document.cookie.match(/(?:^|; )tb_csrf=([^;]*)/) || [])[1] || "";
+    fetch("/editor/preview", {
+      method: "POST", credentials: "same-origin", body: body,
+      headers: { "Accept": "application/json", "X-CSRF-Token": decodeURIComponent(csrf) }
+    }).then(function (res) {
+      return res.json().then(function (b) { return { ok: res.ok, body: b }; });
+    }).then(function (r) {
+      if (n !== asked) return; // a later change asked again
+      list.textContent = "";
+      if (!r.ok) {
+        var p = document.createElement("p");
+        p.className = "hint";
+        p.textContent = "No preview: " + (r.body.error || "the server did not answer");
+        list.appendChild(p);
+        return;
+      }
+      r.body.cards.forEach(function (c, i) {
+        var card = document.createElement("div");
+        card.className = "panel preview-card";
+        card.innerHTML = '<div class="face content"></div><div class="face back content"></div>';
+        card.firstChild.innerHTML = c.front;
+        card.lastChild.innerHTML = c.back;
+        card.setAttribute("aria-label", r.body.cards.length > 1 ? "Card " + (i + 1) : "The card");
+        list.appendChild(card);
+      });
+      if (r.body.total > r.body.cards.length) {
+        var more = document.createElement("p");
+        more.className = "hint";
+        more.textContent = "… and " + plural(r.body.total - r.body.cards.length, "more card");
+        list.appendChild(more);
+      }
+    }).catch(function () { /* no preview offline */ });
+  }
+  form.addEventListener("input", function () {
+    clearTimeout(timer);
+    timer = setTimeout(refresh, 300);
+  });
+  form.addEventListener("tb-inserted", refresh);
+  refresh();
 }
 
 // cloze wraps f's selection in {{cN::…}}: the next number, or the
