@@ -415,6 +415,10 @@ type SessionReview struct {
 type StudiedCounts struct {
 	New    int // new cards introduced
 	Review int // review-phase cards reviewed
+	// Interday counts the ratings of learning and relearning cards whose
+	// step was set before the period (their first rating in it): interday
+	// learning, which counts against the review limit as in Anki.
+	Interday int
 }
 
 // RetentionCounts count the normal reviews of review-phase cards of a
@@ -450,7 +454,9 @@ type ReviewStore interface {
 	// new before the review.
 	NewCardsStudied(ctx context.Context, userID, deckID string, since time.Time) (int, error)
 	// StudiedSince counts the normal reviews since since by the card's
-	// phase before the review (a deck's, or every deck's when deckID is "").
+	// phase before the review (a deck's, or every deck's when deckID is
+	// ""), and apart the learning ratings of cards not rated since before
+	// (StudiedCounts.Interday).
 	StudiedSince(ctx context.Context, userID, deckID string, since time.Time) (StudiedCounts, error)
 	// RetentionSplit counts the normal reviews since since of review-phase
 	// cards, young (interval below matureDays) and mature apart.

@@ -138,13 +138,28 @@ func (s reviewStore) NewCardsStudied(ctx context.Context, userID, deckID string,
 }
 
 // StudiedSince counts the normal reviews since since by the card's phase
-// before the review.
+// before the review, and the interday learning ratings among them.
 func (s reviewStore) StudiedSince(ctx context.Context, userID, deckID string, since time.Time) (ports.StudiedCounts, error) {
 	var a args
 	q := reviewSums(&a, userID, deckID, since, ` AND kind = 'review'`, "",
 		`SUM(CASE WHEN prev_phase = 'new' THEN 1 ELSE 0 END)`, `SUM(CASE WHEN prev_phase = 'review' THEN 1 ELSE 0 END)`)
+	// Interday learning: a learning or relearning card's first rating of
+	// the period (no schedule-changing log of the card before it since
+	// since: its step was set on an earlier day). Staged imports hold no
+	// such ratings of today.
+	// It reuses reviewSums's arguments (user first, then the deck, since
+	// last), so the statement's arguments stay user, deck, since.
+	interday := `SELECT COUNT(*) FROM review_logs f WHERE f.user_id = $1`
+	if deckID != "" {
+		interday += ` AND f.deck_id = $2`
+	}
+	at := `$` + strconv.Itoa(len(a))
+	interday += ` AND f.reviewed_at >= ` + at + ` AND f.kind = 'review' AND f.prev_phase IN ('learning', 'relearning')
+AND NOT EXISTS (SELECT 1 FROM review_logs e WHERE e.user_id = f.user_id AND e.card_id = f.card_id AND e.kind <> 'cram'
+AND e.reviewed_at >= ` + at + ` AND e.reviewed_at < f.reviewed_at)`
+	q = `SELECT (` + interday + `), ` + strings.TrimPrefix(q, `SELECT `)
 	var c ports.StudiedCounts
-	if err := s.q.QueryRowContext(ctx, q, a...).Scan(&c.New, &c.Review); err != nil {
+	if err := s.q.QueryRowContext(ctx, q, a...).Scan(&c.Interday, &c.New, &c.Review); err != nil {
 		return ports.StudiedCounts{}, s.s.wrap(ctx, err, "studied since")
 	}
 	return c, nil

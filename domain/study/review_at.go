@@ -85,13 +85,13 @@ func (s *StudyService) Upcoming(ctx context.Context, sessionID string, limit int
 		}
 		out = append(out, *cur)
 		seen := map[string]bool{cur.CardID: true}
-		take(&l, cur.Phase, row.Mode == modeCram)
+		take(&l, limitPhase(k.card.State, k.day, now), row.Mode == modeCram)
 		for _, p := range pending {
 			c := p.Card
 			if len(out) >= limit || seen[c.ID] || c.Suspended || (row.Mode != modeCram && c.BuriedUntil != nil && now.Before(*c.BuriedUntil)) {
 				continue
 			}
-			if !p.Item.Learning && !take(&l, c.State.Phase, row.Mode == modeCram) {
+			if !take(&l, limitPhase(c.State, k.day, now), row.Mode == modeCram) {
 				continue
 			}
 			seen[c.ID] = true

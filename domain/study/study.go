@@ -221,9 +221,10 @@ func dayQueue(ctx context.Context, tx ports.Stores, uid string, deck contracts.D
 			return todaysCards{}, err
 		}
 		g := gate.clone()
-		learning = g.filter(learning, -1)
-		review = g.filter(got, max(reviewCap, 0))
-		if len(review) >= reviewCap || len(got) < n || n >= maxQueueRead {
+		var carried int
+		learning, carried = splitLearning(g.filter(learning, -1), max(reviewCap, 0), day, now)
+		review = g.filter(got, max(reviewCap-carried, 0))
+		if len(review) >= reviewCap-carried || len(got) < n || n >= maxQueueRead {
 			gate = g
 			break
 		}
@@ -231,7 +232,7 @@ func dayQueue(ctx context.Context, tx ports.Stores, uid string, deck contracts.D
 	if set.ReviewOrder == contracts.ReviewOrderRandom {
 		shuffle(review, seed+"/review")
 	}
-	newCap := min(left.New, left.Review-len(review))
+	newCap := min(left.New, left.Review-len(review)-carriedCount(learning, day, now))
 	if args.NewLimit != nil {
 		newCap = min(newCap, *args.NewLimit)
 	}
@@ -396,13 +397,13 @@ func studiedToday(ctx context.Context, st ports.Stores, uid, deckID string, acct
 // caps.
 func (c studied) left(deck contracts.Deck, acct contracts.AccountSettings) left {
 	done, all := c.deck, c.all
-	l := left{New: deck.Settings.NewCardsPerDay - done.New, Review: deck.Settings.ReviewsPerDay - done.Review - done.New}
+	l := left{New: deck.Settings.NewCardsPerDay - done.New, Review: deck.Settings.ReviewsPerDay - done.Review - done.New - done.Interday}
 	l.Deck.New, l.Deck.Review = max(0, min(l.New, l.Review)), max(0, l.Review)
 	if acct.NewCardsPerDay > 0 {
 		l.New = min(l.New, acct.NewCardsPerDay-all.New)
 	}
 	if acct.ReviewsPerDay > 0 {
-		l.Review = min(l.Review, acct.ReviewsPerDay-all.Review-all.New)
+		l.Review = min(l.Review, acct.ReviewsPerDay-all.Review-all.New-all.Interday)
 	}
 	l.New, l.Review = max(0, min(l.New, l.Review)), max(0, l.Review)
 	return l
@@ -543,8 +544,8 @@ func (s *StudyService) current(ctx context.Context, st ports.Stores, row ports.S
 				show = !buried
 			}
 		}
-		if show && row.Mode != modeCram && !item.Learning {
-			phase := card.State.Phase
+		if show && row.Mode != modeCram {
+			phase := limitPhase(card.State, day, now)
 			if phase == contracts.PhaseNew || phase == contracts.PhaseReview {
 				if limits == nil {
 					if err := k.loadDeck(ctx, st, row); err != nil {
