@@ -53,7 +53,7 @@ func TestStatementBudgets(t *testing.T) {
 			c.StatementCounter = &counter
 			c.JobConcurrency = -1 // an idle job runner's polls would count against every call
 		})
-		key, _ := e.key(t, contracts.AllScopes...)
+		key, _ := e.trustedKey(t, contracts.AllScopes...)
 		cs := connect(t, e.base+"/mcp", bearer(key), "")
 		call(t, cs, contracts.ToolListDecks, map[string]any{}, nil) // the key's first use writes its last-use time
 

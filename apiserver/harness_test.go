@@ -191,6 +191,19 @@ func (e *env) key(t *testing.T, scopes ...contracts.Scope) (secret, id string) {
 	return k.Secret, k.Key.ID
 }
 
+// trustedKey mints a key for testUser and marks it trusted, so that its
+// big calls run without the person's confirmation (issue 26 §3): for tests
+// about what those calls do.
+func (e *env) trustedKey(t *testing.T, scopes ...contracts.Scope) (secret, id string) {
+	t.Helper()
+	secret, id = e.key(t, scopes...)
+	ctx := contracts.WithPrincipal(context.Background(), contracts.Principal{UserID: userID(t, e), Scopes: contracts.AllScopes, CredentialKind: contracts.CredentialLocal})
+	if err := e.app.Services().Keys.SetKeyTrusted(ctx, id, true); err != nil {
+		t.Fatalf("SetKeyTrusted: %v", err)
+	}
+	return secret, id
+}
+
 // headerTransport adds fixed headers to every request.
 type headerTransport struct {
 	header http.Header

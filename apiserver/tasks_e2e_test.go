@@ -19,6 +19,7 @@ type modernClient struct {
 	endpoint string
 	key      string
 	tasks    bool   // declare the io.modelcontextprotocol/tasks extension
+	elicit   bool   // declare the elicitation capability
 	scopes   string // the x-mcp-scopes header narrowing the key's grant, when set
 	id       int
 }
@@ -30,6 +31,9 @@ func (c *modernClient) call(method string, params map[string]any) (status int, r
 	caps := map[string]any{}
 	if c.tasks {
 		caps["extensions"] = map[string]any{"io.modelcontextprotocol/tasks": map[string]any{}}
+	}
+	if c.elicit {
+		caps["elicitation"] = map[string]any{"form": map[string]any{}}
 	}
 	p := map[string]any{"_meta": map[string]any{
 		"io.modelcontextprotocol/protocolVersion":    "2026-07-28",

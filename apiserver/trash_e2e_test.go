@@ -18,7 +18,7 @@ import (
 func TestTrashOverMCP(t *testing.T) {
 	forEachDB(t, func(t *testing.T, db string) {
 		e := newEnv(t, db, nil)
-		key, _ := e.key(t, contracts.ScopeDecksRead, contracts.ScopeDecksWrite, contracts.ScopeStudyWrite, contracts.ScopeStatsRead)
+		key, _ := e.trustedKey(t, contracts.ScopeDecksRead, contracts.ScopeDecksWrite, contracts.ScopeStudyWrite, contracts.ScopeStatsRead)
 		cs := connect(t, e.base+"/mcp", bearer(key), "")
 		var deck contracts.Deck
 		call(t, cs, "create_deck", map[string]any{"name": "Trash test"}, &deck)
@@ -132,7 +132,7 @@ func TestTrashPurge(t *testing.T) {
 	forEachDB(t, func(t *testing.T, db string) {
 		e := newEnv(t, db, nil)
 		ctx := t.Context()
-		key, _ := e.key(t, contracts.ScopeDecksRead, contracts.ScopeDecksWrite)
+		key, _ := e.trustedKey(t, contracts.ScopeDecksRead, contracts.ScopeDecksWrite)
 		cs := connect(t, e.base+"/mcp", bearer(key), "")
 		var deck, kept contracts.Deck
 		call(t, cs, contracts.ToolCreateDeck, map[string]any{"name": "Old"}, &deck)

@@ -102,7 +102,7 @@ func auditRows(t *testing.T, e *env, tool string) int {
 func TestUndoChangesThroughMCP(t *testing.T) {
 	forEachDB(t, func(t *testing.T, db string) {
 		e := newEnv(t, db, nil)
-		key, _ := e.key(t, contracts.AllScopes...)
+		key, _ := e.trustedKey(t, contracts.AllScopes...)
 		cs := connect(t, e.base+"/mcp", bearer(key), "")
 		deck, ids := agentDeck(t, cs, "Years of cards", 300)
 		before := deckCards(t, cs, deck.ID)
@@ -204,7 +204,7 @@ func TestBrowserUndoFromAuditPage(t *testing.T) {
 	chromium(t)
 	forEachDB(t, func(t *testing.T, db string) {
 		e := newEnv(t, db, nil)
-		key, keyID := e.key(t, contracts.AllScopes...)
+		key, keyID := e.trustedKey(t, contracts.AllScopes...)
 		cs := connect(t, e.base+"/mcp", bearer(key), "")
 		deck, ids := agentDeck(t, cs, "Years of cards", 300)
 		before := deckCards(t, cs, deck.ID)
@@ -290,7 +290,7 @@ func TestBrowserUndoFromAuditPage(t *testing.T) {
 func TestUndoDeletions(t *testing.T) {
 	forEachDB(t, func(t *testing.T, db string) {
 		e := newEnv(t, db, nil)
-		key, _ := e.key(t, contracts.AllScopes...)
+		key, _ := e.trustedKey(t, contracts.AllScopes...)
 		cs := connect(t, e.base+"/mcp", bearer(key), "")
 		deck, ids := agentDeck(t, cs, "Doomed", 60)
 		victims := append(ids[:50:50], ids[0], "0190d5a0-0000-7000-8000-000000000000")

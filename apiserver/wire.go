@@ -43,10 +43,11 @@ var domainSet = wire.NewSet(
 	identitySet, librarySet, studySet, exchangeSet, backgroundSet,
 )
 
-// identitySet: accounts, keys, web sessions, exposure, audit and settings
+// identitySet: accounts, keys, web sessions, exposure, audit, settings and confirmations
 // (domain/identity; its OAuth service is built in httpSet).
 var identitySet = wire.NewSet(
-	wire.FieldsOf(new(*domain.Services), "Accounts", "Keys", "WebSessions", "Exposure", "Audit", "Settings"),
+	wire.FieldsOf(new(*domain.Services), "Accounts", "Keys", "WebSessions", "Exposure", "Audit", "Settings", "Confirm"),
+	wire.Bind(new(ports.ConfirmService), new(*identity.ConfirmService)),
 	wire.Bind(new(ports.AccountService), new(*identity.AccountService)),
 	wire.Bind(new(ports.KeyService), new(*identity.KeyService)),
 	wire.Bind(new(ports.WebSessionService), new(*identity.WebSessionService)),

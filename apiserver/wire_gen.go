@@ -64,6 +64,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	trashService := services.Trash
 	importService := services.Import
 	undoService := services.Undo
+	confirmService := services.Confirm
 	txRunner := provideTxRunner(database)
 	mcpbindServices := mcpbind.Services{
 		Decks:    deckService,
@@ -80,6 +81,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		Trash:    trashService,
 		Import:   importService,
 		Undo:     undoService,
+		Confirm:  confirmService,
 		Tx:       txRunner,
 	}
 	binding := mcpbind.New(mcpbindServices, metrics)
@@ -140,6 +142,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		Cards:    cardService,
 		Notes:    noteService,
 		Undo:     undoService,
+		Confirm:  confirmService,
 	}
 	accountPages := provideAccountPages(site, authenticator, accountServices, cfg)
 	deckServices := web.DeckServices{
@@ -225,9 +228,9 @@ var domainSet = wire.NewSet(
 	provideDomainConfig, fsrs.New, wire.Bind(new(ports.Scheduler), new(*fsrs.Scheduler)), wire.InterfaceValue(new(ports.IDSource), domain.RandomIDs{}), domain.NewServices, identitySet, librarySet, studySet, exchangeSet, backgroundSet,
 )
 
-// identitySet: accounts, keys, web sessions, exposure, audit and settings
+// identitySet: accounts, keys, web sessions, exposure, audit, settings and confirmations
 // (domain/identity; its OAuth service is built in httpSet).
-var identitySet = wire.NewSet(wire.FieldsOf(new(*domain.Services), "Accounts", "Keys", "WebSessions", "Exposure", "Audit", "Settings"), wire.Bind(new(ports.AccountService), new(*identity.AccountService)), wire.Bind(new(ports.KeyService), new(*identity.KeyService)), wire.Bind(new(ports.WebSessionService), new(*identity.WebSessionService)), wire.Bind(new(ports.ExposureService), new(*identity.ExposureService)), wire.Bind(new(ports.AuditService), new(*identity.AuditService)), wire.Bind(new(ports.SettingsService), new(*identity.SettingsService)))
+var identitySet = wire.NewSet(wire.FieldsOf(new(*domain.Services), "Accounts", "Keys", "WebSessions", "Exposure", "Audit", "Settings", "Confirm"), wire.Bind(new(ports.ConfirmService), new(*identity.ConfirmService)), wire.Bind(new(ports.AccountService), new(*identity.AccountService)), wire.Bind(new(ports.KeyService), new(*identity.KeyService)), wire.Bind(new(ports.WebSessionService), new(*identity.WebSessionService)), wire.Bind(new(ports.ExposureService), new(*identity.ExposureService)), wire.Bind(new(ports.AuditService), new(*identity.AuditService)), wire.Bind(new(ports.SettingsService), new(*identity.SettingsService)))
 
 // librarySet: decks, cards, notes, media and the trash (domain/library).
 var librarySet = wire.NewSet(wire.FieldsOf(new(*domain.Services), "Decks", "Cards", "Notes", "Media", "Trash"), wire.Bind(new(ports.DeckService), new(*library.DeckService)), wire.Bind(new(ports.CardService), new(*library.CardService)), wire.Bind(new(ports.NoteService), new(*library.NoteService)), wire.Bind(new(ports.MediaService), new(*library.MediaService)), wire.Bind(new(ports.TrashService), new(*library.TrashService)))

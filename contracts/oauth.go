@@ -91,6 +91,8 @@ type OAuthGrant struct {
 	CreatedAt  time.Time       `json:"createdAt"`
 	LastUsedAt *time.Time      `json:"lastUsedAt,omitempty"`
 	RevokedAt  *time.Time      `json:"revokedAt,omitempty"`
+	// Trusted grants skip the person's confirmation of big calls.
+	Trusted bool `json:"trusted,omitempty"`
 }
 
 // OAuthAuthorizeRequest is an authorization request (RFC 6749 §4.1.1 with

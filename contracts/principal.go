@@ -23,6 +23,9 @@ type Principal struct {
 	Scopes         []Scope
 	CredentialKind CredentialKind
 	CredentialID   string // API key id, OAuth client id or web session id; never a secret
+	// Trusted is set when the API key or OAuth grant is marked trusted:
+	// its calls skip the person's confirmation of big calls.
+	Trusted bool
 	// Exposure is the account's exposure settings when the credential's
 	// lookup read them in the same query, for the request that
 	// authenticated (the apiserver hands them to the request and clears

@@ -27,6 +27,8 @@ type APIKeyView struct {
 	ExpiresAt  *time.Time `json:"expiresAt,omitempty"`
 	LastUsedAt *time.Time `json:"lastUsedAt,omitempty"`
 	RevokedAt  *time.Time `json:"revokedAt,omitempty"`
+	// Trusted keys skip the person's confirmation of big calls.
+	Trusted bool `json:"trusted,omitempty"`
 }
 
 // NewAPIKey is the result of minting a key: the only time the secret is shown.
@@ -45,8 +47,12 @@ type ExposureSettings struct {
 	// made since toolsets that never chose. Accounts that existed before
 	// toolsets have ["all"] (a migration recorded it). Given to
 	// SetExposure, nil keeps the account's choice.
-	Toolsets  []string  `json:"toolsets,omitempty"`
-	UpdatedAt time.Time `json:"updatedAt,omitzero"`
+	Toolsets []string `json:"toolsets,omitempty"`
+	// Confirm are the thresholds past which an agent's call needs the
+	// person's yes; nil is DefaultConfirmThresholds. Given to
+	// SetExposure, nil keeps the account's choice.
+	Confirm   *ConfirmThresholds `json:"confirm,omitempty"`
+	UpdatedAt time.Time          `json:"updatedAt,omitzero"`
 }
 
 // ToolsetsOrDefault returns the account's default toolsets: Toolsets, or
@@ -56,6 +62,14 @@ func (s ExposureSettings) ToolsetsOrDefault() []string {
 		return LeanToolsets
 	}
 	return s.Toolsets
+}
+
+// ConfirmOrDefault returns the account's confirmation thresholds.
+func (s ExposureSettings) ConfirmOrDefault() ConfirmThresholds {
+	if s.Confirm == nil {
+		return DefaultConfirmThresholds
+	}
+	return *s.Confirm
 }
 
 // Allows reports whether the settings expose the tool.

@@ -106,6 +106,10 @@ type ToolDef struct {
 	// (export_deck): audited like a mutation, though it writes nothing and
 	// stays available in read-only mode.
 	AuditedRead bool
+	// Confirm, when set, is the rule under which a call can need the
+	// person's yes (issue 26 §3), decided from the call's dry run: the
+	// tool takes dryRun and ConfirmArg.
+	Confirm ConfirmRule
 }
 
 // AppOnly is the _meta of a tool only an MCP Apps widget calls (MCP Apps
@@ -153,6 +157,7 @@ var (
 		"tags":  tagsArg,
 	}, "front", "back")
 	dryRunArg    = boolean("Preview outcomes; writes nothing.")
+	confirmArg   = with(str(""), "minLength", 1, "maxLength", 64)
 	idemArg      = with(str("Retry key: a repeat returns the first result, adds nothing."), "maxLength", 128)
 	retentionArg = number("Target recall, default 0.9; higher: more reviews.", 0.7, 0.99)
 	newPerDayArg = integer("New cards a day, default 20.", 0, 1000)
@@ -313,10 +318,11 @@ var catalog = []ToolDef{
 	{
 		Name: ToolDeleteDeck, Title: "Delete deck",
 		Sets:         []string{ToolsetLibrary},
-		Description:  "Move a deck and its cards to the trash for 30 days (restore_items undoes). Confirm with the user first.",
-		InputSchema:  raw(object(schema{"deckId": deckIDArg, "dryRun": dryRunArg}, "deckId")),
+		Description:  "Move a deck and its cards to the trash for 30 days (restore_items undoes).",
+		InputSchema:  raw(object(schema{"deckId": deckIDArg, "dryRun": dryRunArg, ConfirmArg: confirmArg}, "deckId")),
 		ResultSchema: raw(object(schema{"id": strOut, "deleted": boolOut, "cardsDeleted": intOut, "dryRun": boolOut}, "id", "deleted", "cardsDeleted")),
 		Annotations:  destructive, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "deck.delete",
+		Confirm: ConfirmDeckCards,
 	},
 	{
 		Name: ToolAddCards, Title: "Add cards",
@@ -343,21 +349,25 @@ var catalog = []ToolDef{
 				"suspended": boolean("true: hidden from study."),
 				"deckId":    id("Move to this deck."),
 			}, "id"), "One change per card."), "minItems", 1, "maxItems", MaxBulkItems),
-			"dryRun": dryRunArg,
+			"dryRun":   dryRunArg,
+			ConfirmArg: confirmArg,
 		}, "updates")),
 		ResultSchema: raw(bulkOut([]string{"existingId"}, "dryRun", "changes")),
 		Annotations:  idempotent, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "cards.update",
+		Confirm: ConfirmUpdateCards,
 	},
 	{
 		Name: ToolDeleteCards, Title: "Delete cards",
 		Sets:        []string{ToolsetLibrary},
 		Description: "Move cards to the trash for 30 days (restore_items undoes). Outcome per item: deleted, not_found or duplicate (repeated id).",
 		InputSchema: raw(object(schema{
-			"cardIds": with(array(id(""), "Card ids."), "minItems", 1, "maxItems", MaxBulkItems),
-			"dryRun":  dryRunArg,
+			"cardIds":  with(array(id(""), "Card ids."), "minItems", 1, "maxItems", MaxBulkItems),
+			"dryRun":   dryRunArg,
+			ConfirmArg: confirmArg,
 		}, "cardIds")),
 		ResultSchema: raw(bulkOut(nil, "dryRun", "changes")),
 		Annotations:  destructive, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "cards.delete",
+		Confirm: ConfirmDeleteCards,
 	},
 	{
 		Name: ToolImportCards, Title: "Import cards",
@@ -491,9 +501,11 @@ var catalog = []ToolDef{
 			"reset":        boolean("Forget the cards: back to new."),
 			"keepInterval": boolean("Keep the interval."),
 			"dryRun":       dryRunArg,
+			ConfirmArg:     confirmArg,
 		}, "cardIds")),
 		ResultSchema: raw(bulkOut(nil, "dryRun", "changes")),
 		Annotations:  idempotent, Scopes: []Scope{ScopeStudyWrite}, Mutates: true, AuditAction: "cards.reschedule",
+		Confirm:      ConfirmRescheduleCards,
 		ExactlyOneOf: []string{"dueDate", "days", "reset"},
 	},
 	{

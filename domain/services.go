@@ -47,6 +47,7 @@ type Services struct {
 	Purge       *background.PurgeService
 	Trash       *library.TrashService
 	Undo        *study.UndoService
+	Confirm     *identity.ConfirmService
 }
 
 // NewServices builds every service. blobs may be nil when media uploads
@@ -79,6 +80,7 @@ func NewServices(store ports.Database, blobs ports.BlobStore, clock ports.Clock,
 		Export:      exchange.NewExportService(d),
 		Purge:       &background.PurgeService{Deps: d},
 		Trash:       &library.TrashService{Deps: d},
+		Confirm:     &identity.ConfirmService{Deps: d},
 	}
 	svc.Import = exchange.NewImportService(d, svc.Media, svc.Cards, svc.Jobs)
 	svc.Undo = &study.UndoService{Deps: d, Cards: svc.Cards, Decks: svc.Decks, Notes: svc.Notes, Trash: svc.Trash, Settings: svc.Settings}

@@ -36,13 +36,16 @@ const (
 	// their registration time: no grant was ever made to them and no
 	// authorization code is outstanding.
 	ExpiringOAuthClients Expiring = "oauth_clients"
+	// ExpiringConfirmations are confirmations of agents' calls past their
+	// expiry (contracts.ConfirmTTL after the call asked).
+	ExpiringConfirmations Expiring = "confirmations"
 )
 
 // ExpiringKinds lists every kind of expiring row.
 var ExpiringKinds = []Expiring{
 	ExpiringStudySessions, ExpiringWebSessions, ExpiringIdempotencyKeys,
 	ExpiringUploadIntents, ExpiringOAuthCodes, ExpiringOAuthTokens, ExpiringChangeRecords,
-	ExpiringSignupLinks, ExpiringOAuthClients,
+	ExpiringSignupLinks, ExpiringOAuthClients, ExpiringConfirmations,
 }
 
 // ExpiryStore deletes rows whose time is over, a few at a time, for the

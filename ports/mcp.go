@@ -121,4 +121,10 @@ type McpServices interface {
 	WriteAudit(ctx context.Context, e contracts.AuditEvent) error
 	// Exposure returns the acting account's exposure settings, read at call time.
 	Exposure(ctx context.Context) (contracts.ExposureSettings, error)
+	// AskConfirm stores a pending confirmation of the acting user's call
+	// (ConfirmService.Ask).
+	AskConfirm(ctx context.Context, req contracts.ConfirmRequest) (contracts.Confirmation, error)
+	// UseConfirm spends an answered confirmation on the retry of its call
+	// (ConfirmService.Use).
+	UseConfirm(ctx context.Context, id string, req contracts.ConfirmRequest) (contracts.ConfirmState, error)
 }

@@ -50,6 +50,10 @@ type OAuthService interface {
 	// ListGrants lists the acting person's live grants, newest first.
 	// Forbidden unless the principal is a web session.
 	ListGrants(ctx context.Context) ([]contracts.OAuthGrant, error)
+	// SetGrantTrusted marks one of the acting person's grants trusted (its
+	// calls skip the person's confirmation of big calls) or not. Not found
+	// when absent or another user's.
+	SetGrantTrusted(ctx context.Context, grantID string, trusted bool) error
 	// RevokeGrant revokes one of the acting person's grants and every
 	// token issued under it. Not found when absent; forbidden unless the
 	// principal is a web session.
@@ -130,6 +134,9 @@ type OAuthStore interface {
 	GrantByID(ctx context.Context, id string) (OAuthGrantRow, error)
 	// ListGrants returns a user's unrevoked grants, newest first.
 	ListGrants(ctx context.Context, userID string) ([]OAuthGrantRow, error)
+	// SetGrantTrusted marks a user's grant trusted (its calls skip the
+	// person's confirmation) or not. Not found when absent or another user's.
+	SetGrantTrusted(ctx context.Context, userID, id string, trusted bool) error
 	// RevokeGrant sets a grant's RevokedAt if not yet set. Not found when
 	// absent or another user's.
 	RevokeGrant(ctx context.Context, userID, id string, at time.Time) error

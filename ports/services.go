@@ -269,6 +269,10 @@ type KeyService interface {
 	ListKeys(ctx context.Context) ([]contracts.APIKeyView, error)
 	// RevokeKey revokes a key. Not found when absent or another user's.
 	RevokeKey(ctx context.Context, keyID string) error
+	// SetKeyTrusted marks a key trusted (its calls skip the person's
+	// confirmation of big calls) or not. Not found when absent or another
+	// user's.
+	SetKeyTrusted(ctx context.Context, keyID string, trusted bool) error
 	// Authenticate checks a presented key and returns its principal. It
 	// needs no principal in ctx. Unauthenticated for a malformed, unknown,
 	// wrong, expired or revoked key, with a message that never echoes it.

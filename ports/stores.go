@@ -142,6 +142,7 @@ type Stores interface {
 	ImportStages() ImportStageStore
 	NoteTypes() NoteTypeStore
 	Changes() ChangeStore
+	Confirmations() ConfirmationStore
 }
 
 // UserStore keeps accounts.
@@ -650,6 +651,9 @@ type APIKeyStore interface {
 	RevokeKey(ctx context.Context, userID, id string, at time.Time) error
 	// TouchKey records a use. Not found for a missing key.
 	TouchKey(ctx context.Context, id string, at time.Time) error
+	// SetKeyTrusted marks a user's key trusted (its calls skip the
+	// person's confirmation) or not. Not found when absent or another user's.
+	SetKeyTrusted(ctx context.Context, userID, id string, trusted bool) error
 }
 
 // WebSessionRow is a web session or a one-time sign-in link, stored by the

@@ -38,6 +38,8 @@ var expiryDeletes = map[ports.Expiring]string{
 (SELECT id FROM change_records WHERE expires_at < $1 LIMIT $2)`,
 	ports.ExpiringSignupLinks: `DELETE FROM signup_links WHERE hash IN
 (SELECT hash FROM signup_links WHERE expires_at < $1 LIMIT $2)`,
+	ports.ExpiringConfirmations: `DELETE FROM confirmations WHERE hash IN
+(SELECT hash FROM confirmations WHERE expires_at < $1 LIMIT $2)`,
 	// A client is used once a grant names it (revoked or not) or a code is
 	// outstanding; the outer statement checks again, so a client that gets
 	// its first code while the batch is picked stays.

@@ -9,10 +9,10 @@ import (
 	"github.com/takhtabush/takhtabush/ports"
 )
 
-const keyCols = `id, user_id, name, scopes, hint, hash, created_at, expires_at, last_used_at, revoked_at`
+const keyCols = `id, user_id, name, scopes, hint, hash, created_at, expires_at, last_used_at, revoked_at, trusted`
 
 // keyColsK is keyCols of the api_keys row aliased k.
-const keyColsK = `k.id, k.user_id, k.name, k.scopes, k.hint, k.hash, k.created_at, k.expires_at, k.last_used_at, k.revoked_at`
+const keyColsK = `k.id, k.user_id, k.name, k.scopes, k.hint, k.hash, k.created_at, k.expires_at, k.last_used_at, k.revoked_at, k.trusted`
 
 // CreateKey inserts a key. Conflict on a duplicate id; not found when the
 // user does not exist.
@@ -21,8 +21,8 @@ func (s keyStore) CreateKey(ctx context.Context, k ports.APIKeyRow) error {
 	if err != nil {
 		return contracts.Internal(err)
 	}
-	res, err := s.exec(ctx, `INSERT INTO api_keys (`+keyCols+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT DO NOTHING`,
-		k.ID, k.UserID, k.Name, scopes, k.Hint, k.Hash, ms(k.CreatedAt), msPtr(k.ExpiresAt), msPtr(k.LastUsedAt), msPtr(k.RevokedAt))
+	res, err := s.exec(ctx, `INSERT INTO api_keys (`+keyCols+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT DO NOTHING`,
+		k.ID, k.UserID, k.Name, scopes, k.Hint, k.Hash, ms(k.CreatedAt), msPtr(k.ExpiresAt), msPtr(k.LastUsedAt), msPtr(k.RevokedAt), k.Trusted)
 	if err != nil {
 		return s.fail(ctx, err, "create key", failMsgs{fk: "user not found"})
 	}
@@ -72,7 +72,7 @@ func scanKey(sc interface{ Scan(...any) error }, more ...any) (ports.APIKeyRow, 
 	var scopes string
 	var created int64
 	var expires, used, revoked sql.NullInt64
-	if err := sc.Scan(append([]any{&k.ID, &k.UserID, &k.Name, &scopes, &k.Hint, &k.Hash, &created, &expires, &used, &revoked}, more...)...); err != nil {
+	if err := sc.Scan(append([]any{&k.ID, &k.UserID, &k.Name, &scopes, &k.Hint, &k.Hash, &created, &expires, &used, &revoked, &k.Trusted}, more...)...); err != nil {
 		return k, err
 	}
 	list, err := parseStrings(scopes)
@@ -96,10 +96,11 @@ func (s keyStore) KeyByID(ctx context.Context, id string) (ports.APIKeyRow, erro
 		readOnly sql.NullBool
 		tools    sql.NullString
 		sets     sql.NullString
+		confirm  sql.NullString
 		updated  sql.NullInt64
 	)
-	k, err := scanKey(s.q.QueryRowContext(ctx, `SELECT `+keyColsK+`, x.read_only, x.disabled_tools, x.toolsets, x.updated_at
-FROM api_keys k LEFT JOIN exposure_settings x ON x.user_id = k.user_id WHERE k.id = $1`, id), &readOnly, &tools, &sets, &updated)
+	k, err := scanKey(s.q.QueryRowContext(ctx, `SELECT `+keyColsK+`, x.read_only, x.disabled_tools, x.toolsets, x.confirm, x.updated_at
+FROM api_keys k LEFT JOIN exposure_settings x ON x.user_id = k.user_id WHERE k.id = $1`, id), &readOnly, &tools, &sets, &confirm, &updated)
 	if errNoRows(err) {
 		return ports.APIKeyRow{}, notFound("API key")
 	}
@@ -108,7 +109,7 @@ FROM api_keys k LEFT JOIN exposure_settings x ON x.user_id = k.user_id WHERE k.i
 	}
 	e := contracts.ExposureSettings{} // the zero value when never set, as GetExposure
 	if updated.Valid {
-		if e, err = exposureRow(readOnly.Bool, tools.String, sets.String, updated.Int64); err != nil {
+		if e, err = exposureRow(readOnly.Bool, tools.String, sets.String, confirm.String, updated.Int64); err != nil {
 			return ports.APIKeyRow{}, s.s.wrap(ctx, err, "get key")
 		}
 	}
@@ -142,6 +143,20 @@ func (s keyStore) ListKeys(ctx context.Context, userID string) ([]ports.APIKeyRo
 func (s keyStore) RevokeKey(ctx context.Context, userID, id string, at time.Time) error {
 	res, err := s.exec(ctx, `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $3) WHERE user_id = $1 AND id = $2`, userID, id, ms(at))
 	n, err := s.affected(ctx, res, err, "revoke key")
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return notFound("API key")
+	}
+	return nil
+}
+
+// SetKeyTrusted marks a user's key trusted or not. Not found when absent
+// or another user's.
+func (s keyStore) SetKeyTrusted(ctx context.Context, userID, id string, trusted bool) error {
+	res, err := s.exec(ctx, `UPDATE api_keys SET trusted = $3 WHERE user_id = $1 AND id = $2`, userID, id, trusted)
+	n, err := s.affected(ctx, res, err, "trust key")
 	if err != nil {
 		return err
 	}

@@ -143,7 +143,7 @@ func (s oauthStore) SetCodeGrant(ctx context.Context, hash []byte, grantID strin
 	return nil
 }
 
-const grantCols = `id, user_id, client_id, client_name, client_kind, resource, scopes, created_at, last_used_at, revoked_at`
+const grantCols = `id, user_id, client_id, client_name, client_kind, resource, scopes, created_at, last_used_at, revoked_at, trusted`
 
 // CreateGrant inserts a grant. Not found when the user does not exist.
 func (s oauthStore) CreateGrant(ctx context.Context, g ports.OAuthGrantRow) error {
@@ -151,8 +151,8 @@ func (s oauthStore) CreateGrant(ctx context.Context, g ports.OAuthGrantRow) erro
 	if err != nil {
 		return contracts.Internal(err)
 	}
-	_, err = s.exec(ctx, `INSERT INTO oauth_grants (`+grantCols+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-		g.ID, g.UserID, g.ClientID, g.ClientName, string(g.ClientKind), g.Resource, scopes, ms(g.CreatedAt), msPtr(g.LastUsedAt), msPtr(g.RevokedAt))
+	_, err = s.exec(ctx, `INSERT INTO oauth_grants (`+grantCols+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+		g.ID, g.UserID, g.ClientID, g.ClientName, string(g.ClientKind), g.Resource, scopes, ms(g.CreatedAt), msPtr(g.LastUsedAt), msPtr(g.RevokedAt), g.Trusted)
 	return s.fail(ctx, err, "create oauth grant", failMsgs{fk: "user not found", unique: "a grant with this id already exists"})
 }
 
@@ -162,7 +162,7 @@ func scanGrant(sc interface{ Scan(...any) error }, extra ...any) (ports.OAuthGra
 	var kind, scopes string
 	var created int64
 	var used, revoked sql.NullInt64
-	dest := append([]any{&g.ID, &g.UserID, &g.ClientID, &g.ClientName, &kind, &g.Resource, &scopes, &created, &used, &revoked}, extra...)
+	dest := append([]any{&g.ID, &g.UserID, &g.ClientID, &g.ClientName, &kind, &g.Resource, &scopes, &created, &used, &revoked, &g.Trusted}, extra...)
 	if err := sc.Scan(dest...); err != nil {
 		return g, err
 	}
@@ -223,6 +223,20 @@ func (s oauthStore) RevokeGrant(ctx context.Context, userID, id string, at time.
 	return nil
 }
 
+// SetGrantTrusted marks a user's grant trusted or not. Not found when
+// absent or another user's.
+func (s oauthStore) SetGrantTrusted(ctx context.Context, userID, id string, trusted bool) error {
+	res, err := s.exec(ctx, `UPDATE oauth_grants SET trusted = $3 WHERE user_id = $1 AND id = $2`, userID, id, trusted)
+	n, err := s.affected(ctx, res, err, "trust oauth grant")
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return notFound("grant")
+	}
+	return nil
+}
+
 // TouchGrant records a use; the last-used time only moves forward.
 func (s oauthStore) TouchGrant(ctx context.Context, id string, at time.Time) error {
 	res, err := s.exec(ctx, `UPDATE oauth_grants SET last_used_at = CASE WHEN last_used_at IS NULL OR last_used_at < $2 THEN $2 ELSE last_used_at END
@@ -255,7 +269,7 @@ func (s oauthStore) TokenByHash(ctx context.Context, kind ports.OAuthTokenKind, 
 	var created, expires int64
 	var used, revoked sql.NullInt64
 	g, err := scanGrant(s.q.QueryRowContext(ctx, `SELECT g.id, g.user_id, g.client_id, g.client_name, g.client_kind, g.resource, g.scopes,
-g.created_at, g.last_used_at, g.revoked_at, t.scopes, t.created_at, t.expires_at, t.used_at, t.revoked_at
+g.created_at, g.last_used_at, g.revoked_at, g.trusted, t.scopes, t.created_at, t.expires_at, t.used_at, t.revoked_at
 FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id WHERE t.hash = $1 AND t.kind = $2`, hash, string(kind)),
 		&scopes, &created, &expires, &used, &revoked)
 	if errNoRows(err) {

@@ -36,6 +36,7 @@ func (s *ExposureService) Exposure(ctx context.Context) (contracts.ExposureSetti
 // stored choice of default toolsets (so a change of read-only mode or
 // switches from a client that knows nothing of toolsets does not reset
 // it); given, it is checked and stored as ChooseToolsets returns it.
+// Confirm nil keeps the account's thresholds too.
 func (s *ExposureService) SetExposure(ctx context.Context, e contracts.ExposureSettings) (contracts.ExposureSettings, error) {
 	p, err := kernel.Actor(ctx)
 	if err != nil {
@@ -62,19 +63,31 @@ func (s *ExposureService) SetExposure(ctx context.Context, e contracts.ExposureS
 			return contracts.ExposureSettings{}, err
 		}
 	}
+	if e.Confirm != nil {
+		if err := e.Confirm.Valid(); err != nil {
+			return contracts.ExposureSettings{}, err
+		}
+		th := *e.Confirm
+		out.Confirm = &th
+	}
 	err = s.Store.InTx(ctx, func(tx ports.Stores) error {
-		if e.Toolsets == nil {
+		if e.Toolsets == nil || e.Confirm == nil {
 			old, err := tx.Exposure().GetExposure(ctx, p.UserID)
 			if err != nil {
 				return kernel.Fail(err)
 			}
-			out.Toolsets = old.Toolsets
+			if e.Toolsets == nil {
+				out.Toolsets = old.Toolsets
+			}
+			if e.Confirm == nil {
+				out.Confirm = old.Confirm
+			}
 		}
 		if err := tx.Exposure().PutExposure(ctx, p.UserID, out); err != nil {
 			return kernel.Fail(err)
 		}
 		return kernel.RecordEvent(ctx, tx, s.IDs, out.UpdatedAt, p, contracts.AuditSetExposure,
-			map[string]any{"readOnly": out.ReadOnly, "disabledTools": out.DisabledTools, "toolsets": out.ToolsetsOrDefault()})
+			map[string]any{"readOnly": out.ReadOnly, "disabledTools": out.DisabledTools, "toolsets": out.ToolsetsOrDefault(), "confirm": out.ConfirmOrDefault()})
 	})
 	if err != nil {
 		return contracts.ExposureSettings{}, err

@@ -158,6 +158,24 @@ func (s *KeyService) RevokeKey(ctx context.Context, keyID string) error {
 	})
 }
 
+// SetKeyTrusted marks one of the person's keys trusted (its calls skip
+// the person's confirmation of big calls) or not. Not found when absent
+// or another user's.
+func (s *KeyService) SetKeyTrusted(ctx context.Context, keyID string, trusted bool) error {
+	p, err := keyManager(ctx)
+	if err != nil {
+		return err
+	}
+	if !kernel.PlausibleID(keyID) {
+		return kernel.NotFound("API key", keyID)
+	}
+	err = s.Store.Keys().SetKeyTrusted(ctx, p.UserID, keyID, trusted)
+	if contracts.IsKind(err, contracts.KindNotFound) {
+		return kernel.NotFound("API key", keyID)
+	}
+	return kernel.Fail(err)
+}
+
 // Authenticate checks a presented key and returns its principal. Every
 // failure is the same unauthenticated error, which never echoes the key.
 func (s *KeyService) Authenticate(ctx context.Context, key string) (contracts.Principal, error) {
@@ -185,7 +203,7 @@ func (s *KeyService) Authenticate(ctx context.Context, key string) (contracts.Pr
 		_ = s.Store.Keys().TouchKey(ctx, row.ID, now)
 	}
 	return contracts.Principal{UserID: row.UserID, Scopes: row.Scopes, CredentialKind: contracts.CredentialAPIKey, CredentialID: row.ID,
-		Exposure: row.Exposure}, nil
+		Trusted: row.Trusted, Exposure: row.Exposure}, nil
 }
 
 // parseKey splits "tbk_<id>_<secret>"; ids never contain '_', secrets may.

@@ -565,7 +565,8 @@ func (s *OAuthService) Authenticate(ctx context.Context, accessToken, resource s
 	if grant.LastUsedAt == nil || now.Sub(*grant.LastUsedAt) >= oauthTouchInterval {
 		_ = s.store.OAuth().TouchGrant(ctx, grant.ID, now)
 	}
-	return contracts.Principal{UserID: grant.UserID, Scopes: slices.Clone(tok.Scopes), CredentialKind: contracts.CredentialOAuth, CredentialID: grant.ClientID}, nil
+	return contracts.Principal{UserID: grant.UserID, Scopes: slices.Clone(tok.Scopes), CredentialKind: contracts.CredentialOAuth, CredentialID: grant.ClientID,
+		Trusted: grant.Trusted}, nil
 }
 
 // ListGrants lists the acting person's live grants.
@@ -605,6 +606,24 @@ func (s *OAuthService) RevokeGrant(ctx context.Context, grantID string) error {
 		}
 		return kernel.RecordEvent(ctx, tx, s.ids, now, p, contracts.AuditRevokeGrant, map[string]any{"grantId": grantID}, grantID)
 	})
+}
+
+// SetGrantTrusted marks one of the person's grants trusted (its calls
+// skip the person's confirmation of big calls) or not. Not found when
+// absent or another user's.
+func (s *OAuthService) SetGrantTrusted(ctx context.Context, grantID string, trusted bool) error {
+	p, err := webPerson(ctx)
+	if err != nil {
+		return err
+	}
+	if !kernel.PlausibleID(grantID) {
+		return kernel.NotFound("connected app", grantID)
+	}
+	err = s.store.OAuth().SetGrantTrusted(ctx, p.UserID, grantID, trusted)
+	if contracts.IsKind(err, contracts.KindNotFound) {
+		return kernel.NotFound("connected app", grantID)
+	}
+	return kernel.Fail(err)
 }
 
 // PurgeExpired deletes codes and tokens that expired more than a day ago

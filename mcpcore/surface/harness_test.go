@@ -62,10 +62,14 @@ type txKey struct{}
 func inTx(ctx context.Context) bool { return ctx.Value(txKey{}) != nil }
 
 // exposure makes every Exposure read return s. The fixture's account
-// chose every toolset unless s names some.
+// chose every toolset unless s names some, and asks for no confirmation
+// unless s sets thresholds (the confirmation tests do).
 func (f *fixture) exposure(s contracts.ExposureSettings) {
 	if s.Toolsets == nil {
 		s.Toolsets = []string{contracts.ToolsetsAll}
+	}
+	if s.Confirm == nil {
+		s.Confirm = &contracts.ConfirmThresholds{}
 	}
 	f.svc.EXPECT().Exposure(gomock.Any()).Return(s, nil).AnyTimes()
 }

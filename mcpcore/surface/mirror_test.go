@@ -16,7 +16,7 @@ import (
 // output schema describes (so an entry bound to another tool's method fails).
 func TestMirror(t *testing.T) {
 	port := reflect.TypeFor[ports.McpServices]()
-	nonTool := map[string]bool{"WriteAudit": true, "Exposure": true, "Atomic": true, "SubmitJob": true}
+	nonTool := map[string]bool{"WriteAudit": true, "Exposure": true, "Atomic": true, "SubmitJob": true, "AskConfirm": true, "UseConfirm": true}
 	methods := map[string]reflect.Method{}
 	for i := range port.NumMethod() {
 		m := port.Method(i)

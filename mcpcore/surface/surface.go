@@ -213,6 +213,11 @@ func (s *Tools) handler(def contracts.ToolDef) mcpcore.ToolHandler {
 					"the account has switched off %s for agents, so %s cannot start one; pass an existing sessionId", w.Name, def.MutatesWith)), nil
 			}
 		}
+		args, gated, err := s.confirmGate(ctx, def, req, run)
+		if err != nil || gated != nil {
+			return gated, err
+		}
+		req.Arguments = args
 		if req.WantsProgress() {
 			// A long job's tools wait for it while the request is open
 			// and pass its progress on.
@@ -222,7 +227,6 @@ func (s *Tools) handler(def contracts.ToolDef) mcpcore.ToolHandler {
 		}
 		var (
 			out      any
-			err      error
 			ev       contracts.AuditEvent
 			auditErr error
 			written  bool // the audit row went into the mutation's transaction

@@ -120,6 +120,45 @@ func (c *MockMcpServicesAddNotesCall) DoAndReturn(f func(context.Context, contra
 	return c
 }
 
+// AskConfirm mocks base method.
+func (m *MockMcpServices) AskConfirm(ctx context.Context, req contracts.ConfirmRequest) (contracts.Confirmation, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "AskConfirm", ctx, req)
+	ret0, _ := ret[0].(contracts.Confirmation)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// AskConfirm indicates an expected call of AskConfirm.
+func (mr *MockMcpServicesMockRecorder) AskConfirm(ctx, req any) *MockMcpServicesAskConfirmCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "AskConfirm", reflect.TypeOf((*MockMcpServices)(nil).AskConfirm), ctx, req)
+	return &MockMcpServicesAskConfirmCall{Call: call}
+}
+
+// MockMcpServicesAskConfirmCall wrap *gomock.Call
+type MockMcpServicesAskConfirmCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockMcpServicesAskConfirmCall) Return(arg0 contracts.Confirmation, arg1 error) *MockMcpServicesAskConfirmCall {
+	c.Call = c.Call.Return(arg0, arg1)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockMcpServicesAskConfirmCall) Do(f func(context.Context, contracts.ConfirmRequest) (contracts.Confirmation, error)) *MockMcpServicesAskConfirmCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockMcpServicesAskConfirmCall) DoAndReturn(f func(context.Context, contracts.ConfirmRequest) (contracts.Confirmation, error)) *MockMcpServicesAskConfirmCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
 // Atomic mocks base method.
 func (m *MockMcpServices) Atomic(ctx context.Context, fn func(context.Context) error) error {
 	m.ctrl.T.Helper()
@@ -1480,6 +1519,45 @@ func (c *MockMcpServicesUpdateSettingsCall) Do(f func(context.Context, contracts
 
 // DoAndReturn rewrite *gomock.Call.DoAndReturn
 func (c *MockMcpServicesUpdateSettingsCall) DoAndReturn(f func(context.Context, contracts.UpdateSettingsArgs) (contracts.AccountSettings, error)) *MockMcpServicesUpdateSettingsCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
+// UseConfirm mocks base method.
+func (m *MockMcpServices) UseConfirm(ctx context.Context, id string, req contracts.ConfirmRequest) (contracts.ConfirmState, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "UseConfirm", ctx, id, req)
+	ret0, _ := ret[0].(contracts.ConfirmState)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// UseConfirm indicates an expected call of UseConfirm.
+func (mr *MockMcpServicesMockRecorder) UseConfirm(ctx, id, req any) *MockMcpServicesUseConfirmCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "UseConfirm", reflect.TypeOf((*MockMcpServices)(nil).UseConfirm), ctx, id, req)
+	return &MockMcpServicesUseConfirmCall{Call: call}
+}
+
+// MockMcpServicesUseConfirmCall wrap *gomock.Call
+type MockMcpServicesUseConfirmCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockMcpServicesUseConfirmCall) Return(arg0 contracts.ConfirmState, arg1 error) *MockMcpServicesUseConfirmCall {
+	c.Call = c.Call.Return(arg0, arg1)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockMcpServicesUseConfirmCall) Do(f func(context.Context, string, contracts.ConfirmRequest) (contracts.ConfirmState, error)) *MockMcpServicesUseConfirmCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockMcpServicesUseConfirmCall) DoAndReturn(f func(context.Context, string, contracts.ConfirmRequest) (contracts.ConfirmState, error)) *MockMcpServicesUseConfirmCall {
 	c.Call = c.Call.DoAndReturn(f)
 	return c
 }

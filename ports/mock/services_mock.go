@@ -1541,6 +1541,44 @@ func (c *MockKeyServiceRevokeKeyCall) DoAndReturn(f func(context.Context, string
 	return c
 }
 
+// SetKeyTrusted mocks base method.
+func (m *MockKeyService) SetKeyTrusted(ctx context.Context, keyID string, trusted bool) error {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "SetKeyTrusted", ctx, keyID, trusted)
+	ret0, _ := ret[0].(error)
+	return ret0
+}
+
+// SetKeyTrusted indicates an expected call of SetKeyTrusted.
+func (mr *MockKeyServiceMockRecorder) SetKeyTrusted(ctx, keyID, trusted any) *MockKeyServiceSetKeyTrustedCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "SetKeyTrusted", reflect.TypeOf((*MockKeyService)(nil).SetKeyTrusted), ctx, keyID, trusted)
+	return &MockKeyServiceSetKeyTrustedCall{Call: call}
+}
+
+// MockKeyServiceSetKeyTrustedCall wrap *gomock.Call
+type MockKeyServiceSetKeyTrustedCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockKeyServiceSetKeyTrustedCall) Return(arg0 error) *MockKeyServiceSetKeyTrustedCall {
+	c.Call = c.Call.Return(arg0)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockKeyServiceSetKeyTrustedCall) Do(f func(context.Context, string, bool) error) *MockKeyServiceSetKeyTrustedCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockKeyServiceSetKeyTrustedCall) DoAndReturn(f func(context.Context, string, bool) error) *MockKeyServiceSetKeyTrustedCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
 // MockExposureService is a mock of ExposureService interface.
 type MockExposureService struct {
 	ctrl     *gomock.Controller

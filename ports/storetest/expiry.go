@@ -81,6 +81,11 @@ func testExpiry(t *testing.T, f *fixture) {
 		must(t, f.s.WebSessions().CreateSignupLink(f.ctx, ports.SignupLinkRow{Hash: []byte{'s', byte(i)}, Email: "new@example.com",
 			CreatedAt: exp.Add(-15 * time.Minute), ExpiresAt: exp}))
 	}
+	for i, exp := range []time.Time{old, live} {
+		must(t, f.s.Confirmations().CreateConfirmation(f.ctx, ports.ConfirmationRow{Hash: []byte{'c', byte(i)}, UserID: a, ArgsHash: []byte{1},
+			Confirmation: contracts.Confirmation{Tool: contracts.ToolDeleteDeck, State: contracts.ConfirmPending,
+				CreatedAt: exp.Add(-contracts.ConfirmTTL), ExpiresAt: exp}}))
+	}
 	// Registered clients: one never used (goes), one a grant names, one
 	// with an outstanding code, one registered after the time (stay).
 	for _, c := range []struct {
@@ -108,6 +113,7 @@ func testExpiry(t *testing.T, f *fixture) {
 		ports.ExpiringChangeRecords:   2, // a's and b's old ones
 		ports.ExpiringSignupLinks:     1,
 		ports.ExpiringOAuthClients:    1, // the one never used
+		ports.ExpiringConfirmations:   1,
 	}
 	e := f.s.Expiry()
 	for _, what := range ports.ExpiringKinds {

@@ -82,6 +82,7 @@ func TestStore(t *testing.T, open func(t *testing.T) ports.Database) {
 		{"SessionReviewsAndUndo", testSessionReviewsAndUndo},
 		{"APIKeys", testAPIKeys},
 		{"KeyCap", testKeyCap},
+		{"Confirmations", testConfirmations},
 		{"WebSessions", testWebSessions},
 		{"Exposure", testExposure},
 		{"Settings", testSettings},

@@ -25,6 +25,7 @@ type Services struct {
 	Trash    ports.TrashService
 	Import   ports.ImportService
 	Undo     ports.UndoService
+	Confirm  ports.ConfirmService
 	// Tx runs a mutation and its audit row in one transaction; nil runs
 	// them one after the other.
 	Tx ports.TxRunner
@@ -272,4 +273,14 @@ func (b *Binding) ImportPackage(ctx context.Context, args contracts.ImportPackag
 // ExportDeck implements ports.McpServices.
 func (b *Binding) ExportDeck(ctx context.Context, args contracts.ExportDeckArgs) (contracts.ExportLink, error) {
 	return b.svc.Export.ExportDeck(ctx, args)
+}
+
+// AskConfirm implements ports.McpServices.
+func (b *Binding) AskConfirm(ctx context.Context, req contracts.ConfirmRequest) (contracts.Confirmation, error) {
+	return b.svc.Confirm.Ask(ctx, req)
+}
+
+// UseConfirm implements ports.McpServices.
+func (b *Binding) UseConfirm(ctx context.Context, id string, req contracts.ConfirmRequest) (contracts.ConfirmState, error) {
+	return b.svc.Confirm.Use(ctx, id, req)
 }

@@ -24,6 +24,8 @@ type AccountServices struct {
 	Cards ports.CardService
 	Notes ports.NoteService
 	Undo  ports.UndoService
+	// Confirm answers agents' calls that wait for the person's yes.
+	Confirm ports.ConfirmService
 }
 
 // AccountPages serve `/`, /stats, /audit and /settings/…: every handler
@@ -52,6 +54,8 @@ func NewAccountPages(site *Site, a *auth.Authenticator, svc AccountServices, mcp
 //	GET  /audit                         the audit trail, filtered and paged, with Undo on undoable rows
 //	GET  /audit/undo?credential=&since=  preview undoing everything a key or app did since a day
 //	POST /audit/undo                    undo one operation, or that (as undo_changes)
+//	GET  /confirm/{id}, POST …           an agent's call waiting for the person's yes: preview, approve or decline
+//	POST /settings/keys/{id}/trust      mark a key trusted (its calls skip confirmation) or not
 //	GET  /settings                      → /settings/keys
 //	GET  /settings/keys, POST …         API keys: list, mint (→ ?new=ID, the secret shown once)
 //	GET  /settings/keys/{id}/revoke     revoke a key, after a confirmation
@@ -82,6 +86,9 @@ func (p *AccountPages) Register(mux Router) {
 	mux.Handle("POST /settings/keys", s.Page(p.mintKey))
 	mux.Handle("GET /settings/keys/{id}/revoke", s.Page(p.confirmRevoke))
 	mux.Handle("POST /settings/keys/{id}/revoke", s.Page(p.revokeKey))
+	mux.Handle("POST /settings/keys/{id}/trust", s.Page(p.trustKey))
+	mux.Handle("GET /confirm/{id}", s.Page(p.confirmCall))
+	mux.Handle("POST /confirm/{id}", s.Page(p.answerCall))
 	mux.Handle("GET /settings/agents", s.Page(p.agents))
 	mux.Handle("POST /settings/agents", s.Page(p.saveAgents))
 	mux.Handle("GET /settings/day", s.Page(p.day))
@@ -130,6 +137,8 @@ func flash(r *http.Request) string {
 	switch r.URL.Query().Get("done") {
 	case "revoked":
 		return "The key is revoked: agents using it are refused from now on."
+	case "trusted":
+		return "Saved. The key's next call follows it."
 	case "saved":
 		return "Saved. Agents see the change on their next call."
 	case "saved-day":

@@ -42,14 +42,17 @@ type agentsPage struct {
 	Lean     string // the lean default's set titles, for an account that never chose
 	// Groups are the tools by toolset (each tool under its first set), in
 	// the toolsets' order.
-	Groups      []toolGroup
+	Groups []toolGroup
+	// Confirm are the thresholds past which an agent's call waits for
+	// the person's yes.
+	Confirm     []confirmField
 	MCPURL      string
 	Placeholder string
 	Clients     []ClientConfig
 }
 
 func (p *AccountPages) agentsData(e contracts.ExposureSettings) agentsPage {
-	ap := agentsPage{ReadOnly: e.ReadOnly, MCPURL: p.mcpURL, Placeholder: KeyPlaceholder, Clients: ClientConfigs(p.mcpURL, KeyPlaceholder)}
+	ap := agentsPage{ReadOnly: e.ReadOnly, Confirm: confirmInputs(e), MCPURL: p.mcpURL, Placeholder: KeyPlaceholder, Clients: ClientConfigs(p.mcpURL, KeyPlaceholder)}
 	sets := e.ToolsetsOrDefault()
 	ap.Chosen, ap.AllSets = e.Toolsets != nil, slices.Contains(sets, contracts.ToolsetsAll)
 	group := map[string]int{}
@@ -109,6 +112,12 @@ func (p *AccountPages) saveAgents(w http.ResponseWriter, r *http.Request, v View
 	on := r.PostForm["tool"]
 	e := contracts.ExposureSettings{ReadOnly: r.PostFormValue("readOnly") == "on", DisabledTools: []string{},
 		Toolsets: append([]string{}, r.PostForm["toolset"]...)}
+	th, err := parseThresholds(r)
+	if err != nil {
+		p.site.Fail(w, r, v, err)
+		return
+	}
+	e.Confirm = th
 	if len(e.Toolsets) == 0 {
 		p.site.Fail(w, r, v, contracts.Errorf(contracts.KindInvalid, "Tick at least one toolset, or every tool, for agents to get by default."))
 		return
