@@ -131,6 +131,13 @@ func TestBrowserOfflineReviews(t *testing.T) {
 			b.click(fmt.Sprintf("button[value=%q]", r))
 			b.waitJS("the next card", fmt.Sprintf(`document.querySelector("input[name=cardId]").value !== %q || document.querySelector("#offline-done") !== null`, cards[i]))
 		}
+		// Shift+1 flags a card online; offline it leaves the page as it is.
+		shown := b.attr("input[name=cardId]", "value")
+		b.key("!", false) // chromedp types "!" as Shift+1
+		time.Sleep(300 * time.Millisecond)
+		if got := b.attr("input[name=cardId]", "value"); got != shown || !evalJS[bool](b, `document.querySelector("#offline-status") !== null`) {
+			t.Errorf("offline, Shift+1 left the page (card %s, was %s)", got, shown)
+		}
 		if !sawTypeIn || !sawImage {
 			t.Errorf("among the cards studied offline: a type-in card %v, a picture %v", sawTypeIn, sawImage)
 		}

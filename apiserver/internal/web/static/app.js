@@ -780,6 +780,7 @@ document.addEventListener("DOMContentLoaded", function () {
     if (!e.shiftKey || e.ctrlKey || e.metaKey || e.altKey || !/^Digit[1-7]$/.test(e.code)) return;
     var t = e.target;
     if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable)) return;
+    if (!navigator.onLine || form.closest("[hidden]")) return; // offline: the card shown may not be the form's
     e.preventDefault();
     var n = e.code.slice(5);
     select.value = select.getAttribute("data-flag") === n ? "0" : n;
