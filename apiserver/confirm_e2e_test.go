@@ -115,6 +115,9 @@ func TestConfirmBigCallsByLink(t *testing.T) {
 			t.Fatalf("after Approve the page says %q", text)
 		}
 		b.checkClean("confirm call")
+		if auditRows(t, e, contracts.AuditAnswerCall) != 1 {
+			t.Errorf("the answer wrote %d %s audit rows, want 1", auditRows(t, e, contracts.AuditAnswerCall), contracts.AuditAnswerCall)
+		}
 
 		var del contracts.DeleteResult
 		call(t, cs, contracts.ToolDeleteDeck, with(args, id), &del)
@@ -162,6 +165,9 @@ func TestConfirmBigCallsByLink(t *testing.T) {
 
 		// A trusted key skips confirmation.
 		webForm(t, e, "/settings/keys/"+keyID+"/trust", url.Values{"trusted": {"on"}})
+		if auditRows(t, e, contracts.AuditTrust) != 1 {
+			t.Errorf("trusting the key wrote %d %s audit rows, want 1", auditRows(t, e, contracts.AuditTrust), contracts.AuditTrust)
+		}
 		call(t, cs, contracts.ToolDeleteDeck, args2, &del)
 		if del.CardsDeleted != 2 || deckExists(t, cs, deck2.ID) {
 			t.Fatalf("the trusted key's delete_deck: %+v", del)

@@ -13,6 +13,8 @@ const (
 	AuditExportAccount = "export_account" // the account's data downloaded
 	AuditUndoReview    = "undo_review"    // a study session's last rating undone
 	AuditImportDone    = "import_done"    // an import_package job ended (its report, or why it failed)
+	AuditAnswerCall    = "answer_call"    // the person approved or declined an agent's call waiting for their yes
+	AuditTrust         = "trust"          // an API key or connected app marked trusted (no confirmation) or not
 )
 
 // AuditEventInfo describes an audit event that is not a tool call.
@@ -37,6 +39,8 @@ func AuditEvents() []AuditEventInfo {
 		{AuditExportAccount, "account.export", "Account data exported", true},
 		{AuditUndoReview, "study.undo", "Rating undone", false},
 		{AuditImportDone, "package.import_done", "Import finished", false},
+		{AuditAnswerCall, "agent.answer", "Agent call answered", true},
+		{AuditTrust, "credential.trust", "Key or app trust changed", true},
 	}
 }
 

@@ -91,12 +91,20 @@ func (s *ConfirmService) Answer(ctx context.Context, id string, approve bool) (c
 	if approve {
 		to = contracts.ConfirmApproved
 	}
-	moved, err := s.Store.Confirmations().MoveConfirmation(ctx, row.Hash, contracts.ConfirmPending, to, s.Now())
+	err = s.Store.InTx(ctx, func(tx ports.Stores) error {
+		now := s.Now()
+		moved, err := tx.Confirmations().MoveConfirmation(ctx, row.Hash, contracts.ConfirmPending, to, now)
+		if err != nil {
+			return kernel.Fail(err)
+		}
+		if !moved {
+			return contracts.Errorf(contracts.KindConflict, "this call was answered already")
+		}
+		return kernel.RecordEvent(ctx, tx, s.IDs, now, p, contracts.AuditAnswerCall,
+			map[string]any{"tool": row.Tool, "answer": string(to), "count": row.Preview.Count})
+	})
 	if err != nil {
-		return contracts.Confirmation{}, kernel.Fail(err)
-	}
-	if !moved {
-		return contracts.Confirmation{}, contracts.Errorf(contracts.KindConflict, "this call was answered already")
+		return contracts.Confirmation{}, err
 	}
 	row.State = to
 	return row.Confirmation, nil

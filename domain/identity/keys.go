@@ -169,11 +169,16 @@ func (s *KeyService) SetKeyTrusted(ctx context.Context, keyID string, trusted bo
 	if !kernel.PlausibleID(keyID) {
 		return kernel.NotFound("API key", keyID)
 	}
-	err = s.Store.Keys().SetKeyTrusted(ctx, p.UserID, keyID, trusted)
-	if contracts.IsKind(err, contracts.KindNotFound) {
-		return kernel.NotFound("API key", keyID)
-	}
-	return kernel.Fail(err)
+	return s.Store.InTx(ctx, func(tx ports.Stores) error {
+		err := tx.Keys().SetKeyTrusted(ctx, p.UserID, keyID, trusted)
+		if contracts.IsKind(err, contracts.KindNotFound) {
+			return kernel.NotFound("API key", keyID)
+		}
+		if err != nil {
+			return kernel.Fail(err)
+		}
+		return kernel.RecordEvent(ctx, tx, s.IDs, s.Now(), p, contracts.AuditTrust, map[string]any{"keyId": keyID, "trusted": trusted}, keyID)
+	})
 }
 
 // Authenticate checks a presented key and returns its principal. Every

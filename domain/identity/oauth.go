@@ -619,11 +619,16 @@ func (s *OAuthService) SetGrantTrusted(ctx context.Context, grantID string, trus
 	if !kernel.PlausibleID(grantID) {
 		return kernel.NotFound("connected app", grantID)
 	}
-	err = s.store.OAuth().SetGrantTrusted(ctx, p.UserID, grantID, trusted)
-	if contracts.IsKind(err, contracts.KindNotFound) {
-		return kernel.NotFound("connected app", grantID)
-	}
-	return kernel.Fail(err)
+	return s.store.InTx(ctx, func(tx ports.Stores) error {
+		err := tx.OAuth().SetGrantTrusted(ctx, p.UserID, grantID, trusted)
+		if contracts.IsKind(err, contracts.KindNotFound) {
+			return kernel.NotFound("connected app", grantID)
+		}
+		if err != nil {
+			return kernel.Fail(err)
+		}
+		return kernel.RecordEvent(ctx, tx, s.ids, s.now(), p, contracts.AuditTrust, map[string]any{"grantId": grantID, "trusted": trusted}, grantID)
+	})
 }
 
 // PurgeExpired deletes codes and tokens that expired more than a day ago

@@ -274,6 +274,8 @@ func affectedLinks(e contracts.AuditEvent) []auditLink {
 			add("API key", id)
 		case e.Tool == contracts.AuditApproveGrant || e.Tool == contracts.AuditRevokeGrant:
 			add("connected app", id)
+		case e.Tool == contracts.AuditTrust:
+			add("API key or app", id)
 		default:
 			add("card", id)
 		}

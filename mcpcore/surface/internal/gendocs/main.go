@@ -89,6 +89,12 @@ func render(tools []contracts.ToolDef, sizes []surface.ListSizes) []byte {
 		default:
 			p("- Mutates: no\n")
 		}
+		if t.Confirm != "" {
+			th := contracts.DefaultConfirmThresholds.For(t.Confirm)
+			p("- Confirmation: when its dry run counts at least the account's `%s` threshold (default %d; 0 never asks) and the key or app is not trusted, "+
+				"the call waits for the person's yes: an elicitation form for a client that declared elicitation, else an isError result with a link to the web app; "+
+				"the retry carries the link's id in `%s`\n", t.Confirm, th, contracts.ConfirmArg)
+		}
 		if ui, ok := t.Meta["ui"].(map[string]any); ok {
 			p("- MCP Apps widget: `%v`\n", ui["resourceUri"])
 		}
