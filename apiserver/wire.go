@@ -19,6 +19,7 @@ import (
 	"github.com/takhtabush/takhtabush/domain/identity"
 	"github.com/takhtabush/takhtabush/domain/library"
 	"github.com/takhtabush/takhtabush/domain/study"
+	"github.com/takhtabush/takhtabush/domain/undo"
 	"github.com/takhtabush/takhtabush/ports"
 )
 
@@ -40,7 +41,7 @@ var domainSet = wire.NewSet(
 	wire.Bind(new(ports.Scheduler), new(*fsrs.Scheduler)),
 	wire.InterfaceValue(new(ports.IDSource), domain.RandomIDs{}),
 	domain.NewServices,
-	identitySet, librarySet, studySet, exchangeSet, backgroundSet,
+	identitySet, librarySet, studySet, undoSet, exchangeSet, backgroundSet,
 )
 
 // identitySet: accounts, keys, web sessions, exposure, audit, settings and confirmations
@@ -68,10 +69,15 @@ var librarySet = wire.NewSet(
 
 // studySet: study sessions and reviews, statistics and plans (domain/study).
 var studySet = wire.NewSet(
-	wire.FieldsOf(new(*domain.Services), "Study", "Stats", "Undo"),
+	wire.FieldsOf(new(*domain.Services), "Study", "Stats"),
 	wire.Bind(new(ports.StudyService), new(*study.StudyService)),
-	wire.Bind(new(ports.UndoService), new(*study.UndoService)),
 	wire.Bind(new(ports.StatsService), new(*study.StatsService)),
+)
+
+// undoSet: undo_changes, the inverses of change records (domain/undo).
+var undoSet = wire.NewSet(
+	wire.FieldsOf(new(*domain.Services), "Undo"),
+	wire.Bind(new(ports.UndoService), new(*undo.UndoService)),
 )
 
 // exchangeSet: package import, export and the account's data (domain/exchange).

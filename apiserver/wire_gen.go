@@ -21,6 +21,7 @@ import (
 	"github.com/takhtabush/takhtabush/domain/identity"
 	"github.com/takhtabush/takhtabush/domain/library"
 	"github.com/takhtabush/takhtabush/domain/study"
+	"github.com/takhtabush/takhtabush/domain/undo"
 	"github.com/takhtabush/takhtabush/ports"
 )
 
@@ -225,7 +226,7 @@ var domainSet = wire.NewSet(
 	provideStore,
 	provideBlobs,
 	provideClock,
-	provideDomainConfig, fsrs.New, wire.Bind(new(ports.Scheduler), new(*fsrs.Scheduler)), wire.InterfaceValue(new(ports.IDSource), domain.RandomIDs{}), domain.NewServices, identitySet, librarySet, studySet, exchangeSet, backgroundSet,
+	provideDomainConfig, fsrs.New, wire.Bind(new(ports.Scheduler), new(*fsrs.Scheduler)), wire.InterfaceValue(new(ports.IDSource), domain.RandomIDs{}), domain.NewServices, identitySet, librarySet, studySet, undoSet, exchangeSet, backgroundSet,
 )
 
 // identitySet: accounts, keys, web sessions, exposure, audit, settings and confirmations
@@ -236,7 +237,10 @@ var identitySet = wire.NewSet(wire.FieldsOf(new(*domain.Services), "Accounts", "
 var librarySet = wire.NewSet(wire.FieldsOf(new(*domain.Services), "Decks", "Cards", "Notes", "Media", "Trash"), wire.Bind(new(ports.DeckService), new(*library.DeckService)), wire.Bind(new(ports.CardService), new(*library.CardService)), wire.Bind(new(ports.NoteService), new(*library.NoteService)), wire.Bind(new(ports.MediaService), new(*library.MediaService)), wire.Bind(new(ports.TrashService), new(*library.TrashService)))
 
 // studySet: study sessions and reviews, statistics and plans (domain/study).
-var studySet = wire.NewSet(wire.FieldsOf(new(*domain.Services), "Study", "Stats", "Undo"), wire.Bind(new(ports.StudyService), new(*study.StudyService)), wire.Bind(new(ports.UndoService), new(*study.UndoService)), wire.Bind(new(ports.StatsService), new(*study.StatsService)))
+var studySet = wire.NewSet(wire.FieldsOf(new(*domain.Services), "Study", "Stats"), wire.Bind(new(ports.StudyService), new(*study.StudyService)), wire.Bind(new(ports.StatsService), new(*study.StatsService)))
+
+// undoSet: undo_changes, the inverses of change records (domain/undo).
+var undoSet = wire.NewSet(wire.FieldsOf(new(*domain.Services), "Undo"), wire.Bind(new(ports.UndoService), new(*undo.UndoService)))
 
 // exchangeSet: package import, export and the account's data (domain/exchange).
 var exchangeSet = wire.NewSet(wire.FieldsOf(new(*domain.Services), "AccountData", "Export", "Import"), wire.Bind(new(ports.AccountDataService), new(*exchange.AccountDataService)), wire.Bind(new(ports.ExportService), new(*exchange.ExportService)), wire.Bind(new(ports.ImportService), new(*exchange.ImportService)))

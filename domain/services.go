@@ -23,6 +23,7 @@ import (
 	"github.com/takhtabush/takhtabush/domain/internal/kernel"
 	"github.com/takhtabush/takhtabush/domain/library"
 	"github.com/takhtabush/takhtabush/domain/study"
+	"github.com/takhtabush/takhtabush/domain/undo"
 	"github.com/takhtabush/takhtabush/ports"
 )
 
@@ -46,7 +47,7 @@ type Services struct {
 	Import      *exchange.ImportService
 	Purge       *background.PurgeService
 	Trash       *library.TrashService
-	Undo        *study.UndoService
+	Undo        *undo.UndoService
 	Confirm     *identity.ConfirmService
 }
 
@@ -83,6 +84,6 @@ func NewServices(store ports.Database, blobs ports.BlobStore, clock ports.Clock,
 		Confirm:     &identity.ConfirmService{Deps: d},
 	}
 	svc.Import = exchange.NewImportService(d, svc.Media, svc.Cards, svc.Jobs)
-	svc.Undo = &study.UndoService{Deps: d, Cards: svc.Cards, Decks: svc.Decks, Notes: svc.Notes, Trash: svc.Trash, Settings: svc.Settings}
+	svc.Undo = &undo.UndoService{Deps: d, Cards: svc.Cards, Decks: svc.Decks, Notes: svc.Notes, Trash: svc.Trash, Settings: svc.Settings}
 	return svc
 }

@@ -1,7 +1,6 @@
 // Package study owns studying: sessions and their queues, reviews, the
-// rating previews and undo, undo_changes (the inverses of change
-// records, newest first, version-checked), rescheduling, statistics, plans and the
-// workload forecast (the simulation and its caches), and the optimiser's
+// rating previews and the study page's undo of the last rating,
+// rescheduling, statistics, plans and the workload forecast (the simulation and its caches), and the optimiser's
 // job that fits a preset's FSRS weights.
 //
 // It may use the library (decks, presets, note styles, signed media),

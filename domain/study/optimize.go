@@ -137,7 +137,7 @@ func (o optimizeJob) apply(ctx context.Context, uid, presetID string, was, fitte
 		}
 		now := o.Now()
 		var ch kernel.Changes
-		if err := putWeights(ctx, tx, uid, p, presetWeights{Weights: fitted, OptimizedAt: &now}, now, &ch); err != nil {
+		if err := library.PutWeights(ctx, tx, uid, p, library.PresetWeights{Weights: fitted, OptimizedAt: &now}, now, &ch); err != nil {
 			return err
 		}
 		applied = true

@@ -1,4 +1,4 @@
-package study
+package undo
 
 import (
 	"bytes"
@@ -26,7 +26,7 @@ type UndoService struct {
 	Notes *library.NoteService
 	Trash *library.TrashService
 	// Settings puts account settings back (the identity room's service,
-	// passed in by the composition: study does not import identity).
+	// passed in by the composition: undo does not import identity).
 	Settings SettingsApplier
 }
 
