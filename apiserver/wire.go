@@ -18,6 +18,7 @@ import (
 	"github.com/takhtabush/takhtabush/domain/fsrs"
 	"github.com/takhtabush/takhtabush/domain/identity"
 	"github.com/takhtabush/takhtabush/domain/library"
+	"github.com/takhtabush/takhtabush/domain/stats"
 	"github.com/takhtabush/takhtabush/domain/study"
 	"github.com/takhtabush/takhtabush/domain/undo"
 	"github.com/takhtabush/takhtabush/ports"
@@ -67,11 +68,12 @@ var librarySet = wire.NewSet(
 	wire.Bind(new(ports.TrashService), new(*library.TrashService)),
 )
 
-// studySet: study sessions and reviews, statistics and plans (domain/study).
+// studySet: study sessions and reviews (domain/study); statistics, plans
+// and the workload simulation (domain/stats).
 var studySet = wire.NewSet(
 	wire.FieldsOf(new(*domain.Services), "Study", "Stats"),
 	wire.Bind(new(ports.StudyService), new(*study.StudyService)),
-	wire.Bind(new(ports.StatsService), new(*study.StatsService)),
+	wire.Bind(new(ports.StatsService), new(*stats.StatsService)),
 )
 
 // undoSet: undo_changes, the inverses of change records (domain/undo).

@@ -20,6 +20,7 @@ import (
 	"github.com/takhtabush/takhtabush/domain/fsrs"
 	"github.com/takhtabush/takhtabush/domain/identity"
 	"github.com/takhtabush/takhtabush/domain/library"
+	"github.com/takhtabush/takhtabush/domain/stats"
 	"github.com/takhtabush/takhtabush/domain/study"
 	"github.com/takhtabush/takhtabush/domain/undo"
 	"github.com/takhtabush/takhtabush/ports"
@@ -236,8 +237,9 @@ var identitySet = wire.NewSet(wire.FieldsOf(new(*domain.Services), "Accounts", "
 // librarySet: decks, cards, notes, media and the trash (domain/library).
 var librarySet = wire.NewSet(wire.FieldsOf(new(*domain.Services), "Decks", "Cards", "Notes", "Media", "Trash"), wire.Bind(new(ports.DeckService), new(*library.DeckService)), wire.Bind(new(ports.CardService), new(*library.CardService)), wire.Bind(new(ports.NoteService), new(*library.NoteService)), wire.Bind(new(ports.MediaService), new(*library.MediaService)), wire.Bind(new(ports.TrashService), new(*library.TrashService)))
 
-// studySet: study sessions and reviews, statistics and plans (domain/study).
-var studySet = wire.NewSet(wire.FieldsOf(new(*domain.Services), "Study", "Stats"), wire.Bind(new(ports.StudyService), new(*study.StudyService)), wire.Bind(new(ports.StatsService), new(*study.StatsService)))
+// studySet: study sessions and reviews (domain/study); statistics, plans
+// and the workload simulation (domain/stats).
+var studySet = wire.NewSet(wire.FieldsOf(new(*domain.Services), "Study", "Stats"), wire.Bind(new(ports.StudyService), new(*study.StudyService)), wire.Bind(new(ports.StatsService), new(*stats.StatsService)))
 
 // undoSet: undo_changes, the inverses of change records (domain/undo).
 var undoSet = wire.NewSet(wire.FieldsOf(new(*domain.Services), "Undo"), wire.Bind(new(ports.UndoService), new(*undo.UndoService)))

@@ -22,6 +22,7 @@ import (
 	"github.com/takhtabush/takhtabush/domain/identity"
 	"github.com/takhtabush/takhtabush/domain/internal/kernel"
 	"github.com/takhtabush/takhtabush/domain/library"
+	"github.com/takhtabush/takhtabush/domain/stats"
 	"github.com/takhtabush/takhtabush/domain/study"
 	"github.com/takhtabush/takhtabush/domain/undo"
 	"github.com/takhtabush/takhtabush/ports"
@@ -33,7 +34,7 @@ type Services struct {
 	Cards       *library.CardService
 	Notes       *library.NoteService
 	Study       *study.StudyService
-	Stats       *study.StatsService
+	Stats       *stats.StatsService
 	Media       *library.MediaService
 	Accounts    *identity.AccountService
 	Keys        *identity.KeyService
@@ -68,7 +69,7 @@ func NewServices(store ports.Database, blobs ports.BlobStore, clock ports.Clock,
 		Cards:       &library.CardService{Deps: d},
 		Notes:       &library.NoteService{Deps: d},
 		Study:       &study.StudyService{Deps: d},
-		Stats:       study.NewStatsService(d),
+		Stats:       stats.NewStatsService(d),
 		Media:       &library.MediaService{Deps: d},
 		Accounts:    &identity.AccountService{Deps: d},
 		Keys:        &identity.KeyService{Deps: d},

@@ -3,7 +3,6 @@ package study
 import (
 	"context"
 	"hash/fnv"
-	"math"
 	"strconv"
 	"time"
 
@@ -19,9 +18,9 @@ import (
 // the plan alike, so the plan forecasts what reviews do. A deck is the
 // unit, as the plan simulates each deck under its own preset.
 
-// choosingScheduler is a bound scheduler that lets the caller pick the
+// ChoosingScheduler is a bound scheduler that lets the caller pick the
 // day inside an interval's fuzz range (fsrs.Preset).
-type choosingScheduler interface {
+type ChoosingScheduler interface {
 	ReviewChoosing(state contracts.CardState, day contracts.LearnerDay, now time.Time, rating contracts.Rating, choose fsrs.Chooser) (contracts.CardState, error)
 	ReviewSpan(state contracts.CardState, day contracts.LearnerDay, now time.Time, rating contracts.Rating) (lo, hi int, ok bool)
 }
@@ -70,7 +69,7 @@ func balancedReviews(ctx context.Context, tx ports.Stores, sched ports.Scheduler
 	for i, r := range ratings {
 		var err error
 		if any {
-			out[i], err = c.ReviewChoosing(card.State, day, now, r, fsrs.Balance(draw(card.ID, card.State.Reps, now), load, easyWeight(deck.Settings.EasyDays, day.Date(now))))
+			out[i], err = c.ReviewChoosing(card.State, day, now, r, fsrs.Balance(draw(card.ID, card.State.Reps, now), load, EasyWeight(deck.Settings.EasyDays, day.Date(now))))
 		} else {
 			out[i], err = sched.ReviewOn(card.State, deck.Settings, day, now, r)
 		}
@@ -82,7 +81,7 @@ func balancedReviews(ctx context.Context, tx ports.Stores, sched ports.Scheduler
 }
 
 // chooser binds sched to the settings when it can choose the day.
-func chooser(sched ports.Scheduler, set contracts.DeckSettings) (choosingScheduler, bool) {
+func chooser(sched ports.Scheduler, set contracts.DeckSettings) (ChoosingScheduler, bool) {
 	b, ok := sched.(ports.SettingsBinder)
 	if !ok {
 		return nil, false
@@ -91,7 +90,7 @@ func chooser(sched ports.Scheduler, set contracts.DeckSettings) (choosingSchedul
 	if err != nil {
 		return nil, false // ReviewOn says why
 	}
-	c, ok := bound.(choosingScheduler)
+	c, ok := bound.(ChoosingScheduler)
 	return c, ok
 }
 
@@ -127,40 +126,17 @@ func draw(cardID string, reps int, now time.Time) float64 {
 	return float64(h.Sum64()>>11) / (1 << 53)
 }
 
-// easyWeight is the weight fsrs.Balance gives the day d days after the
+// EasyWeight is the weight fsrs.Balance gives the day d days after the
 // date today under the easy days: the square of the weekday's share of a
 // normal day's load, since balancing levels the load against the square
 // of the day's count, so a day of share s settles at about s of a normal
 // day's reviews. Nil without easy days.
-func easyWeight(easy []float64, today time.Time) func(int) float64 {
+func EasyWeight(easy []float64, today time.Time) func(int) float64 {
 	if easy == nil {
 		return nil
 	}
 	return func(d int) float64 {
 		s := contracts.EasyShare(easy, today.AddDate(0, 0, d))
 		return s * s
-	}
-}
-
-// simLoad is a simulation run's load: the review cards due each day,
-// counted from the simulation's first day, each card by its weight.
-type simLoad []float64
-
-// add adds n to day k.
-func (l *simLoad) add(k int, n float64) {
-	if k >= len(*l) {
-		*l = append(*l, make([]float64, k+1-len(*l)+64)...)
-	}
-	(*l)[k] += n
-}
-
-// from is the load as fsrs.Balance reads it on day d: days from d (as
-// the load is when read: it may grow meanwhile).
-func (l *simLoad) from(d int) func(int) int {
-	return func(k int) int {
-		if d+k < 0 || d+k >= len(*l) {
-			return 0
-		}
-		return int(math.Round((*l)[d+k]))
 	}
 }

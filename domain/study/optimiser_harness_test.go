@@ -8,6 +8,7 @@ import (
 
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/domain/fsrsopt"
+	"github.com/takhtabush/takhtabush/domain/internal/fsrsharness"
 )
 
 // harnessReview is a review as the harness's optimiser.mjs writes it.
@@ -38,7 +39,7 @@ func TestFitAgainstReference(t *testing.T) {
 		Items     int               `json:"items"`
 		Eval      map[string]fsrsopt.Metrics
 	}
-	runHarnessScript(t, "optimiser.mjs", "simulate", cfg, &sim)
+	fsrsharness.Run(t, "optimiser.mjs", "simulate", cfg, &sim)
 	reviews := 0
 	hist := make([]fsrsopt.History, len(sim.Cards))
 	for i, c := range sim.Cards {
@@ -58,7 +59,7 @@ func TestFitAgainstReference(t *testing.T) {
 	}
 	took := time.Since(began)
 	var scored map[string]fsrsopt.Metrics
-	runHarnessScript(t, "optimiser.mjs", "evaluate", map[string]any{"cards": sim.Cards, "weights": map[string][]float64{"ours": res.Weights}}, &scored)
+	fsrsharness.Run(t, "optimiser.mjs", "evaluate", map[string]any{"cards": sim.Cards, "weights": map[string][]float64{"ours": res.Weights}}, &scored)
 	ours, ref, def := scored["ours"], sim.Eval["reference"], sim.Eval["defaults"]
 	t.Logf("%d cards, %d reviews, %d scored; reference fit %.2fs, ours %v (%d steps, converged %v)",
 		len(hist), reviews, sim.Items, sim.RefSecs, took.Round(time.Millisecond), res.Steps, res.Converged)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/takhtabush/takhtabush/contracts"
@@ -232,4 +233,10 @@ func roundAll(v []float64, n int) []float64 {
 		out[i] = round(x, n)
 	}
 	return out
+}
+
+// round rounds x to n decimals.
+func round(x float64, n int) float64 {
+	p := math.Pow(10, float64(n))
+	return math.Round(x*p) / p
 }

@@ -1,4 +1,4 @@
-package study
+package stats
 
 import (
 	"math"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/domain/fsrs"
+	"github.com/takhtabush/takhtabush/domain/study"
 	"github.com/takhtabush/takhtabush/ports"
 )
 
@@ -225,7 +226,7 @@ func simRun(in SimInput, weight float64, rev ports.BoundScheduler, decay float64
 	}
 	buckets := make([][]int32, in.Days)
 	load := simLoad{} // review cards due each day, for balancing (loads.go)
-	choose, balanced := rev.(choosingScheduler)
+	choose, balanced := rev.(study.ChoosingScheduler)
 	var steps stepHeap // learning and relearning cards due today, soonest first
 	var later []int32  // learning and relearning cards due on a later day
 	dayEnd := in.Day.StartOfDate(in.Day.Date(in.Now).AddDate(0, 0, 1))
@@ -279,7 +280,7 @@ func simRun(in SimInput, weight float64, rev ports.BoundScheduler, decay float64
 		if reviewsLeft <= 0 {
 			reviewsLeft = math.Inf(1)
 		}
-		easy := easyWeight(set.EasyDays, today.AddDate(0, 0, d)) // the easy days, from today
+		easy := study.EasyWeight(set.EasyDays, today.AddDate(0, 0, d)) // the easy days, from today
 		loadFrom := load.from(d)
 		review := func(i int32) error {
 			st := cards[i]

@@ -1,66 +1,20 @@
-package study
+package stats
 
 import (
-	"bytes"
-	"encoding/json"
 	"math"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/domain/fsrs"
+	"github.com/takhtabush/takhtabush/domain/internal/fsrsharness"
 )
 
-// harnessDir is the npm project of the FSRS test harness (ts-fsrs and the
-// reference optimiser), installed by make fsrs-harness.
-const harnessDir = "../testdata/fsrs-harness"
-
 // runHarness runs the harness's learner.mjs in mode with in as its input
-// and decodes its output into out (see runHarnessScript).
+// and decodes its output into out (fsrsharness.Run).
 func runHarness(t *testing.T, mode string, in, out any) {
 	t.Helper()
-	runHarnessScript(t, "learner.mjs", mode, in, out)
-}
-
-// runHarnessScript runs a script of the harness in mode with in as its
-// input and decodes its output into out. Without the harness installed
-// the test is skipped, or fails in CI.
-func runHarnessScript(t *testing.T, script, mode string, in, out any) {
-	t.Helper()
-	for _, pkg := range []string{"ts-fsrs", "@open-spaced-repetition/binding"} {
-		if _, err := os.Stat(filepath.Join(harnessDir, "node_modules", pkg)); err != nil {
-			if os.Getenv("CI") != "" {
-				t.Fatalf("the FSRS harness is not installed (run make fsrs-harness): %v", err)
-			}
-			t.Skip("the FSRS harness is not installed: run make fsrs-harness")
-		}
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("node not found")
-		}
-		t.Skip("node not found")
-	}
-	b, err := json.Marshal(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(node, script, mode)
-	cmd.Dir = harnessDir
-	cmd.Stdin = bytes.NewReader(b)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	res, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("node %s %s: %v\n%s", script, mode, err, stderr.String())
-	}
-	if err := json.Unmarshal(res, out); err != nil {
-		t.Fatalf("harness output: %v", err)
-	}
+	fsrsharness.Run(t, "learner.mjs", mode, in, out)
 }
 
 // TestForecastAgainstIndependentLearner checks the workload forecast

@@ -1,4 +1,4 @@
-package study
+package stats
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/domain/internal/kernel"
 	"github.com/takhtabush/takhtabush/domain/library"
+	"github.com/takhtabush/takhtabush/domain/study"
 	"github.com/takhtabush/takhtabush/ports"
 )
 
@@ -48,7 +49,7 @@ func (s *StatsService) workload(ctx context.Context, uid, deckID string, now tim
 		w.add(simInput(d, states, phases.New, acct, day, now))
 		return w, nil
 	}
-	decks, err := allDecks(ctx, s.Store, uid, now) // with their counts of new cards
+	decks, err := study.AllDecks(ctx, s.Store, uid, now) // with their counts of new cards
 	if err != nil {
 		return workload{}, err
 	}
@@ -67,23 +68,6 @@ func (w *workload) add(in SimInput) {
 	w.decks = append(w.decks, in)
 	if w.sims != nil {
 		w.sums = append(w.sums, cardsSum(in.Cards))
-	}
-}
-
-// allDecks lists every deck of the user, in id order.
-func allDecks(ctx context.Context, st ports.Stores, uid string, now time.Time) ([]contracts.Deck, error) {
-	var out []contracts.Deck
-	after := ""
-	for {
-		page, err := st.Decks().ListDecks(ctx, uid, after, library.MaxDeckPage, now)
-		if err != nil {
-			return nil, kernel.Fail(err)
-		}
-		out = append(out, page...)
-		if len(page) < library.MaxDeckPage {
-			return out, nil
-		}
-		after = page[len(page)-1].ID
 	}
 }
 

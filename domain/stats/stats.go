@@ -1,4 +1,4 @@
-package study
+package stats
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/domain/internal/kernel"
 	"github.com/takhtabush/takhtabush/domain/library"
+	"github.com/takhtabush/takhtabush/domain/study"
 	"github.com/takhtabush/takhtabush/ports"
 )
 
@@ -289,47 +290,12 @@ func (s *StatsService) plan(ctx context.Context, uid, deckID string, days int, m
 }
 
 // leftToday counts what normal sessions started now would serve of a
-// deck, or of every deck when deckID is "": review cards, learning cards
-// and new cards (dayQueue's lists), within the account-wide caps.
+// deck, or of every deck when deckID is "" (study.LeftToday), in one
+// transaction.
 func (s *StatsService) leftToday(ctx context.Context, uid, deckID string, now time.Time) (due, learning, fresh int, err error) {
 	err = s.Store.InTx(ctx, func(tx ports.Stores) error {
-		acct, day, err := kernel.AccountSettings(ctx, tx, uid)
-		if err != nil {
-			return err
-		}
-		var decks []contracts.Deck
-		if deckID != "" {
-			d, err := library.LoadDeck(ctx, tx, uid, deckID)
-			if err != nil {
-				return err
-			}
-			decks = []contracts.Deck{d}
-		} else if decks, err = allDecks(ctx, tx, uid, now); err != nil {
-			return err
-		}
-		for _, d := range decks {
-			q, err := dayQueue(ctx, tx, uid, d, acct, day, contracts.StartStudySessionArgs{}, now, "plan")
-			if err != nil {
-				return err
-			}
-			due, learning, fresh = due+len(q.review), learning+len(q.learning), fresh+len(q.fresh)
-		}
-		if deckID != "" || !accountCapped(acct) {
-			return nil
-		}
-		c, err := studiedToday(ctx, tx, uid, "", acct, day, now)
-		if err != nil {
-			return err
-		}
-		if acct.NewCardsPerDay > 0 {
-			fresh = max(0, min(fresh, acct.NewCardsPerDay-c.all.New))
-		}
-		if acct.ReviewsPerDay > 0 {
-			left := max(0, acct.ReviewsPerDay-c.all.Review-c.all.New)
-			due = min(due, left)
-			fresh = min(fresh, left-due)
-		}
-		return nil
+		due, learning, fresh, err = study.LeftToday(ctx, tx, uid, deckID, now)
+		return err
 	})
 	return due, learning, fresh, err
 }
