@@ -32,12 +32,12 @@ var statementBudgets = map[string]budget{
 	contracts.ToolAddCards:           {8, 1},  // + the change records of the cards added (issue 26 §2.4); the insert with its check of the deck (read first only for an idempotency key) (duplicates skipped by the insert, looked up only when there are some); + the daily write counter and card cap (one upsert, issue 10 §2), + the account's day on its first counted write in 5 minutes (cached per instance)
 	contracts.ToolUpdateCards:        {10, 1}, // + its change records, one statement (issue 26 §2.4)
 	contracts.ToolImportCards:        {8, 1},  // + the change records of the cards added (issue 26 §2.4); + the card and deck caps (one statement; imports are not in the daily quota)
-	contracts.ToolStartStudySession:  {15, 1}, // + settings, today's counts, the learning query
+	contracts.ToolStartStudySession:  {16, 1}, // + settings, today's counts, the learning query; + whether the deck is a filtered deck (issue 28 §4: its session takes all its cards), a primary-key read
 	contracts.ToolSubmitReview:       {12, 1}, // one read of session, item, card, deck and settings; the daily write counter (issue 10 §2); the deck lock and today's count (daily limits across sessions); item, card, log, requeue; the next card with the progress in one read. A rating that picks an interval in a fuzz range (a review card, a graduation) reads the deck's due counts over it instead of a requeue (issue 28 §2 load balancing): the same count
-	contracts.ToolRenderStudySession: {16, 1}, // as start_study_session; + the deck's due counts over the rating previews' fuzz ranges (issue 28 §2: a new card's Easy graduates, and the preview shows the balanced day the review will give)
+	contracts.ToolRenderStudySession: {17, 1}, // as start_study_session (with its filtered-deck read); + the deck's due counts over the rating previews' fuzz ranges (issue 28 §2: a new card's Easy graduates, and the preview shows the balanced day the review will give)
 	contracts.ToolRequestMediaUpload: {7, 1},  // + the account's media lock, its usage (quota, open intents), their savepoint, the daily write counter (issue 10 §2)
 	contracts.ToolDeleteCards:        {8, 1},  // + the copies of the cards and their reviews into the trash (issue 10 §3); + the change records (issue 26 §2.4)
-	contracts.ToolDeleteDeck:         {11, 1}, // + the change record (issue 26 §2.4); + its preset, when no other deck uses it, + the copies of the deck, its cards and their reviews into the trash
+	contracts.ToolDeleteDeck:         {12, 1}, // + the change record (issue 26 §2.4); + the cards a filtered deck holds sent home first (issue 28 §4: a filtered deck's own, or this deck's away in one), one update; + its preset, when no other deck uses it, + the copies of the deck, its cards and their reviews into the trash
 	contracts.ToolListTrash:          {2, 0},
 	contracts.ToolRestoreItems:       {16, 1}, // one card: holdings, the trashed items, its deck, a duplicate, the copies back under a savepoint
 }

@@ -78,6 +78,7 @@ func checkDomainRooms(t *testing.T) {
 		"undo":       {"study", "library", kernel},
 		"stats":      {"study", "library", kernel},
 		"exchange":   {"library", kernel},
+		"filtered":   {"library", kernel},
 		"background": {kernel},
 	}
 	// roomOf names the room of a package of the domain module: "" for the

@@ -15,6 +15,7 @@ import (
 	"github.com/takhtabush/takhtabush/domain"
 	"github.com/takhtabush/takhtabush/domain/background"
 	"github.com/takhtabush/takhtabush/domain/exchange"
+	"github.com/takhtabush/takhtabush/domain/filtered"
 	"github.com/takhtabush/takhtabush/domain/fsrs"
 	"github.com/takhtabush/takhtabush/domain/identity"
 	"github.com/takhtabush/takhtabush/domain/library"
@@ -42,7 +43,7 @@ var domainSet = wire.NewSet(
 	wire.Bind(new(ports.Scheduler), new(*fsrs.Scheduler)),
 	wire.InterfaceValue(new(ports.IDSource), domain.RandomIDs{}),
 	domain.NewServices,
-	identitySet, librarySet, studySet, undoSet, exchangeSet, backgroundSet,
+	identitySet, librarySet, studySet, undoSet, filteredSet, exchangeSet, backgroundSet,
 )
 
 // identitySet: accounts, keys, web sessions, exposure, audit, settings and confirmations
@@ -80,6 +81,12 @@ var studySet = wire.NewSet(
 var undoSet = wire.NewSet(
 	wire.FieldsOf(new(*domain.Services), "Undo"),
 	wire.Bind(new(ports.UndoService), new(*undo.UndoService)),
+)
+
+// filteredSet: filtered decks (domain/filtered).
+var filteredSet = wire.NewSet(
+	wire.FieldsOf(new(*domain.Services), "Filtered"),
+	wire.Bind(new(ports.FilteredDeckService), new(*filtered.Service)),
 )
 
 // exchangeSet: package import, export and the account's data (domain/exchange).

@@ -17,6 +17,7 @@ import (
 	"github.com/takhtabush/takhtabush/domain"
 	"github.com/takhtabush/takhtabush/domain/background"
 	"github.com/takhtabush/takhtabush/domain/exchange"
+	"github.com/takhtabush/takhtabush/domain/filtered"
 	"github.com/takhtabush/takhtabush/domain/fsrs"
 	"github.com/takhtabush/takhtabush/domain/identity"
 	"github.com/takhtabush/takhtabush/domain/library"
@@ -67,6 +68,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	importService := services.Import
 	undoService := services.Undo
 	confirmService := services.Confirm
+	service := services.Filtered
 	txRunner := provideTxRunner(database)
 	mcpbindServices := mcpbind.Services{
 		Decks:    deckService,
@@ -84,6 +86,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		Import:   importService,
 		Undo:     undoService,
 		Confirm:  confirmService,
+		Filtered: service,
 		Tx:       txRunner,
 	}
 	binding := mcpbind.New(mcpbindServices, metrics)
@@ -227,7 +230,7 @@ var domainSet = wire.NewSet(
 	provideStore,
 	provideBlobs,
 	provideClock,
-	provideDomainConfig, fsrs.New, wire.Bind(new(ports.Scheduler), new(*fsrs.Scheduler)), wire.InterfaceValue(new(ports.IDSource), domain.RandomIDs{}), domain.NewServices, identitySet, librarySet, studySet, undoSet, exchangeSet, backgroundSet,
+	provideDomainConfig, fsrs.New, wire.Bind(new(ports.Scheduler), new(*fsrs.Scheduler)), wire.InterfaceValue(new(ports.IDSource), domain.RandomIDs{}), domain.NewServices, identitySet, librarySet, studySet, undoSet, filteredSet, exchangeSet, backgroundSet,
 )
 
 // identitySet: accounts, keys, web sessions, exposure, audit, settings and confirmations
@@ -243,6 +246,9 @@ var studySet = wire.NewSet(wire.FieldsOf(new(*domain.Services), "Study", "Stats"
 
 // undoSet: undo_changes, the inverses of change records (domain/undo).
 var undoSet = wire.NewSet(wire.FieldsOf(new(*domain.Services), "Undo"), wire.Bind(new(ports.UndoService), new(*undo.UndoService)))
+
+// filteredSet: filtered decks (domain/filtered).
+var filteredSet = wire.NewSet(wire.FieldsOf(new(*domain.Services), "Filtered"), wire.Bind(new(ports.FilteredDeckService), new(*filtered.Service)))
 
 // exchangeSet: package import, export and the account's data (domain/exchange).
 var exchangeSet = wire.NewSet(wire.FieldsOf(new(*domain.Services), "AccountData", "Export", "Import"), wire.Bind(new(ports.AccountDataService), new(*exchange.AccountDataService)), wire.Bind(new(ports.ExportService), new(*exchange.ExportService)), wire.Bind(new(ports.ImportService), new(*exchange.ImportService)))

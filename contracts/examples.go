@@ -90,4 +90,6 @@ var examples = map[string]Example{
 		OperationID: "0193f1c2-7b3a-7c4d-9e5f-0a1b2c3d4e5f", Undone: 1, Skipped: 1, Items: []UndoItem{
 			{Kind: ChangeCardUpdate, ID: "c1", Status: UndoUndone},
 			{Kind: ChangeCardUpdate, ID: "c2", Status: UndoSkipped, Reason: "card c2 was edited after this change (at 2026-11-29T14:20:00Z); fetch it and edit it yourself"}}}},
+	ToolFilteredDeck: {json.RawMessage(`{"action":"create","name":"Lapsed geography","search":"deck:Geography prop:lapses>2","limit":50}`), FilteredDeckArgs{},
+		FilteredDeck{DeckID: "d3", Name: "Lapsed geography", Search: "deck:Geography prop:lapses>2", Limit: 50, Order: FilteredOrderDue, Cards: 12, Gathered: 12, BuiltAt: exT0}},
 }

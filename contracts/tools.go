@@ -42,6 +42,7 @@ const (
 	ToolUndoLastRating     = "undo_last_rating"
 	ToolBuryCards          = "bury_cards"
 	ToolUnbury             = "unbury"
+	ToolFilteredDeck       = "filtered_deck"
 )
 
 // StudyWidgetURI is the MCP Apps resource that renders a study session.
@@ -648,6 +649,25 @@ var catalog = []ToolDef{
 				"status": schema{"type": "string", "enum": []string{UndoUndone, UndoSkipped}}, "reason": strOut}, "kind", "id", "status")},
 		}, "undone", "skipped", "items")),
 		Annotations: Annotations{DestructiveHint: true}, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "changes.undo",
+	},
+	{
+		Name: ToolFilteredDeck, Title: "Filtered deck",
+		Sets:        []string{ToolsetAdmin},
+		Description: "Custom study: a deck gathered by a card search (words, tag:, deck:, is:due, is:new, is:leech, rated:n, prop:ivl>=10, prop:due<=1, prop:lapses>3); study it with start_study_session. rebuild gathers again; empty sends cards home. Ratings keep schedules unless reschedule.",
+		InputSchema: raw(object(schema{
+			"action":     enum("create, rebuild or empty.", FilteredCreate, FilteredRebuild, FilteredEmpty),
+			"deckId":     id("The filtered deck (rebuild, empty)."),
+			"name":       with(str("New deck's name (create)."), "minLength", 1, "maxLength", MaxDeckNameLen),
+			"search":     with(str("Card search."), "maxLength", MaxFilteredSearchLen),
+			"limit":      integer("Most cards, default 100.", 1, MaxFilteredCards),
+			"order":      enum("Default due.", FilteredOrders...),
+			"reschedule": boolean("Ratings reschedule cards as at home."),
+		}, "action")),
+		ResultSchema: raw(object(schema{
+			"deckId": strOut, "name": strOut, "search": strOut, "limit": intOut, "order": strOut, "reschedule": boolOut,
+			"cards": intOut, "gathered": intOut, "returned": intOut, "builtAt": tsOut,
+		}, "deckId", "name", "search", "limit", "order", "reschedule", "cards", "gathered", "returned", "builtAt")),
+		Annotations: additive, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "deck.filtered",
 	},
 }
 

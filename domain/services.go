@@ -1,7 +1,7 @@
 // Package domain composes Takhtabush's business logic from its rooms
 // (ARCHITECTURE.md): identity (accounts, keys, sessions, OAuth), library
 // (decks, cards, notes, media, trash), study (sessions, reviews, stats,
-// plans), exchange (package import, export, account data) and background
+// plans), filtered (filtered decks), exchange (package import, export, account data) and background
 // (jobs, purge), over a shared kernel (domain/internal/kernel). The rooms
 // implement the driving ports (ports.DeckService, ports.CardService, …) on
 // top of the driven ports (ports.Database, ports.Clock, ports.IDSource,
@@ -19,6 +19,7 @@ import (
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/domain/background"
 	"github.com/takhtabush/takhtabush/domain/exchange"
+	"github.com/takhtabush/takhtabush/domain/filtered"
 	"github.com/takhtabush/takhtabush/domain/identity"
 	"github.com/takhtabush/takhtabush/domain/internal/kernel"
 	"github.com/takhtabush/takhtabush/domain/library"
@@ -50,6 +51,7 @@ type Services struct {
 	Trash       *library.TrashService
 	Undo        *undo.UndoService
 	Confirm     *identity.ConfirmService
+	Filtered    *filtered.Service
 }
 
 // NewServices builds every service. blobs may be nil when media uploads
@@ -83,6 +85,7 @@ func NewServices(store ports.Database, blobs ports.BlobStore, clock ports.Clock,
 		Purge:       &background.PurgeService{Deps: d},
 		Trash:       &library.TrashService{Deps: d},
 		Confirm:     &identity.ConfirmService{Deps: d},
+		Filtered:    &filtered.Service{Deps: d},
 	}
 	svc.Import = exchange.NewImportService(d, svc.Media, svc.Cards, svc.Jobs)
 	svc.Undo = &undo.UndoService{Deps: d, Cards: svc.Cards, Decks: svc.Decks, Notes: svc.Notes, Trash: svc.Trash, Settings: svc.Settings}

@@ -42,6 +42,9 @@ type McpServices interface {
 	// UndoChanges undoes earlier changes from their change records
 	// (UndoService.UndoChanges).
 	UndoChanges(ctx context.Context, args contracts.UndoChangesArgs) (contracts.UndoChangesResult, error)
+	// FilteredDeck creates, rebuilds or empties a filtered deck
+	// (FilteredDeckService.FilteredDeck).
+	FilteredDeck(ctx context.Context, args contracts.FilteredDeckArgs) (contracts.FilteredDeck, error)
 	// AddCards adds cards with per-item outcomes. Not found for an unknown deck.
 	AddCards(ctx context.Context, args contracts.AddCardsArgs) (contracts.BulkResult, error)
 	// AddNotes adds notes with per-note outcomes. Not found for an unknown deck.

@@ -363,6 +363,22 @@ type UndoService interface {
 	OperationStates(ctx context.Context, ids []string) (map[string]OperationState, error)
 }
 
+// FilteredDeckService keeps filtered decks (issue 28 §4): saved searches
+// that gather cards from their home decks into a deck to study.
+type FilteredDeckService interface {
+	// FilteredDeck runs filtered_deck's action: create gathers the cards
+	// the search finds (in the order, up to the limit; not suspended,
+	// buried or in another filtered deck) into a new deck; rebuild sends
+	// the deck's cards home and gathers again with the options given;
+	// empty sends them home. Each gathering writes a card.update change
+	// record per card (undo_changes sends it home). Invalid for a bad
+	// search, limit, order or action; not found for a deck that is not a
+	// filtered deck of the user; conflict on a taken name.
+	FilteredDeck(ctx context.Context, args contracts.FilteredDeckArgs) (contracts.FilteredDeck, error)
+	// FilteredDecks lists the user's filtered decks with their cards.
+	FilteredDecks(ctx context.Context) ([]contracts.FilteredDeck, error)
+}
+
 // AccountDataService gives the acting person their data and deletes their
 // account. Both are forbidden for an API key or a connected app.
 type AccountDataService interface {

@@ -143,6 +143,7 @@ type Stores interface {
 	NoteTypes() NoteTypeStore
 	Changes() ChangeStore
 	Confirmations() ConfirmationStore
+	Filtered() FilteredStore
 }
 
 // UserStore keeps accounts.
@@ -198,7 +199,9 @@ type DeckStore interface {
 	// the other. Not found when absent.
 	LockDeck(ctx context.Context, userID, deckID string) error
 	// TrashDeck moves a deck with its cards and their reviews to the trash
-	// (TrashStore), deleted at at, and deletes them and its sessions with
+	// (TrashStore), deleted at at (first the cards a filtered deck holds
+	// go home: a filtered deck's own, and this deck's cards held away,
+	// which then go with it), and deletes them and its sessions with
 	// their queues, in one transaction; no read but the TrashStore's sees
 	// them after. Its preset is deleted when no other deck uses it (the
 	// trashed deck keeps the preset's settings). Returns how many cards went
@@ -217,6 +220,9 @@ type CardRow struct {
 	// A card is buried at t while t is before it. Written only by
 	// CardStore.BuryCards and Unbury; InsertCards leaves it nil.
 	BuriedUntil *time.Time
+	// HomeDeckID is the deck the card belongs to while a filtered deck
+	// (DeckID) holds it (Anki's odid); "" when it is at home.
+	HomeDeckID string
 }
 
 // NoteRow is a stored note. NoteType is a stock type's name
@@ -972,4 +978,64 @@ type JobStore interface {
 	// an ended job stays as it is. It returns the job as it is after. Not
 	// found when absent or another user's.
 	RequestCancel(ctx context.Context, userID, jobID string, at time.Time) (JobRow, error)
+}
+
+// FilteredDeckRow is a filtered deck's saved search (issue 28 §4).
+type FilteredDeckRow struct {
+	DeckID     string
+	Search     string
+	Limit      int
+	Order      string // a contracts.FilteredOrders value
+	Reschedule bool
+	BuiltAt    time.Time
+}
+
+// FilteredQuery selects the cards a filtered deck gathers: those matching
+// Filter (its words, deck, tags, state and due time, as CardStore.Search)
+// and every Prop, reviewed at or after RatedSince when set; never a
+// suspended card, one buried at Now, or one a filtered deck holds.
+type FilteredQuery struct {
+	Filter     contracts.CardFilter
+	RatedSince *time.Time
+	Props      []PropFilter
+	// Order is a contracts.FilteredOrders value; random returns the
+	// matches in id order, for the caller to shuffle.
+	Order string
+	Limit int
+	Now   time.Time
+}
+
+// PropFilter compares a card's column with a value: Column is one of
+// PropColumns, Op one of <, <=, >, >=, =, != (due compares milliseconds
+// since the epoch; a due comparison selects only unsuspended, non-new
+// cards).
+type PropFilter struct {
+	Column string
+	Op     string
+	Value  float64
+}
+
+// PropColumns are the card columns a PropFilter may compare.
+var PropColumns = []string{"scheduled_days", "due", "lapses", "reps", "stability", "difficulty"}
+
+// FilteredStore keeps filtered decks: their searches and the cards they
+// hold away from home (CardRow.HomeDeckID).
+type FilteredStore interface {
+	// SaveFiltered stores the filtered deck's search (inserting or
+	// replacing it). Not found when the deck is absent.
+	SaveFiltered(ctx context.Context, userID string, f FilteredDeckRow) error
+	// Filtered returns a deck's search. Not found when the deck is not a
+	// filtered deck of the user.
+	Filtered(ctx context.Context, userID, deckID string) (FilteredDeckRow, error)
+	// ListFiltered returns the user's filtered decks, by deck id.
+	ListFiltered(ctx context.Context, userID string) ([]FilteredDeckRow, error)
+	// Candidates returns up to q.Limit cards q selects, in q.Order.
+	Candidates(ctx context.Context, userID string, q FilteredQuery) ([]CardRow, error)
+	// Gather moves the user's cards with these ids that are at home into
+	// the filtered deck deckID (the home deck kept as HomeDeckID), bumping
+	// their versions and UpdatedAt, and returns the ids it moved.
+	Gather(ctx context.Context, userID, deckID string, ids []string, at time.Time) ([]string, error)
+	// ReturnHome sends every card a filtered deck holds home (versions
+	// bumped), and returns how many.
+	ReturnHome(ctx context.Context, userID, deckID string, at time.Time) (int, error)
 }

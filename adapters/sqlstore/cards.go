@@ -14,7 +14,7 @@ import (
 // cardCols are the columns scanCard reads, in order, from the cards row aliased c.
 const cardCols = `c.id, c.deck_id, c.front, c.back, c.tags, c.suspended, c.phase, c.due, c.stability, c.difficulty,
 c.scheduled_days, c.reps, c.lapses, c.step, c.last_review, c.hash, c.version, c.created_at, c.updated_at, c.note_id, c.ord,
-c.buried_until, c.flag`
+c.buried_until, c.flag, c.home_deck_id`
 
 // insertCols are the columns InsertCards writes, one placeholder each.
 const insertCols = `id, user_id, deck_id, front, back, tags, suspended, phase, due, stability, difficulty,
@@ -61,7 +61,7 @@ type cardDest struct {
 	tags, phase           string
 	due, created, updated int64
 	last, ord, buried     sql.NullInt64
-	note                  sql.NullString
+	note, home            sql.NullString
 }
 
 // dest returns the targets of cardCols, in order.
@@ -69,14 +69,14 @@ func (d *cardDest) dest() []any {
 	c := &d.c
 	return []any{&c.ID, &c.DeckID, &c.Front, &c.Back, &d.tags, &c.Suspended, &d.phase, &d.due, &c.State.Stability, &c.State.Difficulty,
 		&c.State.ScheduledDays, &c.State.Reps, &c.State.Lapses, &c.State.Step, &d.last, &c.Hash, &c.Version, &d.created, &d.updated, &d.note, &d.ord,
-		&d.buried, &c.Flag}
+		&d.buried, &c.Flag, &d.home}
 }
 
 // row converts what was scanned into the card.
 func (d *cardDest) row() (ports.CardRow, error) {
 	c := d.c
 	var err error
-	c.NoteID, c.Ord = d.note.String, int(d.ord.Int64)
+	c.NoteID, c.Ord, c.HomeDeckID = d.note.String, int(d.ord.Int64), d.home.String
 	if c.Tags, err = parseStrings(d.tags); err != nil {
 		return c, err
 	}
@@ -319,12 +319,14 @@ func (s cardStore) GetCards(ctx context.Context, userID string, ids []string) ([
 
 // UpdateCard stores deck, front, back, tags, suspension, flag, hash and
 // UpdatedAt when the stored version equals c.Version, and bumps it. A
-// card moved to another deck takes its review log with it. Not found when
+// card moved to another deck takes its review log with it and is at home
+// there (a filtered deck's card moved elsewhere leaves it for good). Not found when
 // the card or the target deck is absent; conflict when the version moved
 // or the hash exists in the target deck.
 func (s cardStore) UpdateCard(ctx context.Context, userID string, c ports.CardRow) error {
 	return s.atomic(ctx, func(h *handle) error {
-		res, err := h.exec(ctx, `UPDATE cards SET deck_id = $3, front = $4, back = $5, tags = $6, suspended = $7, hash = $8,
+		res, err := h.exec(ctx, `UPDATE cards SET home_deck_id = CASE WHEN deck_id = $3 THEN home_deck_id END,
+deck_id = $3, front = $4, back = $5, tags = $6, suspended = $7, hash = $8,
 updated_at = $9, flag = $11, version = version + 1 WHERE user_id = $1 AND id = $2 AND version = $10`,
 			userID, c.ID, c.DeckID, c.Front, c.Back, stringsJSON(c.Tags), c.Suspended, c.Hash, ms(c.UpdatedAt), c.Version, c.Flag)
 		if err != nil {

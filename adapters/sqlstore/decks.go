@@ -287,6 +287,12 @@ func (s deckStore) TrashDeck(ctx context.Context, userID, deckID string, at time
 		if err != nil {
 			return err
 		}
+		// A filtered deck's cards go home first, and the cards of this deck
+		// a filtered deck holds come back to go with it (issue 28 §4).
+		if _, err := h.exec(ctx, `UPDATE cards SET deck_id = home_deck_id, home_deck_id = NULL, version = version + 1, updated_at = $3
+WHERE user_id = $1 AND home_deck_id IS NOT NULL AND (deck_id = $2 OR home_deck_id = $2)`, userID, deckID, ms(at)); err != nil {
+			return h.fail(ctx, err, "return cards home", failMsgs{unique: "a card's home deck has a card with the same front and back now; edit or delete one of them first"})
+		}
 		if cards, err = h.trashCardsWhere(ctx, `user_id = $1 AND deck_id = $2`, args{userID, deckID}, deckID, at); err != nil {
 			return err
 		}

@@ -1,6 +1,7 @@
 package study
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"time"
@@ -121,9 +122,12 @@ func (s *StudyService) review(ctx context.Context, tx ports.Stores, uid string, 
 	if err := s.ChargeWrites(ctx, tx, uid, &day, 1, 0); err != nil { // the daily quota, before the write
 		return contracts.ReviewResult{}, err
 	}
+	if deck, err = homeDeck(ctx, tx, uid, sess, card, deck); err != nil {
+		return contracts.ReviewResult{}, err
+	}
 	cram := sess.Mode == modeCram
 	var counted *studied // today's reviews of the deck, counted under its lock
-	if !cram && (card.State.Phase == contracts.PhaseNew || card.State.Phase == contracts.PhaseReview) {
+	if !cram && sess.Mode != modeFiltered && (card.State.Phase == contracts.PhaseNew || card.State.Phase == contracts.PhaseReview) {
 		c, err := s.checkDailyLimits(ctx, tx, uid, deck, acct, day, card.State.Phase, now)
 		if err != nil {
 			return contracts.ReviewResult{}, err
@@ -156,7 +160,7 @@ func (s *StudyService) review(ctx context.Context, tx ports.Stores, uid string, 
 		}
 	}
 	log := ports.ReviewLog{
-		ID: s.IDs.NewID(), UserID: uid, CardID: card.ID, DeckID: card.DeckID, SessionID: sess.ID,
+		ID: s.IDs.NewID(), UserID: uid, CardID: card.ID, DeckID: cmp.Or(card.HomeDeckID, card.DeckID), SessionID: sess.ID,
 		Rating: args.Rating, PrevPhase: card.State.Phase, State: next, ReviewedAt: now, DurationMs: args.DurationMs,
 		Kind: kind, Day: kernel.DayNumber(day, now), PrevInterval: card.State.ScheduledDays, PrevState: &card.State,
 	}

@@ -71,7 +71,7 @@ func (s *StudyService) Upcoming(ctx context.Context, sessionID string, limit int
 			return kernel.Fail(err)
 		}
 		var l left
-		if row.Mode != modeCram {
+		if !unlimited(row.Mode) {
 			if err := k.loadDeck(ctx, tx, row); err != nil {
 				return err
 			}
@@ -85,13 +85,13 @@ func (s *StudyService) Upcoming(ctx context.Context, sessionID string, limit int
 		}
 		out = append(out, *cur)
 		seen := map[string]bool{cur.CardID: true}
-		take(&l, limitPhase(k.card.State, k.day, now), row.Mode == modeCram)
+		take(&l, limitPhase(k.card.State, k.day, now), unlimited(row.Mode))
 		for _, p := range pending {
 			c := p.Card
 			if len(out) >= limit || seen[c.ID] || c.Suspended || (row.Mode != modeCram && c.BuriedUntil != nil && now.Before(*c.BuriedUntil)) {
 				continue
 			}
-			if !take(&l, limitPhase(c.State, k.day, now), row.Mode == modeCram) {
+			if !take(&l, limitPhase(c.State, k.day, now), unlimited(row.Mode)) {
 				continue
 			}
 			seen[c.ID] = true

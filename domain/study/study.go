@@ -88,11 +88,13 @@ func (s *StudyService) start(ctx context.Context, tx ports.Stores, uid string, a
 	}
 	row := ports.StudySessionRow{ID: s.IDs.Secret(sessionHandleBits), UserID: uid, DeckID: deck.ID, StartedAt: now,
 		ExpiresAt: now.Add(s.Cfg.StudySessionTTL), Mode: modeNormal}
-	var queue []string
-	if args.Cram {
+	queue, filtered, err := s.filteredQueue(ctx, tx, &row, deck, args, now)
+	switch {
+	case err != nil || filtered:
+	case args.Cram:
 		row.Mode = modeCram
 		queue, err = s.cramQueue(ctx, tx, row, deck, args, now)
-	} else {
+	default:
 		queue, err = s.queue(ctx, tx, row, deck, acct, day, args, now)
 	}
 	if err != nil {
@@ -552,7 +554,7 @@ func (s *StudyService) current(ctx context.Context, st ports.Stores, row ports.S
 				show = !buried
 			}
 		}
-		if show && row.Mode != modeCram {
+		if show && !unlimited(row.Mode) {
 			phase := limitPhase(card.State, day, now)
 			if phase == contracts.PhaseNew || phase == contracts.PhaseReview {
 				if limits == nil {

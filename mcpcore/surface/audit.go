@@ -98,6 +98,8 @@ func AffectedIDs(result any, args json.RawMessage) []string {
 				add(it.ID)
 			}
 		}
+	case contracts.FilteredDeck:
+		add(r.DeckID)
 	case contracts.StudySession:
 		add(r.ID)
 		add(r.DeckID)

@@ -48,6 +48,7 @@ var dispatch = map[string]call{
 	contracts.ToolListTrash:          bind(ports.McpServices.ListTrash),
 	contracts.ToolRestoreItems:       bind(ports.McpServices.RestoreItems),
 	contracts.ToolUndoChanges:        bind(ports.McpServices.UndoChanges),
+	contracts.ToolFilteredDeck:       bind(ports.McpServices.FilteredDeck),
 	contracts.ToolAddCards:           bind(ports.McpServices.AddCards),
 	contracts.ToolUpdateCards:        bind(ports.McpServices.UpdateCards),
 	contracts.ToolDeleteCards:        bind(ports.McpServices.DeleteCards),

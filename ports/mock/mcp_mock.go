@@ -470,6 +470,45 @@ func (c *MockMcpServicesExposureCall) DoAndReturn(f func(context.Context) (contr
 	return c
 }
 
+// FilteredDeck mocks base method.
+func (m *MockMcpServices) FilteredDeck(ctx context.Context, args contracts.FilteredDeckArgs) (contracts.FilteredDeck, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "FilteredDeck", ctx, args)
+	ret0, _ := ret[0].(contracts.FilteredDeck)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// FilteredDeck indicates an expected call of FilteredDeck.
+func (mr *MockMcpServicesMockRecorder) FilteredDeck(ctx, args any) *MockMcpServicesFilteredDeckCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "FilteredDeck", reflect.TypeOf((*MockMcpServices)(nil).FilteredDeck), ctx, args)
+	return &MockMcpServicesFilteredDeckCall{Call: call}
+}
+
+// MockMcpServicesFilteredDeckCall wrap *gomock.Call
+type MockMcpServicesFilteredDeckCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockMcpServicesFilteredDeckCall) Return(arg0 contracts.FilteredDeck, arg1 error) *MockMcpServicesFilteredDeckCall {
+	c.Call = c.Call.Return(arg0, arg1)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockMcpServicesFilteredDeckCall) Do(f func(context.Context, contracts.FilteredDeckArgs) (contracts.FilteredDeck, error)) *MockMcpServicesFilteredDeckCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockMcpServicesFilteredDeckCall) DoAndReturn(f func(context.Context, contracts.FilteredDeckArgs) (contracts.FilteredDeck, error)) *MockMcpServicesFilteredDeckCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
 // GetDeck mocks base method.
 func (m *MockMcpServices) GetDeck(ctx context.Context, args contracts.GetDeckArgs) (contracts.Deck, error) {
 	m.ctrl.T.Helper()

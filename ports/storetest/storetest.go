@@ -72,6 +72,7 @@ func TestStore(t *testing.T, open func(t *testing.T) ports.Database) {
 		{"NextDueAt", testNextDueAt},
 		{"NewCards", testNewCards},
 		{"Bury", testBury},
+		{"Filtered", testFiltered},
 		{"StudiedSiblings", testStudiedSiblings},
 		{"CountPhasesAndDue", testCountPhasesAndDue},
 		{"DueHistogram", testDueHistogram},

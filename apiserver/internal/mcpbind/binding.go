@@ -26,6 +26,7 @@ type Services struct {
 	Import   ports.ImportService
 	Undo     ports.UndoService
 	Confirm  ports.ConfirmService
+	Filtered ports.FilteredDeckService
 	// Tx runs a mutation and its audit row in one transaction; nil runs
 	// them one after the other.
 	Tx ports.TxRunner
@@ -99,6 +100,11 @@ func (b *Binding) DeleteDeck(ctx context.Context, args contracts.DeleteDeckArgs)
 // ListTrash implements ports.McpServices.
 func (b *Binding) ListTrash(ctx context.Context, args contracts.ListTrashArgs) (contracts.TrashPage, error) {
 	return b.svc.Trash.ListTrash(ctx, args)
+}
+
+// FilteredDeck implements ports.McpServices.
+func (b *Binding) FilteredDeck(ctx context.Context, args contracts.FilteredDeckArgs) (contracts.FilteredDeck, error) {
+	return b.svc.Filtered.FilteredDeck(ctx, args)
 }
 
 // UndoChanges implements ports.McpServices.
