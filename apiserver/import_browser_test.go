@@ -17,7 +17,8 @@ import (
 // TestImportPageInABrowser: the import page uploads a text export with
 // the page's CSRF token, starts the import job, shows its progress (the
 // shared data-refresh script) and then its report with what did not come
-// over and why (#import-dropped); the cards are in the deck it names.
+// over and why (#import-dropped) and the budget the job used
+// (#import-budget); the cards are in the deck it names.
 func TestImportPageInABrowser(t *testing.T) {
 	e := newEnv(t, sqliteURL(t), nil)
 	b := newBrowser(t, e)
@@ -77,6 +78,10 @@ func TestImportPageInABrowser(t *testing.T) {
 	}
 	if b.exists("[data-refresh]") {
 		t.Error("the finished import's page still refreshes itself")
+	}
+	// The job's budget and its use (issue 29 §3.2): the text read, of 2 GiB.
+	if got := b.textOf("#import-budget"); !strings.Contains(got, "Budget used:") || !strings.Contains(got, "KiB of 2.0 GiB") || !strings.Contains(got, "of 5000000 items") {
+		t.Errorf("#import-budget says %q", got)
 	}
 	b.look("import-report")
 	if got, err := e.app.Services().Decks.GetDeck(ctx, deck.ID); err != nil || got.Counts.Total != 300 {

@@ -57,6 +57,25 @@ type JobProgress struct {
 	Done    int64  `json:"done"`
 	Total   int64  `json:"total"`
 	Message string `json:"message,omitempty"`
+	// Budget is the job's budget and how much of it the job has used
+	// (absent before a runner starts it).
+	Budget JobBudgetUse `json:"budget,omitzero"`
+}
+
+// JobBudget is what one run of a job may use, or has used, by kind: its
+// running time (seconds), the items it handles (rows: notes, cards,
+// media files and reviews of an import) and the bytes it stores or
+// reads. A job that goes over any of them fails, naming the limit.
+type JobBudget struct {
+	Seconds int64 `json:"seconds"`
+	Rows    int64 `json:"rows"`
+	Bytes   int64 `json:"bytes"`
+}
+
+// JobBudgetUse is a job's budget (Limit) and how much of it is used.
+type JobBudgetUse struct {
+	Limit JobBudget `json:"limit"`
+	Used  JobBudget `json:"used"`
 }
 
 // OptimizeParametersArgs are optimize_parameters' arguments: the preset

@@ -129,11 +129,14 @@ var (
 		}, "id", "ord", "deckId", "front", "phase")},
 		"createdAt": tsOut, "updatedAt": tsOut,
 	}, "id", "noteType", "fieldNames", "fields", "tags", "cards", "createdAt", "updatedAt")
-	jobOut = object(schema{
+	// budgetOut is a job's budget or its use: seconds, rows, bytes.
+	budgetOut = object(schema{"seconds": intOut, "rows": intOut, "bytes": intOut}, "seconds", "rows", "bytes")
+	jobOut    = object(schema{
 		"id": strOut, "kind": strOut, "status": schema{"type": "string", "enum": JobStatuses},
-		"progress": object(schema{"done": intOut, "total": intOut, "message": strOut}, "done", "total"),
-		"result":   schema{"type": "object"}, // the kind's report, e.g. an import's counts
-		"error":    strOut, "cancelRequested": boolOut,
+		"progress": object(schema{"done": intOut, "total": intOut, "message": strOut, "budget": object(schema{
+			"limit": budgetOut, "used": budgetOut}, "limit", "used")}, "done", "total"),
+		"result": schema{"type": "object"}, // the kind's report, e.g. an import's counts
+		"error":  strOut, "cancelRequested": boolOut,
 		"createdAt": tsOut, "updatedAt": tsOut, "startedAt": tsOut, "finishedAt": tsOut,
 	}, "id", "kind", "status", "progress", "createdAt", "updatedAt")
 	studyCardOut = object(schema{

@@ -158,7 +158,7 @@ var (
 		"tags":  tagsArg,
 	}, "front", "back")
 	dryRunArg    = boolean("Preview outcomes; writes nothing.")
-	confirmArg   = with(str(""), "minLength", 1, "maxLength", 64)
+	confirmArg   = with(str("Id the confirmation link gave."), "minLength", 1, "maxLength", 64)
 	idemArg      = with(str("Retry key: a repeat returns the first result, adds nothing."), "maxLength", 128)
 	retentionArg = number("Target recall, default 0.9; higher: more reviews.", 0.7, 0.99)
 	newPerDayArg = integer("New cards a day, default 20.", 0, 1000)

@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"time"
 
 	"github.com/takhtabush/takhtabush/contracts"
@@ -19,7 +20,7 @@ func (h *handle) Jobs() ports.JobStore { return jobStore{h} }
 func (s *Store) Jobs() ports.JobStore { return s.root.Jobs() }
 
 const jobColumns = `id, user_id, kind, scope, status, input, result, error, progress_done, progress_total, progress_message,
-cancel_requested, lease_owner, lease_until, attempts, created_at, updated_at, started_at, finished_at`
+progress_budget, cancel_requested, lease_owner, lease_until, attempts, created_at, updated_at, started_at, finished_at`
 
 // scanJob reads one row of jobColumns.
 func scanJob(row interface{ Scan(...any) error }) (ports.JobRow, error) {
@@ -28,11 +29,17 @@ func scanJob(row interface{ Scan(...any) error }) (ports.JobRow, error) {
 	var result sql.NullString
 	var leaseUntil, created, updated int64
 	var started, finished sql.NullInt64
+	var budget string
 	err := row.Scan(&j.ID, &j.UserID, &j.Kind, &j.Scope, &j.Status, &input, &result, &j.Error,
-		&j.Progress.Done, &j.Progress.Total, &j.Progress.Message, &j.CancelRequested, &j.LeaseOwner, &leaseUntil, &j.Attempts,
+		&j.Progress.Done, &j.Progress.Total, &j.Progress.Message, &budget, &j.CancelRequested, &j.LeaseOwner, &leaseUntil, &j.Attempts,
 		&created, &updated, &started, &finished)
 	if err != nil {
 		return ports.JobRow{}, err
+	}
+	if budget != "" {
+		if err := json.Unmarshal([]byte(budget), &j.Progress.Budget); err != nil {
+			return ports.JobRow{}, err
+		}
 	}
 	j.Input = []byte(input)
 	if result.Valid {
@@ -114,9 +121,10 @@ RETURNING `+jobColumns, ms(now), owner, ms(leaseUntil)))
 // owner no longer holds it.
 func (s jobStore) RenewLease(ctx context.Context, jobID, owner string, p contracts.JobProgress, now, leaseUntil time.Time) (bool, error) {
 	var cancel bool
-	err := s.q.QueryRowContext(ctx, `UPDATE jobs SET lease_until = $3, progress_done = $4, progress_total = $5, progress_message = $6, updated_at = $7
+	err := s.q.QueryRowContext(ctx, `UPDATE jobs SET lease_until = $3, progress_done = $4, progress_total = $5, progress_message = $6, updated_at = $7,
+progress_budget = $8
 WHERE id = $1 AND lease_owner = $2 AND status = 'running' RETURNING cancel_requested`,
-		jobID, owner, ms(leaseUntil), p.Done, p.Total, p.Message, ms(now)).Scan(&cancel)
+		jobID, owner, ms(leaseUntil), p.Done, p.Total, p.Message, ms(now), budgetJSON(p.Budget)).Scan(&cancel)
 	if errNoRows(err) {
 		return false, contracts.Errorf(contracts.KindConflict, "this runner no longer holds the job's lease")
 	}
@@ -124,6 +132,15 @@ WHERE id = $1 AND lease_owner = $2 AND status = 'running' RETURNING cancel_reque
 		return false, s.s.wrap(ctx, err, "renew job lease")
 	}
 	return cancel, nil
+}
+
+// budgetJSON is the stored form of a job's budget use: empty when unset.
+func budgetJSON(b contracts.JobBudgetUse) string {
+	if b == (contracts.JobBudgetUse{}) {
+		return ""
+	}
+	out, _ := json.Marshal(b) // a struct of integers always marshals
+	return string(out)
 }
 
 // FinishJob ends a running job owner holds.

@@ -24,6 +24,8 @@ type jobKind struct {
 	// abandoned, when set, cleans up after a job of the kind that ends
 	// without its handler returning (see OnAbandoned).
 	abandoned func(ctx context.Context, j ports.JobRow)
+	// budget is the kind's budget; unset, kernel.DefaultJobBudget.
+	budget *kernel.JobBudget
 }
 
 // JobService starts, reports on and cancels the acting user's long jobs
@@ -48,6 +50,16 @@ func (s *JobService) Register(kind string, scope contracts.Scope, h kernel.JobHa
 	defer s.mu.Unlock()
 	k := s.kinds[kind]
 	k.scope, k.handler = scope, h
+	s.kinds[kind] = k
+}
+
+// SetBudget gives kind's jobs budget b (a runner's RunnerConfig.Budgets
+// overrides it).
+func (s *JobService) SetBudget(kind string, b kernel.JobBudget) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k := s.kinds[kind]
+	k.budget = &b
 	s.kinds[kind] = k
 }
 
@@ -238,6 +250,9 @@ type RunnerConfig struct {
 	Concurrency int
 	// Logger receives failures (default: slog.Default()).
 	Logger *slog.Logger
+	// Budgets overrides kinds' budget limits (by kind; the kind's advice
+	// stays): an operator's or a test's.
+	Budgets map[string]contracts.JobBudget
 }
 
 // DefaultJobRunners is how many jobs a runner runs at once unless told:
@@ -332,8 +347,13 @@ func (r *JobRunner) RunOnce(ctx context.Context) (ran bool, err error) {
 		r.abandon(ctx, k, j)
 		return true, r.finish(j, contracts.JobFailed, nil, "the server running this job stopped; start it again")
 	}
-	run := kernel.NewJobRun(j)
-	jctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.cfg.Timeout)
+	run := kernel.NewJobRun(j, r.budget(k, j.Kind))
+	// The job's time is its budget's, or the runner's timeout if shorter.
+	limit, budgeted := r.cfg.Timeout, false
+	if sec := run.Budget().Limit.Seconds; sec > 0 && time.Duration(sec)*time.Second <= limit {
+		limit, budgeted = time.Duration(sec)*time.Second, true
+	}
+	jctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), limit)
 	defer cancel()
 	jctx = contracts.WithPrincipal(jctx, contracts.Principal{UserID: j.UserID, Scopes: []contracts.Scope{k.scope}, CredentialKind: contracts.CredentialJob, CredentialID: j.ID})
 	jctx = contracts.WithOperationID(jctx, j.ID) // the job's change records and audit rows
@@ -380,6 +400,7 @@ func (r *JobRunner) RunOnce(ctx context.Context) (ran bool, err error) {
 		}
 	}()
 	result, herr := r.safely(jctx, k.handler, run)
+	timedOut := errors.Is(jctx.Err(), context.DeadlineExceeded)
 	cancel()
 	<-keeperDone
 
@@ -392,11 +413,20 @@ func (r *JobRunner) RunOnce(ctx context.Context) (ran bool, err error) {
 		return true, nil
 	case errors.Is(reason, errJobCanceled):
 		return true, r.finish(j, contracts.JobCanceled, nil, "canceled")
-	case herr != nil:
+	}
+	// The last progress, with the budget used, goes with the result or
+	// the error, so an ended job shows it.
+	now = s.Now()
+	if _, err := s.Store.Jobs().RenewLease(context.WithoutCancel(ctx), j.ID, r.cfg.Owner, run.Current(), now, now.Add(r.cfg.Lease)); contracts.KindOf(err) == contracts.KindConflict {
+		return true, nil // the lease is gone: another runner has the job
+	}
+	if herr != nil {
 		msg := "the job failed; see the server log for job " + j.ID
 		var ce *contracts.Error
 		switch {
-		case errors.Is(herr, context.DeadlineExceeded):
+		case (timedOut || errors.Is(herr, context.DeadlineExceeded)) && budgeted:
+			msg = run.OverTime().Error()
+		case timedOut || errors.Is(herr, context.DeadlineExceeded):
 			msg = fmt.Sprintf("the job ran longer than its limit of %s", r.cfg.Timeout)
 		case errors.As(herr, &ce) && ce.Kind != contracts.KindInternal:
 			msg = ce.Message
@@ -405,16 +435,24 @@ func (r *JobRunner) RunOnce(ctx context.Context) (ran bool, err error) {
 		}
 		return true, r.finish(j, contracts.JobFailed, nil, msg)
 	}
-	// The last progress goes with the result, so a finished job shows it.
-	now = s.Now()
-	if _, err := s.Store.Jobs().RenewLease(context.WithoutCancel(ctx), j.ID, r.cfg.Owner, run.Current(), now, now.Add(r.cfg.Lease)); contracts.KindOf(err) == contracts.KindConflict {
-		return true, nil // the lease is gone: another runner has the job
-	}
 	out, err := json.Marshal(result)
 	if err != nil {
 		return true, r.finish(j, contracts.JobFailed, nil, "the job's report could not be stored")
 	}
 	return true, r.finish(j, contracts.JobSucceeded, out, "")
+}
+
+// budget is the budget of a job of kind k (named kind): the kind's,
+// with the runner's override of its limits.
+func (r *JobRunner) budget(k jobKind, kind string) kernel.JobBudget {
+	b := kernel.DefaultJobBudget
+	if k.budget != nil {
+		b = *k.budget
+	}
+	if lim, ok := r.cfg.Budgets[kind]; ok {
+		b.Limit = lim
+	}
+	return b
 }
 
 // safely runs a handler, turning a panic into an error.

@@ -231,50 +231,100 @@ func (im *importer) openStage(ctx context.Context) error {
 
 // importMedia stores the package's media the cards can show, in the
 // import's stage, reusing the files the account has already.
+// Each file is charged to the job's budget: an item, and the bytes read
+// of it (to hash or to store).
 func (im *importer) importMedia(ctx context.Context) error {
 	for _, m := range im.head.Media {
 		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := im.charge(1, 0); err != nil {
 			return err
 		}
 		if err := im.touch(ctx); err != nil {
 			return err
 		}
 		im.progress(1, "storing media")
-		ct, ok := importMediaTypes[strings.ToLower(path.Ext(m.Name))]
-		if !ok {
-			im.skip("media", "a type cards cannot show (images: png, jpeg, gif, webp; audio: mp3, ogg, wav, m4a)", m.Name, 1)
-			continue
-		}
-		id, err := im.reuseMedia(ctx, m, ct)
-		if err != nil {
+		var read int64
+		m.Open = countedOpen(m.Open, &read)
+		if err := im.mediaFile(ctx, m); err != nil {
 			return err
 		}
-		if id != "" {
-			im.mediaIDs[m.Name] = id
-			im.rep.Media++
-			continue
-		}
-		rc, err := m.Open(ctx)
-		if err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			im.skip("media", "the file could not be read from the package", m.Name, 1)
-			continue
-		}
-		id, err = im.s.media.StoreMedia(ctx, im.uid, im.stage.ID, ct, m.Name, rc, contracts.MaxMediaBytes)
-		_ = rc.Close()
-		switch {
-		case err == nil:
-			im.mediaIDs[m.Name] = id
-			im.rep.Media++
-		case contracts.IsKind(err, contracts.KindInvalid):
-			im.skip("media", "not a valid file of its type, or larger than 10 MiB", m.Name, 1)
-		default:
-			return err // the quota is full, or storage failed: nothing is imported
+		if err := im.charge(0, read); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// mediaFile stores (or reuses) one media file of the package.
+func (im *importer) mediaFile(ctx context.Context, m ports.AnkiMedia) error {
+	ct, ok := importMediaTypes[strings.ToLower(path.Ext(m.Name))]
+	if !ok {
+		im.skip("media", "a type cards cannot show (images: png, jpeg, gif, webp; audio: mp3, ogg, wav, m4a)", m.Name, 1)
+		return nil
+	}
+	id, err := im.reuseMedia(ctx, m, ct)
+	if err != nil {
+		return err
+	}
+	if id != "" {
+		im.mediaIDs[m.Name] = id
+		im.rep.Media++
+		return nil
+	}
+	rc, err := m.Open(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		im.skip("media", "the file could not be read from the package", m.Name, 1)
+		return nil
+	}
+	id, err = im.s.media.StoreMedia(ctx, im.uid, im.stage.ID, ct, m.Name, rc, contracts.MaxMediaBytes)
+	_ = rc.Close()
+	switch {
+	case err == nil:
+		im.mediaIDs[m.Name] = id
+		im.rep.Media++
+	case contracts.IsKind(err, contracts.KindInvalid):
+		im.skip("media", "not a valid file of its type, or larger than 10 MiB", m.Name, 1)
+	default:
+		return err // the quota is full, or storage failed: nothing is imported
+	}
+	return nil
+}
+
+// charge counts items and bytes against the job's budget, if any.
+func (im *importer) charge(rows, bytes int64) error {
+	if im.opts.Charge == nil {
+		return nil
+	}
+	return im.opts.Charge(rows, bytes)
+}
+
+// countedOpen wraps a media file's opener so the bytes read from it are
+// added to *n.
+func countedOpen(open func(context.Context) (io.ReadCloser, error), n *int64) func(context.Context) (io.ReadCloser, error) {
+	return func(ctx context.Context) (io.ReadCloser, error) {
+		rc, err := open(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return &countedReader{ReadCloser: rc, n: n}, nil
+	}
+}
+
+// countedReader adds the bytes read through it to *n.
+type countedReader struct {
+	io.ReadCloser
+	n *int64
+}
+
+func (r *countedReader) Read(p []byte) (int, error) {
+	k, err := r.ReadCloser.Read(p)
+	*r.n += int64(k)
+	return k, err
 }
 
 // reuseMedia returns the id of the account's file with the name (or, for

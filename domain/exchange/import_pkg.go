@@ -3,6 +3,7 @@ package exchange
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"slices"
 	"strings"
@@ -31,8 +32,22 @@ var _ ports.ImportService = (*ImportService)(nil)
 func NewImportService(d *kernel.Deps, media *library.MediaService, cards *library.CardService, jobs kernel.Jobs) *ImportService {
 	s := &ImportService{Deps: d, reader: d.Cfg.PackageReader, media: media, cards: cards, jobs: jobs}
 	jobs.Register(contracts.JobKindImportPackage, contracts.ScopeDecksWrite, s.run)
+	jobs.SetBudget(contracts.JobKindImportPackage, ImportBudget)
 	jobs.OnAbandoned(contracts.JobKindImportPackage, s.abandoned)
 	return s
+}
+
+// ImportBudget is an import job's budget (issue 29 §3.2): 20 minutes, 5
+// million items (media files, notes, cards and reviews, each charged as
+// the import reads it) and 2 GiB of media and note text (twice the
+// default media quota). A collection of 100,000 notes with two million
+// reviews and a full media quota stays well inside it; a package that
+// does not is refused before anything of it is published.
+var ImportBudget = kernel.JobBudget{
+	Limit: contracts.JobBudget{Seconds: 20 * 60, Rows: 5_000_000, Bytes: 2 << 30},
+	Advice: "nothing of the package was imported (an import is published whole or not at all). " +
+		"Split it: in Anki, export each subdeck as its own package (leave out the scheduling or the media if those are what is large) " +
+		"and import the packages one at a time",
 }
 
 // abandoned ends an import whose runner stopped and that will not run
@@ -104,7 +119,8 @@ func (s *ImportService) upload(ctx context.Context, uid, id string) (ports.Media
 // run is the import job's handler: it reads the upload, imports it, then
 // releases the upload (its bytes no longer count against the quota) and
 // records the import's end in the audit trail. A run stopped by its
-// runner keeps the upload, so the job can resume.
+// runner keeps the upload, so the job can resume; a run out of its time
+// ends the job, which releases it.
 func (s *ImportService) run(ctx context.Context, run *kernel.JobRun) (any, error) {
 	p, err := kernel.Actor(ctx)
 	if err != nil {
@@ -115,8 +131,8 @@ func (s *ImportService) run(ctx context.Context, run *kernel.JobRun) (any, error
 		return nil, kernel.Fail(err)
 	}
 	rep, err := s.importUpload(ctx, run, p.UserID, in)
-	if ctx.Err() != nil && err != nil {
-		return nil, err
+	if ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) && err != nil {
+		return nil, err // stopped by its runner: a later run resumes
 	}
 	s.release(context.WithoutCancel(ctx), p.UserID, in.UploadID)
 	s.auditDone(context.WithoutCancel(ctx), p, run.Job.ID, in, rep, err)
@@ -151,7 +167,7 @@ func (s *ImportService) importUpload(ctx context.Context, run *kernel.JobRun, ui
 		return contracts.ImportReport{}, err
 	}
 	defer src.Close()
-	return s.Apply(ctx, src, ImportOptions{DeckID: in.DeckID, Progress: run.Progress, JobID: run.Job.ID})
+	return s.Apply(ctx, src, ImportOptions{DeckID: in.DeckID, Progress: run.Progress, Charge: run.Charge, JobID: run.Job.ID})
 }
 
 // release deletes an import's upload: the row, and its bytes unless
@@ -222,6 +238,9 @@ func (s *ImportService) importText(ctx context.Context, run *kernel.JobRun, uid,
 	if err != nil {
 		return contracts.ImportReport{}, kernel.Fail(err)
 	}
+	if err := run.Charge(0, int64(len(raw))); err != nil {
+		return contracts.ImportReport{}, err
+	}
 	// The format is read from the text (Anki's # headers, the separator),
 	// whichever text type the upload was sent as.
 	return s.cards.ImportLarge(ctx, uid, deckID, string(raw), contracts.ImportAuto, run.Progress)
@@ -234,6 +253,9 @@ type ImportOptions struct {
 	DeckID string
 	// Progress receives how far the import has come (may be nil).
 	Progress func(done, total int64, message string)
+	// Charge counts items and bytes against the job's budget and says
+	// when the job has gone over it (may be nil: no budget).
+	Charge func(rows, bytes int64) error
 	// JobID is the import's job ("" outside a job): a later attempt of
 	// the job drops what this one staged.
 	JobID string

@@ -128,8 +128,14 @@ func (im *importer) write(ctx context.Context, src ports.PackageSource) error {
 
 // chunk plans, replays and stages one chunk of the package; the updates
 // of the notes the account had are staged too, for the publishing.
+//
+// The chunk's notes, cards and reviews are charged to the job's budget
+// before any of them is planned (an item each, and the notes' text).
 func (im *importer) chunk(ctx context.Context, ch ports.AnkiChunk) error {
 	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := im.charge(int64(len(ch.Notes)+len(ch.Cards)+len(ch.Reviews)), chunkBytes(ch)); err != nil {
 		return err
 	}
 	works, err := im.planNotes(ctx, ch)
@@ -150,6 +156,21 @@ func (im *importer) chunk(ctx context.Context, ch ports.AnkiChunk) error {
 		return err
 	}
 	return im.stageUpdates(ctx, works)
+}
+
+// chunkBytes is the text of a chunk's notes: fields, tags and GUIDs.
+func chunkBytes(ch ports.AnkiChunk) int64 {
+	var n int
+	for _, an := range ch.Notes {
+		n += len(an.GUID)
+		for _, f := range an.Fields {
+			n += len(f)
+		}
+		for _, t := range an.Tags {
+			n += len(t)
+		}
+	}
+	return int64(n)
 }
 
 // publish creates the new decks, copies the stage into the live tables

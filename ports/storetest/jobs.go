@@ -44,8 +44,11 @@ func testJobs(t *testing.T, f *fixture) {
 		t.Fatalf("ClaimJob while the account's first job runs = %+v, %v, %v; want none", j, ok, err)
 	}
 
-	// The holder renews and reports progress; another runner cannot.
-	cancel, err := js.RenewLease(f.ctx, first, "runner-1", contracts.JobProgress{Done: 5, Total: 10, Message: "notes"}, f.now, lease.Add(time.Minute))
+	// The holder renews and reports progress, with the budget it uses;
+	// another runner cannot.
+	progress := contracts.JobProgress{Done: 5, Total: 10, Message: "notes", Budget: contracts.JobBudgetUse{
+		Limit: contracts.JobBudget{Seconds: 1200, Rows: 5_000_000, Bytes: 2 << 30}, Used: contracts.JobBudget{Seconds: 3, Rows: 1220, Bytes: 61234}}}
+	cancel, err := js.RenewLease(f.ctx, first, "runner-1", progress, f.now, lease.Add(time.Minute))
 	must(t, err)
 	if cancel {
 		t.Error("RenewLease reports a cancellation nobody asked for")
@@ -53,7 +56,7 @@ func testJobs(t *testing.T, f *fixture) {
 	_, err = js.RenewLease(f.ctx, first, "runner-2", contracts.JobProgress{}, f.now, lease)
 	wantKind(t, err, contracts.KindConflict, "RenewLease by a runner without the lease")
 	got, _ = js.GetJob(f.ctx, a, first)
-	if got.Progress != (contracts.JobProgress{Done: 5, Total: 10, Message: "notes"}) {
+	if got.Progress != progress {
 		t.Errorf("progress after RenewLease = %+v", got.Progress)
 	}
 

@@ -2,10 +2,12 @@ package web
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"path"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/takhtabush/takhtabush/apiserver/internal/httperr"
 	"github.com/takhtabush/takhtabush/contracts"
@@ -80,6 +82,40 @@ type importJobData struct {
 	Percent int64
 	Report  *contracts.ImportReport
 	Dropped []droppedRow // what did not come over: the report's skips, then the markup removed
+	Budget  string       // the job's budget and its use, worded; "" before it starts
+}
+
+// budgetLine words a job's budget and its use (issue 29 §3.2): "3 s of
+// 20 min · 1220 of 5000000 items · 60.2 KiB of 2.0 GiB"; "" when the job
+// has no budget yet (not started).
+func budgetLine(b contracts.JobBudgetUse) string {
+	if b == (contracts.JobBudgetUse{}) {
+		return ""
+	}
+	var parts []string
+	if b.Limit.Seconds > 0 {
+		parts = append(parts, fmt.Sprintf("%s of %s", time.Duration(b.Used.Seconds)*time.Second, time.Duration(b.Limit.Seconds)*time.Second))
+	}
+	if b.Limit.Rows > 0 {
+		parts = append(parts, fmt.Sprintf("%d of %d items", b.Used.Rows, b.Limit.Rows))
+	}
+	if b.Limit.Bytes > 0 {
+		parts = append(parts, fmt.Sprintf("%s of %s", sizeWords(b.Used.Bytes), sizeWords(b.Limit.Bytes)))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// sizeWords words n bytes in the largest binary unit under it.
+func sizeWords(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // droppedRow is one line of "What did not come over": how many of what,
@@ -143,7 +179,7 @@ func (p *DeckPages) importJob(w http.ResponseWriter, r *http.Request, v View) {
 		p.site.Fail(w, r, v, err)
 		return
 	}
-	d := importJobData{Job: job}
+	d := importJobData{Job: job, Budget: budgetLine(job.Progress.Budget)}
 	if job.Progress.Total > 0 {
 		d.Percent = min(100, job.Progress.Done*100/job.Progress.Total)
 	}
