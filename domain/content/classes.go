@@ -17,6 +17,7 @@ func init() {
 	for _, c := range strings.Fields(`account actions advisor affected again answer app audit-list audit-row audit-tool
 		axis back badge bar bar-again bulk-bar card-actions bar-cell bar-due bar-ok brand button card chart check content current danger
 		axis back badge bar bar-again bulk-bar card-actions bar-cell bar-due bar-ok brand button card chart check content current danger
+		preview preview-card flag flag-form flag-1 flag-2 flag-3 flag-4 flag-5 flag-6 flag-7 minor
 		danger-zone deck-list deck-name dropped-list due easy error export-link face facts field-error figures focus heat-key heat-wrap heat0 heat1 heat2 heat3 heat4 heatmap filter-grid filters flash foot ghost good
 		grid grid2 hard hint inline is-hidden ivl key keys label lead legend link meter meter-fill muted n narrow nav
 		newkey next notice nt-card num pager panel primary progress r-again rate rating rating-again rating-good
