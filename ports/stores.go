@@ -315,6 +315,10 @@ type CardStore interface {
 	// FreshCards is NewCards without the cards buried at now: the new
 	// cards a study queue may show.
 	FreshCards(ctx context.Context, userID, deckID string, now time.Time, limit int) ([]CardRow, error)
+	// FreshCardIDs returns the ids of every card FreshCards may return (a
+	// deck's unsuspended new cards not buried at now), in no particular
+	// order: a random new-card order draws from all of them.
+	FreshCardIDs(ctx context.Context, userID, deckID string, now time.Time) ([]string, error)
 	// BuryCards buries the user's cards with these ids until until (a
 	// card buried longer stays so): StudyCards and FreshCards leave them
 	// out before then, and Search's state "buried" finds them. Returns

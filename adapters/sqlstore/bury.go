@@ -25,6 +25,18 @@ WHERE c.user_id = $1 AND c.deck_id = $2 AND c.suspended = FALSE AND c.phase = 'n
 ORDER BY c.created_at, c.id LIMIT $4`, userID, deckID, ms(now), limit)
 }
 
+// FreshCardIDs returns the ids of a deck's unsuspended new cards not
+// buried at now.
+func (s cardStore) FreshCardIDs(ctx context.Context, userID, deckID string, now time.Time) ([]string, error) {
+	ids, err := s.strings(ctx, "new card ids", `SELECT c.id FROM cards c
+WHERE c.user_id = $1 AND c.deck_id = $2 AND c.suspended = FALSE AND c.phase = 'new' AND `+unburied("$3"),
+		userID, deckID, ms(now))
+	if ids == nil {
+		ids = []string{}
+	}
+	return ids, err
+}
+
 // BuryCards buries the user's cards with these ids until until, and
 // returns the ids buried. A card buried beyond until keeps its burial.
 // The card's version stays: burying is the queue's state, not the card's,

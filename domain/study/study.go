@@ -219,6 +219,7 @@ func dayQueue(ctx context.Context, tx ports.Stores, uid string, deck contracts.D
 		if byDue {
 			dayTiebreak(got, daySeed)
 		}
+		dayTiebreak(learning, daySeed)
 		if err := gate.load(ctx, tx, uid, learning, got); err != nil {
 			return todaysCards{}, err
 		}
@@ -239,23 +240,28 @@ func dayQueue(ctx context.Context, tx ports.Stores, uid string, deck contracts.D
 		newCap = min(newCap, *args.NewLimit)
 	}
 	var fresh []ports.CardRow
+	var drawn *randomNew // the day's random order of every new card
 	for n := newCap; n > 0; n *= 2 {
 		fetch := n
+		var got []ports.CardRow
 		if set.NewOrder == contracts.NewOrderRandom {
-			fetch = randomPool
+			if drawn == nil {
+				if drawn, err = drawNew(ctx, tx, uid, deck.ID, now, daySeed+"/new"); err != nil {
+					return todaysCards{}, err
+				}
+			}
+			got, err = drawn.first(ctx, tx, uid, n)
+		} else {
+			got, err = tx.Cards().FreshCards(ctx, uid, deck.ID, now, fetch)
 		}
-		got, err := tx.Cards().FreshCards(ctx, uid, deck.ID, now, fetch)
 		if err != nil {
 			return todaysCards{}, kernel.Fail(err)
-		}
-		if set.NewOrder == contracts.NewOrderRandom {
-			shuffle(got, seed+"/new")
 		}
 		if err := gate.load(ctx, tx, uid, got); err != nil {
 			return todaysCards{}, err
 		}
 		fresh = gate.clone().filter(got, newCap)
-		if len(fresh) >= newCap || len(got) < fetch || fetch != n || n >= maxQueueRead {
+		if len(fresh) >= newCap || len(got) < fetch || n >= maxQueueRead {
 			break
 		}
 	}
@@ -320,19 +326,21 @@ func mixNew(review, fresh []ports.CardRow, mode string) []ports.CardRow {
 // the whole of a learner's day (seed names the user and the date), so
 // sessions and the plan agree; ties by id before.
 func dayTiebreak(cards []ports.CardRow, seed string) {
-	key := func(id string) uint64 {
-		h := fnv.New64a()
-		h.Write([]byte(seed))
-		h.Write([]byte{0})
-		h.Write([]byte(id))
-		return h.Sum64()
-	}
 	slices.SortStableFunc(cards, func(a, b ports.CardRow) int {
 		if c := a.State.Due.Compare(b.State.Due); c != 0 {
 			return c
 		}
-		return cmp.Compare(key(a.ID), key(b.ID))
+		return cmp.Compare(tieKey(seed, a.ID), tieKey(seed, b.ID))
 	})
+}
+
+// tieKey is id's place in the order seed draws.
+func tieKey(seed, id string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(seed))
+	h.Write([]byte{0})
+	h.Write([]byte(id))
+	return h.Sum64()
 }
 
 // shuffle orders cards randomly, the same way for the same seed.

@@ -51,6 +51,10 @@ func testBury(t *testing.T, f *fixture) {
 		must(t, err)
 		n, err := f.s.Cards().FreshCards(f.ctx, a, d.ID, at, 10)
 		must(t, err)
+		// FreshCardIDs lists what FreshCards may return, in any order.
+		all, err := f.s.Cards().FreshCardIDs(f.ctx, a, d.ID, at)
+		must(t, err)
+		sameSet(t, all, ids(n), "FreshCardIDs against FreshCards")
 		return ids(l), ids(r), ids(n)
 	}
 	l, r, n := study(now)
@@ -67,6 +71,9 @@ func testBury(t *testing.T, f *fixture) {
 	sameIDs(t, l, []string{learn.ID}, "StudyCards' learning cards once the burial ends")
 	sameIDs(t, r, []string{rev.ID}, "StudyCards' review cards once the burial ends")
 	sameIDs(t, n, []string{fresh.ID, fresh2.ID}, "FreshCards once the burial ends")
+	if got, err := f.s.Cards().FreshCardIDs(f.ctx, b, d.ID, until); err != nil || got == nil || len(got) != 0 {
+		t.Errorf("FreshCardIDs of another user's deck: %v, %v; want an empty list", got, err)
+	}
 
 	search := func(user, state string, at time.Time) []string {
 		t.Helper()
