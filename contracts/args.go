@@ -116,6 +116,7 @@ type ImportCardsArgs struct {
 	Text           string       `json:"text"`
 	Format         ImportFormat `json:"format,omitempty"`
 	IdempotencyKey string       `json:"idempotencyKey,omitempty"`
+	DryRun         bool         `json:"dryRun,omitempty"` // preview: the same outcomes, nothing written
 }
 
 // StartStudySessionArgs are start_study_session's arguments.

@@ -61,12 +61,15 @@ func (s *CardService) AddCards(ctx context.Context, args contracts.AddCardsArgs)
 // add runs one batch in one transaction, replaying the stored result when
 // the idempotency key was used before with the same request.
 func (s *CardService) add(ctx context.Context, uid, deckID string, items []addItem, scope, key, fp string) (contracts.BulkResult, error) {
-	return s.addWith(ctx, uid, deckID, items, scope, key, fp, nil)
+	return s.addWith(ctx, uid, deckID, items, scope, key, fp, false, nil)
 }
 
 // addWith is add with a hook that may adjust the result inside the
-// transaction, before it is stored for replay.
-func (s *CardService) addWith(ctx context.Context, uid, deckID string, items []addItem, scope, key, fp string, finish func(*contracts.BulkResult)) (contracts.BulkResult, error) {
+// transaction, before it is stored for replay. When dry is set, the very
+// same transaction (the same validation, quotas, deck creation and
+// inserts, so the same outcomes) is rolled back: nothing is written and
+// the result carries the first changes it would make.
+func (s *CardService) addWith(ctx context.Context, uid, deckID string, items []addItem, scope, key, fp string, dry bool, finish func(*contracts.BulkResult)) (contracts.BulkResult, error) {
 	if len(key) > maxIdemKeyLen {
 		return contracts.BulkResult{}, contracts.Errorf(contracts.KindInvalid, "idempotencyKey is %d characters; the limit is %d", len(key), maxIdemKeyLen)
 	}
@@ -78,7 +81,7 @@ func (s *CardService) addWith(ctx context.Context, uid, deckID string, items []a
 	// after.
 	lazy := scope == idemScopeAdd && key == ""
 	var res contracts.BulkResult
-	err := s.Store.InTx(ctx, func(tx ports.Stores) error {
+	err := kernel.InTxOrDry(ctx, s.Store, dry, func(tx ports.Stores) error {
 		now := s.Now()
 		target := contracts.Deck{ID: deckID}
 		var err error
@@ -125,10 +128,17 @@ func (s *CardService) addWith(ctx context.Context, uid, deckID string, items []a
 			}
 			// Additions record their ids: undoing them moves them to the trash.
 			var ch kernel.Changes
-			for _, it := range res.Items {
+			for i, it := range res.Items {
 				if it.Status == contracts.OutcomeCreated {
-					ch.Add(contracts.ChangeCardAdd, it.ID, 1, nil, nil)
+					var after map[string]any
+					if dry && ch.Len() < contracts.MaxPreviewChanges { // the preview's "after": the card as added
+						after = addedCard(items[i], itemDeck(items[i], deckID))
+					}
+					ch.Add(contracts.ChangeCardAdd, it.ID, 1, nil, after)
 				}
+			}
+			if dry {
+				res.Changes = ch.Preview()
 			}
 			return ch.Write(ctx, tx, s.Deps)
 		})
@@ -136,7 +146,18 @@ func (s *CardService) addWith(ctx context.Context, uid, deckID string, items []a
 	if err != nil {
 		return contracts.BulkResult{}, err
 	}
+	res.DryRun = dry // a replayed result too: nothing was written
 	return res, nil
+}
+
+// addedCard is a dry run's preview of a card it would add: its text as
+// given, tags and deck.
+func addedCard(it addItem, deckID string) map[string]any {
+	m := map[string]any{"front": it.card.Front, "back": it.card.Back, "deckId": deckID}
+	if len(it.card.Tags) > 0 {
+		m["tags"] = it.card.Tags
+	}
+	return m
 }
 
 // idempotent runs a bulk write under an idempotency key: the first call

@@ -24,6 +24,8 @@ const maxImportDecks = 100
 // go to the deck their deck column names (created when missing). A line
 // that cannot be read, or a note that makes no card, becomes an invalid
 // outcome naming the line; outcomes are one per card, in text order.
+// With args.DryRun the call runs the same transaction and rolls it back:
+// the same outcomes and counts, the first changes, nothing written.
 func (s *CardService) ImportCards(ctx context.Context, args contracts.ImportCardsArgs) (contracts.BulkResult, error) {
 	uid, err := kernel.UserID(ctx)
 	if err != nil {
@@ -38,7 +40,8 @@ func (s *CardService) ImportCards(ctx context.Context, args contracts.ImportCard
 		Format contracts.ImportFormat `json:"format"`
 		Text   string                 `json:"text"`
 	}{args.DeckID, parsed.Format, args.Text})
-	return s.addWith(ctx, uid, args.DeckID, items, idemScopeImport, args.IdempotencyKey, fp, func(res *contracts.BulkResult) {
+	// A dry run is the very same transaction, rolled back.
+	return s.addWith(ctx, uid, args.DeckID, items, idemScopeImport, args.IdempotencyKey, fp, args.DryRun, func(res *contracts.BulkResult) {
 		if len(dropped) > 0 {
 			res.Dropped = dropped
 		}

@@ -27,7 +27,7 @@ func (s *CardService) ImportLarge(ctx context.Context, uid, deckID, text string,
 			return rep, err
 		}
 		chunk := items[i:min(i+contracts.MaxBulkItems, len(items))]
-		res, err := s.addWith(ctx, uid, deckID, chunk, idemScopeImport, "", "", nil)
+		res, err := s.addWith(ctx, uid, deckID, chunk, idemScopeImport, "", "", false, nil)
 		if err != nil {
 			return rep, err
 		}
