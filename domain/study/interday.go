@@ -14,7 +14,8 @@ import (
 // scheduler does: a session takes such cards first, then review cards,
 // within what the limit leaves; a step set today is outside every cap.
 // StudiedCounts.Interday counts the same cards once rated (a learning
-// card's first rating of the day).
+// card's first rating of the day), and SubmitReview's check of the last
+// slot (checkDailyLimits) counts them by limitPhase, as sessions do.
 
 // carriedOver reports whether st is a learning or relearning step not
 // rated today (since the start of the learner's day at now).

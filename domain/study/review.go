@@ -127,8 +127,12 @@ func (s *StudyService) review(ctx context.Context, tx ports.Stores, uid string, 
 	}
 	cram := sess.Mode == modeCram
 	var counted *studied // today's reviews of the deck, counted under its lock
-	if !cram && sess.Mode != modeFiltered && (card.State.Phase == contracts.PhaseNew || card.State.Phase == contracts.PhaseReview) {
-		c, err := s.checkDailyLimits(ctx, tx, uid, deck, acct, day, card.State.Phase, now)
+	// The limit the rating counts against: a learning step carried over
+	// from an earlier day counts against the review limit, as sessions
+	// count it (limitPhase); a step set today against none.
+	limit := limitPhase(card.State, day, now)
+	if !cram && sess.Mode != modeFiltered && (limit == contracts.PhaseNew || limit == contracts.PhaseReview) {
+		c, err := s.checkDailyLimits(ctx, tx, uid, deck, acct, day, card.State, now)
 		if err != nil {
 			return contracts.ReviewResult{}, err
 		}
@@ -181,7 +185,7 @@ func (s *StudyService) review(ctx context.Context, tx ports.Stores, uid string, 
 	if counted != nil {
 		// What the limits leave now is what they left plus this review:
 		// the deck stays locked, so it need not be counted again.
-		l := counted.after(card.State.Phase).left(deck, acct)
+		l := counted.after(limit).left(deck, acct)
 		k.left = &l
 	}
 	view, err := s.view(ctx, tx, sess, k)
@@ -195,14 +199,17 @@ func (s *StudyService) review(ctx context.Context, tx ports.Stores, uid string, 
 	}, nil
 }
 
-// checkDailyLimits refuses rating a new or review card when today's limits
-// leave none, and otherwise returns today's counts. The limits hold across sessions: two sessions may each have
-// shown a card when one was left, so they are checked again here, one
+// checkDailyLimits refuses rating a card in state st whose rating counts
+// against the new-card or the review limit (limitPhase: a learning step
+// carried over from an earlier day counts as a review) when today's
+// limits leave none, and otherwise returns today's counts. The limits
+// hold across sessions: two sessions may each have shown a card when one
+// was left, so they are checked again here, one
 // review of the deck at a time (the deck's lock) and, when the account has
 // a daily cap, one review of the account at a time (its settings' lock,
 // taken after the deck's, as every review takes them).
 func (s *StudyService) checkDailyLimits(ctx context.Context, tx ports.Stores, uid string, deck contracts.Deck,
-	acct contracts.AccountSettings, day contracts.LearnerDay, phase contracts.Phase, now time.Time) (studied, error) {
+	acct contracts.AccountSettings, day contracts.LearnerDay, st contracts.CardState, now time.Time) (studied, error) {
 	if err := tx.Decks().LockDeck(ctx, uid, deck.ID); err != nil {
 		return studied{}, kernel.Fail(err)
 	}
@@ -216,19 +223,22 @@ func (s *StudyService) checkDailyLimits(ctx context.Context, tx ports.Stores, ui
 		return studied{}, err
 	}
 	l := c.left(deck, acct)
-	kind, n, deckN := "review", l.Review, l.Deck.Review
-	if phase == contracts.PhaseNew {
+	kind, n, deckN, why := "review", l.Review, l.Deck.Review, "another session studied them"
+	switch {
+	case st.Phase == contracts.PhaseNew:
 		kind, n, deckN = "new", l.New, l.Deck.New
+	case st.Phase != contracts.PhaseReview:
+		why = "this learning step, set on an earlier day, counts as a review; another session used the limit"
 	}
 	switch {
 	case n > 0:
 		return c, nil
 	case deckN > 0:
 		return studied{}, contracts.Errorf(contracts.KindConflict,
-			"today's account-wide limit of %s cards was reached (another session studied them); nothing was recorded; come back tomorrow or raise the limit with update_settings", kind)
+			"today's account-wide limit of %s cards was reached (%s); nothing was recorded; come back tomorrow or raise the limit with update_settings", kind, why)
 	}
 	return studied{}, contracts.Errorf(contracts.KindConflict,
-		"today's limit of %s cards for this deck was reached (another session studied them); nothing was recorded; come back tomorrow or raise the deck's limit", kind)
+		"today's limit of %s cards for this deck was reached (%s); nothing was recorded; come back tomorrow or raise the deck's limit", kind, why)
 }
 
 // reviewTarget reads what rating args.CardID in args.SessionID needs, in

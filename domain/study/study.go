@@ -419,8 +419,9 @@ func (c studied) left(deck contracts.Deck, acct contracts.AccountSettings) left 
 	return l
 }
 
-// after returns the counts with one more review (not cram) of a card in
-// phase p: what they are once that review is written.
+// after returns the counts with one more review (not cram) counted
+// against the limit of phase p (limitPhase: a carried-over learning step
+// counts as a review): what they are once that review is written.
 func (c studied) after(p contracts.Phase) studied {
 	switch p {
 	case contracts.PhaseNew:
