@@ -33,6 +33,9 @@ const (
 	ChangePresetUpdate   ChangeKind = "preset.update"   // a preset's settings or weights
 	ChangeSettingsUpdate ChangeKind = "settings.update" // the account's settings
 	ChangeReview         ChangeKind = "review"          // a review; its log keeps the card's previous state
+	// ChangeReviewUndo is a review undo_changes took back (item: the
+	// card; prev: {"reviewId": …}); undoing it applies the review again.
+	ChangeReviewUndo ChangeKind = "review.undo"
 )
 
 // ChangeRecord is what one mutation changed on one item, kept so that the

@@ -388,6 +388,13 @@ const (
 	ReviewKindReview = "review" // a rating in a normal session: fed to FSRS, counted against limits
 	ReviewKindCram   = "cram"   // a rating in a cram session: the schedule did not change
 	ReviewKindManual = "manual" // a reschedule or reset by the user, not a rating
+	// ReviewKindUndone is a normal review taken back by undo_changes: out
+	// of history and statistics, still counted against the day's limits
+	// (an undo gives back no daily-limit slot).
+	ReviewKindUndone = "undone"
+	// ReviewKindUndoneCram is a cram rating taken back by undo_changes:
+	// counted nowhere.
+	ReviewKindUndoneCram = "undone-cram"
 )
 
 // ReviewLog is one recorded review.
@@ -412,6 +419,17 @@ type ReviewLog struct {
 	// rating in a study session can be undone; nil when not recorded
 	// (older logs, manual entries).
 	PrevState *contracts.CardState
+	// OperationID is the operation (a submit_review call) that wrote the
+	// log, so undo_changes finds it; "" when none (older logs, imports,
+	// reschedules, which write change records instead).
+	OperationID string
+	// CredentialID is the credential the operation was made with ("" for
+	// none): "everything this key did since" finds its reviews by it.
+	CredentialID string
+	// CardVersion is the card's version right after the review, kept with
+	// OperationID (0 otherwise): undoing the review checks the card is
+	// still at it, so it never overwrites a later review or edit.
+	CardVersion int64
 }
 
 // SessionReview is one rating given in a study session: the queue item it
@@ -495,6 +513,21 @@ type ReviewStore interface {
 	// DeleteReview deletes one of the user's review logs (undoing a
 	// rating). Not found when absent or another user's.
 	DeleteReview(ctx context.Context, userID, reviewID string) error
+	// OperationReviews returns up to limit of the user's live review logs
+	// (kind review or cram) written by an operation that f picks: one of
+	// f.OperationIDs, or made with f.CredentialID (any when "") with its
+	// review time in [f.Since, f.Until) (each when set); logs without an
+	// operation never. Newest (highest id) first, ids below beforeID (all
+	// when ""), every field read. Any error is the store's.
+	OperationReviews(ctx context.Context, userID string, f contracts.ChangeFilter, beforeID string, limit int) ([]ReviewLog, error)
+	// GetReview returns one of the user's review logs, live or undone, with
+	// every field. Not found when absent or another user's.
+	GetReview(ctx context.Context, userID, reviewID string) (ReviewLog, error)
+	// SetReviewKind changes the kind of one of the user's review logs from
+	// from to to (undo_changes taking a review back, or applying it again).
+	// Conflict when the log's kind is not from (another undo got there
+	// first); not found when absent or another user's.
+	SetReviewKind(ctx context.Context, userID, reviewID, from, to string) error
 	// StudiedSiblings returns, for each of these notes whose cards had a
 	// normal review (kind review) at or after since, the ids of those
 	// cards (each once, in no particular order); notes without are

@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"slices"
 	"strings"
 	"time"
 
@@ -96,7 +97,7 @@ func (s reviewStore) ListReviews(ctx context.Context, userID, afterID string, li
 	// Each half is read in id order up to limit, so a page costs limit
 	// rows of each, not the account's logs after afterID.
 	rows, err := s.q.QueryContext(ctx, `SELECT * FROM (SELECT `+strings.Join(listReviewCols, ", ")+` FROM review_logs
-WHERE user_id = $1 AND id > $2 ORDER BY id LIMIT $3) a UNION ALL SELECT * FROM (`+
+WHERE user_id = $1 AND id > $2 AND kind NOT IN (`+undoneKinds+`) ORDER BY id LIMIT $3) a UNION ALL SELECT * FROM (`+
 		stagedReviews("$1", listReviewCols)+` AND s.id > $2 ORDER BY s.id LIMIT $3) b ORDER BY 1 LIMIT $3`,
 		userID, afterID, limit)
 	if err != nil {
@@ -111,8 +112,8 @@ func (s reviewStore) CardReviews(ctx context.Context, userID, cardID string, lim
 	if limit <= 0 {
 		return []ports.ReviewLog{}, nil
 	}
-	rows, err := s.q.QueryContext(ctx, `SELECT `+strings.Join(listReviewCols, ", ")+` FROM `+liveReviews("$1", listReviewCols...)+
-		` WHERE card_id = $2 ORDER BY reviewed_at DESC, id DESC LIMIT $3`, userID, cardID, limit)
+	rows, err := s.q.QueryContext(ctx, `SELECT `+strings.Join(listReviewCols, ", ")+` FROM `+liveReviews("$1", slices.Concat(listReviewCols, []string{"kind"})...)+
+		` WHERE card_id = $2 AND kind NOT IN (`+undoneKinds+`) ORDER BY reviewed_at DESC, id DESC LIMIT $3`, userID, cardID, limit)
 	if err != nil {
 		return nil, s.s.wrap(ctx, err, "card reviews")
 	}

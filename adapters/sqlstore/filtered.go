@@ -121,7 +121,7 @@ func (s filteredStore) Candidates(ctx context.Context, userID string, q ports.Fi
 		w += ` AND c.` + p.Column + ` ` + op + ` ` + a.add(v)
 	}
 	if q.RatedSince != nil {
-		w += ` AND EXISTS (SELECT 1 FROM review_logs r WHERE r.user_id = c.user_id AND r.card_id = c.id AND r.reviewed_at >= ` + a.add(ms(*q.RatedSince)) + `)`
+		w += ` AND EXISTS (SELECT 1 FROM review_logs r WHERE r.user_id = c.user_id AND r.card_id = c.id AND r.reviewed_at >= ` + a.add(ms(*q.RatedSince)) + ` AND r.kind NOT IN (` + undoneKinds + `))`
 	}
 	switch q.Order {
 	case contracts.FilteredOrderDue:

@@ -17,7 +17,7 @@ func (s reviewStore) PresetHistory(ctx context.Context, userID, presetID, afterC
 	}
 	rows, err := s.q.QueryContext(ctx, `SELECT r.id, r.card_id, r.deck_id, r.rating, r.prev_phase, r.phase, r.reviewed_at, r.kind, r.day
 FROM `+liveReviews("$1", "id", "user_id", "card_id", "deck_id", "rating", "prev_phase", "phase", "reviewed_at", "kind", "day")+`
-WHERE r.user_id = $1 AND r.kind <> 'cram' AND r.card_id IN (
+WHERE r.user_id = $1 AND r.kind NOT IN ('cram', `+undoneKinds+`) AND r.card_id IN (
   SELECT c.id FROM cards c JOIN decks d ON d.user_id = c.user_id AND d.id = c.deck_id
   WHERE c.user_id = $1 AND d.preset_id = $2 AND c.id > $3 ORDER BY c.id LIMIT $4)
 ORDER BY r.card_id, r.reviewed_at, r.id`, userID, presetID, afterCardID, limit)

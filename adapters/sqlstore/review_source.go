@@ -39,7 +39,7 @@ AND NOT EXISTS (SELECT 1 FROM review_logs x WHERE x.id = s.id)`
 }
 
 // stagedCols is "SELECT cols" of import_review_logs s joined with its
-// card c: the deck is the card's.
+// card c: the deck is the card's; a staged log has no operation.
 func stagedCols(cols []string) string {
 	var b strings.Builder
 	b.WriteString(`SELECT `)
@@ -47,9 +47,14 @@ func stagedCols(cols []string) string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		if c == "deck_id" {
+		switch c {
+		case "deck_id":
 			b.WriteString("c.deck_id")
-		} else {
+		case "operation_id", "credential_id":
+			b.WriteString("CAST(NULL AS TEXT) AS " + c)
+		case "card_version":
+			b.WriteString("CAST(NULL AS BIGINT) AS " + c)
+		default:
 			b.WriteString("s." + c)
 		}
 	}

@@ -10,6 +10,11 @@ import (
 	"github.com/takhtabush/takhtabush/ports"
 )
 
+// undoneKinds are the kinds of reviews undo_changes took back, as a SQL
+// list: out of history and statistics, though an undone normal review
+// still counts against the day's limits (StudiedSince).
+const undoneKinds = `'` + ports.ReviewKindUndone + `', '` + ports.ReviewKindUndoneCram + `'`
+
 // passed holds for a review rated hard, good or easy.
 const passed = `CASE WHEN rating <> 'again' THEN 1 ELSE 0 END`
 
@@ -36,14 +41,19 @@ func (s reviewStore) AppendReview(ctx context.Context, r ports.ReviewLog) error 
 	if err != nil {
 		return s.s.wrap(ctx, err, "append review")
 	}
+	var cardVersion any // 0: not kept
+	if r.CardVersion != 0 {
+		cardVersion = r.CardVersion
+	}
 	st := r.State
 	_, err = s.exec(ctx, `INSERT INTO review_logs (id, user_id, card_id, deck_id, session_id, rating, prev_phase,
 phase, due, stability, difficulty, scheduled_days, reps, lapses, step, last_review, reviewed_at, duration_ms,
-kind, day, prev_interval, prev_state)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)`,
+kind, day, prev_interval, prev_state, operation_id, credential_id, card_version)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25)`,
 		r.ID, r.UserID, r.CardID, r.DeckID, session, string(r.Rating), string(r.PrevPhase),
 		string(st.Phase), ms(st.Due), st.Stability, st.Difficulty, st.ScheduledDays, st.Reps, st.Lapses, st.Step,
-		msPtr(st.LastReview), ms(r.ReviewedAt), duration, kind, day, r.PrevInterval, prevState)
+		msPtr(st.LastReview), ms(r.ReviewedAt), duration, kind, day, r.PrevInterval, prevState,
+		nullString(r.OperationID), nullString(r.CredentialID), cardVersion)
 	return s.fail(ctx, err, "append review", failMsgs{unique: "a review with this id already exists", fk: "card not found"})
 }
 
@@ -91,7 +101,7 @@ func reviewSums(a *args, userID, deckID string, since time.Time, cond, group str
 // the learner's day was recorded count in UTC days.
 func (s reviewStore) ReviewDays(ctx context.Context, userID, deckID string, since time.Time) ([]ports.ReviewDay, error) {
 	var a args
-	q := reviewSums(&a, userID, deckID, since, ` AND kind <> 'manual'`, `COALESCE(day, reviewed_at / `+itoa(dayMs)+`)`,
+	q := reviewSums(&a, userID, deckID, since, ` AND kind NOT IN ('manual', `+undoneKinds+`)`, `COALESCE(day, reviewed_at / `+itoa(dayMs)+`)`,
 		`COUNT(*)`, `SUM(`+passed+`)`, `SUM(COALESCE(duration_ms, 0))`)
 	rows, err := s.q.QueryContext(ctx, q, a...)
 	if err != nil {
@@ -141,7 +151,7 @@ func (s reviewStore) NewCardsStudied(ctx context.Context, userID, deckID string,
 // before the review, and the interday learning ratings among them.
 func (s reviewStore) StudiedSince(ctx context.Context, userID, deckID string, since time.Time) (ports.StudiedCounts, error) {
 	var a args
-	q := reviewSums(&a, userID, deckID, since, ` AND kind = 'review'`, "",
+	q := reviewSums(&a, userID, deckID, since, ` AND kind IN ('review', 'undone')`, "",
 		`SUM(CASE WHEN prev_phase = 'new' THEN 1 ELSE 0 END)`, `SUM(CASE WHEN prev_phase = 'review' THEN 1 ELSE 0 END)`)
 	// Interday learning: a learning or relearning card's first rating of
 	// the period (no schedule-changing log of the card before it since
@@ -154,8 +164,8 @@ func (s reviewStore) StudiedSince(ctx context.Context, userID, deckID string, si
 		interday += ` AND f.deck_id = $2`
 	}
 	at := `$` + strconv.Itoa(len(a))
-	interday += ` AND f.reviewed_at >= ` + at + ` AND f.kind = 'review' AND f.prev_phase IN ('learning', 'relearning')
-AND NOT EXISTS (SELECT 1 FROM review_logs e WHERE e.user_id = f.user_id AND e.card_id = f.card_id AND e.kind <> 'cram'
+	interday += ` AND f.reviewed_at >= ` + at + ` AND f.kind IN ('review', 'undone') AND f.prev_phase IN ('learning', 'relearning')
+AND NOT EXISTS (SELECT 1 FROM review_logs e WHERE e.user_id = f.user_id AND e.card_id = f.card_id AND e.kind NOT IN ('cram', 'undone-cram')
 AND e.reviewed_at >= ` + at + ` AND e.reviewed_at < f.reviewed_at)`
 	q = `SELECT (` + interday + `), ` + strings.TrimPrefix(q, `SELECT `)
 	var c ports.StudiedCounts
@@ -217,7 +227,7 @@ func (s reviewStore) AverageDuration(ctx context.Context, userID string, since t
 	var sum float64
 	var n int
 	var a args
-	q := reviewSums(&a, userID, "", since, ` AND duration_ms IS NOT NULL`, "", `SUM(duration_ms)`, `COUNT(duration_ms)`)
+	q := reviewSums(&a, userID, "", since, ` AND duration_ms IS NOT NULL AND kind NOT IN (`+undoneKinds+`)`, "", `SUM(duration_ms)`, `COUNT(duration_ms)`)
 	if err := s.q.QueryRowContext(ctx, q, a...).Scan(&sum, &n); err != nil {
 		return 0, 0, s.s.wrap(ctx, err, "average duration")
 	}

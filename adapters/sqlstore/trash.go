@@ -17,7 +17,8 @@ const (
 	trashCardCols = `id, user_id, deck_id, front, back, tags, suspended, phase, due, stability, difficulty,
 scheduled_days, reps, lapses, step, last_review, hash, version, created_at, updated_at, note_id, ord`
 	trashReviewCols = `id, user_id, card_id, deck_id, session_id, rating, prev_phase, phase, due, stability, difficulty,
-scheduled_days, reps, lapses, step, last_review, reviewed_at, duration_ms, day, kind, prev_interval, prev_state`
+scheduled_days, reps, lapses, step, last_review, reviewed_at, duration_ms, day, kind, prev_interval, prev_state,
+operation_id, credential_id, card_version`
 )
 
 // trashStore is the trash store on one handle.

@@ -14,20 +14,22 @@ import (
 // Anki: its note gets contracts.LeechTag, and so does every card of the
 // note (cards carry their note's tags); a card without a note is tagged
 // alone. With suspend, the card itself is suspended too. It runs in the
-// review's transaction, after the card's new schedule was stored.
-func markLeech(ctx context.Context, tx ports.Stores, uid, cardID, noteID string, suspend bool, now time.Time) error {
+// review's transaction, after the card's new schedule was stored. It
+// reports whether it updated the card itself (its version moved on).
+func markLeech(ctx context.Context, tx ports.Stores, uid, cardID, noteID string, suspend bool, now time.Time) (bool, error) {
 	var cards []ports.CardRow
 	var err error
+	touched := false
 	if noteID != "" {
 		notes, err := tx.Notes().GetNotes(ctx, uid, []string{noteID})
 		if err != nil {
-			return kernel.Fail(err)
+			return false, kernel.Fail(err)
 		}
 		if len(notes) == 1 && !slices.Contains(notes[0].Tags, contracts.LeechTag) {
 			n := notes[0]
 			n.Tags, n.UpdatedAt = append(slices.Clone(n.Tags), contracts.LeechTag), now
 			if err := tx.Notes().UpdateNote(ctx, uid, n); err != nil {
-				return kernel.Fail(err)
+				return false, kernel.Fail(err)
 			}
 		}
 		cards, err = tx.Notes().CardsOfNotes(ctx, uid, []string{noteID})
@@ -35,7 +37,7 @@ func markLeech(ctx context.Context, tx ports.Stores, uid, cardID, noteID string,
 		cards, err = tx.Cards().GetCards(ctx, uid, []string{cardID})
 	}
 	if err != nil {
-		return kernel.Fail(err)
+		return false, kernel.Fail(err)
 	}
 	for _, c := range cards {
 		changed := false
@@ -50,8 +52,9 @@ func markLeech(ctx context.Context, tx ports.Stores, uid, cardID, noteID string,
 		}
 		c.UpdatedAt = now
 		if err := tx.Cards().UpdateCard(ctx, uid, c); err != nil {
-			return kernel.Fail(err)
+			return false, kernel.Fail(err)
 		}
+		touched = touched || c.ID == cardID
 	}
-	return nil
+	return touched, nil
 }

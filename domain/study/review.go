@@ -152,13 +152,21 @@ func (s *StudyService) review(ctx context.Context, tx ports.Stores, uid string, 
 			return contracts.ReviewResult{}, kernel.Fail(err)
 		}
 	}
+	version := card.Version // the card's version after the review
+	if !cram {
+		version++
+	}
 	leech, suspended := false, card.Suspended
 	if !cram && next.Lapses > card.State.Lapses {
 		opts := deck.Settings.StudyOptions.WithDefaults()
 		if leech = contracts.IsLeech(next.Lapses, opts.LeechThreshold); leech {
 			suspend := opts.LeechAction == contracts.LeechActionSuspend
-			if err := markLeech(ctx, tx, uid, card.ID, card.NoteID, suspend, now); err != nil {
+			touched, err := markLeech(ctx, tx, uid, card.ID, card.NoteID, suspend, now)
+			if err != nil {
 				return contracts.ReviewResult{}, err
+			}
+			if touched {
+				version++
 			}
 			suspended = suspended || suspend
 		}
@@ -167,6 +175,14 @@ func (s *StudyService) review(ctx context.Context, tx ports.Stores, uid string, 
 		ID: s.IDs.NewID(), UserID: uid, CardID: card.ID, DeckID: cmp.Or(card.HomeDeckID, card.DeckID), SessionID: sess.ID,
 		Rating: args.Rating, PrevPhase: card.State.Phase, State: next, ReviewedAt: now, DurationMs: args.DurationMs,
 		Kind: kind, Day: kernel.DayNumber(day, now), PrevInterval: card.State.ScheduledDays, PrevState: &card.State,
+	}
+	// The call's operation, so undo_changes can take the review back (in
+	// the same INSERT: a review writes no change record).
+	if op, ok := contracts.OperationIDFrom(ctx); ok {
+		log.OperationID, log.CardVersion = op, version
+		if p, err := kernel.Actor(ctx); err == nil {
+			log.CredentialID = p.CredentialID
+		}
 	}
 	if err := tx.Reviews().AppendReview(ctx, log); err != nil {
 		return contracts.ReviewResult{}, kernel.Fail(err)

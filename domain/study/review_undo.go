@@ -83,7 +83,7 @@ func (s *StudyService) UndoLastReview(ctx context.Context, sessionID string) (co
 			return contracts.Errorf(contracts.KindNotFound, "card %s no longer exists; its rating cannot be undone", log.CardID)
 		}
 		card := rows[0]
-		if !sameSchedule(card.State, log.State) {
+		if !SameSchedule(card.State, log.State) {
 			return contracts.Errorf(contracts.KindConflict, "card %s changed after this rating (reviewed elsewhere or rescheduled); the rating cannot be undone", card.ID)
 		}
 		if log.Kind != ports.ReviewKindCram {
@@ -128,9 +128,9 @@ func (s *StudyService) sessionReviews(ctx context.Context, tx ports.Stores, uid,
 	return sess, revs, nil
 }
 
-// sameSchedule reports whether two schedules are the same showing of a
+// SameSchedule reports whether two schedules are the same showing of a
 // card: phase, due time, counters and last review.
-func sameSchedule(a, b contracts.CardState) bool {
+func SameSchedule(a, b contracts.CardState) bool {
 	sameLast := (a.LastReview == nil) == (b.LastReview == nil) && (a.LastReview == nil || a.LastReview.Equal(*b.LastReview))
 	return a.Phase == b.Phase && a.Due.Equal(b.Due) && a.Reps == b.Reps && a.Lapses == b.Lapses &&
 		a.Step == b.Step && a.ScheduledDays == b.ScheduledDays && sameLast

@@ -68,10 +68,15 @@ func (s *UndoService) UndoChanges(ctx context.Context, args contracts.UndoChange
 	if err != nil {
 		return contracts.UndoChangesResult{}, kernel.Fail(err)
 	}
+	revs, err := s.Store.Reviews().OperationReviews(ctx, p.UserID, f, before, contracts.MaxUndoItems+1)
+	if err != nil {
+		return contracts.UndoChangesResult{}, kernel.Fail(err)
+	}
 	res := contracts.UndoChangesResult{Items: []contracts.UndoItem{}, DryRun: args.DryRun}
-	if len(recs) > contracts.MaxUndoItems {
-		recs = recs[:contracts.MaxUndoItems]
-		res.NextCursor = kernel.EncodeCursor(recs[len(recs)-1].ID)
+	all := merge(recs, revs)
+	if len(all) > contracts.MaxUndoItems {
+		all = all[:contracts.MaxUndoItems]
+		res.NextCursor = kernel.EncodeCursor(all[len(all)-1].id)
 	}
 	op, ok := contracts.OperationIDFrom(ctx)
 	if !ok {
@@ -83,14 +88,26 @@ func (s *UndoService) UndoChanges(ctx context.Context, args contracts.UndoChange
 	}
 	chain := map[string]versionAlias{}
 	var reweighted []string // presets whose weights the undo put back
-	for start := 0; start < len(recs); start += undoChunk {
-		chunk := recs[start:min(start+undoChunk, len(recs))]
+	for start := 0; start < len(all); start += undoChunk {
+		chunk := all[start:min(start+undoChunk, len(all))]
 		var items []contracts.UndoItem
 		err := kernel.InTxOrDry(ctx, s.Store, args.DryRun, func(tx ports.Stores) error {
 			items = items[:0]
 			var ch kernel.Changes
 			var done []string
-			for _, r := range chunk {
+			for _, e := range chunk {
+				if e.rev != nil { // a review, taken back from its log
+					if _, again := chain[reviewKey(e.rev.ID)]; again {
+						continue // a record of this call took it back already
+					}
+					reason, err := s.undoReview(ctx, tx, p, *e.rev, 0, chain, &ch)
+					if err != nil {
+						return err
+					}
+					items = append(items, outcome(contracts.ChangeReview, e.rev.CardID, reason))
+					continue
+				}
+				r := *e.rec
 				reason, err := s.undoOne(ctx, tx, p, r, chain, &ch)
 				if reason == "" && err == nil {
 					if id := s.reweighted(ctx, tx, p.UserID, r); id != "" && !slices.Contains(reweighted, id) {
@@ -100,13 +117,10 @@ func (s *UndoService) UndoChanges(ctx context.Context, args contracts.UndoChange
 				if err != nil {
 					return err
 				}
-				it := contracts.UndoItem{Kind: r.Kind, ID: r.ItemID, Status: contracts.UndoUndone}
-				if reason != "" {
-					it.Status, it.Reason = contracts.UndoSkipped, reason
-				} else {
+				if reason == "" {
 					done = append(done, r.ID)
 				}
-				items = append(items, it)
+				items = append(items, outcome(r.Kind, r.ItemID, reason))
 			}
 			n, err := tx.Changes().MarkUndone(ctx, p.UserID, done, op)
 			if err != nil {
@@ -141,6 +155,14 @@ func (s *UndoService) UndoChanges(ctx context.Context, args contracts.UndoChange
 		}
 	}
 	return res, nil
+}
+
+// outcome is an item's line in the result: undone, or skipped for reason.
+func outcome(kind contracts.ChangeKind, id, reason string) contracts.UndoItem {
+	if reason != "" {
+		return contracts.UndoItem{Kind: kind, ID: id, Status: contracts.UndoSkipped, Reason: reason}
+	}
+	return contracts.UndoItem{Kind: kind, ID: id, Status: contracts.UndoUndone}
 }
 
 // reweighted names the preset whose weights undoing r put back: a
@@ -286,6 +308,10 @@ func (s *UndoService) undoOne(ctx context.Context, tx ports.Stores, p contracts.
 		return s.undoSettings(ctx, tx, p.UserID, r, chain, ch)
 	case contracts.ChangeNoteUpdate:
 		return s.undoNote(ctx, tx, p.UserID, r, chain, ch)
+	case contracts.ChangeReviewUndo:
+		return s.redoReview(ctx, tx, p, r, chain, ch)
+	case contracts.ChangeReview:
+		return s.undoReviewRecord(ctx, tx, p, r, chain, ch)
 	default:
 		return fmt.Sprintf("undoing a %s change is not supported yet", r.Kind), nil
 	}
