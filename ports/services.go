@@ -377,6 +377,10 @@ type FilteredDeckService interface {
 	FilteredDeck(ctx context.Context, args contracts.FilteredDeckArgs) (contracts.FilteredDeck, error)
 	// FilteredDecks lists the user's filtered decks with their cards.
 	FilteredDecks(ctx context.Context) ([]contracts.FilteredDeck, error)
+	// Filtered returns one filtered deck's search, options and the cards
+	// it holds (the web's deck page). Not found when deckID is not a
+	// filtered deck of the user (a plain deck included).
+	Filtered(ctx context.Context, deckID string) (contracts.FilteredDeck, error)
 }
 
 // AccountDataService gives the acting person their data and deletes their

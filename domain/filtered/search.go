@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/takhtabush/takhtabush/contracts"
@@ -25,7 +26,7 @@ const maxRatedDays = 365
 
 // query turns a search into the store's query at now in the learner's
 // day: words match front, back and tags; tag:x, deck:name (exactly one
-// deck), is:due (review-phase cards due by the end of today, learning
+// deck; deck:"Name with spaces", or _ for a space), is:due (review-phase cards due by the end of today, learning
 // cards due now), is:<state>, rated:n (rated in the last n learner's
 // days, today being 1), prop:<ivl|due|lapses|reps|s|d><op><number>
 // (prop:due counts days from today). A malformed word is invalid, with
@@ -36,10 +37,12 @@ func query(ctx context.Context, st ports.Stores, uid, search string, day contrac
 		return q, contracts.Errorf(contracts.KindInvalid, "search must be plain text of at most %d characters", contracts.MaxFilteredSearchLen)
 	}
 	var words, tags []string
-	for _, w := range strings.Fields(search) {
-		key, val, ok := strings.Cut(w, ":")
-		if !ok || val == "" {
-			words = append(words, w)
+	for _, t := range terms(search) {
+		w, key, val := t.text, t.key, t.val
+		if key == "" || val == "" {
+			if t.word != "" {
+				words = append(words, t.word)
+			}
 			continue
 		}
 		switch key = strings.ToLower(key); key {
@@ -49,10 +52,13 @@ func query(ctx context.Context, st ports.Stores, uid, search string, day contrac
 			if q.Filter.DeckID != "" {
 				return q, contracts.Errorf(contracts.KindInvalid, "the search names two decks; a filtered deck gathers from one deck or all")
 			}
-			name := strings.ReplaceAll(val, "_", " ")
+			name := val
+			if !t.quoted {
+				name = strings.ReplaceAll(val, "_", " ")
+			}
 			id, err := st.Decks().DeckIDByName(ctx, uid, name)
 			if contracts.IsKind(err, contracts.KindNotFound) {
-				return q, contracts.Errorf(contracts.KindInvalid, "%s: no deck is named %q (use _ for a space)", w, name)
+				return q, badWord(w, "no deck is named %q (write deck:\"Name with spaces\", or _ for a space)", name)
 			}
 			if err != nil {
 				return q, kernel.Fail(err)
@@ -70,31 +76,84 @@ func query(ctx context.Context, st ports.Stores, uid, search string, day contrac
 				}
 				q.Filter.State = val
 			default:
-				return q, contracts.Errorf(contracts.KindInvalid, "%s: use is:due, is:new, is:learning, is:review, is:relearning, is:suspended, is:buried or is:leech", w)
+				return q, badWord(w, "use is:due, is:new, is:learning, is:review, is:relearning, is:suspended, is:buried or is:leech")
 			}
 		case "rated":
 			n, err := strconv.Atoi(val)
 			if err != nil || n < 1 || n > maxRatedDays {
-				return q, contracts.Errorf(contracts.KindInvalid, "%s: rated:n takes a number of days, 1-%d (1 is today)", w, maxRatedDays)
+				return q, badWord(w, "rated:n takes a number of days, 1-%d (1 is today)", maxRatedDays)
 			}
 			since := day.StartOfDate(day.Date(now).AddDate(0, 0, 1-n))
 			q.RatedSince = &since
 		case "prop":
 			p, err := prop(val, day, now)
 			if err != nil {
-				return q, contracts.Errorf(contracts.KindInvalid, "%s: %s", w, err)
+				return q, badWord(w, "%s", err)
 			}
 			q.Props = append(q.Props, p...)
 		default:
-			words = append(words, w)
+			words = append(words, t.word)
 		}
 	}
 	var err error
 	if q.Filter.Tags, err = cardtext.NormalizeTags(tags); err != nil {
-		return q, contracts.Errorf(contracts.KindInvalid, "%s", err)
+		return q, contracts.Errorf(contracts.KindInvalid, "the search's tag: %s", err)
 	}
 	q.Filter.Query = strings.Join(words, " ")
 	return q, nil
+}
+
+// badWord is the refusal of the search's word w: its message names the
+// search and the word (a form shows it beside the search field).
+func badWord(w, format string, args ...any) error {
+	return contracts.Errorf(contracts.KindInvalid, "search word %s: %s", w, fmt.Sprintf(format, args...))
+}
+
+// term is one word of a search.
+type term struct {
+	// text is the word as written (quotes included), for messages; word
+	// is it without its quotes.
+	text, word string
+	// key and val are the parts of key:value (key "" for a plain word);
+	// quoted reports whether the word had double quotes.
+	key, val string
+	quoted   bool
+}
+
+// terms splits a search into its words: spaces separate them, except
+// inside double quotes (deck:"Spanish verbs", "two words"), which are
+// not part of the value; an unclosed quote runs to the end.
+func terms(search string) []term {
+	var out []term
+	var text, word strings.Builder
+	in, quoted := false, false
+	flush := func() {
+		if text.Len() == 0 {
+			return
+		}
+		t := term{text: text.String(), word: word.String(), quoted: quoted}
+		if k, v, ok := strings.Cut(t.word, ":"); ok && !strings.ContainsAny(k, " \t") {
+			t.key, t.val = k, v
+		}
+		out = append(out, t)
+		text.Reset()
+		word.Reset()
+		quoted = false
+	}
+	for _, r := range search {
+		switch {
+		case r == '"':
+			in, quoted = !in, true
+			text.WriteRune(r)
+		case unicode.IsSpace(r) && !in:
+			flush()
+		default:
+			text.WriteRune(r)
+			word.WriteRune(r)
+		}
+	}
+	flush()
+	return out
 }
 
 // ops are prop:'s comparisons, the two-character ones first.

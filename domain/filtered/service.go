@@ -144,6 +144,34 @@ func (s *Service) FilteredDecks(ctx context.Context) ([]contracts.FilteredDeck, 
 	return out, nil
 }
 
+// Filtered implements ports.FilteredDeckService.
+func (s *Service) Filtered(ctx context.Context, deckID string) (contracts.FilteredDeck, error) {
+	uid, err := kernel.UserID(ctx)
+	if err != nil {
+		return contracts.FilteredDeck{}, err
+	}
+	if !kernel.PlausibleID(deckID) {
+		return contracts.FilteredDeck{}, kernel.DeckNotFound(deckID)
+	}
+	row, err := s.Store.Filtered().Filtered(ctx, uid, deckID)
+	if contracts.IsKind(err, contracts.KindNotFound) {
+		return contracts.FilteredDeck{}, contracts.Errorf(contracts.KindNotFound, "deck %s is not a filtered deck", deckID)
+	}
+	if err != nil {
+		return contracts.FilteredDeck{}, kernel.Fail(err)
+	}
+	d, err := s.Store.Decks().GetDeck(ctx, uid, deckID, s.Now())
+	if contracts.IsKind(err, contracts.KindNotFound) {
+		return contracts.FilteredDeck{}, kernel.DeckNotFound(deckID)
+	}
+	if err != nil {
+		return contracts.FilteredDeck{}, kernel.Fail(err)
+	}
+	f := record(d, row)
+	f.Cards = d.Counts.Total
+	return f, nil
+}
+
 // loadFiltered loads a filtered deck and its search; not found when the
 // deck is absent or not a filtered deck.
 func loadFiltered(ctx context.Context, tx ports.Stores, uid, deckID string) (contracts.Deck, ports.FilteredDeckRow, error) {

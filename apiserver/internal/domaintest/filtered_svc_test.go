@@ -2,6 +2,7 @@ package domain_test
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -195,5 +196,25 @@ func testFilteredDecks(t *testing.T, store string) {
 	list, err := e.svc.Filtered.FilteredDecks(ctx)
 	if err != nil || len(list) != 1 || list[0].DeckID != g.DeckID || list[0].Cards != 6 {
 		t.Errorf("FilteredDecks = %+v, %v; want the one deck with 6 cards", list, err)
+	}
+	if one, err := e.svc.Filtered.Filtered(ctx, g.DeckID); err != nil || one.Cards != 6 || one.Search != g.Search || one.Name != "New words" {
+		t.Errorf("Filtered(%s) = %+v, %v; want the deck with its search and 6 cards", g.DeckID, one, err)
+	}
+	if _, err := e.svc.Filtered.Filtered(ctx, home.ID); !contracts.IsKind(err, contracts.KindNotFound) {
+		t.Errorf("Filtered of a plain deck: %v, want not found", err)
+	}
+	if _, err := e.svc.Filtered.Filtered(e.user("mallory@example.com"), g.DeckID); !contracts.IsKind(err, contracts.KindNotFound) {
+		t.Errorf("Filtered of another user's deck: %v, want not found", err)
+	}
+
+	// A quoted deck name keeps its spaces (the web's custom study form
+	// writes deck:"Name"); a refused word is named as the search's.
+	g = filtered(contracts.FilteredDeckArgs{Action: contracts.FilteredRebuild, DeckID: g.DeckID, Search: ptr(`deck:"Other words" is:new`)})
+	if g.Gathered != 3 || g.Returned != 6 {
+		t.Errorf(`deck:"Other words" is:new: %+v, want 3 gathered, 6 returned`, g)
+	}
+	_, err = e.svc.Filtered.FilteredDeck(ctx, contracts.FilteredDeckArgs{Action: contracts.FilteredRebuild, DeckID: g.DeckID, Search: ptr(`deck:"Other words" is:sleeping`)})
+	if msg := contracts.MessageOf(err); !strings.HasPrefix(msg, "search word is:sleeping: ") {
+		t.Errorf("a bad is: word: %q, want it named as the search's", msg)
 	}
 }
