@@ -151,16 +151,17 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 	}
 	accountPages := provideAccountPages(site, authenticator, accountServices, cfg)
 	deckServices := web.DeckServices{
-		Decks:  deckService,
-		Cards:  cardService,
-		Study:  studyService,
-		Audit:  auditService,
-		Stats:  statsService,
-		Export: exportService,
-		Media:  mediaService,
-		Import: importService,
-		Jobs:   jobService,
-		Notes:  noteService,
+		Decks:    deckService,
+		Cards:    cardService,
+		Study:    studyService,
+		Audit:    auditService,
+		Stats:    statsService,
+		Export:   exportService,
+		Media:    mediaService,
+		Import:   importService,
+		Jobs:     jobService,
+		Notes:    noteService,
+		Filtered: service,
 	}
 	deckPages := provideDeckPages(site, deckServices)
 	handler, err := provideOAuthHTTP(oAuthService, site, logger, cfg)

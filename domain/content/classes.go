@@ -18,7 +18,7 @@ func init() {
 		axis back badge bar bar-again bulk-bar card-actions bar-cell bar-due bar-ok brand button card chart check content current danger
 		axis back badge bar bar-again bulk-bar card-actions bar-cell bar-due bar-ok brand button card chart check content current danger
 		preview preview-card flag flag-form flag-1 flag-2 flag-3 flag-4 flag-5 flag-6 flag-7 minor
-		danger-zone deck-list deck-name dropped-list due easy error export-link face facts field-error figures focus heat-key heat-wrap heat0 heat1 heat2 heat3 heat4 heatmap filter-grid filters flash foot ghost good
+		danger-zone deck-list deck-name dropped-list filtered presets due easy error export-link face facts field-error figures focus heat-key heat-wrap heat0 heat1 heat2 heat3 heat4 heatmap filter-grid filters flash foot ghost good
 		grid grid2 hard hint inline is-hidden ivl key keys label lead legend link meter meter-fill muted n narrow nav
 		newkey next notice nt-card num pager panel primary progress r-again rate rating rating-again rating-good
 		rating-hard rating-easy ratings reveal row secondary secret security skip small small-btn spread sr-only stack stacked

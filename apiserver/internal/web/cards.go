@@ -182,13 +182,25 @@ func (p *DeckPages) saveSettings(w http.ResponseWriter, r *http.Request, v View)
 	SeeOther(w, r, "/decks/"+id+"/settings?flash=saved")
 }
 
+// deleteDeckPage is the confirmation of a deck's deletion; FilteredDeck
+// is set for a filtered deck, whose cards go home rather than to the trash.
+type deleteDeckPage struct {
+	contracts.Deck
+	FilteredDeck *contracts.FilteredDeck
+}
+
 func (p *DeckPages) confirmDelete(w http.ResponseWriter, r *http.Request, v View) {
 	d, err := p.svc.Decks.GetDeck(r.Context(), r.PathValue("id"))
 	if err != nil {
 		p.site.Fail(w, r, v, err)
 		return
 	}
-	v.Title, v.Nav, v.Narrow, v.Data = "Delete "+d.Name+"?", "decks", true, d
+	f, err := p.filteredDeckOf(r.Context(), d.ID)
+	if err != nil {
+		p.site.Fail(w, r, v, err)
+		return
+	}
+	v.Title, v.Nav, v.Narrow, v.Data = "Delete "+d.Name+"?", "decks", true, deleteDeckPage{Deck: d, FilteredDeck: f}
 	p.site.Render(w, r, "deck-delete", v)
 }
 

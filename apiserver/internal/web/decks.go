@@ -34,6 +34,9 @@ type DeckServices struct {
 	// Notes adds notes from the deck page, edits a card's note from its
 	// edit page, and gives the study view a card's note type stylesheet.
 	Notes ports.NoteService
+	// Filtered builds, rebuilds and empties filtered decks (custom study)
+	// and tells the deck pages which decks are filtered.
+	Filtered ports.FilteredDeckService
 }
 
 // DeckPages serve the decks, a deck's cards, pasting cards and studying.
@@ -62,6 +65,8 @@ func NewDeckPages(site *Site, svc DeckServices) *DeckPages {
 //	POST /decks/{id}/optimize, …/cancel      optimise the preset's weights; stop it
 //	GET  /decks/{id}/retention               workload at several desired retentions
 //	GET  /decks/{id}/delete, POST …          delete, after a confirmation
+//	GET  /decks/{id}/custom, POST …          custom study: a filtered deck from a search (?preset= a quick choice)
+//	POST /decks/{id}/rebuild, …/empty        a filtered deck: gather its cards again (the search as changed); send them home
 //	POST /decks/{id}/study                   start a session → /study/{sessionId} (aheadDays=N: study ahead; cram=1: cram)
 //	POST /editor/upload                      an upload intent for an image or sound put into a card's field (JSON, for the editor's script)
 //	GET  /cards                              the card browser: every deck's cards, search, a page at a time
@@ -95,6 +100,10 @@ func (p *DeckPages) Register(mux Router) {
 	mux.Handle("GET /decks/{id}/retention", s.Page(p.retention))
 	mux.Handle("GET /decks/{id}/delete", s.Page(p.confirmDelete))
 	mux.Handle("POST /decks/{id}/delete", s.Page(p.deleteDeck))
+	mux.Handle("GET /decks/{id}/custom", s.Page(p.customStudy))
+	mux.Handle("POST /decks/{id}/custom", s.Page(p.createFiltered))
+	mux.Handle("POST /decks/{id}/rebuild", s.Page(p.rebuildFiltered))
+	mux.Handle("POST /decks/{id}/empty", s.Page(p.emptyFiltered))
 	mux.Handle("POST /decks/{id}/study", s.Page(p.startStudy))
 	mux.Handle("POST /decks/{id}/export", s.Page(p.exportDeck))
 	mux.Handle("GET /cards", s.Page(p.browse))
@@ -161,17 +170,29 @@ func (p *DeckPages) renderDecks(w http.ResponseWriter, r *http.Request, v View, 
 		p.site.Fail(w, r, v, err)
 		return
 	}
+	filtered, err := p.filteredIDs(r.Context())
+	if err != nil {
+		p.site.Fail(w, r, v, err)
+		return
+	}
 	// Each deck's due and new counts are what a session started now
 	// serves (the study service's snapshot), as on Today and the deck page.
 	for i, d := range page.Items {
-		if page.Items[i].Counts, err = p.todaysCounts(r, d); err != nil {
+		if page.Items[i].Counts, err = p.todaysCounts(r, d, filtered[d.ID]); err != nil {
 			p.site.Fail(w, r, v, err)
 			return
 		}
 	}
 	v.Title, v.Nav, v.Flash = "Decks", "decks", deckFlash(r)
-	v.Data = page
+	v.Data = decksPage{DeckPage: page, Filtered: filtered}
 	p.site.R.Render(w, r, status, "decks", v)
+}
+
+// decksPage is the deck list: a page of decks and which are filtered.
+type decksPage struct {
+	contracts.DeckPage
+	// Filtered holds the ids of the filtered decks (custom study).
+	Filtered map[string]bool
 }
 
 func (p *DeckPages) createDeck(w http.ResponseWriter, r *http.Request, v View) {
@@ -196,8 +217,15 @@ func (p *DeckPages) createDeck(w http.ResponseWriter, r *http.Request, v View) {
 // todaysCounts are deck d's counts as the pages show them: DueNow the
 // learning and review cards and New the new cards a session started now
 // serves today (the study service's snapshot, the function sessions
-// build their queue with), the rest as stored.
-func (p *DeckPages) todaysCounts(r *http.Request, d contracts.Deck) (contracts.DeckCounts, error) {
+// build their queue with), the rest as stored. A session of a filtered
+// deck serves every card it holds, outside the daily limits: its due
+// count is its learning and review cards, its new count its new cards.
+func (p *DeckPages) todaysCounts(r *http.Request, d contracts.Deck, filtered bool) (contracts.DeckCounts, error) {
+	if filtered {
+		c := d.Counts
+		c.DueNow = c.Learning + c.Review
+		return c, nil
+	}
 	snap, err := p.svc.Study.Snapshot(r.Context(), d.ID)
 	c := d.Counts
 	c.DueNow, c.New = snap.DueToday, snap.NewToday
@@ -225,7 +253,15 @@ type deckData struct {
 	// plain front-and-back card).
 	Types []contracts.NoteTypeInfo
 	Type  *contracts.NoteTypeInfo
+	// FilteredDeck is the deck's search and options when it is a
+	// filtered deck (custom study), nil for a plain deck; Orders are the
+	// orders its rebuild form offers.
+	FilteredDeck *contracts.FilteredDeck
+	Orders       []orderChoice
 }
+
+// OrderLabel names a filtered deck's order in words.
+func (deckData) OrderLabel(order string) string { return orderLabel(order) }
 
 // OwnTypes reports whether the user has note types of their own.
 func (d deckData) OwnTypes() bool {
@@ -257,10 +293,6 @@ func (p *DeckPages) renderDeck(w http.ResponseWriter, r *http.Request, v View, s
 		p.site.Fail(w, r, v, err)
 		return
 	}
-	if d.Counts, err = p.todaysCounts(r, d); err != nil {
-		p.site.Fail(w, r, v, err)
-		return
-	}
 	q := r.URL.Query()
 	args := contracts.SearchCardsArgs{DeckID: d.ID, Query: strings.TrimSpace(q.Get("q")), Cursor: q.Get("cursor"), Limit: 50}
 	filter := q.Get("filter")
@@ -283,7 +315,16 @@ func (p *DeckPages) renderDeck(w http.ResponseWriter, r *http.Request, v View, s
 		p.site.Fail(w, r, v, err)
 		return
 	}
-	data := deckData{Deck: d, Query: args.Query, Filter: filter, Tag: q.Get("tag"), Filtered: args.Query != "" || filter != "" || len(args.Tags) > 0}
+	data := deckData{Deck: d, Query: args.Query, Filter: filter, Tag: q.Get("tag"), Filtered: args.Query != "" || filter != "" || len(args.Tags) > 0,
+		Orders: filteredOrders}
+	if data.FilteredDeck, err = p.filteredDeckOf(ctx, d.ID); err != nil {
+		p.site.Fail(w, r, v, err)
+		return
+	}
+	if data.Deck.Counts, err = p.todaysCounts(r, d, data.FilteredDeck != nil); err != nil {
+		p.site.Fail(w, r, v, err)
+		return
+	}
 	if data.Types, err = p.svc.Notes.NoteTypes(ctx); err != nil {
 		p.site.Fail(w, r, v, err)
 		return
@@ -302,6 +343,9 @@ func (p *DeckPages) renderDeck(w http.ResponseWriter, r *http.Request, v View, s
 		data.Next = "/decks/" + d.ID + "?" + nq.Encode()
 	}
 	v.Title, v.Nav, v.Flash, v.Data = d.Name, "decks", deckFlash(r), data
+	if f := filteredFlash(r); f != "" {
+		v.Flash = f
+	}
 	p.site.R.Render(w, r, status, "deck", v)
 }
 

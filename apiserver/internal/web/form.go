@@ -35,6 +35,15 @@ func (f Form) Value(name, stored string) string {
 	return stored
 }
 
+// Checked reports whether checkbox name is ticked: as posted on a
+// refused form (an unticked box is not posted), else stored.
+func (f Form) Checked(name string, stored bool) bool {
+	if f.Values == nil {
+		return stored
+	}
+	return f.Values.Get(name) != ""
+}
+
 // Invalid writes the attributes of a refused field: aria-invalid,
 // aria-describedby naming its message, and autofocus, so the browser
 // scrolls to it (a long page's form is far below the page's top); nothing
