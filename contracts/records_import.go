@@ -7,6 +7,9 @@ package contracts
 type ImportPackageArgs struct {
 	UploadID string `json:"uploadId"`
 	DeckID   string `json:"deckId,omitempty"`
+	// DryRun reads the package now and answers with the report the import
+	// would have (a finished Job that was never stored), importing nothing.
+	DryRun bool `json:"dryRun,omitempty"`
 }
 
 // ImportReport is the result of an import_package job: what was created or
@@ -14,13 +17,20 @@ type ImportPackageArgs struct {
 // the notes whose GUIDs the account already has.
 type ImportReport struct {
 	// Format is "apkg" for a package, or the text format read.
-	Format       string   `json:"format"`
-	NotesCreated int      `json:"notesCreated"`
-	NotesUpdated int      `json:"notesUpdated"`
-	CardsCreated int      `json:"cardsCreated"`
-	CardsUpdated int      `json:"cardsUpdated"`
-	Reviews      int      `json:"reviews"` // review-log rows added
-	Media        int      `json:"media"`   // media files stored
+	Format       string `json:"format"`
+	NotesCreated int    `json:"notesCreated"`
+	NotesUpdated int    `json:"notesUpdated"`
+	CardsCreated int    `json:"cardsCreated"`
+	CardsUpdated int    `json:"cardsUpdated"`
+	Reviews      int    `json:"reviews"` // review-log rows added
+	Media        int    `json:"media"`   // media files stored or reused
+	// NotesUnchanged counts the notes of NotesUpdated that the package
+	// leaves as they are (their fields, tags and cards' text, place and
+	// schedule): a re-import of the same package changes none.
+	NotesUnchanged int `json:"notesUnchanged,omitempty"`
+	// MediaReused counts the files of Media the account had already (the
+	// same name and bytes): reused, not stored again.
+	MediaReused  int      `json:"mediaReused,omitempty"`
 	Presets      int      `json:"presets"` // deck presets created or updated
 	DecksCreated []string `json:"decksCreated"`
 	// Skipped lists what was left out, one entry per reason.
@@ -28,6 +38,10 @@ type ImportReport struct {
 	// Dropped counts what the HTML conversion removed, by kind (see
 	// import_cards' dropped).
 	Dropped map[string]int `json:"dropped,omitempty"`
+	// Changes are a dry run's first changes to what the account had
+	// (notes' fields and tags, cards' deck, suspension and schedule),
+	// before → after; at most MaxPreviewChanges.
+	Changes []ChangePreview `json:"changes,omitempty"`
 }
 
 // ImportSkip is one reason an import left things out: how many of what

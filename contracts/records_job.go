@@ -38,7 +38,7 @@ const (
 // the request that started it. Result holds the kind's report once the
 // job succeeded; Error says why it failed.
 type Job struct {
-	ID              string          `json:"id"`
+	ID              string          `json:"id,omitempty"` // empty only in a dry run's job (DryRun)
 	Kind            string          `json:"kind"`
 	Status          JobStatus       `json:"status"`
 	Progress        JobProgress     `json:"progress"`
@@ -49,6 +49,10 @@ type Job struct {
 	UpdatedAt       time.Time       `json:"updatedAt"`
 	StartedAt       *time.Time      `json:"startedAt,omitempty"`
 	FinishedAt      *time.Time      `json:"finishedAt,omitempty"`
+	// DryRun marks the finished job an import_package dry run answers
+	// with: never stored (no ID), its Result the report the import would
+	// have.
+	DryRun bool `json:"dryRun,omitempty"`
 }
 
 // JobProgress is how far a job has come: Done of Total units (Total 0

@@ -131,14 +131,10 @@ var (
 	}, "id", "noteType", "fieldNames", "fields", "tags", "cards", "createdAt", "updatedAt")
 	// budgetOut is a job's budget or its use: seconds, rows, bytes.
 	budgetOut = object(schema{"seconds": intOut, "rows": intOut, "bytes": intOut}, "seconds", "rows", "bytes")
-	jobOut    = object(schema{
-		"id": strOut, "kind": strOut, "status": schema{"type": "string", "enum": JobStatuses},
-		"progress": object(schema{"done": intOut, "total": intOut, "message": strOut, "budget": object(schema{
-			"limit": budgetOut, "used": budgetOut}, "limit", "used")}, "done", "total"),
-		"result": schema{"type": "object"}, // the kind's report, e.g. an import's counts
-		"error":  strOut, "cancelRequested": boolOut,
-		"createdAt": tsOut, "updatedAt": tsOut, "startedAt": tsOut, "finishedAt": tsOut,
-	}, "id", "kind", "status", "progress", "createdAt", "updatedAt")
+	jobOut    = object(jobProps(), "id", "kind", "status", "progress", "createdAt", "updatedAt")
+	// importJobOut is import_package's result: the job it queued, or
+	// with dryRun the finished job it would be, never stored (no id).
+	importJobOut = object(with(jobProps(), "dryRun", boolOut), "kind", "status", "progress", "createdAt", "updatedAt")
 	studyCardOut = object(schema{
 		"cardId": strOut, "position": intOut, "front": strOut, "back": strOut, "tags": strListOut, "phase": phaseOut,
 	}, "cardId", "position", "front", "phase")
@@ -146,6 +142,18 @@ var (
 	// studyViewOut is a session with the widget's rendered card.
 	studyViewOut = object(with(sessionProps(), "frontHtml", strOut, "backHtml", strOut, "cardCss", strOut, "ratings", anyListOut), sessionRequired...)
 )
+
+// jobProps are a job's properties, a fresh map each call.
+func jobProps() schema {
+	return schema{
+		"id": strOut, "kind": strOut, "status": schema{"type": "string", "enum": JobStatuses},
+		"progress": object(schema{"done": intOut, "total": intOut, "message": strOut, "budget": object(schema{
+			"limit": budgetOut, "used": budgetOut}, "limit", "used")}, "done", "total"),
+		"result": schema{"type": "object"}, // the kind's report, e.g. an import's counts
+		"error":  strOut, "cancelRequested": boolOut,
+		"createdAt": tsOut, "updatedAt": tsOut, "startedAt": tsOut, "finishedAt": tsOut,
+	}
+}
 
 var sessionRequired = []string{"sessionId", "deckId", "startedAt", "expiresAt", "reviewed", "remaining", "done"}
 

@@ -50,7 +50,7 @@ func (s *ImportService) Apply(ctx context.Context, src ports.PackageSource, opts
 		return contracts.ImportReport{}, err
 	}
 	head := src.Head()
-	im := &importer{s: s, uid: uid, head: head, opts: opts, skips: map[string]*contracts.ImportSkip{}, dropped: cardtext.Dropped{},
+	im := &importer{s: s, uid: uid, head: head, opts: opts, dry: opts.DryRun, skips: map[string]*contracts.ImportSkip{}, dropped: cardtext.Dropped{},
 		mediaIDs: map[string]string{}, guids: keySet{}, taken: keySet{}, converted: map[string]int{}, settings: map[string]contracts.DeckSettings{}}
 	im.rep = contracts.ImportReport{Format: "apkg", DecksCreated: []string{}, Skipped: []contracts.ImportSkip{}}
 	im.total = int64(len(head.Media) + 2*head.Notes + head.Reviews/100)
@@ -70,6 +70,12 @@ type importer struct {
 	head ports.AnkiPackageHead
 	opts ImportOptions
 	now  time.Time
+	// dry plans without writing (ImportOptions.DryRun): every step runs
+	// but the stage's and the media's writes, and the publishing is
+	// counted instead of done; preview collects the first changes.
+	dry      bool
+	preview  kernel.Changes
+	dryBytes int64 // the bytes of the media files a dry run would store
 
 	rep     contracts.ImportReport
 	skips   map[string]*contracts.ImportSkip
@@ -97,6 +103,7 @@ type importer struct {
 
 	stage         ports.ImportStage // where the new rows wait until published
 	touched       time.Time         // when the stage was last marked alive
+	stagedNotes   int
 	stagedCards   int
 	stagedReviews int
 }
@@ -126,6 +133,7 @@ type noteWork struct {
 	// prev is an existing note's fields (by name) and tags the package
 	// changes, as they were: its note.update record's Prev.
 	prev  map[string]any
+	after map[string]any // the same fields' new values (a dry run's preview)
 	cards []*cardWork
 }
 
@@ -172,14 +180,21 @@ func truncateRunes(s string, n int) string {
 
 func (im *importer) run(ctx context.Context, src ports.PackageSource) (contracts.ImportReport, error) {
 	im.now = im.s.Now()
-	if err := im.openStage(ctx); err != nil {
-		return im.rep, err
+	if !im.dry {
+		if err := im.openStage(ctx); err != nil {
+			return im.rep, err
+		}
+		// Whatever happens, the staged rows are dropped afterwards; when
+		// the import failed, its staged media with them.
+		defer im.s.dropStages(context.WithoutCancel(ctx), []string{im.stage.ID})
 	}
-	// Whatever happens, the staged rows are dropped afterwards; when the
-	// import failed, its staged media with them.
-	defer im.s.dropStages(context.WithoutCancel(ctx), []string{im.stage.ID})
 	if err := im.importMedia(ctx); err != nil {
 		return im.rep, err
+	}
+	if im.dry { // the files it would store, together, against the quota as the import finds it
+		if err := im.s.media.CheckMediaQuota(ctx, im.uid, im.dryBytes); err != nil {
+			return im.rep, err
+		}
 	}
 	if err := im.planDecks(ctx); err != nil {
 		return im.rep, err
@@ -200,6 +215,9 @@ func (im *importer) run(ctx context.Context, src ports.PackageSource) (contracts
 	}
 	if len(im.dropped) > 0 {
 		im.rep.Dropped = im.dropped
+	}
+	if im.dry {
+		im.rep.Changes = im.preview.Preview()
 	}
 	return im.rep, nil
 }
@@ -271,6 +289,7 @@ func (im *importer) mediaFile(ctx context.Context, m ports.AnkiMedia) error {
 	if id != "" {
 		im.mediaIDs[m.Name] = id
 		im.rep.Media++
+		im.rep.MediaReused++
 		return nil
 	}
 	rc, err := m.Open(ctx)
@@ -281,7 +300,14 @@ func (im *importer) mediaFile(ctx context.Context, m ports.AnkiMedia) error {
 		im.skip("media", "the file could not be read from the package", m.Name, 1)
 		return nil
 	}
-	id, err = im.s.media.StoreMedia(ctx, im.uid, im.stage.ID, ct, m.Name, rc, contracts.MaxMediaBytes)
+	if im.dry { // read and checked as storing it would, stored nowhere; the notes get the id it would have
+		var n int64
+		if n, err = im.s.media.CheckMedia(ct, m.Name, rc, contracts.MaxMediaBytes); err == nil {
+			id, im.dryBytes = im.s.IDs.NewID(), im.dryBytes+n
+		}
+	} else {
+		id, err = im.s.media.StoreMedia(ctx, im.uid, im.stage.ID, ct, m.Name, rc, contracts.MaxMediaBytes)
+	}
 	_ = rc.Close()
 	switch {
 	case err == nil:
@@ -645,7 +671,7 @@ func (im *importer) planNotes(ctx context.Context, ch ports.AnkiChunk) ([]*noteW
 			old.Fields, old.Tags, old.UpdatedAt = fields, tags, im.now
 			w.row = old
 			if !w.same && !moved { // a note moved to another type is not put back by undo_changes
-				w.prev, _ = library.NoteChange(t.Fields, was, old)
+				w.prev, w.after = library.NoteChange(t.Fields, was, old)
 			}
 		} else {
 			w.row = ports.NoteRow{ID: importedNoteID(im.uid, an.GUID), NoteType: it.ref, GUID: an.GUID, Fields: fields, Tags: tags,
@@ -670,6 +696,9 @@ func (im *importer) planNotes(ctx context.Context, ch ports.AnkiChunk) ([]*noteW
 			if oc, ok := oldCards[w.row.ID][mc.Ord]; ok {
 				oc := oc
 				cw.existing, cw.id = &oc, oc.ID
+				if cw.state.Phase == contracts.PhaseNew && oc.State.Phase == contracts.PhaseNew {
+					cw.state = oc.State // still new on both sides: it keeps its place among the new cards
+				}
 			} else {
 				cw.id = im.s.IDs.NewID()
 			}

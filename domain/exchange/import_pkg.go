@@ -74,6 +74,13 @@ type importInput struct {
 // It never waits for the job, even when the request asked for progress:
 // it runs inside the tool call's transaction, which must end before a
 // runner can see the job (get_job waits and reports progress instead).
+//
+// With args.DryRun it queues nothing: it reads the upload now, through
+// the import's own planning (DryRun in ImportOptions: no stage, no media
+// stored, nothing published, the upload kept), and answers with the
+// finished job the import would be, never stored, its result the report
+// the import would have (with the first changes to notes and cards the
+// account has).
 func (s *ImportService) ImportPackage(ctx context.Context, args contracts.ImportPackageArgs) (contracts.Job, error) {
 	uid, err := kernel.UserID(ctx)
 	if err != nil {
@@ -91,7 +98,27 @@ func (s *ImportService) ImportPackage(ctx context.Context, args contracts.Import
 			return contracts.Job{}, err
 		}
 	}
-	return s.jobs.Submit(contracts.WithProgress(ctx, nil), contracts.JobKindImportPackage, importInput(args))
+	in := importInput{UploadID: args.UploadID, DeckID: args.DeckID}
+	if args.DryRun {
+		return s.dryRun(ctx, uid, in)
+	}
+	return s.jobs.Submit(contracts.WithProgress(ctx, nil), contracts.JobKindImportPackage, in)
+}
+
+// dryRun runs an import's dry run and answers with the job it would be.
+func (s *ImportService) dryRun(ctx context.Context, uid string, in importInput) (contracts.Job, error) {
+	start := s.Now()
+	rep, err := s.importUpload(ctx, uid, in, ImportOptions{DeckID: in.DeckID, DryRun: true})
+	if err != nil {
+		return contracts.Job{}, err
+	}
+	body, err := json.Marshal(rep)
+	if err != nil {
+		return contracts.Job{}, kernel.Fail(err)
+	}
+	end := s.Now()
+	return contracts.Job{Kind: contracts.JobKindImportPackage, Status: contracts.JobSucceeded, DryRun: true, Result: body,
+		CreatedAt: start, UpdatedAt: end, StartedAt: &start, FinishedAt: &end}, nil
 }
 
 // upload returns the user's sent upload of a type import_package reads.
@@ -130,7 +157,7 @@ func (s *ImportService) run(ctx context.Context, run *kernel.JobRun) (any, error
 	if err := json.Unmarshal(run.Job.Input, &in); err != nil {
 		return nil, kernel.Fail(err)
 	}
-	rep, err := s.importUpload(ctx, run, p.UserID, in)
+	rep, err := s.importUpload(ctx, p.UserID, in, ImportOptions{DeckID: in.DeckID, Progress: run.Progress, Charge: run.Charge, JobID: run.Job.ID})
 	if ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) && err != nil {
 		return nil, err // stopped by its runner: a later run resumes
 	}
@@ -142,7 +169,10 @@ func (s *ImportService) run(ctx context.Context, run *kernel.JobRun) (any, error
 	return rep, nil
 }
 
-func (s *ImportService) importUpload(ctx context.Context, run *kernel.JobRun, uid string, in importInput) (contracts.ImportReport, error) {
+// importUpload imports (or, with opts.DryRun, plans the import of) the
+// upload in: a package through Apply, a text export through the text
+// importer.
+func (s *ImportService) importUpload(ctx context.Context, uid string, in importInput, opts ImportOptions) (contracts.ImportReport, error) {
 	row, err := s.upload(ctx, uid, in.UploadID)
 	if err != nil {
 		return contracts.ImportReport{}, err
@@ -156,18 +186,20 @@ func (s *ImportService) importUpload(ctx context.Context, run *kernel.JobRun, ui
 	}
 	defer blob.Close()
 	if row.ContentType != "application/zip" {
-		return s.importText(ctx, run, uid, in.DeckID, blob)
+		return s.importText(ctx, opts, uid, in.DeckID, blob)
 	}
 	if s.reader == nil {
 		return contracts.ImportReport{}, contracts.Errorf(contracts.KindUnavailable, "package imports are not available on this server")
 	}
-	run.Progress(0, 0, "reading the package")
+	if opts.Progress != nil {
+		opts.Progress(0, 0, "reading the package")
+	}
 	src, err := s.reader.OpenPackage(ctx, blob, blob.Size())
 	if err != nil {
 		return contracts.ImportReport{}, err
 	}
 	defer src.Close()
-	return s.Apply(ctx, src, ImportOptions{DeckID: in.DeckID, Progress: run.Progress, Charge: run.Charge, JobID: run.Job.ID})
+	return s.Apply(ctx, src, opts)
 }
 
 // release deletes an import's upload: the row, and its bytes unless
@@ -229,8 +261,9 @@ func reportIf(rep contracts.ImportReport, err error) *contracts.ImportReport {
 }
 
 // importText imports a text export through the text importer, at most
-// contracts.MaxBulkItems cards a transaction.
-func (s *ImportService) importText(ctx context.Context, run *kernel.JobRun, uid, deckID string, body io.Reader) (contracts.ImportReport, error) {
+// contracts.MaxBulkItems cards a transaction (each rolled back in a dry
+// run).
+func (s *ImportService) importText(ctx context.Context, opts ImportOptions, uid, deckID string, body io.Reader) (contracts.ImportReport, error) {
 	if deckID == "" {
 		return contracts.ImportReport{}, contracts.Errorf(contracts.KindInvalid, "a text import needs deckId: the deck its cards go to (rows naming a deck go there)")
 	}
@@ -238,12 +271,14 @@ func (s *ImportService) importText(ctx context.Context, run *kernel.JobRun, uid,
 	if err != nil {
 		return contracts.ImportReport{}, kernel.Fail(err)
 	}
-	if err := run.Charge(0, int64(len(raw))); err != nil {
-		return contracts.ImportReport{}, err
+	if opts.Charge != nil {
+		if err := opts.Charge(0, int64(len(raw))); err != nil {
+			return contracts.ImportReport{}, err
+		}
 	}
 	// The format is read from the text (Anki's # headers, the separator),
 	// whichever text type the upload was sent as.
-	return s.cards.ImportLarge(ctx, uid, deckID, string(raw), contracts.ImportAuto, run.Progress)
+	return s.cards.ImportLarge(ctx, uid, deckID, string(raw), contracts.ImportAuto, opts.DryRun, opts.Progress)
 }
 
 // ImportOptions steer Apply.
@@ -259,4 +294,9 @@ type ImportOptions struct {
 	// JobID is the import's job ("" outside a job): a later attempt of
 	// the job drops what this one staged.
 	JobID string
+	// DryRun plans the import through the same steps and reports it,
+	// writing nothing: no stage, no media stored (each file is read and
+	// checked), nothing published; the report's Changes preview the
+	// updates of what the account has.
+	DryRun bool
 }

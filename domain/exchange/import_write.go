@@ -115,6 +115,9 @@ func (im *importer) write(ctx context.Context, src ports.PackageSource) error {
 		im.skip("noteType", why, "", n)
 	}
 	im.progress(0, "publishing")
+	if im.dry { // what publishing checks and counts, on the live tables, writing nothing
+		return im.publish(ctx, im.s.Store)
+	}
 	rep := im.rep
 	err = im.s.Store.InTx(ctx, func(tx ports.Stores) error {
 		im.rep = rep // a retried transaction starts over
@@ -174,7 +177,8 @@ func chunkBytes(ch ports.AnkiChunk) int64 {
 }
 
 // publish creates the new decks, copies the stage into the live tables
-// and updates the notes the account had, in tx.
+// and updates the notes the account had, in tx. A dry run checks the
+// holdings as publishing does and counts what it staged instead.
 func (im *importer) publish(ctx context.Context, tx ports.Stores) error {
 	held, err := im.s.CheckHoldings(ctx, tx, im.uid, 0, im.stagedCards)
 	if err != nil {
@@ -184,6 +188,11 @@ func (im *importer) publish(ctx context.Context, tx ports.Stores) error {
 		return err
 	}
 	for _, d := range im.newDecks {
+		if im.dry {
+			im.rep.Presets++
+			im.rep.DecksCreated = append(im.rep.DecksCreated, d.Name)
+			continue
+		}
 		if err := library.NewPreset(ctx, tx, im.s.Deps, im.uid, d.Name, &d.Settings); err != nil {
 			return err
 		}
@@ -195,6 +204,10 @@ func (im *importer) publish(ctx context.Context, tx ports.Stores) error {
 		}
 		im.rep.Presets++
 		im.rep.DecksCreated = append(im.rep.DecksCreated, d.Name)
+	}
+	if im.dry {
+		im.rep.NotesCreated, im.rep.CardsCreated, im.rep.Reviews = im.stagedNotes, im.stagedCards, im.stagedReviews
+		return nil
 	}
 	if err := im.publishTypes(ctx, tx); err != nil {
 		return err
@@ -217,8 +230,12 @@ func (im *importer) publish(ctx context.Context, tx ports.Stores) error {
 	return ch.Write(ctx, tx, im.s.Deps)
 }
 
-// touch marks the stage alive now and then, so the purge leaves it.
+// touch marks the stage alive now and then, so the purge leaves it (a
+// dry run has none).
 func (im *importer) touch(ctx context.Context) error {
+	if im.dry {
+		return nil
+	}
 	if now := im.s.Now(); now.Sub(im.touched) >= stageTouchEvery {
 		im.touched = now
 		return kernel.Fail(im.s.Store.ImportStages().TouchStage(ctx, im.stage.ID, now))
@@ -244,13 +261,16 @@ func (im *importer) stageNotes(ctx context.Context, works []*noteWork) error {
 		if len(noteRows) == 0 && len(cardRows) == 0 {
 			return nil
 		}
-		if err := st.StageNotes(ctx, im.uid, im.stage.ID, noteRows); err != nil {
-			return kernel.Fail(err)
-		}
-		if err := st.StageCards(ctx, im.uid, im.stage.ID, cardRows); err != nil {
-			return kernel.Fail(err)
+		if !im.dry {
+			if err := st.StageNotes(ctx, im.uid, im.stage.ID, noteRows); err != nil {
+				return kernel.Fail(err)
+			}
+			if err := st.StageCards(ctx, im.uid, im.stage.ID, cardRows); err != nil {
+				return kernel.Fail(err)
+			}
 		}
 		im.progress(int64(len(noteRows)), "staging notes and cards")
+		im.stagedNotes += len(noteRows)
 		im.stagedCards += len(cardRows)
 		noteRows, cardRows = noteRows[:0], cardRows[:0]
 		return im.touch(ctx)
@@ -346,8 +366,10 @@ func (im *importer) stageReviews(ctx context.Context, works []*noteWork, reviews
 		if len(rows) == 0 {
 			return nil
 		}
-		if err := st.StageReviews(ctx, im.uid, im.stage.ID, rows); err != nil {
-			return kernel.Fail(err)
+		if !im.dry {
+			if err := st.StageReviews(ctx, im.uid, im.stage.ID, rows); err != nil {
+				return kernel.Fail(err)
+			}
 		}
 		im.progress(int64(len(rows)/100), "staging the review log")
 		im.stagedReviews += len(rows)
@@ -478,7 +500,8 @@ type pendingNote struct {
 	Tags     []string `json:"tags"`
 	// Prev is the note's note.update record's Prev (none for a note
 	// moved to another note type).
-	Prev map[string]any `json:"p,omitempty"`
+	Prev  map[string]any `json:"p,omitempty"`
+	after map[string]any // the new values of Prev's fields: a dry run's preview
 }
 
 // pendingCard is a card's update, made on the version read when staging:
@@ -510,10 +533,16 @@ type pendingContent struct {
 // stageUpdates stages the updates of a chunk's notes the account had
 // (fields, tags, deck, suspension and the scheduling state the package
 // carries), at most importChunk a transaction, and counts them in the
-// report.
+// report. A dry run stages none: it previews them (dryUpdates).
 func (im *importer) stageUpdates(ctx context.Context, works []*noteWork) error {
 	var bodies []string
+	var dry []pendingUpdate
 	flush := func() error {
+		if im.dry {
+			err := im.dryUpdates(ctx, dry)
+			dry = dry[:0]
+			return err
+		}
 		if len(bodies) == 0 {
 			return nil
 		}
@@ -560,6 +589,18 @@ func (im *importer) stageUpdates(ctx context.Context, works []*noteWork) error {
 			}
 		}
 		if u.Note == nil && len(u.Cards) == 0 {
+			im.rep.NotesUnchanged++
+			continue
+		}
+		if im.dry {
+			if u.Note != nil {
+				u.Note.after = n.after
+			}
+			if dry = append(dry, u); len(dry) >= importChunk {
+				if err := flush(); err != nil {
+					return err
+				}
+			}
 			continue
 		}
 		body, err := json.Marshal(u)
@@ -573,6 +614,55 @@ func (im *importer) stageUpdates(ctx context.Context, works []*noteWork) error {
 		}
 	}
 	return flush()
+}
+
+// dryUpdates is what publishing the updates of notes the account had
+// would do, for a dry run: the same outcome (a card whose new text
+// duplicates another card of its deck keeps its text and is counted as
+// skipped), its changes added to the preview instead of written.
+func (im *importer) dryUpdates(ctx context.Context, us []pendingUpdate) error {
+	hashes := map[string][]string{} // deck → new hashes of cards whose text changes
+	for _, u := range us {
+		for _, c := range u.Cards {
+			if c.Content != nil {
+				hashes[c.Content.DeckID] = append(hashes[c.Content.DeckID], c.Content.Hash)
+			}
+		}
+	}
+	held := map[string]map[string]string{} // deck → hash → the card that has it
+	for d, hs := range hashes {
+		m, err := im.s.Store.Cards().HashesInDeck(ctx, im.uid, d, hs)
+		if err != nil {
+			return kernel.Fail(err)
+		}
+		held[d] = m
+	}
+	for _, u := range us {
+		if n := u.Note; n != nil && len(n.Prev) > 0 {
+			im.preview.Add(contracts.ChangeNoteUpdate, n.ID, n.Version+1, n.Prev, n.after)
+		}
+		for _, c := range u.Cards {
+			version := c.Version
+			if t := c.Content; t != nil {
+				if other, ok := held[t.DeckID][t.Hash]; ok && other != c.ID {
+					im.skip("card", "its new front and back duplicate another card of its deck; the card kept its text", t.Front, 1)
+				} else {
+					version++
+					if len(c.Moved) > 0 {
+						after := map[string]any{}
+						for k := range c.Moved {
+							after[k] = map[string]any{"deckId": t.DeckID, "suspended": t.Suspended}[k]
+						}
+						im.preview.Add(contracts.ChangeCardUpdate, c.ID, version, c.Moved, after)
+					}
+				}
+			}
+			if c.State != nil && c.Was != nil {
+				im.preview.Add(contracts.ChangeCardSchedule, c.ID, version+1, map[string]any{"state": c.Was}, map[string]any{"state": c.State})
+			}
+		}
+	}
+	return nil
 }
 
 // updatePage is how many staged updates the publishing reads at a time.

@@ -3,6 +3,7 @@ package library
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/domain/cardtext"
@@ -11,8 +12,10 @@ import (
 // ImportLarge imports a text export of any size as import_cards would,
 // at most contracts.MaxBulkItems cards a transaction, and reports the
 // outcome in an import report (duplicates and unreadable lines as
-// skipped, with the first one as the example).
-func (s *CardService) ImportLarge(ctx context.Context, uid, deckID, text string, format contracts.ImportFormat, progress func(done, total int64, message string)) (contracts.ImportReport, error) {
+// skipped, with the first one as the example). With dry set each
+// transaction is rolled back (a dry run: nothing written; a card
+// repeating one of an earlier chunk of 1,000 is counted as created).
+func (s *CardService) ImportLarge(ctx context.Context, uid, deckID, text string, format contracts.ImportFormat, dry bool, progress func(done, total int64, message string)) (contracts.ImportReport, error) {
 	parsed, err := cardtext.Parse(text, format)
 	if err != nil {
 		return contracts.ImportReport{}, err
@@ -27,11 +30,15 @@ func (s *CardService) ImportLarge(ctx context.Context, uid, deckID, text string,
 			return rep, err
 		}
 		chunk := items[i:min(i+contracts.MaxBulkItems, len(items))]
-		res, err := s.addWith(ctx, uid, deckID, chunk, idemScopeImport, "", "", false, nil)
+		res, err := s.addWith(ctx, uid, deckID, chunk, idemScopeImport, "", "", dry, nil)
 		if err != nil {
 			return rep, err
 		}
-		rep.DecksCreated = append(rep.DecksCreated, res.DecksCreated...)
+		for _, d := range res.DecksCreated {
+			if !slices.Contains(rep.DecksCreated, d) { // a dry run's later chunk creates them again
+				rep.DecksCreated = append(rep.DecksCreated, d)
+			}
+		}
 		for _, it := range res.Items {
 			switch it.Status {
 			case contracts.OutcomeCreated:

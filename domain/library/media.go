@@ -208,34 +208,50 @@ func (s *MediaService) store1(ctx context.Context, row ports.MediaRow, body io.R
 // row.SHA256 and row.Size. The caller commits or aborts the writer.
 // tooLarge is the message (with %d for the limit) of a body over it.
 func (s *MediaService) stream(ctx context.Context, row *ports.MediaRow, body io.Reader, tooLarge string) (ports.BlobWriter, error) {
+	var w ports.BlobWriter
+	err := sniffCopy(row, body, tooLarge, func() (io.Writer, error) {
+		var err error
+		w, err = s.Blobs.CreateBlob(ctx)
+		return w, kernel.Fail(err)
+	})
+	if err != nil {
+		if w != nil {
+			_ = w.Abort()
+		}
+		return nil, err
+	}
+	return w, nil
+}
+
+// sniffCopy checks the head of body against row.ContentType, then copies
+// at most row.MaxBytes of it into the writer sink opens, through a
+// SHA-256, setting row.SHA256 and row.Size: invalid for content of
+// another type, an empty body or one over the limit (tooLarge, with %d).
+func sniffCopy(row *ports.MediaRow, body io.Reader, tooLarge string, sink func() (io.Writer, error)) error {
 	br := bufio.NewReaderSize(body, sniffLen)
 	head, err := br.Peek(sniffLen)
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
-		return nil, readFailure(err)
+		return readFailure(err)
 	}
 	if err := checkSniffed(row.ContentType, head); err != nil {
-		return nil, err
+		return err
 	}
-	w, err := s.Blobs.CreateBlob(ctx)
+	w, err := sink()
 	if err != nil {
-		return nil, kernel.Fail(err)
+		return err
 	}
 	h := sha256.New()
 	n, err := io.Copy(io.MultiWriter(w, h), io.LimitReader(br, row.MaxBytes+1))
 	switch {
 	case err != nil:
-		err = readFailure(err)
+		return readFailure(err)
 	case n > row.MaxBytes:
-		err = contracts.Errorf(contracts.KindInvalid, tooLarge, row.MaxBytes)
+		return contracts.Errorf(contracts.KindInvalid, tooLarge, row.MaxBytes)
 	case n == 0:
-		err = contracts.Errorf(contracts.KindInvalid, "the file is empty")
-	}
-	if err != nil {
-		_ = w.Abort()
-		return nil, err
+		return contracts.Errorf(contracts.KindInvalid, "the file is empty")
 	}
 	row.SHA256, row.Size = hex.EncodeToString(h.Sum(nil)), n
-	return w, nil
+	return nil
 }
 
 // ImportMedia stores a file for the acting user without an upload intent:
@@ -256,21 +272,12 @@ func (s *MediaService) ImportMedia(ctx context.Context, contentType, filename st
 // StoreMedia is ImportMedia for user uid, the new row staged in the import
 // stage stageID when it is set (seen by no read until the stage publishes).
 func (s *MediaService) StoreMedia(ctx context.Context, uid, stageID, contentType, filename string, body io.Reader, maxBytes int64) (string, error) {
-	if s.Blobs == nil {
-		return "", contracts.Errorf(contracts.KindUnavailable, "media files cannot be stored on this server")
-	}
-	ct := MediaType(contentType)
-	limit, ok := uploadLimit(s.Deps, ct)
-	if !ok {
-		return "", contracts.Errorf(contracts.KindInvalid, "media of type %q cannot be stored; allowed: %s", contentType, strings.Join(contracts.UploadTypes(), ", "))
-	}
-	name, err := CleanFilename(filename)
+	row, err := s.mediaRow(contentType, filename, maxBytes)
 	if err != nil {
 		return "", err
 	}
 	now := s.Now()
-	row := ports.MediaRow{ID: s.IDs.NewID(), UserID: uid, ContentType: ct, Filename: name, MaxBytes: min(max(maxBytes, 1), limit),
-		CreatedAt: now, ExpiresAt: now, CredentialKind: contracts.CredentialLocal, StageID: stageID}
+	row.ID, row.UserID, row.StageID, row.CreatedAt, row.ExpiresAt = s.IDs.NewID(), uid, stageID, now, now
 	w, err := s.stream(ctx, &row, body, "the file is larger than %d bytes")
 	if err != nil {
 		return "", err
@@ -297,6 +304,55 @@ func (s *MediaService) StoreMedia(ctx context.Context, uid, stageID, contentType
 		return "", err
 	}
 	return row.ID, nil
+}
+
+// mediaRow checks what StoreMedia checks before it reads a file (the
+// server stores media, the type, the name) and returns the row's type,
+// name and byte limit.
+func (s *MediaService) mediaRow(contentType, filename string, maxBytes int64) (ports.MediaRow, error) {
+	if s.Blobs == nil {
+		return ports.MediaRow{}, contracts.Errorf(contracts.KindUnavailable, "media files cannot be stored on this server")
+	}
+	ct := MediaType(contentType)
+	limit, ok := uploadLimit(s.Deps, ct)
+	if !ok {
+		return ports.MediaRow{}, contracts.Errorf(contracts.KindInvalid, "media of type %q cannot be stored; allowed: %s", contentType, strings.Join(contracts.UploadTypes(), ", "))
+	}
+	name, err := CleanFilename(filename)
+	if err != nil {
+		return ports.MediaRow{}, err
+	}
+	return ports.MediaRow{ContentType: ct, Filename: name, MaxBytes: min(max(maxBytes, 1), limit), CredentialKind: contracts.CredentialLocal}, nil
+}
+
+// CheckMedia is StoreMedia's dry run (an import_package dry run): the
+// same checks of the type, the name and the bytes (read to their end),
+// nothing stored. It returns the file's size; the errors are
+// StoreMedia's, but for the quota, which CheckMediaQuota checks for all
+// the files together.
+func (s *MediaService) CheckMedia(contentType, filename string, body io.Reader, maxBytes int64) (int64, error) {
+	row, err := s.mediaRow(contentType, filename, maxBytes)
+	if err != nil {
+		return 0, err
+	}
+	err = sniffCopy(&row, body, "the file is larger than %d bytes", func() (io.Writer, error) { return io.Discard, nil })
+	return row.Size, err
+}
+
+// CheckMediaQuota reports whether more bytes of media fit in user uid's
+// quota now: forbidden, as StoreMedia, when they do not.
+func (s *MediaService) CheckMediaQuota(ctx context.Context, uid string, more int64) error {
+	if more == 0 {
+		return nil
+	}
+	u, err := s.Store.Media().MediaUsage(ctx, uid, s.Now())
+	if err != nil {
+		return kernel.Fail(err)
+	}
+	if used := u.StoredBytes + u.ReservedBytes; used+more > s.Cfg.MediaQuotaBytes {
+		return quotaError(used, more, s.Cfg.MediaQuotaBytes)
+	}
+	return nil
 }
 
 // readFailure reports a body that could not be read (a client that went
