@@ -178,6 +178,13 @@ func TestBrowserCustomStudy(t *testing.T) {
 			t.Errorf("the deck list's rows (deck|new|learning|due|cards): %q", counts)
 		}
 		b.look("decks-filtered")
+		// Today agrees: the filtered deck's session serves its 3 review and
+		// 3 new cards; the emptied home deck has none.
+		b.open("/")
+		today := evalJS[[]string](b, `[...document.querySelectorAll(".deck-list li")].map(li => [...li.querySelectorAll(".deck-name, .badge")].map(e => e.textContent.trim()).join("|"))`)
+		if !slices.Contains(today, "Verbs cram|filtered|3 due|3 new today") || !slices.Contains(today, "Spanish verbs") {
+			t.Errorf("Today's decks (name|badges): %q", today)
+		}
 
 		// Studied with rescheduling off: a cram session; no schedule moves.
 		b.open("/decks/" + filteredID)

@@ -148,6 +148,7 @@ func initApp(ctx context.Context, cfg Config) (*App, func(), error) {
 		Notes:    noteService,
 		Undo:     undoService,
 		Confirm:  confirmService,
+		Filtered: service,
 	}
 	accountPages := provideAccountPages(site, authenticator, accountServices, cfg)
 	deckServices := web.DeckServices{

@@ -26,6 +26,9 @@ type AccountServices struct {
 	Undo  ports.UndoService
 	// Confirm answers agents' calls that wait for the person's yes.
 	Confirm ports.ConfirmService
+	// Filtered tells Today which decks are filtered (their sessions serve
+	// every card they hold).
+	Filtered ports.FilteredDeckService
 }
 
 // AccountPages serve `/`, /stats, /audit and /settings/…: every handler

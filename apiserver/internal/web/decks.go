@@ -222,9 +222,7 @@ func (p *DeckPages) createDeck(w http.ResponseWriter, r *http.Request, v View) {
 // count is its learning and review cards, its new count its new cards.
 func (p *DeckPages) todaysCounts(r *http.Request, d contracts.Deck, filtered bool) (contracts.DeckCounts, error) {
 	if filtered {
-		c := d.Counts
-		c.DueNow = c.Learning + c.Review
-		return c, nil
+		return filteredCounts(d.Counts), nil
 	}
 	snap, err := p.svc.Study.Snapshot(r.Context(), d.ID)
 	c := d.Counts

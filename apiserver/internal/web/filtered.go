@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/ports"
 )
 
 // Custom study (issue 31 §12, issue 28 §4): from a deck's page, a form
@@ -262,6 +263,27 @@ func filteredFlash(r *http.Request) string {
 	return ""
 }
 
+// filteredCounts are a filtered deck's counts as the pages show them: a
+// session of it serves every card it holds, outside the daily limits, so
+// DueNow is its learning and review cards and New its new cards.
+func filteredCounts(c contracts.DeckCounts) contracts.DeckCounts {
+	c.DueNow = c.Learning + c.Review
+	return c
+}
+
+// filteredDeckIDs are the ids of the user's filtered decks.
+func filteredDeckIDs(ctx context.Context, svc ports.FilteredDeckService) (map[string]bool, error) {
+	list, err := svc.FilteredDecks(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]bool, len(list))
+	for _, f := range list {
+		out[f.DeckID] = true
+	}
+	return out, nil
+}
+
 // filteredDeckOf returns deck id's filtered deck, nil for a plain deck.
 func (p *DeckPages) filteredDeckOf(ctx context.Context, id string) (*contracts.FilteredDeck, error) {
 	f, err := p.svc.Filtered.Filtered(ctx, id)
@@ -277,13 +299,5 @@ func (p *DeckPages) filteredDeckOf(ctx context.Context, id string) (*contracts.F
 // filteredIDs are the ids of the user's filtered decks (the deck list
 // marks them).
 func (p *DeckPages) filteredIDs(ctx context.Context) (map[string]bool, error) {
-	list, err := p.svc.Filtered.FilteredDecks(ctx)
-	if err != nil {
-		return nil, err
-	}
-	out := make(map[string]bool, len(list))
-	for _, f := range list {
-		out[f.DeckID] = true
-	}
-	return out, nil
+	return filteredDeckIDs(ctx, p.svc.Filtered)
 }

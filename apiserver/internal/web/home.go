@@ -18,6 +18,9 @@ type homeDeck struct {
 	contracts.Deck
 	DueNow   int // learning and review cards a session started now serves today (StudySnapshot.DueToday)
 	NewToday int // new cards the daily limits still allow today
+	// Filtered marks a filtered deck (custom study): its session serves
+	// every card it holds, so DueNow and NewToday count them all.
+	Filtered bool
 }
 
 // homePage is the home page's data.
@@ -65,15 +68,27 @@ func (p *AccountPages) home(w http.ResponseWriter, r *http.Request, v View) {
 	if len(decks) > maxSnapshotDecks {
 		decks, hp.Truncated = decks[:maxSnapshotDecks], true
 	}
+	filtered, err := filteredDeckIDs(r.Context(), p.svc.Filtered)
+	if err != nil {
+		p.site.Fail(w, r, v, err)
+		return
+	}
 	for _, d := range decks {
-		snap, err := p.svc.Study.Snapshot(r.Context(), d.ID)
-		if err != nil {
-			p.site.Fail(w, r, v, err)
-			return
+		hd := homeDeck{Deck: d, Filtered: filtered[d.ID]}
+		if hd.Filtered {
+			c := filteredCounts(d.Counts)
+			hd.DueNow, hd.NewToday = c.DueNow, c.New
+		} else {
+			snap, err := p.svc.Study.Snapshot(r.Context(), d.ID)
+			if err != nil {
+				p.site.Fail(w, r, v, err)
+				return
+			}
+			hd.DueNow, hd.NewToday = snap.DueToday, snap.NewToday
 		}
-		hp.Decks = append(hp.Decks, homeDeck{Deck: d, DueNow: snap.DueToday, NewToday: snap.NewToday})
-		hp.DueTotal += snap.DueToday
-		hp.NewTotal += snap.NewToday
+		hp.Decks = append(hp.Decks, hd)
+		hp.DueTotal += hd.DueNow
+		hp.NewTotal += hd.NewToday
 	}
 	v.Data = hp
 	p.site.Render(w, r, "home", v)
