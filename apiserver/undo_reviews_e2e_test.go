@@ -199,3 +199,74 @@ func TestUndoReviewsThroughMCP(t *testing.T) {
 		}
 	})
 }
+
+// TestBrowserUndoReviewFromAuditPage, on both databases: an agent
+// (official Go SDK client) rates a card; the audit page in chromium offers
+// Undo on that submit_review row, and pressing it puts the card's schedule
+// and get_stats back as before the review; the row then says undone, and
+// the undo's own row redoes the review (stats as after it).
+func TestBrowserUndoReviewFromAuditPage(t *testing.T) {
+	chromium(t)
+	forEachDB(t, func(t *testing.T, db string) {
+		e := newEnv(t, db, nil)
+		key, _ := e.trustedKey(t, contracts.AllScopes...)
+		cs := connect(t, e.base+"/mcp", bearer(key), "")
+		deck, _ := agentDeck(t, cs, "Reviewed by an agent", 3)
+		stats := func() string {
+			t.Helper()
+			var s contracts.Stats
+			call(t, cs, contracts.ToolGetStats, map[string]any{"deckId": deck.ID}, &s)
+			s.GeneratedAt = time.Time{}
+			b, _ := json.Marshal(s)
+			return string(b)
+		}
+		schedule := func(id string) string {
+			t.Helper()
+			b, _ := json.Marshal(deckCards(t, cs, deck.ID)[id].State)
+			return string(b)
+		}
+		statsBefore := stats()
+		var sess contracts.StudySession
+		call(t, cs, contracts.ToolStartStudySession, map[string]any{"deckId": deck.ID}, &sess)
+		cardID, schedBefore := sess.Current.CardID, schedule(sess.Current.CardID)
+		e.clock.Advance(time.Minute)
+		call(t, cs, contracts.ToolSubmitReview, map[string]any{"sessionId": sess.ID, "cardId": cardID,
+			"position": sess.Current.Position, "rating": "good", "durationMs": 3000}, nil)
+		op := lastOperation(t, e, contracts.ToolSubmitReview)
+		statsAfter, schedAfter := stats(), schedule(cardID)
+		if statsAfter == statsBefore {
+			t.Fatal("get_stats did not change with the review")
+		}
+
+		b := newBrowser(t, e)
+		b.signIn(testUser)
+		b.open("/audit")
+		undoButton := `form[action="/audit/undo"]:has(input[value="` + op + `"]) button`
+		if !b.exists(undoButton) {
+			t.Fatalf("no Undo on the submit_review row; the page says:\n%s", b.text())
+		}
+		b.submit(undoButton)
+		if text := b.textOf(".flash"); !strings.Contains(text, "Undone: 1 item.") {
+			t.Fatalf("after Undo the page says %q", text)
+		}
+		if b.exists(undoButton) {
+			t.Errorf("the undone review's row still offers Undo")
+		}
+		b.look("audit-undo-review")
+		if got := stats(); got != statsBefore {
+			t.Errorf("get_stats after the page's undo:\n%s\nwant as before the review:\n%s", got, statsBefore)
+		}
+		if got := schedule(cardID); got != schedBefore {
+			t.Errorf("card schedule after the page's undo: %s, want %s", got, schedBefore)
+		}
+		undoOp := lastOperation(t, e, contracts.ToolUndoChanges)
+		b.submit(`form[action="/audit/undo"]:has(input[value="` + undoOp + `"]) button`)
+		if got := stats(); got != statsAfter {
+			t.Errorf("get_stats after undoing the undo:\n%s\nwant as after the review:\n%s", got, statsAfter)
+		}
+		if got := schedule(cardID); got != schedAfter {
+			t.Errorf("card schedule after undoing the undo: %s, want %s", got, schedAfter)
+		}
+		b.checkClean("audit undo review")
+	})
+}

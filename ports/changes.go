@@ -6,11 +6,11 @@ import (
 	"github.com/takhtabush/takhtabush/contracts"
 )
 
-// OperationState sums up one operation's change records, for the audit
-// page's Undo.
+// OperationState sums up one operation's change records and the reviews
+// it logged (a submit_review call's), for the audit page's Undo.
 type OperationState struct {
-	Records int // records kept (not purged)
-	Undone  int // of them, those an undo applied
+	Records int // records kept (not purged), and reviews logged
+	Undone  int // of them, those an undo applied (reviews: taken back now)
 }
 
 // ChangeStore keeps change records (contracts.ChangeRecord): what each
@@ -31,7 +31,8 @@ type ChangeStore interface {
 	// record marked by a concurrent undo is left as it is and not counted.
 	MarkUndone(ctx context.Context, userID string, ids []string, undoneBy string) (int, error)
 	// OperationStates returns, for each of the operations that has records
-	// of the user, how many it has and how many are undone; operations
-	// without records are left out.
+	// or review logs of the user, how many it has and how many are undone
+	// (a review: while it is taken back); operations with neither are left
+	// out. Any error is the store's.
 	OperationStates(ctx context.Context, userID string, operationIDs []string) (map[string]OperationState, error)
 }

@@ -122,14 +122,20 @@ func (s changeStore) MarkUndone(ctx context.Context, userID string, ids []string
 	return total, nil
 }
 
-// OperationStates counts the records, and the undone ones, of each of the
-// user's operations among operationIDs.
+// OperationStates counts the records and the reviews, and the undone
+// ones, of each of the user's operations among operationIDs, in one
+// statement a chunk.
 func (s changeStore) OperationStates(ctx context.Context, userID string, operationIDs []string) (map[string]ports.OperationState, error) {
 	out := map[string]ports.OperationState{}
 	for _, chunk := range chunks(dedupe(operationIDs), inChunk) {
 		var a args
-		q := `SELECT operation_id, COUNT(*), SUM(CASE WHEN undone_by = '' THEN 0 ELSE 1 END) FROM change_records
-WHERE user_id = ` + a.add(userID) + ` AND operation_id IN (` + list(&a, chunk) + `) GROUP BY operation_id`
+		u, in := a.add(userID), list(&a, chunk)
+		q := `SELECT operation_id, COUNT(*), SUM(undone) FROM (
+SELECT operation_id, CASE WHEN undone_by = '' THEN 0 ELSE 1 END AS undone FROM change_records
+WHERE user_id = ` + u + ` AND operation_id IN (` + in + `)
+UNION ALL
+SELECT operation_id, CASE WHEN kind IN (` + undoneKinds + `) THEN 1 ELSE 0 END FROM review_logs
+WHERE user_id = ` + u + ` AND operation_id IN (` + in + `)) x GROUP BY operation_id`
 		rows, err := s.q.QueryContext(ctx, q, a...)
 		if err != nil {
 			return nil, s.s.wrap(ctx, err, "operation states")

@@ -99,6 +99,7 @@ func TestStore(t *testing.T, open func(t *testing.T) ports.Database) {
 		{"Audit", testAudit},
 		{"AuditPaging", testAuditPaging},
 		{"Changes", testChanges},
+		{"ReviewOperations", testReviewOperations},
 		{"Idempotency", testIdempotency},
 		{"Media", testMedia},
 		{"Jobs", testJobs},
