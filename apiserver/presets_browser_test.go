@@ -91,7 +91,7 @@ func TestDeckPresetsInABrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	b.open("/decks/" + es.ID + "/retention")
-	if txt := b.text(); !strings.Contains(txt, "85% (current)") || !strings.Contains(txt, "97%") || !strings.Contains(txt, "Forgotten") {
+	if txt := b.text(); !strings.HasPrefix(b.textOf(`tr[aria-current="true"] th`), "85%") || !strings.Contains(txt, "97%") || !strings.Contains(txt, "Minimum recommended") {
 		t.Errorf("the advisor page says:\n%s", txt)
 	}
 	b.look("retention")

@@ -78,26 +78,63 @@ type StudyPlan struct {
 	AdvisedNewCardsPerDay *int `json:"advisedNewCardsPerDay,omitempty"`
 }
 
-// RetentionWorkload is a deck's simulated workload at several desired
-// retentions, with the deck's new cards a day, over Days days.
-type RetentionWorkload struct {
+// Retention advice limits (get_retention_advice): the days simulated and
+// the range searched for the minimum recommended retention.
+const (
+	DefaultAdviceDays = 365
+	MinAdviceDays     = 30
+	MaxAdviceDays     = 730
+	// AdviceLowest and AdviceHighest bound the search for the minimum
+	// recommended retention (as Anki's "compute minimum recommended
+	// retention").
+	AdviceLowest  = 0.70
+	AdviceHighest = 0.95
+)
+
+// GetRetentionAdviceArgs are get_retention_advice's arguments.
+type GetRetentionAdviceArgs struct {
+	DeckID string `json:"deckId"`
+	Days   int    `json:"days,omitempty"` // the days simulated, default DefaultAdviceDays
+}
+
+// RetentionAdvice is a deck's simulated workload and knowledge at several
+// desired retentions under its preset, with the deck's new cards a day,
+// over Days days, and the minimum recommended retention: the one of
+// AdviceLowest-AdviceHighest whose study time per card memorized at the
+// end (forgetting weighed more) is least. A lower retention costs more
+// for each card known; a higher one buys more knowledge at a higher cost
+// per card.
+type RetentionAdvice struct {
 	DeckID           string           `json:"deckId"`
+	PresetID         string           `json:"presetId"`
 	Days             int              `json:"days"`
 	NewCardsPerDay   int              `json:"newCardsPerDay"`
 	SecondsPerReview float64          `json:"secondsPerReview"`
-	Current          float64          `json:"current"` // the deck's desired retention
-	Points           []RetentionPoint `json:"points"`
+	Current          float64          `json:"current"`     // the preset's desired retention
+	Recommended      float64          `json:"recommended"` // the minimum recommended retention
+	Points           []RetentionPoint `json:"points"`      // by desired retention, ascending
 }
 
-// RetentionPoint is the simulated workload at one desired retention.
+// RetentionPoint is the simulated workload and knowledge at one desired
+// retention.
 type RetentionPoint struct {
 	DesiredRetention float64 `json:"desiredRetention"`
 	ReviewsPerDay    float64 `json:"reviewsPerDay"`
 	MinutesPerDay    float64 `json:"minutesPerDay"`
 	LapsesPerDay     float64 `json:"lapsesPerDay"` // reviews forgotten a day
+	// Memorized is the knowledge at the end: the expected number of the
+	// deck's cards recalled then (the sum of their recall probabilities).
+	Memorized float64 `json:"memorized"`
+	// CostPerMemorized is the study time of all the days, in seconds,
+	// with the time of forgetting (a review's Again and its relearning
+	// steps) counted 2.5 times (loss aversion, as the reference FSRS
+	// simulator), divided by Memorized: what the recommendation
+	// minimises.
+	CostPerMemorized float64 `json:"costPerMemorized"`
 }
 
-// AdvisorRetentions are the desired retentions the advisor compares.
+// AdvisorRetentions are the desired retentions the advisor always shows
+// (with the current and the recommended one).
 var AdvisorRetentions = []float64{0.7, 0.75, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97}
 
 // CardDistribution is how the scheduled cards of a deck (or of every deck)

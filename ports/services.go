@@ -197,9 +197,12 @@ type StatsService interface {
 	// Plan forecasts due cards and fits new cards to a time budget. Not
 	// found for an unknown deck; invalid for bad days or minutes.
 	Plan(ctx context.Context, args contracts.GetStudyPlanArgs) (contracts.StudyPlan, error)
-	// RetentionWorkload simulates a deck's workload at several desired
-	// retentions (the desired-retention advisor). Not found for an unknown deck.
-	RetentionWorkload(ctx context.Context, deckID string) (contracts.RetentionWorkload, error)
+	// RetentionAdvice simulates a deck's workload and knowledge at several
+	// desired retentions under its preset and finds the minimum
+	// recommended retention (the desired-retention advisor,
+	// get_retention_advice). Not found for an unknown deck; invalid
+	// without a deck or for days out of range.
+	RetentionAdvice(ctx context.Context, args contracts.GetRetentionAdviceArgs) (contracts.RetentionAdvice, error)
 	// Distribution counts a deck's (every deck's when args.DeckID is "")
 	// scheduled cards by interval, stability and difficulty, and the answer
 	// buttons of the last args.Days days by card age. Not found for an

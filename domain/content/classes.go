@@ -21,9 +21,9 @@ func init() {
 		danger-zone deck-list deck-name dropped-list filtered presets due easy error export-link face facts field-error figures focus heat-key heat-wrap heat0 heat1 heat2 heat3 heat4 heatmap filter-grid filters flash foot ghost good
 		grid grid2 hard hint inline is-hidden ivl key keys label lead legend link meter meter-fill muted n narrow nav
 		newkey next notice nt-card num pager panel primary progress r-again rate rating rating-again rating-good
-		rating-hard rating-easy ratings reveal row secondary secret security skip small small-btn spread sr-only stack stacked
+		rating-hard rating-easy ratings recommended reveal row secondary secret security skip small small-btn spread sr-only stack stacked
 		state-list status steps studied study table-wrap tabs tally tool tool-list tool-meta top top-in trash-item
-		toolsets trash-list trash-name trash-what typed typed-bad typed-miss typed-ok typein undo-row warn where who`) {
+		toolsets trash-list trash-name trash-what typed typed-bad typed-miss typed-ok typein undo-row warn where who wide-only`) {
 		reservedClasses[c] = true
 	}
 }

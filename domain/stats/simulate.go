@@ -50,6 +50,10 @@ type SimInput struct {
 	// simBudget): big decks get fewer runs, so the cost stays bounded.
 	Budget int
 	Seed   uint64
+	// newStride, when above 1, makes each simulated new card stand for
+	// that many (the retention advisor's long horizons: simulating every
+	// new card of a year would cost too much); the plan leaves it 0.
+	newStride int
 }
 
 // SimDay is one day of a simulation's expected workload.
@@ -58,6 +62,8 @@ type SimDay struct {
 	Due     float64 // review-phase cards reviewed that day
 	Lapses  float64 // review-phase cards forgotten
 	New     float64 // new cards introduced
+	// Relearning counts the ratings of relearning steps (after lapses).
+	Relearning float64
 }
 
 const (
@@ -76,10 +82,26 @@ const (
 // each standing for len(Cards)/sample cards in the counts and the review
 // limit, so a deck of any size costs about the budget.
 func simulate(in SimInput, sched ports.Scheduler) ([]SimDay, error) {
+	res, err := simulateAll(in, sched)
+	return res.days, err
+}
+
+// simResult is what a simulation gives: the expected workload of each
+// day and the expected number of cards recalled at the end of the last
+// day (the knowledge the study left: the sum of every card's recall
+// probability then; new cards not yet studied count nothing).
+type simResult struct {
+	days      []SimDay
+	memorized float64
+}
+
+// simulateAll is simulate with the knowledge at the end.
+func simulateAll(in SimInput, sched ports.Scheduler) (simResult, error) {
 	out := make([]SimDay, in.Days)
 	if in.Days <= 0 {
-		return out, nil
+		return simResult{days: out}, nil
 	}
+	in.newStride = max(in.newStride, 1)
 	budget := in.Budget
 	if budget <= 0 {
 		budget = simBudget
@@ -97,20 +119,24 @@ func simulate(in SimInput, sched ports.Scheduler) ([]SimDay, error) {
 	}
 	rev, err := bind(sched, in.Settings)
 	if err != nil {
-		return nil, err
+		return simResult{}, err
 	}
+	memorized := 0.0
 	for r := range runs {
-		if err := simRun(in, weight, rev, decay, rand.New(rand.NewPCG(in.Seed, uint64(r))), out); err != nil {
-			return nil, err
+		m, err := simRun(in, weight, rev, decay, rand.New(rand.NewPCG(in.Seed, uint64(r))), out)
+		if err != nil {
+			return simResult{}, err
 		}
+		memorized += m
 	}
 	for i := range out {
 		out[i].Reviews /= float64(runs)
 		out[i].Due /= float64(runs)
 		out[i].Lapses /= float64(runs)
 		out[i].New /= float64(runs)
+		out[i].Relearning /= float64(runs)
 	}
-	return out, nil
+	return simResult{days: out, memorized: memorized / float64(runs)}, nil
 }
 
 // simMinSample is the fewest scheduled cards a sampled simulation studies.
@@ -204,25 +230,27 @@ func simCost(in SimInput, weight float64) int {
 	if in.Settings.ReviewsPerDay > 0 {
 		perDay = min(perDay, int(float64(in.Settings.ReviewsPerDay)/weight)+1)
 	}
-	return in.Days*(perDay+perDay/8+in.NewPerDay*4) + len(in.Cards)/16 + 1
+	return in.Days*(perDay+perDay/8+in.NewPerDay*4/max(in.newStride, 1)) + len(in.Cards)/16 + 1
 }
 
-// simRun is one run; it adds its counts to out. Each of in.Cards stands
-// for weight cards (more than one when they are a sample); the new cards
-// the run adds for one each. Review-phase cards wait
+// simRun is one run; it adds its counts to out and returns the expected
+// cards recalled at the end of its last day. Each of in.Cards stands for
+// weight cards (more than one when they are a sample); the new cards the
+// run adds for in.newStride each (at least 1). Review-phase cards wait
 // in buckets by due day (those due before today in today's), oldest
 // first, so a day takes its due cards without looking at the others;
 // learning and relearning steps come back in order of their due times
 // from a heap.
-func simRun(in SimInput, weight float64, rev ports.BoundScheduler, decay float64, rng *rand.Rand, out []SimDay) error {
-	cards := make([]contracts.CardState, len(in.Cards), len(in.Cards)+in.NewPerDay*in.Days)
+func simRun(in SimInput, weight float64, rev ports.BoundScheduler, decay float64, rng *rand.Rand, out []SimDay) (float64, error) {
+	stride := max(in.newStride, 1)
+	cards := make([]contracts.CardState, len(in.Cards), len(in.Cards)+in.NewPerDay*in.Days/stride+1)
 	copy(cards, in.Cards)
 	sampled := int32(len(in.Cards))
 	weightOf := func(i int32) float64 {
 		if i < sampled {
 			return weight
 		}
-		return 1
+		return float64(stride)
 	}
 	buckets := make([][]int32, in.Days)
 	load := simLoad{} // review cards due each day, for balancing (loads.go)
@@ -257,6 +285,7 @@ func simRun(in SimInput, weight float64, rev ports.BoundScheduler, decay float64
 	today := in.Day.Date(in.Now)
 	set := in.Settings
 	var carry []int32 // review cards due but left over by the review limit, oldest first
+	owed := 0         // new cards introduced but not yet simulated (fewer than stride)
 	for d := range in.Days {
 		dayStart := in.Day.StartOfDate(today.AddDate(0, 0, d))
 		dayEnd = in.Day.StartOfDate(today.AddDate(0, 0, d+1))
@@ -310,11 +339,14 @@ func simRun(in SimInput, weight float64, rev ports.BoundScheduler, decay float64
 			}
 			w := weightOf(i)
 			out[d].Reviews += w
-			if st.Phase == contracts.PhaseReview {
+			switch st.Phase {
+			case contracts.PhaseReview:
 				out[d].Due += w
 				if rating == contracts.RatingAgain {
 					out[d].Lapses += w
 				}
+			case contracts.PhaseRelearning:
+				out[d].Relearning += w
 			}
 			cards[i] = next
 			place(i)
@@ -339,7 +371,7 @@ func simRun(in SimInput, weight float64, rev ports.BoundScheduler, decay float64
 		}
 		for _, i := range due {
 			if err := review(i); err != nil {
-				return err
+				return 0, err
 			}
 		}
 		// New cards, within the new-card limit and what the review limit leaves.
@@ -347,12 +379,14 @@ func simRun(in SimInput, weight float64, rev ports.BoundScheduler, decay float64
 		if set.NewCardsPerDay >= 0 {
 			n = min(n, set.NewCardsPerDay)
 		}
-		for range max(n, 0) {
+		n = max(n, 0)
+		fresh -= n
+		out[d].New += float64(n)
+		owed += n
+		for ; owed >= stride; owed -= stride {
 			cards = append(cards, contracts.CardState{Phase: contracts.PhaseNew, Due: t})
-			fresh--
-			out[d].New++
 			if err := review(int32(len(cards) - 1)); err != nil {
-				return err
+				return 0, err
 			}
 		}
 		// Learning and relearning steps come back as they come due, until none is left today.
@@ -365,11 +399,18 @@ func simRun(in SimInput, weight float64, rev ports.BoundScheduler, decay float64
 				t = cards[i].Due
 			}
 			if err := review(i); err != nil {
-				return err
+				return 0, err
 			}
 		}
 	}
-	return nil
+	// The knowledge at the end: every studied card's recall probability
+	// at the start of the day after the last.
+	end := in.Day.StartOfDate(today.AddDate(0, 0, in.Days))
+	memorized := 0.0
+	for i := range cards {
+		memorized += weightOf(int32(i)) * recallProbability(cards[i], in.Day, end, decay, factor)
+	}
+	return memorized, nil
 }
 
 // stepHeap is a min-heap of cards by due time (then index: the card

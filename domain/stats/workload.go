@@ -144,6 +144,7 @@ func (w workload) simulate(n, days, budget int, sched ports.Scheduler) ([]SimDay
 			out[d].Due += v.Due
 			out[d].Lapses += v.Lapses
 			out[d].New += v.New
+			out[d].Relearning += v.Relearning
 		}
 	}
 	return out, nil

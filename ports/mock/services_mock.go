@@ -1284,41 +1284,41 @@ func (c *MockStatsServicePlanCall) DoAndReturn(f func(context.Context, contracts
 	return c
 }
 
-// RetentionWorkload mocks base method.
-func (m *MockStatsService) RetentionWorkload(ctx context.Context, deckID string) (contracts.RetentionWorkload, error) {
+// RetentionAdvice mocks base method.
+func (m *MockStatsService) RetentionAdvice(ctx context.Context, args contracts.GetRetentionAdviceArgs) (contracts.RetentionAdvice, error) {
 	m.ctrl.T.Helper()
-	ret := m.ctrl.Call(m, "RetentionWorkload", ctx, deckID)
-	ret0, _ := ret[0].(contracts.RetentionWorkload)
+	ret := m.ctrl.Call(m, "RetentionAdvice", ctx, args)
+	ret0, _ := ret[0].(contracts.RetentionAdvice)
 	ret1, _ := ret[1].(error)
 	return ret0, ret1
 }
 
-// RetentionWorkload indicates an expected call of RetentionWorkload.
-func (mr *MockStatsServiceMockRecorder) RetentionWorkload(ctx, deckID any) *MockStatsServiceRetentionWorkloadCall {
+// RetentionAdvice indicates an expected call of RetentionAdvice.
+func (mr *MockStatsServiceMockRecorder) RetentionAdvice(ctx, args any) *MockStatsServiceRetentionAdviceCall {
 	mr.mock.ctrl.T.Helper()
-	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "RetentionWorkload", reflect.TypeOf((*MockStatsService)(nil).RetentionWorkload), ctx, deckID)
-	return &MockStatsServiceRetentionWorkloadCall{Call: call}
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "RetentionAdvice", reflect.TypeOf((*MockStatsService)(nil).RetentionAdvice), ctx, args)
+	return &MockStatsServiceRetentionAdviceCall{Call: call}
 }
 
-// MockStatsServiceRetentionWorkloadCall wrap *gomock.Call
-type MockStatsServiceRetentionWorkloadCall struct {
+// MockStatsServiceRetentionAdviceCall wrap *gomock.Call
+type MockStatsServiceRetentionAdviceCall struct {
 	*gomock.Call
 }
 
 // Return rewrite *gomock.Call.Return
-func (c *MockStatsServiceRetentionWorkloadCall) Return(arg0 contracts.RetentionWorkload, arg1 error) *MockStatsServiceRetentionWorkloadCall {
+func (c *MockStatsServiceRetentionAdviceCall) Return(arg0 contracts.RetentionAdvice, arg1 error) *MockStatsServiceRetentionAdviceCall {
 	c.Call = c.Call.Return(arg0, arg1)
 	return c
 }
 
 // Do rewrite *gomock.Call.Do
-func (c *MockStatsServiceRetentionWorkloadCall) Do(f func(context.Context, string) (contracts.RetentionWorkload, error)) *MockStatsServiceRetentionWorkloadCall {
+func (c *MockStatsServiceRetentionAdviceCall) Do(f func(context.Context, contracts.GetRetentionAdviceArgs) (contracts.RetentionAdvice, error)) *MockStatsServiceRetentionAdviceCall {
 	c.Call = c.Call.Do(f)
 	return c
 }
 
 // DoAndReturn rewrite *gomock.Call.DoAndReturn
-func (c *MockStatsServiceRetentionWorkloadCall) DoAndReturn(f func(context.Context, string) (contracts.RetentionWorkload, error)) *MockStatsServiceRetentionWorkloadCall {
+func (c *MockStatsServiceRetentionAdviceCall) DoAndReturn(f func(context.Context, contracts.GetRetentionAdviceArgs) (contracts.RetentionAdvice, error)) *MockStatsServiceRetentionAdviceCall {
 	c.Call = c.Call.DoAndReturn(f)
 	return c
 }

@@ -1,16 +1,19 @@
 package web
 
 import (
+	"math"
 	"net/http"
+	"strconv"
 
 	"github.com/takhtabush/takhtabush/contracts"
 )
 
-// retentionPage is the desired-retention advisor of a deck.
+// retentionPage is the desired-retention advisor of a deck: the same
+// advice get_retention_advice gives (StatsService.RetentionAdvice).
 type retentionPage struct {
-	Deck     contracts.Deck
-	Workload contracts.RetentionWorkload
-	Peak     float64 // the most reviews a day of any point, for the bars
+	Deck   contracts.Deck
+	Advice contracts.RetentionAdvice
+	Peak   float64 // the most reviews a day of any point, for the bars
 }
 
 // Bar is a point's reviews a day as a percentage of the peak.
@@ -21,8 +24,17 @@ func (p retentionPage) Bar(reviews float64) int {
 	return int(100 * reviews / p.Peak)
 }
 
-// Percent shows a retention as a percentage.
-func (retentionPage) Percent(r float64) int { return int(r*100 + 0.5) }
+// Percent shows a retention as a percentage (to a tenth when it has one:
+// 87.5%).
+func (retentionPage) Percent(r float64) string {
+	return strconv.FormatFloat(math.Round(r*1000)/10, 'f', -1, 64)
+}
+
+// Below reports whether the current retention is under the minimum
+// recommended one.
+func (p retentionPage) Below() bool {
+	return p.Advice.Current < p.Advice.Recommended-1e-9
+}
 
 func (p *DeckPages) retention(w http.ResponseWriter, r *http.Request, v View) {
 	d, err := p.svc.Decks.GetDeck(r.Context(), r.PathValue("id"))
@@ -30,13 +42,13 @@ func (p *DeckPages) retention(w http.ResponseWriter, r *http.Request, v View) {
 		p.site.Fail(w, r, v, err)
 		return
 	}
-	wl, err := p.svc.Stats.RetentionWorkload(r.Context(), d.ID)
+	adv, err := p.svc.Stats.RetentionAdvice(r.Context(), contracts.GetRetentionAdviceArgs{DeckID: d.ID})
 	if err != nil {
 		p.site.Fail(w, r, v, err)
 		return
 	}
-	page := retentionPage{Deck: d, Workload: wl}
-	for _, pt := range wl.Points {
+	page := retentionPage{Deck: d, Advice: adv}
+	for _, pt := range adv.Points {
 		page.Peak = max(page.Peak, pt.ReviewsPerDay)
 	}
 	v.Title, v.Nav, v.Data = "Desired retention for "+d.Name, "decks", page
