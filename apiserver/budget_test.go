@@ -27,6 +27,7 @@ var statementBudgets = map[string]budget{
 	contracts.ToolGetStudySnapshot:   {10, 1}, // + the account settings (learner's day)
 	contracts.ToolGetStats:           {7, 0},  // + the account settings; + the account's data version (answers are remembered per learner's day and version: a repeated call runs 3)
 	contracts.ToolGetStudyPlan:       {13, 1}, // + the account settings; + the account's data version (remembered as get_stats); + every deck's settings and counts (two reads, whatever the number of decks: each deck is simulated under its own preset); + day 0 built by the session's own queue function in one read transaction (issue 27: the settings, the decks, today's counts, and learning, review and new cards of the deck: six reads) so the plan's day 0 is what a session serves
+	contracts.ToolGetRetentionAdvice: {8, 0},  // issue 28 §3: the key; the account's data version and settings (the answer is remembered per learner's day and version, as get_study_plan's); the settings again with the deck's limits, the deck with its preset, its scheduled cards' states, its phase counts, the mean review time of the last 30 days; the simulations run no statement
 	contracts.ToolCreateDeck:         {6, 1},  // the audit row under a savepoint of the mutation's transaction (one commit; the service's own work joins it without one); + the deck's own preset (and its savepoint); + the deck cap (issue 10 §2)
 	contracts.ToolUpdateDeck:         {8, 1},
 	contracts.ToolAddCards:           {8, 1},  // + the change records of the cards added (issue 26 §2.4); the insert with its check of the deck (read first only for an idempotency key) (duplicates skipped by the insert, looked up only when there are some); + the daily write counter and card cap (one upsert, issue 10 §2), + the account's day on its first counted write in 5 minutes (cached per instance)
@@ -92,6 +93,7 @@ func TestStatementBudgets(t *testing.T) {
 		run(contracts.ToolGetStudySnapshot, map[string]any{"deckId": deck.ID}, nil)
 		run(contracts.ToolGetStats, map[string]any{"deckId": deck.ID, "days": 7}, nil)
 		run(contracts.ToolGetStudyPlan, map[string]any{"days": 14}, nil)
+		run(contracts.ToolGetRetentionAdvice, map[string]any{"deckId": deck.ID}, nil)
 		run(contracts.ToolUpdateDeck, map[string]any{"deckId": deck.ID, "description": "renamed"}, nil)
 		run(contracts.ToolUpdateCards, map[string]any{"updates": []map[string]any{{"id": added.Items[0].ID, "back": "Changed"}}}, nil)
 		run(contracts.ToolImportCards, map[string]any{"deckId": deck.ID, "text": "front,back\nImported,Card\n", "format": "csv"}, nil)

@@ -132,7 +132,8 @@ func TestCatalogDefinitions(t *testing.T) {
 // issue 10 §3 added beside restore_items so an agent can see what it may
 // restore, undo_changes, which issue 26 §2 added, undo_last_rating,
 // the study widget's app-only undo (issue 25 §2.3), and bury_cards and
-// unbury (issue 27), and filtered_deck (issue 28 §4).
+// unbury (issue 27), filtered_deck (issue 28 §4) and get_retention_advice
+// (issue 28 §3).
 var designTools = []string{
 	"list_trash", "undo_changes", "undo_last_rating",
 	"list_decks", "get_deck", "search_cards", "get_study_snapshot", "get_stats", "get_study_plan",
@@ -141,7 +142,8 @@ var designTools = []string{
 	"get_settings", "update_settings", "reschedule_cards", "import_package", "export_deck", "optimize_parameters",
 	"get_job", "cancel_job", "restore_items", "add_notes", "update_notes", "get_note",
 	"bury_cards", "unbury", // issue 27
-	"filtered_deck", // issue 28 §4
+	"filtered_deck",        // issue 28 §4
+	"get_retention_advice", // issue 28 §3
 }
 
 func TestToolLookup(t *testing.T) {

@@ -90,6 +90,10 @@ var examples = map[string]Example{
 		OperationID: "0193f1c2-7b3a-7c4d-9e5f-0a1b2c3d4e5f", Undone: 1, Skipped: 1, Items: []UndoItem{
 			{Kind: ChangeCardUpdate, ID: "c1", Status: UndoUndone},
 			{Kind: ChangeCardUpdate, ID: "c2", Status: UndoSkipped, Reason: "card c2 was edited after this change (at 2026-11-29T14:20:00Z); fetch it and edit it yourself"}}}},
+	ToolGetRetentionAdvice: {json.RawMessage(`{"deckId":"d1"}`), GetRetentionAdviceArgs{},
+		RetentionAdvice{DeckID: "d1", PresetID: "p1", Days: 365, NewCardsPerDay: 20, SecondsPerReview: 10, Current: 0.9, Recommended: 0.8, Points: []RetentionPoint{
+			{DesiredRetention: 0.8, ReviewsPerDay: 118.6, MinutesPerDay: 19.8, LapsesPerDay: 14.5, Memorized: 5316.8, CostPerMemorized: 115.85},
+			{DesiredRetention: 0.9, ReviewsPerDay: 168, MinutesPerDay: 28, LapsesPerDay: 13.5, Memorized: 5687.1, CostPerMemorized: 137.27}}}},
 	ToolFilteredDeck: {json.RawMessage(`{"action":"create","name":"Lapsed geography","search":"deck:Geography prop:lapses>2","limit":50}`), FilteredDeckArgs{},
 		FilteredDeck{DeckID: "d3", Name: "Lapsed geography", Search: "deck:Geography prop:lapses>2", Limit: 50, Order: FilteredOrderDue, Cards: 12, Gathered: 12, BuiltAt: exT0}},
 }

@@ -43,6 +43,7 @@ const (
 	ToolBuryCards          = "bury_cards"
 	ToolUnbury             = "unbury"
 	ToolFilteredDeck       = "filtered_deck"
+	ToolGetRetentionAdvice = "get_retention_advice"
 )
 
 // StudyWidgetURI is the MCP Apps resource that renders a study session.
@@ -651,6 +652,24 @@ var catalog = []ToolDef{
 				"status": schema{"type": "string", "enum": []string{UndoUndone, UndoSkipped}}, "reason": strOut}, "kind", "id", "status")},
 		}, "undone", "skipped", "items")),
 		Annotations: Annotations{DestructiveHint: true}, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "changes.undo",
+	},
+	{
+		Name: ToolGetRetentionAdvice, Title: "Retention advice",
+		Sets:        []string{ToolsetAdmin},
+		Description: "A deck's preset simulated at desired retentions: workload a day, cards memorized at the end, cost per card memorized; and the minimum recommended retention (least cost per card in 0.70-0.95, as Anki's). About a second.",
+		InputSchema: raw(object(schema{
+			"deckId": id("Deck whose preset and cards to simulate."),
+			"days":   integer("Days simulated, default 365.", MinAdviceDays, MaxAdviceDays),
+		}, "deckId")),
+		ResultSchema: raw(object(schema{
+			"deckId": strOut, "presetId": strOut, "days": intOut, "newCardsPerDay": intOut, "secondsPerReview": numOut,
+			"current": numOut, "recommended": numOut,
+			"points": schema{"type": "array", "items": object(schema{
+				"desiredRetention": numOut, "reviewsPerDay": numOut, "minutesPerDay": numOut, "lapsesPerDay": numOut,
+				"memorized": numOut, "costPerMemorized": numOut,
+			}, "desiredRetention", "reviewsPerDay", "minutesPerDay", "lapsesPerDay", "memorized", "costPerMemorized")},
+		}, "deckId", "presetId", "days", "newCardsPerDay", "secondsPerReview", "current", "recommended", "points")),
+		Annotations: readOnly, Scopes: []Scope{ScopeStatsRead},
 	},
 	{
 		Name: ToolFilteredDeck, Title: "Filtered deck",

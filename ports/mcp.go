@@ -29,6 +29,11 @@ type McpServices interface {
 	GetStats(ctx context.Context, args contracts.GetStatsArgs) (contracts.Stats, error)
 	// GetStudyPlan returns a plan. Not found for an unknown deck.
 	GetStudyPlan(ctx context.Context, args contracts.GetStudyPlanArgs) (contracts.StudyPlan, error)
+	// GetRetentionAdvice simulates a deck's preset at several desired
+	// retentions and recommends the minimum one
+	// (StatsService.RetentionAdvice). Not found for an unknown deck;
+	// invalid for days out of range.
+	GetRetentionAdvice(ctx context.Context, args contracts.GetRetentionAdviceArgs) (contracts.RetentionAdvice, error)
 	// CreateDeck creates a deck. Conflict on a duplicate name.
 	CreateDeck(ctx context.Context, args contracts.CreateDeckArgs) (contracts.Deck, error)
 	// UpdateDeck changes a deck. Not found, or conflict on a duplicate name.

@@ -42,6 +42,7 @@ var dispatch = map[string]call{
 	contracts.ToolGetStudySnapshot:   bind(ports.McpServices.GetStudySnapshot),
 	contracts.ToolGetStats:           bind(ports.McpServices.GetStats),
 	contracts.ToolGetStudyPlan:       bind(ports.McpServices.GetStudyPlan),
+	contracts.ToolGetRetentionAdvice: bind(ports.McpServices.GetRetentionAdvice),
 	contracts.ToolCreateDeck:         bind(ports.McpServices.CreateDeck),
 	contracts.ToolUpdateDeck:         bind(ports.McpServices.UpdateDeck),
 	contracts.ToolDeleteDeck:         bind(ports.McpServices.DeleteDeck),

@@ -166,10 +166,10 @@ func TestNarrowingHeader(t *testing.T) {
 	if got := list(""); len(got) != want || want < 15 {
 		t.Fatalf("no header: %d tools %v, want the %d of decks:read, stats:read, decks:write", len(got), got, want)
 	}
-	if got := list("stats:read"); !slices.Equal(got, []string{contracts.ToolGetStats, contracts.ToolGetStudyPlan}) {
+	if got := list("stats:read"); !slices.Equal(got, []string{contracts.ToolGetStats, contracts.ToolGetStudyPlan, contracts.ToolGetRetentionAdvice}) {
 		t.Fatalf("narrowed to stats:read: %v", got)
 	}
-	if got := list("stats:read study:write"); len(got) != 2 {
+	if got := list("stats:read study:write"); len(got) != 3 {
 		t.Fatalf("a header cannot widen: %v", got)
 	}
 	// The job tools need one of their AnyScopes: narrowing away

@@ -626,6 +626,45 @@ func (c *MockMcpServicesGetNoteCall) DoAndReturn(f func(context.Context, contrac
 	return c
 }
 
+// GetRetentionAdvice mocks base method.
+func (m *MockMcpServices) GetRetentionAdvice(ctx context.Context, args contracts.GetRetentionAdviceArgs) (contracts.RetentionAdvice, error) {
+	m.ctrl.T.Helper()
+	ret := m.ctrl.Call(m, "GetRetentionAdvice", ctx, args)
+	ret0, _ := ret[0].(contracts.RetentionAdvice)
+	ret1, _ := ret[1].(error)
+	return ret0, ret1
+}
+
+// GetRetentionAdvice indicates an expected call of GetRetentionAdvice.
+func (mr *MockMcpServicesMockRecorder) GetRetentionAdvice(ctx, args any) *MockMcpServicesGetRetentionAdviceCall {
+	mr.mock.ctrl.T.Helper()
+	call := mr.mock.ctrl.RecordCallWithMethodType(mr.mock, "GetRetentionAdvice", reflect.TypeOf((*MockMcpServices)(nil).GetRetentionAdvice), ctx, args)
+	return &MockMcpServicesGetRetentionAdviceCall{Call: call}
+}
+
+// MockMcpServicesGetRetentionAdviceCall wrap *gomock.Call
+type MockMcpServicesGetRetentionAdviceCall struct {
+	*gomock.Call
+}
+
+// Return rewrite *gomock.Call.Return
+func (c *MockMcpServicesGetRetentionAdviceCall) Return(arg0 contracts.RetentionAdvice, arg1 error) *MockMcpServicesGetRetentionAdviceCall {
+	c.Call = c.Call.Return(arg0, arg1)
+	return c
+}
+
+// Do rewrite *gomock.Call.Do
+func (c *MockMcpServicesGetRetentionAdviceCall) Do(f func(context.Context, contracts.GetRetentionAdviceArgs) (contracts.RetentionAdvice, error)) *MockMcpServicesGetRetentionAdviceCall {
+	c.Call = c.Call.Do(f)
+	return c
+}
+
+// DoAndReturn rewrite *gomock.Call.DoAndReturn
+func (c *MockMcpServicesGetRetentionAdviceCall) DoAndReturn(f func(context.Context, contracts.GetRetentionAdviceArgs) (contracts.RetentionAdvice, error)) *MockMcpServicesGetRetentionAdviceCall {
+	c.Call = c.Call.DoAndReturn(f)
+	return c
+}
+
 // GetSettings mocks base method.
 func (m *MockMcpServices) GetSettings(ctx context.Context, args contracts.GetSettingsArgs) (contracts.AccountSettings, error) {
 	m.ctrl.T.Helper()

@@ -82,6 +82,11 @@ func (b *Binding) GetStudyPlan(ctx context.Context, args contracts.GetStudyPlanA
 	return b.svc.Stats.Plan(ctx, args)
 }
 
+// GetRetentionAdvice implements ports.McpServices.
+func (b *Binding) GetRetentionAdvice(ctx context.Context, args contracts.GetRetentionAdviceArgs) (contracts.RetentionAdvice, error) {
+	return b.svc.Stats.RetentionAdvice(ctx, args)
+}
+
 // CreateDeck implements ports.McpServices.
 func (b *Binding) CreateDeck(ctx context.Context, args contracts.CreateDeckArgs) (contracts.Deck, error) {
 	return b.svc.Decks.CreateDeck(ctx, args)
