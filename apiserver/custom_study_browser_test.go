@@ -2,9 +2,11 @@ package apiserver_test
 
 import (
 	"context"
+	"html"
 	"net/http"
 	"net/url"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -329,6 +331,28 @@ func TestCustomStudyRefusals(t *testing.T) {
 		}
 		if _, _, err := e.app.EnsureUser(context.Background(), "eve@example.com", "Eve"); err != nil {
 			t.Fatal(err)
+		}
+		// Every quick choice's search builds (an empty deck is no refusal).
+		field := regexp.MustCompile(`id="(search|order|limit)" name="[a-z]+"[^>]*?value="([^"]*)"|<option value="([a-z]+)" selected`)
+		for _, preset := range []string{"ahead", "forgotten", "today", "preview", "cram"} {
+			resp, page := e.request(t, http.MethodGet, custom+"?preset="+preset, nil, nil, cookies...)
+			if resp.StatusCode != http.StatusOK {
+				t.Fatalf("the %s quick choice: %d", preset, resp.StatusCode)
+			}
+			f := url.Values{"name": {"Quick " + preset}}
+			for _, m := range field.FindAllStringSubmatch(string(page), -1) {
+				if m[3] != "" {
+					f.Set("order", m[3])
+				} else {
+					f.Set(m[1], html.UnescapeString(m[2]))
+				}
+			}
+			if !strings.HasPrefix(f.Get("search"), "deck:Geography") || f.Get("order") == "" || f.Get("limit") == "" {
+				t.Fatalf("the %s quick choice's form: %v", preset, f)
+			}
+			if status, body := post(custom, f); status != http.StatusSeeOther {
+				t.Errorf("building the %s quick choice %v: %d\n%.1500s", preset, f, status, body)
+			}
 		}
 		eve, eveCSRF := e.signIn(t, "eve@example.com")
 		resp, _ = e.postForm(t, "/decks/"+geo+"/empty", url.Values{"csrf_token": {eveCSRF}}, origin, eve...)
