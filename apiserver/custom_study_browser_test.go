@@ -169,6 +169,16 @@ func TestBrowserCustomStudy(t *testing.T) {
 			t.Errorf("%d cards left at home, want all 6 gathered", n)
 		}
 
+		// Its settings page says what applies to a filtered deck.
+		b.open("/decks/" + filteredID + "/settings")
+		if !b.exists("#filtered-settings-note") {
+			t.Error("the filtered deck's settings page does not say it is filtered")
+		}
+		b.open("/decks/" + deck.ID + "/settings")
+		if b.exists("#filtered-settings-note") {
+			t.Error("a plain deck's settings page calls it filtered")
+		}
+
 		// The deck list marks it.
 		b.open("/decks")
 		marked := evalJS[[]string](b, `[...document.querySelectorAll("#deck-list tbody tr")].filter(r => r.querySelector(".badge.filtered")).map(r => r.querySelector("a").textContent)`)

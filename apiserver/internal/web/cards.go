@@ -20,6 +20,10 @@ type settingsForm struct {
 	// once it succeeded; nil when none.
 	Job    *contracts.Job
 	Report *contracts.OptimizeReport
+	// Filtered is set for a filtered deck (custom study), whose sessions
+	// show every card outside the limits and reschedule by the cards' home
+	// decks' presets: the page says so.
+	Filtered bool
 }
 
 // easyDay is one weekday's field of the easy days.
@@ -92,6 +96,12 @@ func (p *DeckPages) renderSettings(w http.ResponseWriter, r *http.Request, v Vie
 			form.Preset = ps
 		}
 	}
+	f, err := p.filteredDeckOf(r.Context(), d.ID)
+	if err != nil {
+		p.site.Fail(w, r, v, err)
+		return
+	}
+	form.Filtered = f != nil
 	if err := p.optimizeJob(r, &form); err != nil {
 		p.site.Fail(w, r, v, err)
 		return
