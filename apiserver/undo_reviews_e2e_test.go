@@ -21,7 +21,8 @@ import (
 // again. A review followed by an edit of its card is skipped with a
 // reason; "everything this key did since T" merges the key's reviews with
 // its change records, newest first; a key without study:write has its
-// reviews skipped with a reason.
+// reviews skipped with a reason; after 30 days a review is no longer
+// taken back, as change records are purged by then.
 func TestUndoReviewsThroughMCP(t *testing.T) {
 	forEachDB(t, func(t *testing.T, db string) {
 		e := newEnv(t, db, nil)
@@ -192,6 +193,13 @@ func TestUndoReviewsThroughMCP(t *testing.T) {
 		call(t, wcs, contracts.ToolUndoChanges, map[string]any{"operationIds": []string{op4}}, &refused)
 		if refused.Undone != 0 || refused.Skipped != 1 || !strings.Contains(refused.Items[0].Reason, "study:write") {
 			t.Errorf("undo of a review without study:write: %+v, want it skipped naming the scope", refused)
+		}
+		// Like change records, reviews can be taken back for 30 days.
+		e.clock.Advance(contracts.ChangeTTL + time.Hour)
+		var late contracts.UndoChangesResult
+		call(t, cs, contracts.ToolUndoChanges, map[string]any{"operationIds": []string{op4}}, &late)
+		if late.Undone != 0 || len(late.Items) != 0 {
+			t.Errorf("undo of a review older than 30 days: %+v, want nothing to undo", late)
 		}
 		res, err := wcs.CallTool(t.Context(), &mcp.CallToolParams{Name: contracts.ToolUndoChanges, Arguments: map[string]any{"operationIds": []string{op4}, "since": "2026-01-01"}})
 		if err != nil || !res.IsError {

@@ -637,7 +637,7 @@ var catalog = []ToolDef{
 	{
 		Name: ToolUndoChanges, Title: "Undo changes",
 		Sets:        []string{ToolsetNotes, ToolsetExchange, ToolsetAdmin},
-		Description: "Undo changes of the last 30 days, newest first: by operationIds, or what a credential (default: yours) did since a time. Items edited since are skipped with the reason. 1000 a call; nextCursor continues. Undoable by its operationId.",
+		Description: "Undo changes of the last 30 days, newest first: by operationIds, or what a credential (default: yours) did since a time. Reviews too (study:write). Items changed since are skipped with the reason. 1000 a call; nextCursor continues. Undoable by its operationId.",
 		InputSchema: raw(object(schema{
 			"operationIds": with(array(id(""), "Operations to undo."), "minItems", 1, "maxItems", 100),
 			"credentialId": with(str("Whose changes, with since (default: this credential)."), "maxLength", 200),

@@ -68,7 +68,12 @@ func (s *UndoService) UndoChanges(ctx context.Context, args contracts.UndoChange
 	if err != nil {
 		return contracts.UndoChangesResult{}, kernel.Fail(err)
 	}
-	revs, err := s.Store.Reviews().OperationReviews(ctx, p.UserID, f, before, contracts.MaxUndoItems+1)
+	// Reviews can be taken back for as long as change records are kept.
+	rf := f
+	if cutoff := s.Now().Add(-contracts.ChangeTTL); rf.Since.Before(cutoff) {
+		rf.Since = cutoff
+	}
+	revs, err := s.Store.Reviews().OperationReviews(ctx, p.UserID, rf, before, contracts.MaxUndoItems+1)
 	if err != nil {
 		return contracts.UndoChangesResult{}, kernel.Fail(err)
 	}
