@@ -182,7 +182,7 @@ func TestConfirmBigCallsByLink(t *testing.T) {
 			form.Add("tool", d.Name)
 		}
 		for rule, n := range map[contracts.ConfirmRule]int{contracts.ConfirmDeckCards: 0, contracts.ConfirmDeleteCards: 51,
-			contracts.ConfirmUpdateCards: 201, contracts.ConfirmRescheduleCards: 51} {
+			contracts.ConfirmUpdateCards: 201, contracts.ConfirmRescheduleCards: 51, contracts.ConfirmReplaceNotes: 1} {
 			form.Set("confirm-"+string(rule), strconv.Itoa(n))
 		}
 		webForm(t, e, "/settings/agents", form)

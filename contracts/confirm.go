@@ -1,6 +1,7 @@
 package contracts
 
 import (
+	"encoding/json"
 	"strconv"
 	"time"
 )
@@ -17,6 +18,7 @@ const (
 	ConfirmDeleteCards     ConfirmRule = "deleteCards"     // delete_cards: the cards it deletes
 	ConfirmUpdateCards     ConfirmRule = "updateCards"     // update_cards: the cards it updates
 	ConfirmRescheduleCards ConfirmRule = "rescheduleCards" // reschedule_cards: the cards it reschedules
+	ConfirmReplaceNotes    ConfirmRule = "replaceNotes"    // import_package: the notes the account has that it changes
 )
 
 // ConfirmThresholds are an account's thresholds: a call needs the person's
@@ -27,12 +29,27 @@ type ConfirmThresholds struct {
 	DeleteCards     int `json:"deleteCards"`
 	UpdateCards     int `json:"updateCards"`
 	RescheduleCards int `json:"rescheduleCards"`
+	ReplaceNotes    int `json:"replaceNotes"`
+}
+
+// UnmarshalJSON reads thresholds, a rule missing from them at its
+// default: an account that chose its thresholds before a rule existed
+// gets the rule's default, not 0 (off).
+func (t *ConfirmThresholds) UnmarshalJSON(b []byte) error {
+	type plain ConfirmThresholds
+	p := plain(DefaultConfirmThresholds)
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	*t = ConfirmThresholds(p)
+	return nil
 }
 
 // DefaultConfirmThresholds are the thresholds of an account that never
 // chose: deleting a non-empty deck, deleting or rescheduling more than 50
-// cards, updating more than 200.
-var DefaultConfirmThresholds = ConfirmThresholds{DeckCards: 1, DeleteCards: 51, UpdateCards: 201, RescheduleCards: 51}
+// cards, updating more than 200, a package import that would change any
+// note the account has.
+var DefaultConfirmThresholds = ConfirmThresholds{DeckCards: 1, DeleteCards: 51, UpdateCards: 201, RescheduleCards: 51, ReplaceNotes: 1}
 
 // MaxConfirmThreshold bounds a threshold (past any call's size).
 const MaxConfirmThreshold = 1_000_000
@@ -48,6 +65,8 @@ func (t ConfirmThresholds) For(rule ConfirmRule) int {
 		return t.UpdateCards
 	case ConfirmRescheduleCards:
 		return t.RescheduleCards
+	case ConfirmReplaceNotes:
+		return t.ReplaceNotes
 	}
 	return 0
 }
@@ -61,7 +80,7 @@ func (t ConfirmThresholds) Needs(rule ConfirmRule, n int) bool {
 
 // Valid checks every threshold is within 0..MaxConfirmThreshold.
 func (t ConfirmThresholds) Valid() error {
-	for _, v := range []int{t.DeckCards, t.DeleteCards, t.UpdateCards, t.RescheduleCards} {
+	for _, v := range []int{t.DeckCards, t.DeleteCards, t.UpdateCards, t.RescheduleCards, t.ReplaceNotes} {
 		if v < 0 || v > MaxConfirmThreshold {
 			return Errorf(KindInvalid, "a confirmation threshold must be between 0 (off) and %d", MaxConfirmThreshold)
 		}
@@ -71,15 +90,29 @@ func (t ConfirmThresholds) Valid() error {
 
 // ConfirmCount is the number of items a call's dry-run result says the
 // call would change: a deck deletion's cards, a bulk call's updated and
-// deleted items.
+// deleted items, a package import's notes the account has that it would
+// change (ReplacedNotes).
 func ConfirmCount(result any) int {
 	switch r := result.(type) {
 	case DeleteResult:
 		return r.CardsDeleted
 	case BulkResult:
 		return r.Counts[string(OutcomeUpdated)] + r.Counts[string(OutcomeDeleted)]
+	case Job:
+		if rep, ok := dryImportReport(r); ok {
+			return rep.ReplacedNotes()
+		}
 	}
 	return 0
+}
+
+// dryImportReport is the report of an import_package dry run's job.
+func dryImportReport(j Job) (ImportReport, bool) {
+	var rep ImportReport
+	if !j.DryRun || j.Kind != JobKindImportPackage || json.Unmarshal(j.Result, &rep) != nil {
+		return ImportReport{}, false
+	}
+	return rep, true
 }
 
 // ConfirmState is where a confirmation stands.
@@ -125,6 +158,8 @@ func (p ConfirmPreview) Summary(tool string) string {
 		return "change " + n + " cards"
 	case ToolRescheduleCards:
 		return "reschedule " + n + " cards"
+	case ToolImportPackage:
+		return "replace " + n + " of your notes (their fields, tags or cards) from a package"
 	}
 	return "run " + tool + " on " + n + " items"
 }
@@ -137,6 +172,12 @@ func PreviewOf(result any) ConfirmPreview {
 		p.DeckID = r.ID
 	case BulkResult:
 		p.Counts, p.Changes = r.Counts, r.Changes[:min(len(r.Changes), MaxPreviewChanges)]
+	case Job:
+		if rep, ok := dryImportReport(r); ok {
+			p.Counts = map[string]int{"notes added": rep.NotesCreated, "notes replaced": rep.ReplacedNotes(), "notes left as they are": rep.NotesUnchanged,
+				"cards added": rep.CardsCreated, "media files stored": rep.Media - rep.MediaReused, "decks created": len(rep.DecksCreated)}
+			p.Changes = rep.Changes[:min(len(rep.Changes), MaxPreviewChanges)]
+		}
 	}
 	return p
 }

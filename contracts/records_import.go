@@ -53,3 +53,7 @@ type ImportSkip struct {
 	Count   int    `json:"count"`
 	Example string `json:"example,omitempty"`
 }
+
+// ReplacedNotes is how many notes the account had that the import changes
+// (their fields, tags, or their cards' text, place or schedule).
+func (r ImportReport) ReplacedNotes() int { return r.NotesUpdated - r.NotesUnchanged }

@@ -591,10 +591,12 @@ var catalog = []ToolDef{
 			"uploadId": id("The mediaId from request_media_upload, after the PUT."),
 			"deckId":   id("Optional deck to import into: the package's root deck becomes it, other decks its subdecks."),
 			"dryRun":   dryRunArg,
+			ConfirmArg: confirmArg,
 		}, "uploadId")),
 		ResultSchema: raw(importJobOut),
 		Annotations:  additive, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "package.import",
 		TaskSupport: TaskOptional, JobKind: JobKindImportPackage,
+		Confirm: ConfirmReplaceNotes,
 	},
 	{
 		Name: ToolGetJob, Title: "Get job",

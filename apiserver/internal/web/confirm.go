@@ -54,6 +54,7 @@ var confirmFields = []struct {
 	{contracts.ConfirmDeleteCards, "Deleting at least", "cards"},
 	{contracts.ConfirmUpdateCards, "Changing at least", "cards"},
 	{contracts.ConfirmRescheduleCards, "Rescheduling at least", "cards"},
+	{contracts.ConfirmReplaceNotes, "Importing a package that changes at least", "of your notes"},
 }
 
 // confirmField is one threshold input of the agents page.
@@ -91,6 +92,8 @@ func parseThresholds(r *http.Request) (*contracts.ConfirmThresholds, error) {
 			th.UpdateCards = n
 		case contracts.ConfirmRescheduleCards:
 			th.RescheduleCards = n
+		case contracts.ConfirmReplaceNotes:
+			th.ReplaceNotes = n
 		}
 	}
 	return &th, th.Valid()
