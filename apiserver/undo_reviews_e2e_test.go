@@ -116,6 +116,9 @@ func TestUndoReviewsThroughMCP(t *testing.T) {
 		if hist, err := e.app.Services().Cards.CardHistory(person, r1.CardID); err != nil || len(hist) != 0 {
 			t.Errorf("card %s's history after the undo: %+v, %v; want no review", r1.CardID, hist, err)
 		}
+		if studied, err := e.app.Services().Study.Studied(person, sess.ID); err != nil || len(studied) != 0 {
+			t.Errorf("the session's ratings after the undo: %+v, %v; want none (the session itself is not reopened)", studied, err)
+		}
 		var again contracts.UndoChangesResult
 		call(t, cs, contracts.ToolUndoChanges, map[string]any{"operationIds": []string{op1, op2}}, &again)
 		if again.Undone != 0 || again.Skipped != 0 {

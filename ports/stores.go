@@ -652,7 +652,8 @@ type StudySessionStore interface {
 	// SessionReviews returns the ratings given in a session, each with the
 	// item it completed and its review log (PrevState included), in the
 	// order they were given (completion time, then position). Items
-	// completed without a review (skipped) are left out. Not found for a
+	// completed without a review (skipped), or whose review undo_changes
+	// took back, are left out. Not found for a
 	// missing or another user's session.
 	SessionReviews(ctx context.Context, userID, sessionID string) ([]SessionReview, error)
 	// ReopenItem makes a reviewed item pending again and removes the

@@ -42,7 +42,7 @@ func parseState(v sql.NullString) (*contracts.CardState, error) {
 }
 
 // SessionReviews returns the ratings given in a session with the items they
-// completed, in the order given. Not found for a missing or another user's
+// completed, in the order given; those undo_changes took back are gone. Not found for a missing or another user's
 // session.
 func (s sessionStore) SessionReviews(ctx context.Context, userID, sessionID string) ([]ports.SessionReview, error) {
 	rows, err := s.q.QueryContext(ctx, `SELECT i.position, r.id, r.card_id, r.deck_id, r.rating, r.prev_phase, r.phase, r.due,
@@ -50,7 +50,7 @@ r.stability, r.difficulty, r.scheduled_days, r.reps, r.lapses, r.step, r.last_re
 r.kind, r.prev_interval, r.prev_state
 FROM study_session_items i JOIN review_logs r
   ON r.user_id = i.user_id AND r.session_id = i.session_id AND r.card_id = i.card_id AND r.reviewed_at = i.reviewed_at
-WHERE i.user_id = $1 AND i.session_id = $2 AND i.reviewed_at IS NOT NULL
+WHERE i.user_id = $1 AND i.session_id = $2 AND i.reviewed_at IS NOT NULL AND r.kind NOT IN (`+undoneKinds+`)
 ORDER BY i.reviewed_at, i.position, r.id`, userID, sessionID)
 	if err != nil {
 		return nil, s.s.wrap(ctx, err, "session reviews")
