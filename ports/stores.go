@@ -179,6 +179,10 @@ type DeckStore interface {
 	// need only its existence or settings (counting reads every card). Not
 	// found when absent.
 	DeckWithoutCounts(ctx context.Context, userID, deckID string) (contracts.Deck, error)
+	// DeckTree returns, without counts, the deck and the decks below it
+	// (named deck::…, at any depth; filtered decks aside): the deck first.
+	// Not found when the deck is absent.
+	DeckTree(ctx context.Context, userID, deckID string) ([]contracts.Deck, error)
 	// DeckIDByName returns the id of the user's deck with exactly this
 	// name (names are unique per user). Not found when absent.
 	DeckIDByName(ctx context.Context, userID, name string) (string, error)
@@ -310,6 +314,9 @@ type CardStore interface {
 	// ok is false when the deck has no such card. Errors only on storage
 	// failure.
 	NextDueAt(ctx context.Context, userID, deckID string, now time.Time) (at time.Time, ok bool, err error)
+	// NextDueAtIn is NextDueAt over the cards of several decks. Errors
+	// only on storage failure.
+	NextDueAtIn(ctx context.Context, userID string, deckIDs []string, now time.Time) (at time.Time, ok bool, err error)
 	// NewCards returns up to limit unsuspended new cards of a deck, oldest first.
 	NewCards(ctx context.Context, userID, deckID string, limit int) ([]CardRow, error)
 	// FreshCards is NewCards without the cards buried at now: the new
@@ -319,6 +326,10 @@ type CardStore interface {
 	// deck's unsuspended new cards not buried at now), in no particular
 	// order: a random new-card order draws from all of them.
 	FreshCardIDs(ctx context.Context, userID, deckID string, now time.Time) ([]string, error)
+	// FreshCardsIn is FreshCards over several decks in one read: up to
+	// perDeck new cards of each of deckIDs, oldest first within a deck
+	// (ties by id), the decks' cards in no particular order.
+	FreshCardsIn(ctx context.Context, userID string, deckIDs []string, now time.Time, perDeck int) ([]CardRow, error)
 	// BuryCards buries the user's cards with these ids until until (a
 	// card buried longer stays so): StudyCards and FreshCards leave them
 	// out before then, and Search's state "buried" finds them. Returns
@@ -334,6 +345,9 @@ type CardStore interface {
 	// CountPhases counts a deck's cards (every deck when deckID is "") by
 	// phase; suspended cards are counted only as suspended.
 	CountPhases(ctx context.Context, userID, deckID string) (contracts.PhaseCounts, error)
+	// CountPhasesIn is CountPhases over several decks together. Errors
+	// only on storage failure.
+	CountPhasesIn(ctx context.Context, userID string, deckIDs []string) (contracts.PhaseCounts, error)
 	// CountDue counts unsuspended non-new cards due at or before t (every deck when deckID is "").
 	CountDue(ctx context.Context, userID, deckID string, t time.Time) (int, error)
 	// StudyCards returns the unsuspended cards of a deck, not buried at
@@ -381,6 +395,11 @@ type StudyQuery struct {
 	// takes is then not decided by id.
 	WithTies bool
 	TieLimit int
+	// DeckIDs, when set, selects the cards of these decks instead of the
+	// one deck named (a deck with the decks below it); ReviewLimit then
+	// bounds the review-phase cards of each deck, and WithTies is
+	// ignored.
+	DeckIDs []string
 }
 
 // Review-log kinds.
@@ -487,6 +506,10 @@ type ReviewStore interface {
 	// ""), and apart the learning ratings of cards not rated since before
 	// (StudiedCounts.Interday).
 	StudiedSince(ctx context.Context, userID, deckID string, since time.Time) (StudiedCounts, error)
+	// StudiedByDeck is StudiedSince for each of deckIDs, in one read: by
+	// deck id, a deck without such reviews absent. Errors only on
+	// storage failure.
+	StudiedByDeck(ctx context.Context, userID string, deckIDs []string, since time.Time) (map[string]StudiedCounts, error)
 	// RetentionSplit counts the normal reviews since since of review-phase
 	// cards, young (interval below matureDays) and mature apart.
 	RetentionSplit(ctx context.Context, userID, deckID string, since time.Time, matureDays int) (RetentionCounts, error)
@@ -581,6 +604,9 @@ type ReviewTarget struct {
 	// when none were ever stored (the caller uses the defaults).
 	Settings      contracts.AccountSettings
 	SettingsFound bool
+	// SessionTree reports whether the session's deck has decks below it
+	// (a session of a deck tree: its limits are counted over the tree).
+	SessionTree bool
 }
 
 // NextDue is the pending item to show, its card and the session's

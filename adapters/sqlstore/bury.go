@@ -37,6 +37,21 @@ WHERE c.user_id = $1 AND c.deck_id = $2 AND c.suspended = FALSE AND c.phase = 'n
 	return ids, err
 }
 
+// FreshCardsIn returns up to perDeck unsuspended new cards of each of
+// deckIDs not buried at now, oldest first within a deck (ties by id).
+func (s cardStore) FreshCardsIn(ctx context.Context, userID string, deckIDs []string, now time.Time, perDeck int) ([]ports.CardRow, error) {
+	if perDeck <= 0 || len(deckIDs) == 0 {
+		return []ports.CardRow{}, nil
+	}
+	var a args
+	user, at := a.add(userID), a.add(ms(now))
+	in := list(&a, deckIDs)
+	return s.scanCards(ctx, "new cards", `SELECT `+cardCols+` FROM (SELECT x.*, ROW_NUMBER() OVER (PARTITION BY x.deck_id ORDER BY x.created_at, x.id) AS deck_rank
+  FROM cards x WHERE x.user_id = `+user+` AND x.deck_id IN (`+in+`) AND x.suspended = FALSE AND x.phase = 'new'
+  AND (x.buried_until IS NULL OR x.buried_until <= `+at+`)) c
+WHERE c.deck_rank <= `+a.add(perDeck)+` ORDER BY c.created_at, c.id`, a...)
+}
+
 // BuryCards buries the user's cards with these ids until until, and
 // returns the ids buried. A card buried beyond until keeps its burial.
 // The card's version stays: burying is the queue's state, not the card's,
@@ -114,9 +129,20 @@ AND c.note_id IN (` + list(&a, chunk) + `)`
 // deck can be studied: its due time, or the end of its burial when it is
 // buried past now and past its due time.
 func (s cardStore) NextDueAt(ctx context.Context, userID, deckID string, now time.Time) (time.Time, bool, error) {
+	return s.NextDueAtIn(ctx, userID, []string{deckID}, now)
+}
+
+// NextDueAtIn is NextDueAt over the cards of several decks.
+func (s cardStore) NextDueAtIn(ctx context.Context, userID string, deckIDs []string, now time.Time) (time.Time, bool, error) {
 	var at sql.NullInt64
-	err := s.q.QueryRowContext(ctx, `SELECT MIN(CASE WHEN c.buried_until > $3 AND c.buried_until > c.due THEN c.buried_until ELSE c.due END)
-FROM cards c WHERE c.user_id = $1 AND c.deck_id = $2 AND `+queued, userID, deckID, ms(now)).Scan(&at)
+	var a args
+	user, t := a.add(userID), a.add(ms(now))
+	if len(deckIDs) == 0 {
+		return time.Time{}, false, nil
+	}
+	decks := `c.deck_id IN (` + list(&a, deckIDs) + `)`
+	err := s.q.QueryRowContext(ctx, `SELECT MIN(CASE WHEN c.buried_until > `+t+` AND c.buried_until > c.due THEN c.buried_until ELSE c.due END)
+FROM cards c WHERE c.user_id = `+user+` AND `+decks+` AND `+queued, a...).Scan(&at)
 	if err != nil {
 		return time.Time{}, false, s.s.wrap(ctx, err, "next due card")
 	}

@@ -340,6 +340,15 @@ func (s cardStore) scheduledStates(ctx context.Context, q string, a args, add fu
 // together: the relearning cards, few, are counted per deck through the
 // cards_deck_state index.
 func (s cardStore) CountPhases(ctx context.Context, userID, deckID string) (contracts.PhaseCounts, error) {
+	if deckID == "" {
+		return s.CountPhasesIn(ctx, userID, nil)
+	}
+	return s.CountPhasesIn(ctx, userID, []string{deckID})
+}
+
+// CountPhasesIn is CountPhases over several decks together (every deck
+// when deckIDs is empty).
+func (s cardStore) CountPhasesIn(ctx context.Context, userID string, deckIDs []string) (contracts.PhaseCounts, error) {
 	var a args
 	user := a.add(userID)
 	q := `SELECT COALESCE(SUM(x.fresh), 0), COALESCE(SUM(x.learning), 0), COALESCE(SUM(x.review), 0), COALESCE(SUM(x.suspended), 0),
@@ -347,8 +356,12 @@ func (s cardStore) CountPhases(ctx context.Context, userID, deckID string) (cont
 FROM (SELECT dc.fresh, dc.learning, dc.review, dc.suspended,
     (SELECT COUNT(*) FROM cards c WHERE c.user_id = ` + user + ` AND c.deck_id = dc.deck_id AND c.suspended = FALSE AND c.phase = 'relearning') AS relearning
   FROM deck_counts dc JOIN decks d ON d.id = dc.deck_id WHERE d.user_id = ` + user
-	if deckID != "" {
-		q += ` AND d.id = ` + a.add(deckID)
+	switch len(deckIDs) {
+	case 0:
+	case 1:
+		q += ` AND d.id = ` + a.add(deckIDs[0])
+	default:
+		q += ` AND d.id IN (` + list(&a, deckIDs) + `)`
 	}
 	q += `) x`
 	var pc contracts.PhaseCounts

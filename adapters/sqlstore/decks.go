@@ -146,6 +146,34 @@ func (s deckStore) DeckWithoutCounts(ctx context.Context, userID, deckID string)
 	return d, nil
 }
 
+// DeckTree returns the deck and the decks below it, filtered decks
+// aside, without counts: the deck first, then the others by name.
+func (s deckStore) DeckTree(ctx context.Context, userID, deckID string) ([]contracts.Deck, error) {
+	rows, err := s.q.QueryContext(ctx, `SELECT `+deckCols+deckFrom+`JOIN decks r ON r.user_id = d.user_id AND r.id = $2
+WHERE d.user_id = $1 AND (d.id = r.id OR (substr(d.name, 1, length(r.name) + 2) = r.name || '::'
+  AND NOT EXISTS (SELECT 1 FROM filtered_decks f WHERE f.deck_id = d.id)))
+ORDER BY CASE WHEN d.id = r.id THEN 0 ELSE 1 END, d.name, d.id`, userID, deckID)
+	if err != nil {
+		return nil, s.s.wrap(ctx, err, "deck tree")
+	}
+	defer rows.Close()
+	var out []contracts.Deck
+	for rows.Next() {
+		var d contracts.Deck
+		if err := scanDeck(rows, &d); err != nil {
+			return nil, s.s.wrap(ctx, err, "deck tree")
+		}
+		out = append(out, d)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.s.wrap(ctx, err, "deck tree")
+	}
+	if len(out) == 0 {
+		return nil, notFound("deck")
+	}
+	return out, nil
+}
+
 // DeckIDByName returns the id of the user's deck named name. Not found
 // when absent.
 func (s deckStore) DeckIDByName(ctx context.Context, userID, name string) (string, error) {

@@ -13,7 +13,9 @@ import (
 // card's lowest pending item (through the pending-items index), the card,
 // its deck with its preset, and the account's settings.
 const reviewTargetQuery = `SELECT s.deck_id, s.started_at, s.expires_at, s.mode, i.position, ` + cardCols + `, ` + deckCols + `,
-a.timezone, a.rollover_hour, a.learn_ahead_minutes, a.new_per_day, a.reviews_per_day, a.updated_at
+a.timezone, a.rollover_hour, a.learn_ahead_minutes, a.new_per_day, a.reviews_per_day, a.updated_at,
+CASE WHEN EXISTS (SELECT 1 FROM decks sd JOIN decks b ON b.user_id = sd.user_id AND substr(b.name, 1, length(sd.name) + 2) = sd.name || '::'
+  WHERE sd.user_id = s.user_id AND sd.id = s.deck_id) THEN 1 ELSE 0 END
 FROM study_sessions s
 JOIN study_session_items i ON i.session_id = s.id AND i.user_id = s.user_id
 JOIN cards c ON c.user_id = s.user_id AND c.id = i.card_id
@@ -34,11 +36,12 @@ func (s sessionStore) ReviewTarget(ctx context.Context, userID, sessionID, cardI
 		rollover, ahead  sql.NullInt64
 		perNew, perRev   sql.NullInt64
 		updated          sql.NullInt64
+		tree             int
 	)
 	dest := []any{&t.Session.DeckID, &started, &expires, &t.Session.Mode, &t.Item.Position}
 	dest = append(dest, card.dest()...)
 	dest = append(dest, deck.dest(&t.Deck)...)
-	dest = append(dest, &tz, &rollover, &ahead, &perNew, &perRev, &updated)
+	dest = append(dest, &tz, &rollover, &ahead, &perNew, &perRev, &updated, &tree)
 	err := s.q.QueryRowContext(ctx, reviewTargetQuery, userID, sessionID, cardID).Scan(dest...)
 	if errNoRows(err) {
 		return ports.ReviewTarget{}, contracts.Errorf(contracts.KindNotFound, "the card is not pending in this study session")
@@ -54,6 +57,7 @@ func (s sessionStore) ReviewTarget(ctx context.Context, userID, sessionID, cardI
 		return ports.ReviewTarget{}, s.s.wrap(ctx, err, "review target")
 	}
 	t.Item.CardID = t.Card.ID
+	t.SessionTree = tree == 1
 	if tz.Valid {
 		t.SettingsFound = true
 		t.Settings = contracts.AccountSettings{Timezone: tz.String, RolloverHour: int(rollover.Int64), LearnAheadMinutes: int(ahead.Int64),

@@ -67,10 +67,24 @@ VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $
 // up (COUNT, SUM); the result is group first, when given, then each sum
 // (0 when nothing matched), ordered by group.
 func reviewSums(a *args, userID, deckID string, since time.Time, cond, group string, sums ...string) string {
+	var decks []string
+	if deckID != "" {
+		decks = []string{deckID}
+	}
+	return reviewSumsIn(a, userID, decks, since, cond, group, sums...)
+}
+
+// reviewSumsIn is reviewSums over the logs of several decks (every
+// deck's when deckIDs is empty).
+func reviewSumsIn(a *args, userID string, deckIDs []string, since time.Time, cond, group string, sums ...string) string {
 	u := a.add(userID)
 	where, cols := ` WHERE user_id = `+u, statsReviewCols
-	if deckID != "" {
-		where, cols = where+` AND deck_id = `+a.add(deckID), deckStatsReviewCols
+	switch len(deckIDs) {
+	case 0:
+	case 1:
+		where, cols = where+` AND deck_id = `+a.add(deckIDs[0]), deckStatsReviewCols
+	default:
+		where, cols = where+` AND deck_id IN (`+list(a, deckIDs)+`)`, deckStatsReviewCols
 	}
 	where += ` AND reviewed_at >= ` + a.add(ms(since)) + cond
 	var inner, outer []string
@@ -173,6 +187,42 @@ AND e.reviewed_at >= ` + at + ` AND e.reviewed_at < f.reviewed_at)`
 		return ports.StudiedCounts{}, s.s.wrap(ctx, err, "studied since")
 	}
 	return c, nil
+}
+
+// StudiedByDeck is StudiedSince for each of deckIDs, in one statement:
+// the sums grouped by deck, and each deck's interday learning ratings.
+func (s reviewStore) StudiedByDeck(ctx context.Context, userID string, deckIDs []string, since time.Time) (map[string]ports.StudiedCounts, error) {
+	out := map[string]ports.StudiedCounts{}
+	if len(deckIDs) == 0 {
+		return out, nil
+	}
+	var a args
+	sums := reviewSumsIn(&a, userID, deckIDs, since, ` AND kind = 'review'`, `deck_id`,
+		`SUM(CASE WHEN prev_phase = 'new' THEN 1 ELSE 0 END)`, `SUM(CASE WHEN prev_phase = 'review' THEN 1 ELSE 0 END)`)
+	// Every interday rating is a normal review, so its deck has a row.
+	at := a.add(ms(since))
+	q := `WITH x(g, n, r) AS (` + sums + `)
+SELECT x.g, x.n, x.r, (SELECT COUNT(*) FROM review_logs f WHERE f.user_id = ` + a.add(userID) + ` AND f.deck_id = x.g
+AND f.reviewed_at >= ` + at + ` AND f.kind = 'review' AND f.prev_phase IN ('learning', 'relearning')
+AND NOT EXISTS (SELECT 1 FROM review_logs e WHERE e.user_id = f.user_id AND e.card_id = f.card_id AND e.kind <> 'cram'
+AND e.reviewed_at >= ` + at + ` AND e.reviewed_at < f.reviewed_at)) FROM x`
+	rows, err := s.q.QueryContext(ctx, q, a...)
+	if err != nil {
+		return nil, s.s.wrap(ctx, err, "studied by deck")
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var deck string
+		var c ports.StudiedCounts
+		if err := rows.Scan(&deck, &c.New, &c.Review, &c.Interday); err != nil {
+			return nil, s.s.wrap(ctx, err, "studied by deck")
+		}
+		out[deck] = c
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.s.wrap(ctx, err, "studied by deck")
+	}
+	return out, nil
 }
 
 // RetentionSplit counts the normal reviews since since of review-phase

@@ -40,12 +40,22 @@ func (s cardStore) StudyCards(ctx context.Context, userID, deckID string, q port
 	if !ok {
 		return nil, nil, contracts.Errorf(contracts.KindInvalid, "unknown review order %q: use due, retrievability, overdueness or random", q.Order)
 	}
+	// decks selects the deck's cards, or those of q.DeckIDs.
+	decks := func(a *args) string {
+		if len(q.DeckIDs) > 0 {
+			return `c.deck_id IN (` + list(a, q.DeckIDs) + `)`
+		}
+		return `c.deck_id = ` + a.add(deckID)
+	}
 	var learning []ports.CardRow
 	if !q.Cram {
 		var err error
+		var la args
+		user := la.add(userID)
+		in := decks(&la)
 		learning, err = s.scanCards(ctx, "learning cards", `SELECT `+cardCols+` FROM cards c
-WHERE c.user_id = $1 AND c.deck_id = $2 AND `+queued+` AND `+learningPhase+` AND c.due <= $3 AND `+unburied("$4")+` ORDER BY c.due, c.id`,
-			userID, deckID, ms(q.LearnDueBy), ms(q.Now))
+WHERE c.user_id = `+user+` AND `+in+` AND `+queued+` AND `+learningPhase+` AND c.due <= `+la.add(ms(q.LearnDueBy))+
+			` AND `+unburied(la.add(ms(q.Now)))+` ORDER BY c.due, c.id`, la...)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -54,11 +64,20 @@ WHERE c.user_id = $1 AND c.deck_id = $2 AND `+queued+` AND `+learningPhase+` AND
 		return learning, []ports.CardRow{}, nil
 	}
 	where := func() string {
-		w := ` FROM cards c WHERE c.user_id = ` + a.add(userID) + ` AND c.deck_id = ` + a.add(deckID) + ` AND ` + queued
+		w := ` FROM cards c WHERE c.user_id = ` + a.add(userID) + ` AND ` + decks(&a) + ` AND ` + queued
 		if !q.Cram {
 			w += ` AND c.phase = 'review' AND c.due <= ` + a.add(ms(q.ReviewDueBy)) + ` AND ` + unburied(a.add(ms(q.Now)))
 		}
 		return w
+	}
+	if len(q.DeckIDs) > 0 {
+		// Up to ReviewLimit cards of each deck, in the order, ranked
+		// within their deck.
+		inner, _ := reviewOrder(q.Order, func() string { return "CAST(" + a.add(ms(q.Now)) + " AS DOUBLE PRECISION)" })
+		query := `SELECT ` + cardCols + ` FROM (SELECT c.*, ROW_NUMBER() OVER (PARTITION BY c.deck_id ORDER BY ` + inner + `) AS deck_rank` +
+			where() + `) c WHERE c.deck_rank <= ` + a.add(q.ReviewLimit) + ` ORDER BY ` + order
+		review, err := s.scanCards(ctx, "review cards", query, a...)
+		return learning, review, err
 	}
 	query := `SELECT ` + cardCols + where()
 	limit := q.ReviewLimit

@@ -11,8 +11,9 @@ import (
 )
 
 // LeftToday counts what normal sessions started now would serve of a
-// deck, or of every deck when deckID is "": review cards, learning cards
-// and new cards (dayQueue's lists), within the account-wide caps. The
+// deck with the decks below it (tree.go), or of every deck when deckID is
+// "" (sessions of each deck below no other): review cards, learning
+// cards and new cards (dayQueue's lists), within the account-wide caps. The
 // plan's day 0 (the stats room) is this count. Not found for an unknown
 // deck; otherwise errors are the store's.
 func LeftToday(ctx context.Context, tx ports.Stores, uid, deckID string, now time.Time) (due, learning, fresh int, err error) {
@@ -21,18 +22,26 @@ func LeftToday(ctx context.Context, tx ports.Stores, uid, deckID string, now tim
 		if err != nil {
 			return err
 		}
-		var decks []contracts.Deck
+		// A deck's count holds the decks below it; every deck's is the
+		// sum over the decks below no other.
+		var trees []deckTree
 		if deckID != "" {
-			d, err := library.LoadDeck(ctx, tx, uid, deckID)
+			t, err := loadTree(ctx, tx, uid, deckID)
 			if err != nil {
 				return err
 			}
-			decks = []contracts.Deck{d}
-		} else if decks, err = AllDecks(ctx, tx, uid, now); err != nil {
-			return err
+			trees = []deckTree{t}
+		} else {
+			decks, err := AllDecks(ctx, tx, uid, now)
+			if err != nil {
+				return err
+			}
+			for _, r := range roots(decks) {
+				trees = append(trees, newTree(r, decks))
+			}
 		}
-		for _, d := range decks {
-			q, err := dayQueue(ctx, tx, uid, d, acct, day, contracts.StartStudySessionArgs{}, now, "plan")
+		for _, t := range trees {
+			q, err := dayQueue(ctx, tx, uid, t, acct, day, contracts.StartStudySessionArgs{}, now, "plan")
 			if err != nil {
 				return err
 			}
@@ -41,10 +50,11 @@ func LeftToday(ctx context.Context, tx ports.Stores, uid, deckID string, now tim
 		if deckID != "" || !accountCapped(acct) {
 			return nil
 		}
-		c, err := studiedToday(ctx, tx, uid, "", acct, day, now)
+		all, err := tx.Reviews().StudiedSince(ctx, uid, "", day.Start(now))
 		if err != nil {
-			return err
+			return kernel.Fail(err)
 		}
+		c := studied{all: all}
 		if acct.NewCardsPerDay > 0 {
 			fresh = max(0, min(fresh, acct.NewCardsPerDay-c.all.New))
 		}

@@ -126,13 +126,21 @@ func (s *StudyService) review(ctx context.Context, tx ports.Stores, uid string, 
 		return contracts.ReviewResult{}, err
 	}
 	cram := sess.Mode == modeCram
-	var counted *studied // today's reviews of the deck, counted under its lock
+	// The session's deck with the decks below it: read when there are
+	// some (their limits count), else the card's deck alone.
+	tree := newTree(deck, nil)
+	if t.SessionTree && !unlimited(sess.Mode) {
+		if tree, err = loadTree(ctx, tx, uid, sess.DeckID); err != nil {
+			return contracts.ReviewResult{}, err
+		}
+	}
+	var counted *studied // today's reviews of the tree, counted under its decks' locks
 	// The limit the rating counts against: a learning step carried over
 	// from an earlier day counts against the review limit, as sessions
 	// count it (limitPhase); a step set today against none.
 	limit := limitPhase(card.State, day, now)
 	if !cram && sess.Mode != modeFiltered && (limit == contracts.PhaseNew || limit == contracts.PhaseReview) {
-		c, err := s.checkDailyLimits(ctx, tx, uid, deck, acct, day, card.State, now)
+		c, err := s.checkDailyLimits(ctx, tx, uid, tree, card.DeckID, acct, day, card.State, now)
 		if err != nil {
 			return contracts.ReviewResult{}, err
 		}
@@ -198,10 +206,12 @@ func (s *StudyService) review(ctx context.Context, tx ports.Stores, uid string, 
 		}
 	}
 	k := &known{acct: &acct, day: day, deck: &deck}
+	root := tree.root()
+	k.deck, k.tree = &root, &tree
 	if counted != nil {
 		// What the limits leave now is what they left plus this review:
-		// the deck stays locked, so it need not be counted again.
-		l := counted.after(limit).left(deck, acct)
+		// the decks stay locked, so they need not be counted again.
+		l := counted.after(card.DeckID, limit).left(tree, acct)
 		k.left = &l
 	}
 	view, err := s.view(ctx, tx, sess, k)
@@ -215,46 +225,65 @@ func (s *StudyService) review(ctx context.Context, tx ports.Stores, uid string, 
 	}, nil
 }
 
-// checkDailyLimits refuses rating a card in state st whose rating counts
-// against the new-card or the review limit (limitPhase: a learning step
-// carried over from an earlier day counts as a review) when today's
-// limits leave none, and otherwise returns today's counts. The limits
-// hold across sessions: two sessions may each have shown a card when one
-// was left, so they are checked again here, one
-// review of the deck at a time (the deck's lock) and, when the account has
-// a daily cap, one review of the account at a time (its settings' lock,
-// taken after the deck's, as every review takes them).
-func (s *StudyService) checkDailyLimits(ctx context.Context, tx ports.Stores, uid string, deck contracts.Deck,
+// checkDailyLimits refuses rating a card of deckID in state st, in a
+// session of the tree's deck, whose rating counts against the new-card or
+// the review limit (limitPhase: a learning step carried over from an
+// earlier day counts as a review) when today's limits leave none (its own
+// deck's, those of the decks up to the studied one, the account's), and
+// otherwise returns today's counts. The limits hold across sessions: two
+// sessions may each have shown a card when one was left, so they are
+// checked again here, one review of a deck at a time: the studied deck's
+// lock, then each deck's from below it down to the card's (always from
+// the top down, so two reviews never wait on each other's locks) and,
+// when the account has a daily cap, one review of the account at a time
+// (its settings' lock, taken after the decks', as every review takes
+// them).
+func (s *StudyService) checkDailyLimits(ctx context.Context, tx ports.Stores, uid string, tree deckTree, deckID string,
 	acct contracts.AccountSettings, day contracts.LearnerDay, st contracts.CardState, now time.Time) (studied, error) {
-	if err := tx.Decks().LockDeck(ctx, uid, deck.ID); err != nil {
-		return studied{}, kernel.Fail(err)
+	path := []string{deckID}
+	for d := deckID; tree.up[d] != ""; d = tree.up[d] {
+		path = append(path, tree.up[d])
+	}
+	if path[len(path)-1] != tree.root().ID {
+		path = append(path, tree.root().ID)
+	}
+	for i := len(path) - 1; i >= 0; i-- {
+		if err := tx.Decks().LockDeck(ctx, uid, path[i]); err != nil {
+			return studied{}, kernel.Fail(err)
+		}
 	}
 	if accountCapped(acct) {
 		if err := tx.Settings().LockDailyCaps(ctx, uid); err != nil {
 			return studied{}, kernel.Fail(err)
 		}
 	}
-	c, err := studiedToday(ctx, tx, uid, deck.ID, acct, day, now)
+	c, err := studiedToday(ctx, tx, uid, tree, acct, day, now)
 	if err != nil {
 		return studied{}, err
 	}
-	l := c.left(deck, acct)
-	kind, n, deckN, why := "review", l.Review, l.Deck.Review, "another session studied them"
+	l := c.left(tree, acct)
+	phase := limitPhase(st, day, now)
+	if l.room(deckID, phase) {
+		return c, nil
+	}
+	kind, why := "review", "another session studied them"
 	switch {
 	case st.Phase == contracts.PhaseNew:
-		kind, n, deckN = "new", l.New, l.Deck.New
+		kind = "new"
 	case st.Phase != contracts.PhaseReview:
 		why = "this learning step, set on an earlier day, counts as a review; another session used the limit"
 	}
-	switch {
-	case n > 0:
-		return c, nil
-	case deckN > 0:
+	name := l.blocking(tree, deckID, phase)
+	if name == "" {
 		return studied{}, contracts.Errorf(contracts.KindConflict,
 			"today's account-wide limit of %s cards was reached (%s); nothing was recorded; come back tomorrow or raise the limit with update_settings", kind, why)
 	}
+	if !tree.nested() {
+		return studied{}, contracts.Errorf(contracts.KindConflict,
+			"today's limit of %s cards for this deck was reached (%s); nothing was recorded; come back tomorrow or raise the deck's limit", kind, why)
+	}
 	return studied{}, contracts.Errorf(contracts.KindConflict,
-		"today's limit of %s cards for this deck was reached (%s); nothing was recorded; come back tomorrow or raise the deck's limit", kind, why)
+		"today's limit of %s cards for the deck %q was reached (%s); nothing was recorded; come back tomorrow or raise the deck's limit", kind, name, why)
 }
 
 // reviewTarget reads what rating args.CardID in args.SessionID needs, in

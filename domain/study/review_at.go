@@ -76,7 +76,7 @@ func (s *StudyService) Upcoming(ctx context.Context, sessionID string, limit int
 				return err
 			}
 			if k.left == nil {
-				if l, err = dailyLeft(ctx, tx, uid, *k.deck, *k.acct, k.day, now); err != nil {
+				if l, err = dailyLeft(ctx, tx, uid, *k.tree, *k.acct, k.day, now); err != nil {
 					return err
 				}
 			} else {
@@ -85,13 +85,13 @@ func (s *StudyService) Upcoming(ctx context.Context, sessionID string, limit int
 		}
 		out = append(out, *cur)
 		seen := map[string]bool{cur.CardID: true}
-		take(&l, limitPhase(k.card.State, k.day, now), unlimited(row.Mode))
+		take(&l, k.card.DeckID, limitPhase(k.card.State, k.day, now), unlimited(row.Mode))
 		for _, p := range pending {
 			c := p.Card
 			if len(out) >= limit || seen[c.ID] || c.Suspended || (row.Mode != modeCram && c.BuriedUntil != nil && now.Before(*c.BuriedUntil)) {
 				continue
 			}
-			if !take(&l, limitPhase(c.State, k.day, now), unlimited(row.Mode)) {
+			if !take(&l, c.DeckID, limitPhase(c.State, k.day, now), unlimited(row.Mode)) {
 				continue
 			}
 			seen[c.ID] = true
@@ -104,20 +104,9 @@ func (s *StudyService) Upcoming(ctx context.Context, sessionID string, limit int
 	return out, err
 }
 
-// take counts a new or review card against what today's limits leave
-// (l), reporting whether one was left; cram and other phases take none.
-func take(l *left, phase contracts.Phase, cram bool) bool {
-	switch {
-	case cram:
-		return true
-	case phase == contracts.PhaseNew && l.New > 0:
-		l.New--
-		l.Review--
-		return true
-	case phase == contracts.PhaseReview && l.Review > 0:
-		l.Review--
-		l.New = min(l.New, l.Review)
-		return true
-	}
-	return phase != contracts.PhaseNew && phase != contracts.PhaseReview
+// take counts a card of deckID against what today's limits leave (l,
+// see left.take), reporting whether one was left; cram and phases other
+// than new and review take none.
+func take(l *left, deckID string, phase contracts.Phase, cram bool) bool {
+	return cram || l.take(deckID, phase)
 }

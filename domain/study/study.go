@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"hash/fnv"
+	"math"
 	"math/rand/v2"
 	"net/url"
 	"slices"
@@ -12,7 +13,6 @@ import (
 
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/domain/internal/kernel"
-	"github.com/takhtabush/takhtabush/domain/library"
 	"github.com/takhtabush/takhtabush/ports"
 )
 
@@ -78,10 +78,11 @@ func (s *StudyService) StartSession(ctx context.Context, args contracts.StartStu
 // returns the session row and what it loaded.
 func (s *StudyService) start(ctx context.Context, tx ports.Stores, uid string, args contracts.StartStudySessionArgs) (ports.StudySessionRow, *known, error) {
 	now := s.Now()
-	deck, err := library.LoadDeck(ctx, tx, uid, args.DeckID)
+	tree, err := loadTree(ctx, tx, uid, args.DeckID)
 	if err != nil {
 		return ports.StudySessionRow{}, nil, err
 	}
+	deck := tree.root()
 	acct, day, err := kernel.AccountSettings(ctx, tx, uid)
 	if err != nil {
 		return ports.StudySessionRow{}, nil, err
@@ -95,7 +96,7 @@ func (s *StudyService) start(ctx context.Context, tx ports.Stores, uid string, a
 		row.Mode = modeCram
 		queue, err = s.cramQueue(ctx, tx, row, deck, args, now)
 	default:
-		queue, err = s.queue(ctx, tx, row, deck, acct, day, args, now)
+		queue, err = s.queue(ctx, tx, row, tree, acct, day, args, now)
 	}
 	if err != nil {
 		return ports.StudySessionRow{}, nil, err
@@ -103,7 +104,7 @@ func (s *StudyService) start(ctx context.Context, tx ports.Stores, uid string, a
 	if err := tx.Sessions().CreateSession(ctx, row, queue); err != nil {
 		return ports.StudySessionRow{}, nil, kernel.Fail(err)
 	}
-	return row, &known{acct: &acct, day: day, deck: &deck}, nil
+	return row, &known{acct: &acct, day: day, deck: &deck, tree: &tree}, nil
 }
 
 // known is what a caller already loaded, so rendering a session does not
@@ -112,6 +113,8 @@ type known struct {
 	acct *contracts.AccountSettings
 	day  contracts.LearnerDay
 	deck *contracts.Deck
+	// tree is the deck with the decks below it, when loaded (loadDeck).
+	tree *deckTree
 	// card is the current card as current loaded it (with its state),
 	// filled in for the caller; nil when no card is shown.
 	card *contracts.Card
@@ -123,16 +126,18 @@ type known struct {
 	progress *[2]int
 }
 
-// loadDeck loads the session's deck into k unless it holds it.
+// loadDeck loads the session's deck and the decks below it into k
+// unless it holds them.
 func (k *known) loadDeck(ctx context.Context, st ports.Stores, row ports.StudySessionRow) error {
-	if k.deck != nil && k.deck.ID == row.DeckID {
+	if k.deck != nil && k.deck.ID == row.DeckID && k.tree != nil {
 		return nil
 	}
-	deck, err := library.LoadDeck(ctx, st, row.UserID, row.DeckID)
+	tree, err := loadTree(ctx, st, row.UserID, row.DeckID)
 	if err != nil {
 		return err
 	}
-	k.deck, k.left = &deck, nil
+	deck := tree.root()
+	k.deck, k.tree, k.left = &deck, &tree, nil
 	return nil
 }
 
@@ -150,13 +155,13 @@ const (
 )
 
 // queue lists a normal session's cards.
-func (s *StudyService) queue(ctx context.Context, tx ports.Stores, row ports.StudySessionRow, deck contracts.Deck,
+func (s *StudyService) queue(ctx context.Context, tx ports.Stores, row ports.StudySessionRow, tree deckTree,
 	acct contracts.AccountSettings, day contracts.LearnerDay, args contracts.StartStudySessionArgs, now time.Time) ([]string, error) {
-	q, err := dayQueue(ctx, tx, row.UserID, deck, acct, day, args, now, row.ID)
+	q, err := dayQueue(ctx, tx, row.UserID, tree, acct, day, args, now, row.ID)
 	if err != nil {
 		return nil, err
 	}
-	cards := q.served(deck)
+	cards := q.served(tree.root())
 	queue := make([]string, len(cards))
 	for i, c := range cards {
 		queue[i] = c.ID
@@ -176,42 +181,54 @@ func (q todaysCards) served(deck contracts.Deck) []ports.CardRow {
 // the order served.
 type todaysCards struct{ learning, review, fresh []ports.CardRow }
 
-// dayQueue lists the cards a normal session of deck started at now
-// serves (see StartSession): what the daily limits leave today, without
-// buried cards and the siblings the deck's options bury. The study
-// plan's day 0 is the same list, so the plan says what sessions deliver.
-// seed orders a random order.
-func dayQueue(ctx context.Context, tx ports.Stores, uid string, deck contracts.Deck, acct contracts.AccountSettings,
+// dayQueue lists the cards a normal session of the tree's deck started
+// at now serves (see StartSession): what the daily limits leave today
+// of the deck and of each deck below it (tree.go), without buried cards
+// and the siblings the deck's options bury. The study plan's day 0 is the
+// same list, so the plan says what sessions deliver. seed orders a random
+// order.
+func dayQueue(ctx context.Context, tx ports.Stores, uid string, tree deckTree, acct contracts.AccountSettings,
 	day contracts.LearnerDay, args contracts.StartStudySessionArgs, now time.Time, seed string) (todaysCards, error) {
+	deck := tree.root()
 	set := deck.Settings.WithDefaults()
-	left, err := dailyLeft(ctx, tx, uid, deck, acct, day, now)
+	lim, err := dailyLeft(ctx, tx, uid, tree, acct, day, now)
 	if err != nil {
 		return todaysCards{}, err
 	}
-	reviewCap := left.Review
+	// The session's own caps (reviewLimit, newLimit) only lower the
+	// limits' room.
+	reviewBudget, newBudget := math.MaxInt32, math.MaxInt32
 	if args.ReviewLimit != nil {
-		reviewCap = min(reviewCap, *args.ReviewLimit)
+		reviewBudget = *args.ReviewLimit
+	}
+	if args.NewLimit != nil {
+		newBudget = *args.NewLimit
 	}
 	endOfToday := day.Next(now).Add(-time.Millisecond)
 	dueBy := day.StartOfDate(day.Date(now).AddDate(0, 0, 1+args.ReviewAheadDays)).Add(-time.Millisecond)
 	gate := newSiblingGate(set, day, now)
-	// Siblings the gate leaves out make room for the next cards: a read
-	// that came back full but left the queue short reads again, twice as
-	// many. The review limit takes the cards in the deck's order; in due order
-	// (and in random order, which then shuffles what it took) equal due
-	// times are broken by the day's tiebreak, so every session of the day
-	// and the plan take the same cards.
+	var decks []string // the tree's decks, when nested: each read is per deck
+	if tree.nested() {
+		decks = tree.ids()
+	}
+	// Siblings the gate leaves out, and the limits of the decks below,
+	// make room for the next cards: a read that came back full for a deck
+	// that still has room reads again, twice as many. The review limit
+	// takes the cards in the deck's order; in due order (and in random
+	// order, which then shuffles what it took) equal due times are broken
+	// by the day's tiebreak, so every session of the day and the plan
+	// take the same cards.
 	daySeed := uid + "/" + day.DateString(now)
 	order, byDue := set.ReviewOrder, set.ReviewOrder == contracts.ReviewOrderDue || set.ReviewOrder == contracts.ReviewOrderRandom
 	if byDue {
 		order = contracts.ReviewOrderDue
 	}
 	var learning, review []ports.CardRow
-	for n := max(reviewCap, 0); ; n *= 2 {
+	for n := max(min(lim.Review, reviewBudget), 0); ; n *= 2 {
 		var got []ports.CardRow
 		learning, got, err = tx.Cards().StudyCards(ctx, uid, deck.ID, ports.StudyQuery{
 			LearnDueBy: endOfToday, ReviewDueBy: dueBy, ReviewLimit: n, Order: order, Now: now,
-			WithTies: byDue, TieLimit: maxQueueRead,
+			WithTies: byDue, TieLimit: maxQueueRead, DeckIDs: decks,
 		})
 		if err != nil {
 			return todaysCards{}, kernel.Fail(err)
@@ -223,35 +240,70 @@ func dayQueue(ctx context.Context, tx ports.Stores, uid string, deck contracts.D
 		if err := gate.load(ctx, tx, uid, learning, got); err != nil {
 			return todaysCards{}, err
 		}
-		g := gate.clone()
-		var carried int
-		learning, carried = splitLearning(g.filter(learning, -1), max(reviewCap, 0), day, now)
-		review = g.filter(got, max(reviewCap-carried, 0))
-		if len(review) >= reviewCap-carried || len(got) < n || n >= maxQueueRead {
-			gate = g
+		g, l, budget := gate.clone(), lim.clone(), reviewBudget
+		// A learning step carried over from an earlier day takes a review
+		// slot (interday.go); one set today takes none.
+		kept := make([]ports.CardRow, 0, len(learning))
+		for _, c := range learning {
+			carried := carriedOver(c.State, day, now)
+			if carried && (budget <= 0 || !l.room(c.DeckID, contracts.PhaseReview)) {
+				continue
+			}
+			if g.admit(c) {
+				if carried {
+					l.take(c.DeckID, contracts.PhaseReview)
+					budget--
+				}
+				kept = append(kept, c)
+			}
+		}
+		learning = kept
+		review = review[:0:0]
+		for _, c := range got {
+			if budget <= 0 || l.Review <= 0 {
+				break
+			}
+			if l.room(c.DeckID, contracts.PhaseReview) && g.admit(c) {
+				l.take(c.DeckID, contracts.PhaseReview)
+				budget--
+				review = append(review, c)
+			}
+		}
+		if budget <= 0 || l.Review <= 0 || !fullRead(got, n, decks, &l, contracts.PhaseReview) || n >= maxQueueRead {
+			gate, lim = g, l
 			break
 		}
 	}
 	if set.ReviewOrder == contracts.ReviewOrderRandom {
 		shuffle(review, seed+"/review")
 	}
-	newCap := min(left.New, left.Review-len(review)-carriedCount(learning, day, now))
-	if args.NewLimit != nil {
-		newCap = min(newCap, *args.NewLimit)
-	}
 	var fresh []ports.CardRow
 	var drawn *randomNew // the day's random order of every new card
-	for n := newCap; n > 0; n *= 2 {
+	rank := tree.rank()
+	for n := min(lim.New, newBudget); n > 0; n *= 2 {
 		fetch := n
 		var got []ports.CardRow
-		if set.NewOrder == contracts.NewOrderRandom {
+		switch {
+		case decks != nil:
+			// Deck by deck in the tree's order (in the random order, the
+			// day's order over the first cards of each deck).
+			if got, err = tx.Cards().FreshCardsIn(ctx, uid, decks, now, n); err == nil {
+				if set.NewOrder == contracts.NewOrderRandom {
+					slices.SortStableFunc(got, func(a, b ports.CardRow) int {
+						return cmp.Compare(tieKey(daySeed+"/new", a.ID), tieKey(daySeed+"/new", b.ID))
+					})
+				} else {
+					slices.SortStableFunc(got, func(a, b ports.CardRow) int { return cmp.Compare(rank[a.DeckID], rank[b.DeckID]) })
+				}
+			}
+		case set.NewOrder == contracts.NewOrderRandom:
 			if drawn == nil {
 				if drawn, err = drawNew(ctx, tx, uid, deck.ID, now, daySeed+"/new"); err != nil {
 					return todaysCards{}, err
 				}
 			}
 			got, err = drawn.first(ctx, tx, uid, n)
-		} else {
+		default:
 			got, err = tx.Cards().FreshCards(ctx, uid, deck.ID, now, fetch)
 		}
 		if err != nil {
@@ -260,12 +312,42 @@ func dayQueue(ctx context.Context, tx ports.Stores, uid string, deck contracts.D
 		if err := gate.load(ctx, tx, uid, got); err != nil {
 			return todaysCards{}, err
 		}
-		fresh = gate.clone().filter(got, newCap)
-		if len(fresh) >= newCap || len(got) < fetch || n >= maxQueueRead {
+		g, l, budget := gate.clone(), lim.clone(), newBudget
+		fresh = fresh[:0:0]
+		for _, c := range got {
+			if budget <= 0 || l.New <= 0 {
+				break
+			}
+			if l.room(c.DeckID, contracts.PhaseNew) && g.admit(c) {
+				l.take(c.DeckID, contracts.PhaseNew)
+				budget--
+				fresh = append(fresh, c)
+			}
+		}
+		if budget <= 0 || l.New <= 0 || !fullRead(got, fetch, decks, &l, contracts.PhaseNew) || n >= maxQueueRead {
 			break
 		}
 	}
 	return todaysCards{learning: learning, review: review, fresh: fresh}, nil
+}
+
+// fullRead reports whether a read of up to n cards (of each of decks,
+// when given) came back full for a deck whose limits still leave room in
+// phase p: reading more may then serve more.
+func fullRead(got []ports.CardRow, n int, decks []string, l *left, p contracts.Phase) bool {
+	if decks == nil {
+		return len(got) >= n
+	}
+	count := map[string]int{}
+	for _, c := range got {
+		count[c.DeckID]++
+	}
+	for id, k := range count {
+		if k >= n && l.room(id, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // cramQueue lists a cram session's cards.
@@ -360,9 +442,14 @@ func checkLimit(name string, v *int, max int) error {
 
 // left is what the daily limits leave today; Deck is what the deck's own
 // limits alone leave (the account-wide caps bound New and Review further).
+// In a session of a deck tree, New, Review and Deck are the studied
+// deck's, and below holds what each deck below it leaves (new, review),
+// up its parent (see tree.go); below is nil for a deck alone.
 type left struct {
 	New, Review int
 	Deck        struct{ New, Review int }
+	below       map[string]*[2]int
+	up          map[string]string
 }
 
 // accountCapped reports whether the account has an account-wide daily cap.
@@ -370,29 +457,43 @@ func accountCapped(acct contracts.AccountSettings) bool {
 	return acct.NewCardsPerDay > 0 || acct.ReviewsPerDay > 0
 }
 
-// dailyLeft is what the deck's daily limits (and the account-wide caps,
-// when set) leave of the learner's day: new cards count against both the
-// new-card and the review limit; learning steps against neither.
-func dailyLeft(ctx context.Context, st ports.Stores, uid string, deck contracts.Deck, acct contracts.AccountSettings,
+// dailyLeft is what the daily limits of the tree's decks (and the
+// account-wide caps, when set) leave of the learner's day: new cards
+// count against both the new-card and the review limit; learning steps
+// against neither.
+func dailyLeft(ctx context.Context, st ports.Stores, uid string, tree deckTree, acct contracts.AccountSettings,
 	day contracts.LearnerDay, now time.Time) (left, error) {
-	c, err := studiedToday(ctx, st, uid, deck.ID, acct, day, now)
+	c, err := studiedToday(ctx, st, uid, tree, acct, day, now)
 	if err != nil {
 		return left{}, err
 	}
-	return c.left(deck, acct), nil
+	return c.left(tree, acct), nil
 }
 
-// studied is what was studied in the learner's day: in one deck, and in
-// the whole account when it sets account-wide caps.
-type studied struct{ deck, all ports.StudiedCounts }
+// studied is what was studied in the learner's day: in the studied deck
+// and the decks below it, and in the whole account when it sets
+// account-wide caps; byDeck holds each deck's own counts in a deck tree
+// (nil for a deck alone).
+type studied struct {
+	deck, all ports.StudiedCounts
+	byDeck    map[string]ports.StudiedCounts
+}
 
-// studiedToday counts the reviews the daily limits of deckID count.
-func studiedToday(ctx context.Context, st ports.Stores, uid, deckID string, acct contracts.AccountSettings,
+// studiedToday counts the reviews the daily limits of the tree count, in
+// one read for the tree (and one for the account when capped).
+func studiedToday(ctx context.Context, st ports.Stores, uid string, tree deckTree, acct contracts.AccountSettings,
 	day contracts.LearnerDay, now time.Time) (studied, error) {
 	since := day.Start(now)
 	var c studied
 	var err error
-	if c.deck, err = st.Reviews().StudiedSince(ctx, uid, deckID, since); err != nil {
+	if tree.nested() {
+		if c.byDeck, err = st.Reviews().StudiedByDeck(ctx, uid, tree.ids(), since); err != nil {
+			return studied{}, kernel.Fail(err)
+		}
+		for _, x := range c.byDeck {
+			c.deck = addCounts(c.deck, x)
+		}
+	} else if c.deck, err = st.Reviews().StudiedSince(ctx, uid, tree.root().ID, since); err != nil {
 		return studied{}, kernel.Fail(err)
 	}
 	if accountCapped(acct) {
@@ -403,11 +504,22 @@ func studiedToday(ctx context.Context, st ports.Stores, uid, deckID string, acct
 	return c, nil
 }
 
-// left is what the counts leave of the deck's limits and the account's
+// addCounts adds two counts.
+func addCounts(a, b ports.StudiedCounts) ports.StudiedCounts {
+	return ports.StudiedCounts{New: a.New + b.New, Review: a.Review + b.Review, Interday: a.Interday + b.Interday}
+}
+
+// deckLeft is what a deck's own limits leave after done: new, review.
+func deckLeft(d contracts.Deck, done ports.StudiedCounts) (int, int) {
+	return d.Settings.NewCardsPerDay - done.New, d.Settings.ReviewsPerDay - done.Review - done.New - done.Interday
+}
+
+// left is what the counts leave of the tree's limits and the account's
 // caps.
-func (c studied) left(deck contracts.Deck, acct contracts.AccountSettings) left {
+func (c studied) left(tree deckTree, acct contracts.AccountSettings) left {
 	done, all := c.deck, c.all
-	l := left{New: deck.Settings.NewCardsPerDay - done.New, Review: deck.Settings.ReviewsPerDay - done.Review - done.New - done.Interday}
+	var l left
+	l.New, l.Review = deckLeft(tree.root(), done)
 	l.Deck.New, l.Deck.Review = max(0, min(l.New, l.Review)), max(0, l.Review)
 	if acct.NewCardsPerDay > 0 {
 		l.New = min(l.New, acct.NewCardsPerDay-all.New)
@@ -416,20 +528,46 @@ func (c studied) left(deck contracts.Deck, acct contracts.AccountSettings) left 
 		l.Review = min(l.Review, acct.ReviewsPerDay-all.Review-all.New-all.Interday)
 	}
 	l.New, l.Review = max(0, min(l.New, l.Review)), max(0, l.Review)
+	if tree.nested() {
+		// Each deck counts what was studied in it and below it.
+		sub := map[string]ports.StudiedCounts{}
+		for id, x := range c.byDeck {
+			for d, ok := id, true; ok; d, ok = tree.up[d] {
+				sub[d] = addCounts(sub[d], x)
+			}
+		}
+		l.up, l.below = tree.up, make(map[string]*[2]int, len(tree.decks)-1)
+		for _, d := range tree.decks[1:] {
+			n, r := deckLeft(d, sub[d.ID])
+			l.below[d.ID] = &[2]int{max(0, min(n, r)), max(0, r)}
+		}
+	}
 	return l
 }
 
-// after returns the counts with one more review (not cram) counted
-// against the limit of phase p (limitPhase: a carried-over learning step
-// counts as a review): what they are once that review is written.
-func (c studied) after(p contracts.Phase) studied {
-	switch p {
-	case contracts.PhaseNew:
-		c.deck.New++
-		c.all.New++
-	case contracts.PhaseReview:
-		c.deck.Review++
-		c.all.Review++
+// after returns the counts with one more review (not cram) of a card of
+// deckID counted against the limit of phase p (limitPhase: a carried-over
+// learning step counts as a review): what they are once that review is
+// written.
+func (c studied) after(deckID string, p contracts.Phase) studied {
+	bump := func(x *ports.StudiedCounts) {
+		switch p {
+		case contracts.PhaseNew:
+			x.New++
+		case contracts.PhaseReview:
+			x.Review++
+		}
+	}
+	bump(&c.deck)
+	bump(&c.all)
+	if c.byDeck != nil {
+		by := make(map[string]ports.StudiedCounts, len(c.byDeck)+1)
+		for id, x := range c.byDeck {
+			by[id] = x
+		}
+		x := by[deckID]
+		bump(&x)
+		by[deckID], c.byDeck = x, by
 	}
 	return c
 }
@@ -563,7 +701,7 @@ func (s *StudyService) current(ctx context.Context, st ports.Stores, row ports.S
 						return nil, nil, err
 					}
 					if k.left == nil { // else the caller counted them under the deck's lock
-						l, err := dailyLeft(ctx, st, row.UserID, *k.deck, acct, day, now)
+						l, err := dailyLeft(ctx, st, row.UserID, *k.tree, acct, day, now)
 						if err != nil {
 							return nil, nil, err
 						}
@@ -571,7 +709,7 @@ func (s *StudyService) current(ctx context.Context, st ports.Stores, row ports.S
 					}
 					limits = k.left
 				}
-				show = (phase == contracts.PhaseNew && limits.New > 0) || (phase == contracts.PhaseReview && limits.Review > 0)
+				show = limits.room(card.DeckID, phase)
 			}
 		}
 		if show {
@@ -618,11 +756,11 @@ func (s *StudyService) Snapshot(ctx context.Context, deckID string) (contracts.S
 	var out contracts.StudySnapshot
 	err = s.Store.InTx(ctx, func(tx ports.Stores) error {
 		now := s.Now()
-		deck, err := library.LoadDeck(ctx, tx, uid, deckID)
+		tree, err := loadTree(ctx, tx, uid, deckID)
 		if err != nil {
 			return err
 		}
-		out, err = s.snapshot(ctx, tx, uid, deck, now)
+		out, err = s.snapshot(ctx, tx, uid, tree, now)
 		return err
 	})
 	return out, err
@@ -635,14 +773,14 @@ func (s *StudyService) Snapshot(ctx context.Context, deckID string) (contracts.S
 // overdue those due before today, newToday its new cards; the preview is
 // its first cards, the learning steps due now first, as a session shows
 // them.
-func (s *StudyService) snapshot(ctx context.Context, tx ports.Stores, uid string, deck contracts.Deck, now time.Time) (contracts.StudySnapshot, error) {
-	cards := tx.Cards()
+func (s *StudyService) snapshot(ctx context.Context, tx ports.Stores, uid string, tree deckTree, now time.Time) (contracts.StudySnapshot, error) {
+	cards, deck := tx.Cards(), tree.root()
 	out := contracts.StudySnapshot{DeckID: deck.ID, Preview: []contracts.StudyCard{}}
 	acct, day, err := kernel.AccountSettings(ctx, tx, uid)
 	if err != nil {
 		return out, err
 	}
-	q, err := dayQueue(ctx, tx, uid, deck, acct, day, contracts.StartStudySessionArgs{}, now, "snapshot")
+	q, err := dayQueue(ctx, tx, uid, tree, acct, day, contracts.StartStudySessionArgs{}, now, "snapshot")
 	if err != nil {
 		return out, err
 	}
@@ -667,14 +805,14 @@ func (s *StudyService) snapshot(ctx context.Context, tx ports.Stores, uid string
 	// What the pages call due today: every learning and review card the
 	// session serves, those due later today included (issue 31 §3).
 	out.DueToday = len(q.learning) + len(q.review)
-	phases, err := cards.CountPhases(ctx, uid, deck.ID)
+	phases, err := cards.CountPhasesIn(ctx, uid, tree.ids())
 	if err != nil {
 		return out, kernel.Fail(err)
 	}
 	out.NewAvailable = phases.New
 	// The next due is when the earliest card can be studied, due now or
 	// later: a buried card counts from the end of its burial.
-	switch next, ok, err := cards.NextDueAt(ctx, uid, deck.ID, now); {
+	switch next, ok, err := cards.NextDueAtIn(ctx, uid, tree.ids(), now); {
 	case err != nil:
 		return out, kernel.Fail(err)
 	case ok:

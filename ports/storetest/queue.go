@@ -243,3 +243,75 @@ func testDueHistogram(t *testing.T, f *fixture) {
 		t.Errorf("DueHistogram of another user's deck = %v, want %v", got, want)
 	}
 }
+
+// testDeckTree covers the reads of a deck tree (issue 27 §4): DeckTree
+// gives the deck first and the decks below it (not a deck whose name only
+// starts the same, not another user's); FreshCardsIn and StudyCards with
+// DeckIDs bound each deck's cards apart; CountPhasesIn adds decks up.
+func testDeckTree(t *testing.T, f *fixture) {
+	a, b := f.user(), f.user()
+	p, c1, g, c2 := f.deck(a, "P"), f.deck(a, "P::C1"), f.deck(a, "P::C1::G"), f.deck(a, "P::C2")
+	f.deck(a, "PX")
+	f.deck(a, "Q::P")
+	f.deck(b, "P::C1")
+	tree, err := f.s.Decks().DeckTree(f.ctx, a, p.ID)
+	must(t, err)
+	var names []string
+	for _, d := range tree {
+		names = append(names, d.Name)
+	}
+	if !slices.Equal(names, []string{"P", "P::C1", "P::C1::G", "P::C2"}) {
+		t.Errorf("DeckTree of P: %v; want P, then P::C1, P::C1::G, P::C2", names)
+	}
+	tree, err = f.s.Decks().DeckTree(f.ctx, a, g.ID)
+	must(t, err)
+	if len(tree) != 1 || tree[0].ID != g.ID {
+		t.Errorf("DeckTree of a leaf: %v", tree)
+	}
+	if _, err := f.s.Decks().DeckTree(f.ctx, b, p.ID); !contracts.IsKind(err, contracts.KindNotFound) {
+		t.Errorf("DeckTree of another user's deck: %v; want not found", err)
+	}
+	var cards []ports.CardRow
+	for i := range 4 {
+		for _, d := range []contracts.Deck{p, c1, c2} {
+			c := f.card(d.ID, d.Name+" new "+itoa(i), "x")
+			c.CreatedAt = f.now.Add(time.Duration(i) * time.Minute)
+			r := f.reviewCard(d.ID, d.Name+" review "+itoa(i), f.now.Add(-time.Duration(i+1)*time.Hour))
+			cards = append(cards, c, r)
+		}
+	}
+	f.insert(a, cards...)
+	in := []string{p.ID, c1.ID, c2.ID}
+	fresh, err := f.s.Cards().FreshCardsIn(f.ctx, a, in, f.now, 2)
+	must(t, err)
+	perDeck := map[string]int{}
+	for _, c := range fresh {
+		perDeck[c.DeckID]++
+		if c.State.Phase != contracts.PhaseNew || c.CreatedAt.After(f.now.Add(time.Minute)) {
+			t.Errorf("FreshCardsIn gave %q; want each deck's 2 oldest new cards", c.Front)
+		}
+	}
+	if len(fresh) != 6 || perDeck[p.ID] != 2 || perDeck[c1.ID] != 2 || perDeck[c2.ID] != 2 {
+		t.Errorf("FreshCardsIn, 2 a deck: %v", perDeck)
+	}
+	_, review, err := f.s.Cards().StudyCards(f.ctx, a, p.ID, ports.StudyQuery{LearnDueBy: f.now, ReviewDueBy: f.now, ReviewLimit: 3, Order: "due", Now: f.now, DeckIDs: in})
+	must(t, err)
+	clear(perDeck)
+	for i, c := range review {
+		perDeck[c.DeckID]++
+		if i > 0 && c.State.Due.Before(review[i-1].State.Due) {
+			t.Errorf("StudyCards with DeckIDs out of due order at %d", i)
+		}
+	}
+	if len(review) != 9 || perDeck[p.ID] != 3 || perDeck[c1.ID] != 3 || perDeck[c2.ID] != 3 {
+		t.Errorf("StudyCards with DeckIDs, 3 a deck: %v", perDeck)
+	}
+	pc, err := f.s.Cards().CountPhasesIn(f.ctx, a, []string{c1.ID, c2.ID})
+	must(t, err)
+	if pc.New != 8 || pc.Review != 8 {
+		t.Errorf("CountPhasesIn of two decks: %+v; want 8 new, 8 review", pc)
+	}
+	if at, ok, err := f.s.Cards().NextDueAtIn(f.ctx, a, []string{c1.ID, c2.ID}, f.now); err != nil || !ok || !at.Equal(f.now.Add(-4*time.Hour)) {
+		t.Errorf("NextDueAtIn: %v %v %v; want the earliest due of both decks", at, ok, err)
+	}
+}

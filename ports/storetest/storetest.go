@@ -70,6 +70,7 @@ func TestStore(t *testing.T, open func(t *testing.T) ports.Database) {
 		{"SearchWindows", testSearchWindows},
 		{"DueCards", testDueCards},
 		{"NextDueAt", testNextDueAt},
+		{"DeckTree", testDeckTree},
 		{"NewCards", testNewCards},
 		{"Bury", testBury},
 		{"Filtered", testFiltered},

@@ -1,0 +1,151 @@
+package domain_test
+
+import (
+	"context"
+	"maps"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/takhtabush/takhtabush/contracts"
+)
+
+// Issue 27 §4, studying a deck tree (domain/study/tree.go): a session of
+// a parent serves its own cards and its children's, each child within its
+// own limits and all within the parent's; the snapshot and the plan's day
+// 0 count what the session then serves; a child studied directly
+// afterwards uses what its own limits leave (the parent's do not apply);
+// a second session of the parent serves nothing once its limit is used;
+// review limits work the same way on a later day. Injected clock, SQLite
+// and Postgres.
+func TestDeckTreeStudy(t *testing.T) { eachStore(t, testDeckTreeStudy) }
+
+func testDeckTreeStudy(t *testing.T, store string) {
+	e := newEnv(t, store)
+	ctx := e.user("ada@example.com")
+	mk := func(name string, newPerDay, reviewsPerDay, cards int) contracts.Deck {
+		t.Helper()
+		d, err := e.svc.Decks.CreateDeck(ctx, contracts.CreateDeckArgs{Name: name, NewCardsPerDay: ptr(newPerDay), ReviewsPerDay: ptr(reviewsPerDay)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cards > 0 {
+			e.add(ctx, d.ID, manyCards(name, cards)...)
+		}
+		return d
+	}
+	// P: new 8; P::C1: new 3; P::C1::G: new 2; P::C2: new 4 but reviews 2
+	// (a new card takes a review slot too). Another deck beside the tree.
+	p := mk("P", 8, 100, 2)
+	c1 := mk("P::C1", 3, 100, 10)
+	g := mk("P::C1::G", 2, 100, 5)
+	c2 := mk("P::C2", 4, 2, 10)
+	mk("Q", 20, 100, 3)
+	// Gathered deck by deck in the tree's order: P's 2 (6 left of 8),
+	// C1's 3 (C1 used; G below it gets none), C2's 2 (its review limit).
+	want := map[string]int{"P": 2, "P::C1": 3, "P::C2": 2}
+	snap, err := e.svc.Study.Snapshot(ctx, p.ID)
+	if err != nil || snap.NewToday != 7 || snap.DueToday != 0 || snap.NewAvailable != 27 {
+		t.Errorf("snapshot of P: new today %d, due %d, new available %d, %v; want 7, 0, 27 (the tree's new cards)", snap.NewToday, snap.DueToday, snap.NewAvailable, err)
+	}
+	plan, err := e.svc.Stats.Plan(ctx, contracts.GetStudyPlanArgs{DeckID: p.ID, Days: 2})
+	if err != nil || plan.Forecast[0].New != 7 || plan.Forecast[0].Due != 0 {
+		t.Errorf("plan of P, day 0: %+v, %v; want 7 new", plan.Forecast, err)
+	}
+	all, err := e.svc.Stats.Plan(ctx, contracts.GetStudyPlanArgs{Days: 2})
+	if err != nil || all.Forecast[0].New != 7+3 {
+		t.Errorf("plan of every deck, day 0: %+v, %v; want 10 new (P's tree 7, Q 3), each deck counted once", all.Forecast, err)
+	}
+	got := e.studyByDeck(ctx, e.start(ctx, p.ID, nil, nil))
+	if !maps.Equal(got, want) {
+		t.Errorf("session of P served %v; want %v", got, want)
+	}
+	if s := e.start(ctx, p.ID, nil, nil); s.Remaining != 0 {
+		t.Errorf("a new session of P: %d cards; want 0 (P's new limit left 1, C1 and C2 used, G under the used C1)", s.Remaining)
+	}
+	// Studied directly, a child uses what its own limits leave: G's 2
+	// (C1's and P's limits do not apply), C2 none (its review limit is
+	// used), C1 none.
+	for _, c := range []struct {
+		d    contracts.Deck
+		want int
+	}{{g, 2}, {c2, 0}, {c1, 0}} {
+		snap, err := e.svc.Study.Snapshot(ctx, c.d.ID)
+		if err != nil || snap.NewToday != c.want {
+			t.Errorf("snapshot of %s: %d new, %v; want %d", c.d.Name, snap.NewToday, err, c.want)
+		}
+		got := e.studyByDeck(ctx, e.start(ctx, c.d.ID, nil, nil))
+		if n := got[c.d.Name]; n != c.want || len(got) > 1 {
+			t.Errorf("session of %s served %v; want %d of its own", c.d.Name, got, c.want)
+		}
+	}
+
+	// A later day, every card studied so far due: review limits P 6, C1
+	// 2, G 1, C2 10 (its new limit 0). The tree's 2+3+2+2 = 9 reviews
+	// give P 2, C1 with G 2 (G at most 1), C2 2: 6, P's limit, and no new
+	// card (P's review limit is used).
+	for _, u := range []struct {
+		d          contracts.Deck
+		newN, revN int
+	}{{p, 8, 6}, {c1, 3, 2}, {g, 2, 1}, {c2, 0, 10}} {
+		if _, err := e.svc.Decks.UpdateDeck(ctx, contracts.UpdateDeckArgs{DeckID: u.d.ID, NewCardsPerDay: ptr(u.newN), ReviewsPerDay: ptr(u.revN)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.clock.Set(e.clock.Now().Add(400 * 24 * time.Hour))
+	snap, err = e.svc.Study.Snapshot(ctx, p.ID)
+	if err != nil || snap.DueToday != 6 || snap.NewToday != 0 {
+		t.Errorf("day 2 snapshot of P: due %d, new %d, %v; want 6, 0", snap.DueToday, snap.NewToday, err)
+	}
+	plan, err = e.svc.Stats.Plan(ctx, contracts.GetStudyPlanArgs{DeckID: p.ID, Days: 2})
+	if err != nil || plan.Forecast[0].Due+plan.Forecast[0].Learning != 6 || plan.Forecast[0].New != 0 {
+		t.Errorf("day 2 plan of P, day 0: %+v, %v; want 6 due, 0 new", plan.Forecast, err)
+	}
+	got = e.studyByDeck(ctx, e.start(ctx, p.ID, nil, nil))
+	if got["P"] != 2 || got["P::C1"]+got["P::C1::G"] != 2 || got["P::C1::G"] > 1 || got["P::C2"] != 2 || len(got) > 4 {
+		t.Errorf("day 2 session of P served %v; want P 2, C1 and G 2 (G at most 1), C2 2", got)
+	}
+	// C2 studied after: its limit of 10 left 8, but it has no more due.
+	if s := e.start(ctx, c2.ID, nil, nil); s.Remaining != 0 {
+		t.Errorf("day 2 session of C2: %d cards; want 0", s.Remaining)
+	}
+
+	// A rating is checked against the tree's limits when it is given: a
+	// session of R (new limit 1) shows R::A's first card; meanwhile R::B,
+	// studied directly, uses R's one slot; rating the card of R's session
+	// is then refused naming R, and records nothing.
+	r := mk("R", 1, 100, 0)
+	mk("R::A", 5, 100, 3)
+	b := mk("R::B", 5, 100, 3)
+	sr := e.start(ctx, r.ID, nil, nil)
+	sb := e.start(ctx, b.ID, nil, nil)
+	if sr.Remaining != 1 || sr.Current == nil || !strings.HasPrefix(sr.Current.Front, "R::A ") || sb.Current == nil {
+		t.Fatalf("sessions of R and R::B: %+v, %+v; want R::A's first card and R::B's", sr, sb)
+	}
+	e.clock.Advance(time.Second)
+	e.review(ctx, sb.ID, sb.Current.CardID, contracts.RatingGood)
+	_, err = e.svc.Study.SubmitReview(ctx, contracts.SubmitReviewArgs{SessionID: sr.ID, CardID: sr.Current.CardID, Rating: contracts.RatingGood})
+	if !contracts.IsKind(err, contracts.KindConflict) || !strings.Contains(err.Error(), `deck "R"`) {
+		t.Errorf("rating R's card after R::B used R's slot: %v; want a conflict naming the deck R", err)
+	}
+	if c, err := e.svc.Cards.GetCard(ctx, sr.Current.CardID); err != nil || c.State.Phase != contracts.PhaseNew {
+		t.Errorf("the refused card: %+v, %v; want it still new", c.State, err)
+	}
+}
+
+// studyByDeck rates every card the session shows easy and counts them by
+// deck, the deck named by the card's front ("<deck> <n>", manyCards).
+func (e *env) studyByDeck(ctx context.Context, s contracts.StudySession) map[string]int {
+	e.t.Helper()
+	out := map[string]int{}
+	n := 0
+	for cur := s.Current; cur != nil; n++ {
+		if n > 500 {
+			e.t.Fatal("the session never ends")
+		}
+		out[cur.Front[:strings.LastIndex(cur.Front, " ")]]++
+		e.clock.Advance(time.Second)
+		cur = e.review(ctx, s.ID, cur.CardID, contracts.RatingEasy).Next
+	}
+	return out
+}
