@@ -26,10 +26,17 @@ const changeCols = `id, user_id, operation_id, credential_kind, credential_id, k
 const changeInsertChunk = 1000
 
 // AppendChanges inserts the records, one statement a chunk; more than one
-// chunk runs under a savepoint so that none or all are kept.
+// chunk runs under a savepoint so that none or all are kept. The records
+// of one mutation (one operation, credential and time: what
+// kernel.Changes writes) go in one statement of a fixed text, prepared
+// once per connection, their own fields in one JSON argument
+// (appendUniform); others are a multi-row INSERT.
 func (s changeStore) AppendChanges(ctx context.Context, userID string, recs []contracts.ChangeRecord) error {
 	if len(recs) == 0 {
 		return nil
+	}
+	if uniform(recs) {
+		return s.appendUniform(ctx, userID, recs)
 	}
 	write := func(h *handle) error {
 		var b strings.Builder
@@ -60,6 +67,58 @@ func (s changeStore) AppendChanges(ctx context.Context, userID string, recs []co
 		return write(s.handle)
 	}
 	return s.atomic(ctx, write)
+}
+
+// uniform reports whether the records share their operation, credential,
+// times and undo.
+func uniform(recs []contracts.ChangeRecord) bool {
+	a := recs[0]
+	for _, r := range recs[1:] {
+		if r.OperationID != a.OperationID || r.CredentialKind != a.CredentialKind || r.CredentialID != a.CredentialID ||
+			!r.At.Equal(a.At) || !r.ExpiresAt.Equal(a.ExpiresAt) || r.UndoneBy != a.UndoneBy {
+			return false
+		}
+	}
+	return true
+}
+
+// Uniform records' INSERTs: the shared fields are arguments, each record's
+// own (id, kind, item, version, prev as a JSON string or null) an element
+// of the JSON array in the last argument. One text whatever the count:
+// parsed once per connection, 8 arguments to bind instead of 12 a row
+// (update_cards of 100 cards spent a quarter of its records' cost
+// parsing and binding the multi-row INSERT, issue 26 §2.4). SQLite reads
+// the array as JSONB (jsonb_each: the text is parsed once, its elements
+// are read without parsing them again).
+const (
+	changeUniformSQLite = `INSERT INTO change_records (` + changeCols + `) SELECT value ->> 0, $1, $2, $3, $4, ` +
+		`value ->> 1, value ->> 2, value ->> 3, value ->> 4, $5, $6, $7 FROM jsonb_each($8)`
+	changeUniformPostgres = `INSERT INTO change_records (` + changeCols + `) SELECT e->>0, $1, $2, $3, $4, ` +
+		`e->>1, e->>2, (e->>3)::bigint, e->>4, $5, $6, $7 FROM json_array_elements($8::json) AS t(e)`
+)
+
+// appendUniform inserts records that share operation, credential, times
+// and undo in one statement.
+func (s changeStore) appendUniform(ctx context.Context, userID string, recs []contracts.ChangeRecord) error {
+	rows := make([][5]any, len(recs))
+	for i, r := range recs {
+		var prev any
+		if len(r.Prev) > 0 {
+			prev = string(r.Prev)
+		}
+		rows[i] = [5]any{r.ID, string(r.Kind), r.ItemID, r.Version, prev}
+	}
+	body, err := json.Marshal(rows)
+	if err != nil {
+		return s.s.wrap(ctx, err, "append changes")
+	}
+	q := changeUniformSQLite
+	if s.s.d.Name() == "postgres" {
+		q = changeUniformPostgres
+	}
+	a := recs[0]
+	_, err = s.exec(ctx, q, userID, a.OperationID, string(a.CredentialKind), a.CredentialID, ms(a.At), ms(a.ExpiresAt), a.UndoneBy, string(body))
+	return s.fail(ctx, err, "append changes", failMsgs{unique: "a change record with this id already exists", fk: "user not found"})
 }
 
 // ListChanges returns up to limit of the user's records matching f,
