@@ -55,8 +55,14 @@ func (e *env) startProbe(cards int, pause time.Duration) *reviewProbe {
 			default:
 			}
 			if next == nil { // a new day and session: the deck's new cards are allowed again
-				e.clock.Advance(24 * time.Hour)
-				s, err := e.svc.Study.StartSession(ctx, contracts.StartStudySessionArgs{DeckID: d.ID, NewLimit: ptr(contracts.MaxSessionNewCards)})
+				// Once every card was rated (a slow import outlasts 600
+				// ratings), the days go on until reviews fall due.
+				var s contracts.StudySession
+				var err error
+				for day := 0; day < 3650 && (err == nil && s.Current == nil); day++ {
+					e.clock.Advance(24 * time.Hour)
+					s, err = e.svc.Study.StartSession(ctx, contracts.StartStudySessionArgs{DeckID: d.ID, NewLimit: ptr(contracts.MaxSessionNewCards)})
+				}
 				if err != nil || s.Current == nil {
 					p.fail(fmt.Errorf("probe session: %v (nothing to study: %v)", err, s.Current == nil))
 					return
