@@ -333,7 +333,9 @@ func DefaultDeckSettings() DeckSettings {
 	}
 }
 
-// DeckCounts are the card counts of a deck at a moment.
+// DeckCounts are the card counts of a deck at a moment: its cards and
+// those of the decks below it (Parent::Child names, the deck tree), as
+// Anki's deck list rolls them up.
 type DeckCounts struct {
 	Total     int `json:"total"`
 	New       int `json:"new"`

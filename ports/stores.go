@@ -164,7 +164,9 @@ type UserStore interface {
 	CountDeletions(ctx context.Context) (int, error)
 }
 
-// DeckStore keeps decks. Counts are computed at the given time. A deck's
+// DeckStore keeps decks. Counts are computed at the given time, over the
+// deck's cards and those of the decks below it (named deck::…, at any
+// depth: the deck tree, issue 27 §4). A deck's
 // Settings.PresetID names the preset it uses (empty: none); reads fill the
 // preset's fields into Settings (contracts.DeckSettings.WithPreset), and
 // writes keep them in the preset only.

@@ -116,7 +116,7 @@ ON CONFLICT DO NOTHING`,
 
 // GetDeck returns a deck with its counts as of now. Not found when absent.
 func (s deckStore) GetDeck(ctx context.Context, userID, deckID string, now time.Time) (contracts.Deck, error) {
-	rows, err := s.q.QueryContext(ctx, `SELECT `+deckCols+deckCountCols(3)+deckFrom+deckCountJoin+`WHERE d.user_id = $1 AND d.id = $2`,
+	rows, err := s.q.QueryContext(ctx, `SELECT `+deckCols+deckCountCols+deckFrom+deckCountJoin(`SELECT id, name FROM decks WHERE user_id = $1 AND id = $2`, 3)+`WHERE d.user_id = $1 AND d.id = $2`,
 		userID, deckID, ms(now))
 	if err != nil {
 		return contracts.Deck{}, s.s.wrap(ctx, err, "get deck")
@@ -194,7 +194,7 @@ func (s deckStore) ListDecks(ctx context.Context, userID, afterID string, limit 
 	if limit <= 0 {
 		return []contracts.Deck{}, nil
 	}
-	rows, err := s.q.QueryContext(ctx, `SELECT `+deckCols+deckCountCols(4)+deckFrom+deckCountJoin+
+	rows, err := s.q.QueryContext(ctx, `SELECT `+deckCols+deckCountCols+deckFrom+deckCountJoin(`SELECT id, name FROM decks WHERE user_id = $1 AND id > $2 ORDER BY id LIMIT $3`, 4)+
 		`WHERE d.user_id = $1 AND d.id > $2 ORDER BY d.id LIMIT $3`,
 		userID, afterID, limit, ms(now))
 	if err != nil {
@@ -204,18 +204,29 @@ func (s deckStore) ListDecks(ctx context.Context, userID, afterID string, limit 
 }
 
 // deckCountCols reads a deck's counts beside deckCols (FROM deckFrom
-// with deckCountJoin), in the same statement: the counts by phase are kept
-// per deck by triggers (deck_counts), and so are the queued cards by due
-// time (deck_due), so the due-now count adds up the deck's due times up to
-// now (the query's parameter now, in ms), one row each; neither reads the
-// deck's cards.
-func deckCountCols(now int) string {
-	return `, COALESCE(dc.total, 0), COALESCE(dc.fresh, 0), COALESCE(dc.learning, 0), COALESCE(dc.review, 0), COALESCE(dc.suspended, 0),
-  (SELECT COALESCE(SUM(dd.n), 0) FROM deck_due dd WHERE dd.user_id = d.user_id AND dd.deck_id = d.id AND dd.due <= $` + strconv.Itoa(now) + `)`
-}
+// with deckCountJoin), in the same statement.
+const deckCountCols = `, COALESCE(dc.total, 0), COALESCE(dc.fresh, 0), COALESCE(dc.learning, 0), COALESCE(dc.review, 0), COALESCE(dc.suspended, 0),
+  COALESCE(dc.due, 0)`
 
-// deckCountJoin joins a deck (d) to its counts by phase, for deckCountCols.
-const deckCountJoin = `LEFT JOIN deck_counts dc ON dc.deck_id = d.id `
+// deckCountJoin joins a deck (d) to its counts, for deckCountCols: those
+// of its cards and of the cards of the decks below it (named d::…, the
+// deck tree, issue 27 §4), for the decks page selects (a SELECT of id
+// and name; $1 is the user). The counts by phase are kept per deck by
+// triggers (deck_counts), and so are the queued cards by due time
+// (deck_due), so the due-now count adds up the decks' due times up to
+// now (the query's parameter now, in ms), one row each; neither reads
+// the decks' cards.
+func deckCountJoin(page string, now int) string {
+	return `LEFT JOIN (SELECT t.root AS deck_id, SUM(t.total) AS total, SUM(t.fresh) AS fresh, SUM(t.learning) AS learning,
+  SUM(t.review) AS review, SUM(t.suspended) AS suspended, SUM(t.due) AS due
+FROM (SELECT r.id AS root, COALESCE(c.total, 0) AS total, COALESCE(c.fresh, 0) AS fresh, COALESCE(c.learning, 0) AS learning,
+    COALESCE(c.review, 0) AS review, COALESCE(c.suspended, 0) AS suspended,
+    (SELECT COALESCE(SUM(dd.n), 0) FROM deck_due dd WHERE dd.user_id = s.user_id AND dd.deck_id = s.id AND dd.due <= $` + strconv.Itoa(now) + `) AS due
+  FROM (` + page + `) r
+  JOIN decks s ON s.user_id = $1 AND (s.id = r.id OR substr(s.name, 1, length(r.name) + 2) = r.name || '::')
+  LEFT JOIN deck_counts c ON c.deck_id = s.id) t
+GROUP BY t.root) dc ON dc.deck_id = d.id `
+}
 
 // scanDecks reads rows of deckCols with deckCountCols.
 func (s deckStore) scanDecks(ctx context.Context, rows *sql.Rows) ([]contracts.Deck, error) {

@@ -57,8 +57,9 @@ func (s *StatsService) workload(ctx context.Context, uid, deckID string, now tim
 	if err != nil {
 		return workload{}, kernel.Fail(err)
 	}
+	own := study.OwnNewCards(decks) // a deck's counts hold the decks below it
 	for _, d := range decks {
-		w.add(simInput(d, states[d.ID], d.Counts.New, acct, day, now))
+		w.add(simInput(d, states[d.ID], own[d.ID], acct, day, now))
 	}
 	return w, nil
 }

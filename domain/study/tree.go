@@ -217,3 +217,30 @@ func (l *left) blocking(tree deckTree, deckID string, p contracts.Phase) string 
 	}
 	return ""
 }
+
+// OwnNewCards returns, by deck id, the new cards of each deck of decks
+// (every deck of the user, as AllDecks lists them) without those of the
+// decks below it: a deck's counts hold its tree's (ports.DeckStore), so a
+// deck's own are its counts less those of the decks right below it.
+func OwnNewCards(decks []contracts.Deck) map[string]int {
+	byName := make(map[string]string, len(decks))
+	out := make(map[string]int, len(decks))
+	for _, d := range decks {
+		byName[d.Name] = d.ID
+		out[d.ID] += d.Counts.New
+	}
+	for _, d := range decks {
+		for name := d.Name; ; {
+			i := strings.LastIndex(name, contracts.DeckSeparator)
+			if i < 0 {
+				break
+			}
+			name = name[:i]
+			if id, ok := byName[name]; ok {
+				out[id] -= d.Counts.New
+				break
+			}
+		}
+	}
+	return out
+}

@@ -2,12 +2,15 @@ package domain_test
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/domain/exchange"
+	"github.com/takhtabush/takhtabush/ports"
 )
 
 // Issue 27 §4, studying a deck tree (domain/study/tree.go): a session of
@@ -148,4 +151,72 @@ func (e *env) studyByDeck(ctx context.Context, s contracts.StudySession) map[str
 		cur = e.review(ctx, s.ID, cur.CardID, contracts.RatingEasy).Next
 	}
 	return out
+}
+
+// Issue 27 §4, counts roll up and imports keep the tree: a deck's counts
+// (get_deck, list_decks) hold the decks below it; the plan of every deck
+// counts each new card once; an Anki package's Parent::Child decks are
+// imported as a tree with each deck's limits, and a session of the parent
+// studies the children within them. SQLite and Postgres.
+func TestDeckTreeCountsAndImport(t *testing.T) { eachStore(t, testDeckTreeCountsAndImport) }
+
+func testDeckTreeCountsAndImport(t *testing.T, store string) {
+	e, _ := newImportEnv(t, store)
+	ctx := e.user("ada@example.com")
+	set := func(newPerDay int) contracts.DeckSettings {
+		s := contracts.DefaultDeckSettings()
+		s.NewCardsPerDay = newPerDay
+		return s
+	}
+	pkg := ports.AnkiPackage{
+		Decks: []ports.AnkiDeck{{Key: 1, Name: "Lang", Settings: set(5)}, {Key: 2, Name: "Lang::Verbs", Settings: set(2)},
+			{Key: 3, Name: "Lang::Nouns", Settings: set(3)}, {Key: 4, Name: "Langues", Settings: set(20)}},
+		NoteTypes: []ports.AnkiNoteType{{Key: 10, Name: "Word", Fields: []string{"Word", "Meaning"},
+			Templates: []ports.AnkiTemplate{{Name: "Card 1", Front: "{{Word}}", Back: "{{Meaning}}"}}}},
+	}
+	// Lang has 1 card, Verbs and Nouns 4 each, Langues (a name that only
+	// starts the same) 2.
+	for deck, n := range map[int64]int{1: 1, 2: 4, 3: 4, 4: 2} {
+		for i := range n {
+			key := deck*100 + int64(i)
+			name := pkg.Decks[deck-1].Name
+			pkg.Notes = append(pkg.Notes, ports.AnkiNote{Key: key, GUID: fmt.Sprintf("g-%d", key), TypeKey: 10, Fields: []string{fmt.Sprintf("%s %d", name, i), "m"}})
+			pkg.Cards = append(pkg.Cards, ports.AnkiCard{Key: key, NoteKey: key, DeckKey: deck, Position: int(key), State: contracts.CardState{Phase: contracts.PhaseNew, Due: t0}})
+		}
+	}
+	if _, err := e.svc.Import.Apply(ctx, sourceOf(pkg), exchange.ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	page, err := e.svc.Decks.ListDecks(ctx, contracts.ListDecksArgs{Limit: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]contracts.Deck{}
+	for _, d := range page.Items {
+		byName[d.Name] = d
+	}
+	for name, want := range map[string]int{"Lang": 9, "Lang::Verbs": 4, "Lang::Nouns": 4, "Langues": 2} {
+		if c := byName[name].Counts; c.Total != want || c.New != want {
+			t.Errorf("list_decks %s: %+v; want %d cards, all new (a deck's and those of the decks below it)", name, c, want)
+		}
+	}
+	lang := byName["Lang"]
+	if d, err := e.svc.Decks.GetDeck(ctx, lang.ID); err != nil || d.Counts.Total != 9 || d.Counts.New != 9 {
+		t.Errorf("get_deck Lang: %+v, %v; want 9 cards", d.Counts, err)
+	}
+	if plan, err := e.svc.Stats.Plan(ctx, contracts.GetStudyPlanArgs{Days: 2}); err != nil || plan.NewCardsRemaining != 11 {
+		t.Errorf("plan of every deck: %d new cards remaining, %v; want 11, each card once", plan.NewCardsRemaining, err)
+	}
+	// Lang 5: its own card, Nouns' 3 (its limit), then 1 of Verbs (Lang's last).
+	want := map[string]int{"Lang": 1, "Lang::Nouns": 3, "Lang::Verbs": 1}
+	if snap, err := e.svc.Study.Snapshot(ctx, lang.ID); err != nil || snap.NewToday != 5 {
+		t.Errorf("snapshot of the imported Lang: %d new, %v; want 5", snap.NewToday, err)
+	}
+	if got := e.studyByDeck(ctx, e.start(ctx, lang.ID, nil, nil)); !maps.Equal(got, want) {
+		t.Errorf("session of the imported Lang served %v; want %v", got, want)
+	}
+	// Verbs studied directly: its limit of 2 left 1.
+	if got := e.studyByDeck(ctx, e.start(ctx, byName["Lang::Verbs"].ID, nil, nil)); got["Lang::Verbs"] != 1 || len(got) != 1 {
+		t.Errorf("session of Lang::Verbs after Lang's: %v; want 1", got)
+	}
 }

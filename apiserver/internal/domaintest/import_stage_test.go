@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -146,8 +147,16 @@ func (e *env) importedCounts(ctx context.Context, pkg ports.AnkiPackage) (cards,
 	if err != nil {
 		return 0, 0, 0, err
 	}
+	names := map[string]bool{}
 	for _, d := range decks {
-		cards += d.Counts.Total
+		names[d.Name] = true
+	}
+	for _, d := range decks {
+		// A deck's counts hold the decks below it: count the decks below
+		// no other.
+		if i := strings.LastIndex(d.Name, contracts.DeckSeparator); i < 0 || !names[d.Name[:i]] {
+			cards += d.Counts.Total
+		}
 	}
 	days, err := e.store.Reviews().ReviewDays(ctx, uid, "", time.Unix(0, 0))
 	if err != nil {

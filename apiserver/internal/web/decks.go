@@ -183,8 +183,21 @@ func (p *DeckPages) renderDecks(w http.ResponseWriter, r *http.Request, v View, 
 			return
 		}
 	}
+	// The page's decks as a tree: a parent before the decks below it,
+	// each indented under it and named by its last level.
+	tree := deckTree(page.Items)
+	byID := make(map[string]contracts.Deck, len(page.Items))
+	for _, d := range page.Items {
+		byID[d.ID] = d
+	}
+	data := decksPage{DeckPage: page, Filtered: filtered, Indent: map[string]string{}, Short: map[string]string{}}
+	data.Items = make([]contracts.Deck, 0, len(tree))
+	for _, o := range tree {
+		data.Items = append(data.Items, byID[o.ID])
+		data.Indent[o.ID], data.Short[o.ID] = o.Indent(), o.Name
+	}
 	v.Title, v.Nav, v.Flash = "Decks", "decks", deckFlash(r)
-	v.Data = decksPage{DeckPage: page, Filtered: filtered}
+	v.Data = data
 	p.site.R.Render(w, r, status, "decks", v)
 }
 
@@ -193,6 +206,9 @@ type decksPage struct {
 	contracts.DeckPage
 	// Filtered holds the ids of the filtered decks (custom study).
 	Filtered map[string]bool
+	// Indent and Short are, by deck id, the indent of a deck below
+	// another on the page and its name's last level (the deck tree).
+	Indent, Short map[string]string
 }
 
 func (p *DeckPages) createDeck(w http.ResponseWriter, r *http.Request, v View) {

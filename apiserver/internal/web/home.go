@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/ports"
@@ -73,6 +74,12 @@ func (p *AccountPages) home(w http.ResponseWriter, r *http.Request, v View) {
 		p.site.Fail(w, r, v, err)
 		return
 	}
+	// A deck's counts hold the decks below it (the deck tree): the day's
+	// totals add up the decks below no other.
+	names := make(map[string]bool, len(decks))
+	for _, d := range decks {
+		names[d.Name] = true
+	}
 	for _, d := range decks {
 		hd := homeDeck{Deck: d, Filtered: filtered[d.ID]}
 		if hd.Filtered {
@@ -87,9 +94,22 @@ func (p *AccountPages) home(w http.ResponseWriter, r *http.Request, v View) {
 			hd.DueNow, hd.NewToday = snap.DueToday, snap.NewToday
 		}
 		hp.Decks = append(hp.Decks, hd)
-		hp.DueTotal += hd.DueNow
-		hp.NewTotal += hd.NewToday
+		if !belowAnother(d.Name, names) {
+			hp.DueTotal += hd.DueNow
+			hp.NewTotal += hd.NewToday
+		}
 	}
 	v.Data = hp
 	p.site.Render(w, r, "home", v)
+}
+
+// belowAnother reports whether a deck named name lies below one of the
+// decks names holds (Parent::Child).
+func belowAnother(name string, names map[string]bool) bool {
+	for i := strings.LastIndex(name, contracts.DeckSeparator); i >= 0; i = strings.LastIndex(name, contracts.DeckSeparator) {
+		if name = name[:i]; names[name] {
+			return true
+		}
+	}
+	return false
 }
