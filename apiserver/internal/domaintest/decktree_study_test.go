@@ -5,11 +5,14 @@ import (
 	"fmt"
 	"maps"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/takhtabush/takhtabush/contracts"
+	"github.com/takhtabush/takhtabush/domain"
 	"github.com/takhtabush/takhtabush/domain/exchange"
+	"github.com/takhtabush/takhtabush/domain/fsrs"
 	"github.com/takhtabush/takhtabush/ports"
 )
 
@@ -219,4 +222,85 @@ func testDeckTreeCountsAndImport(t *testing.T, store string) {
 	if got := e.studyByDeck(ctx, e.start(ctx, byName["Lang::Verbs"].ID, nil, nil)); got["Lang::Verbs"] != 1 || len(got) != 1 {
 		t.Errorf("session of Lang::Verbs after Lang's: %v; want 1", got)
 	}
+}
+
+// Two sessions of a parent showing cards of different children at once
+// never study more than the parent's daily limit together: each rating
+// takes the studied deck's lock before the card's own deck's (tree.go),
+// so the parent's count is checked one rating at a time. The write quota
+// is off (its counter row would order the reviews by chance), and
+// several rounds give the race its chances. SQLite and Postgres.
+func TestDeckTreeConcurrentSessionsKeepTheParentsLimit(t *testing.T) {
+	eachStore(t, testDeckTreeConcurrentSessionsKeepTheParentsLimit)
+}
+
+func testDeckTreeConcurrentSessionsKeepTheParentsLimit(t *testing.T, store string) {
+	e := newEnv(t, store)
+	e.svc = domain.NewServices(e.store, e.blobs, e.clock, domain.RandomIDs{}, fsrs.New(),
+		domain.Config{BaseURL: baseURL + "/", Limits: domain.Limits{DailyWrites: -1, MaxCards: -1}})
+	for round := range 5 {
+		ctx := e.user(fmt.Sprintf("round%d@example.com", round))
+		mk := func(name string, newPerDay int) contracts.Deck {
+			d, err := e.svc.Decks.CreateDeck(ctx, contracts.CreateDeckArgs{Name: name, NewCardsPerDay: ptr(newPerDay)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return d
+		}
+		p, c1, c2 := mk("P", 1), mk("P::C1", 5), mk("P::C2", 5)
+		e.add(ctx, c1.ID, manyCards("C1", 3)...)
+		e.add(ctx, c2.ID, manyCards("C2", 3)...)
+		// The first session shows C1's first card; with C1's cards buried
+		// a second draws C2's; unburied, both show their card.
+		s1 := e.start(ctx, p.ID, nil, nil)
+		in1, err := e.svc.Cards.SearchCards(ctx, contracts.SearchCardsArgs{DeckID: c1.ID})
+		if err != nil || s1.Current == nil || !strings.HasPrefix(s1.Current.Front, "C1 ") {
+			t.Fatalf("round %d: the first session shows %+v (%v); want C1's first card", round, s1.Current, err)
+		}
+		if _, err := e.svc.Study.BuryCards(ctx, contracts.BuryCardsArgs{CardIDs: cardIDs(in1.Items)}); err != nil {
+			t.Fatal(err)
+		}
+		s2 := e.start(ctx, p.ID, nil, nil)
+		if s2.Current == nil || !strings.HasPrefix(s2.Current.Front, "C2 ") {
+			t.Fatalf("round %d: with C1 buried the second session shows %+v; want C2's first card", round, s2.Current)
+		}
+		if _, err := e.svc.Study.Unbury(ctx, contracts.UnburyArgs{}); err != nil {
+			t.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		errs := make([]error, 2)
+		ready := make(chan struct{})
+		for i, s := range []contracts.StudySession{s1, s2} {
+			wg.Go(func() {
+				<-ready
+				_, errs[i] = e.svc.Study.SubmitReview(ctx, contracts.SubmitReviewArgs{SessionID: s.ID, CardID: s.Current.CardID, Rating: contracts.RatingGood})
+			})
+		}
+		close(ready)
+		wg.Wait()
+		ok := 0
+		for _, err := range errs {
+			switch {
+			case err == nil:
+				ok++
+			case !contracts.IsKind(err, contracts.KindConflict) || !strings.Contains(err.Error(), `deck "P"`):
+				t.Errorf("round %d: the refused rating: %v; want a conflict naming the deck P", round, err)
+			}
+		}
+		if ok != 1 {
+			t.Fatalf("round %d: %d of 2 concurrent ratings counted under P's limit of 1 (%v); want exactly 1", round, ok, errs)
+		}
+		if d, err := e.svc.Decks.GetDeck(ctx, p.ID); err != nil || d.Counts.New != 5 {
+			t.Errorf("round %d: P's tree has %d new cards left (%v); want 5 (one studied)", round, d.Counts.New, err)
+		}
+	}
+}
+
+// cardIDs lists the cards' ids.
+func cardIDs(cards []contracts.Card) []string {
+	out := make([]string, len(cards))
+	for i, c := range cards {
+		out[i] = c.ID
+	}
+	return out
 }
