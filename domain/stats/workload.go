@@ -6,7 +6,6 @@ import (
 
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/domain/internal/kernel"
-	"github.com/takhtabush/takhtabush/domain/library"
 	"github.com/takhtabush/takhtabush/domain/study"
 	"github.com/takhtabush/takhtabush/ports"
 )
@@ -16,7 +15,7 @@ import (
 // the sum of its decks' simulations.
 type workload struct {
 	decks   []SimInput
-	acctNew int // the account-wide new-card cap; 0 when none
+	acctNew int // the account-wide new-card cap, or a deck tree's deck's when lower; 0 when none
 	day     contracts.LearnerDay
 	// userID, sums (the hash of each deck's cards, cardsSum) and sims
 	// remember each deck's simulations; with a nil sims nothing is.
@@ -34,19 +33,39 @@ func (s *StatsService) workload(ctx context.Context, uid, deckID string, now tim
 	}
 	w := workload{acctNew: acct.NewCardsPerDay, day: day, userID: uid, sims: s.sims}
 	if deckID != "" {
-		d, err := library.LoadDeck(ctx, s.Store, uid, deckID)
+		// The deck with the decks below it (a session of it studies
+		// them): each deck simulated under its own settings, and the
+		// deck's new-card limit over all of them, as an account cap is.
+		tree, err := study.DeckTree(ctx, s.Store, uid, deckID)
 		if err != nil {
 			return workload{}, err
 		}
-		states, err := s.Store.Cards().ScheduledStates(ctx, uid, d.ID)
-		if err != nil {
-			return workload{}, kernel.Fail(err)
+		var byDeck map[string][]contracts.CardState
+		if len(tree) > 1 {
+			if byDeck, err = s.Store.Cards().ScheduledStatesByDeck(ctx, uid); err != nil {
+				return workload{}, kernel.Fail(err)
+			}
+			if root := tree[0].Settings.NewCardsPerDay; w.acctNew <= 0 || root < w.acctNew {
+				w.acctNew = root
+			}
 		}
-		phases, err := s.Store.Cards().CountPhases(ctx, uid, d.ID)
-		if err != nil {
-			return workload{}, kernel.Fail(err)
+		for _, d := range tree {
+			states := byDeck[d.ID]
+			if byDeck == nil {
+				if states, err = s.Store.Cards().ScheduledStates(ctx, uid, d.ID); err != nil {
+					return workload{}, kernel.Fail(err)
+				}
+			}
+			phases, err := s.Store.Cards().CountPhases(ctx, uid, d.ID)
+			if err != nil {
+				return workload{}, kernel.Fail(err)
+			}
+			in := simInput(d, states, phases.New, acct, day, now)
+			if len(tree) > 1 && tree[0].Settings.NewCardsPerDay <= 0 {
+				in.NewPerDay = 0 // the deck's limit of 0 holds below it
+			}
+			w.add(in)
 		}
-		w.add(simInput(d, states, phases.New, acct, day, now))
 		return w, nil
 	}
 	decks, err := study.AllDecks(ctx, s.Store, uid, now) // with their counts of new cards

@@ -244,3 +244,11 @@ func OwnNewCards(decks []contracts.Deck) map[string]int {
 	}
 	return out
 }
+
+// DeckTree reads the deck deckID of uid and the decks below it (tree.go's
+// rule: filtered decks aside), the deck first, in one read. Not found
+// when absent; otherwise errors are the store's.
+func DeckTree(ctx context.Context, st ports.Stores, uid, deckID string) ([]contracts.Deck, error) {
+	t, err := loadTree(ctx, st, uid, deckID)
+	return t.decks, err
+}

@@ -58,6 +58,13 @@ func testDeckTreeStudy(t *testing.T, store string) {
 	if err != nil || plan.Forecast[0].New != 7 || plan.Forecast[0].Due != 0 {
 		t.Errorf("plan of P, day 0: %+v, %v; want 7 new", plan.Forecast, err)
 	}
+	// Later days simulate every deck of the tree, P's limit over them:
+	// 2+3+2+4 a day allowed below, 8 by P. (The simulation shares the 8
+	// among the decks at a fixed split, so P's 2 cards are gone after
+	// day 0 and day 1 has 6; P alone could give none.)
+	if err == nil && (plan.NewCardsRemaining != 27 || plan.NewCardsPerDay != 8 || plan.Forecast[1].New <= 2 || plan.Forecast[1].New > 8) {
+		t.Errorf("plan of P: %d new cards remaining, %d a day, day 1 %+v; want 27, 8, and 3-8 new on day 1", plan.NewCardsRemaining, plan.NewCardsPerDay, plan.Forecast[1])
+	}
 	all, err := e.svc.Stats.Plan(ctx, contracts.GetStudyPlanArgs{Days: 2})
 	if err != nil || all.Forecast[0].New != 7+3 {
 		t.Errorf("plan of every deck, day 0: %+v, %v; want 10 new (P's tree 7, Q 3), each deck counted once", all.Forecast, err)
