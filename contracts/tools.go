@@ -208,7 +208,7 @@ var catalog = []ToolDef{
 	{
 		Name: ToolListDecks, Title: "List decks",
 		Sets:         []string{ToolsetStudy, ToolsetLibrary, ToolsetNotes, ToolsetExchange, ToolsetAdmin},
-		Description:  "List the user's flashcard decks with counts: total, new, learning, review, due now. Paginated.",
+		Description:  "List the user's flashcard decks with counts, subdecks included: total, new, learning, review, due now. Paginated.",
 		InputSchema:  raw(object(schema{"cursor": cursorArg, "limit": integer("Page size, default 50.", 1, 200)})),
 		ResultSchema: raw(pageOut(deckOut)),
 		Annotations:  readOnly, Scopes: []Scope{ScopeDecksRead},
@@ -428,7 +428,7 @@ var catalog = []ToolDef{
 	{
 		Name: ToolStartStudySession, Title: "Start study session",
 		Sets:        []string{ToolsetStudy},
-		Description: "Study a deck in text: learning steps, reviews, then new cards, within today's limits. Show each front, reveal the back, submit_review. A step due within learnAheadMinutes shows early only if nothing else is left; else nextCardAt says when.",
+		Description: "Study a deck (with its subdecks) in text: learning steps, reviews, then new cards, within today's limits. Show each front, reveal the back, submit_review. A step due within learnAheadMinutes shows early only if nothing else is left; else nextCardAt says when.",
 		InputSchema: raw(object(schema{
 			"deckId":          deckIDArg,
 			"newLimit":        integer("Max new cards.", 0, MaxSessionNewCards),
