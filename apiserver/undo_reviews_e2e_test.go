@@ -197,8 +197,27 @@ func TestUndoReviewsThroughMCP(t *testing.T) {
 		if refused.Undone != 0 || refused.Skipped != 1 || !strings.Contains(refused.Items[0].Reason, "study:write") {
 			t.Errorf("undo of a review without study:write: %+v, want it skipped naming the scope", refused)
 		}
-		// Like change records, reviews can be taken back for 30 days.
+		// Like change records, reviews can be taken back for 30 days; the
+		// audit page offers Undo within them and says why not after.
+		op4Undo := `name="operation" value="` + op4 + `"`
+		auditPage := func() string {
+			t.Helper()
+			cookies, _ := e.signIn(t, testUser)
+			resp, page := e.request(t, "GET", "/audit?tool="+contracts.ToolSubmitReview, nil, nil, cookies...)
+			if resp.StatusCode != 200 {
+				t.Fatalf("GET /audit: %d", resp.StatusCode)
+			}
+			return string(page)
+		}
+		if page := auditPage(); !strings.Contains(page, op4Undo) || strings.Contains(page, "Too old to undo") {
+			t.Errorf("the audit page of a fresh review: Undo for %s %v, says too old %v; want Undo only", op4,
+				strings.Contains(page, op4Undo), strings.Contains(page, "Too old to undo"))
+		}
 		e.clock.Advance(contracts.ChangeTTL + time.Hour)
+		if page := auditPage(); strings.Contains(page, op4Undo) || !strings.Contains(page, "Too old to undo: reviews can be taken back for 30 days.") {
+			t.Errorf("the audit page of a review 30 days and an hour old: Undo for %s %v, says too old %v; want no Undo, and why",
+				op4, strings.Contains(page, op4Undo), strings.Contains(page, "Too old to undo"))
+		}
 		var late contracts.UndoChangesResult
 		call(t, cs, contracts.ToolUndoChanges, map[string]any{"operationIds": []string{op4}}, &late)
 		if late.Undone != 0 || len(late.Items) != 0 {

@@ -2,6 +2,7 @@ package ports
 
 import (
 	"context"
+	"time"
 
 	"github.com/takhtabush/takhtabush/contracts"
 )
@@ -11,6 +12,10 @@ import (
 type OperationState struct {
 	Records int // records kept (not purged), and reviews logged
 	Undone  int // of them, those an undo applied (reviews: taken back now)
+	// TooOld counts, of the live reviews (not taken back), those logged
+	// before the undo window's start: undo_changes no longer takes them
+	// back.
+	TooOld int
 }
 
 // ChangeStore keeps change records (contracts.ChangeRecord): what each
@@ -32,7 +37,8 @@ type ChangeStore interface {
 	MarkUndone(ctx context.Context, userID string, ids []string, undoneBy string) (int, error)
 	// OperationStates returns, for each of the operations that has records
 	// or review logs of the user, how many it has and how many are undone
-	// (a review: while it is taken back); operations with neither are left
-	// out. Any error is the store's.
-	OperationStates(ctx context.Context, userID string, operationIDs []string) (map[string]OperationState, error)
+	// (a review: while it is taken back), and how many of its live
+	// reviews were logged before reviewsSince (TooOld); operations with
+	// neither are left out. Any error is the store's.
+	OperationStates(ctx context.Context, userID string, operationIDs []string, reviewsSince time.Time) (map[string]OperationState, error)
 }

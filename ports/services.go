@@ -361,8 +361,9 @@ type UndoService interface {
 	// or cursor.
 	UndoChanges(ctx context.Context, args contracts.UndoChangesArgs) (contracts.UndoChangesResult, error)
 	// OperationStates returns, for the acting user's operations among ids
-	// that have change records, how many they have and how many are
-	// undone (the audit page's Undo).
+	// that have change records or reviews, how many they have, how many
+	// are undone, and how many of their live reviews are too old for
+	// UndoChanges to take back (the audit page's Undo).
 	OperationStates(ctx context.Context, ids []string) (map[string]OperationState, error)
 }
 

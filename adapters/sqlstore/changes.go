@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"strings"
+	"time"
 
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/ports"
@@ -182,18 +183,19 @@ func (s changeStore) MarkUndone(ctx context.Context, userID string, ids []string
 }
 
 // OperationStates counts the records and the reviews, and the undone
-// ones, of each of the user's operations among operationIDs, in one
-// statement a chunk.
-func (s changeStore) OperationStates(ctx context.Context, userID string, operationIDs []string) (map[string]ports.OperationState, error) {
+// ones, and the live reviews logged before reviewsSince, of each of the
+// user's operations among operationIDs, in one statement a chunk.
+func (s changeStore) OperationStates(ctx context.Context, userID string, operationIDs []string, reviewsSince time.Time) (map[string]ports.OperationState, error) {
 	out := map[string]ports.OperationState{}
 	for _, chunk := range chunks(dedupe(operationIDs), inChunk) {
 		var a args
-		u, in := a.add(userID), list(&a, chunk)
-		q := `SELECT operation_id, COUNT(*), SUM(undone) FROM (
-SELECT operation_id, CASE WHEN undone_by = '' THEN 0 ELSE 1 END AS undone FROM change_records
+		u, in, since := a.add(userID), list(&a, chunk), a.add(ms(reviewsSince))
+		q := `SELECT operation_id, COUNT(*), SUM(undone), SUM(too_old) FROM (
+SELECT operation_id, CASE WHEN undone_by = '' THEN 0 ELSE 1 END AS undone, 0 AS too_old FROM change_records
 WHERE user_id = ` + u + ` AND operation_id IN (` + in + `)
 UNION ALL
-SELECT operation_id, CASE WHEN kind IN (` + undoneKinds + `) THEN 1 ELSE 0 END FROM review_logs
+SELECT operation_id, CASE WHEN kind IN (` + undoneKinds + `) THEN 1 ELSE 0 END,
+CASE WHEN kind IN ` + liveKinds + ` AND reviewed_at < ` + since + ` THEN 1 ELSE 0 END FROM review_logs
 WHERE user_id = ` + u + ` AND operation_id IN (` + in + `)) x GROUP BY operation_id`
 		rows, err := s.q.QueryContext(ctx, q, a...)
 		if err != nil {
@@ -202,7 +204,7 @@ WHERE user_id = ` + u + ` AND operation_id IN (` + in + `)) x GROUP BY operation
 		for rows.Next() {
 			var op string
 			var st ports.OperationState
-			if err := rows.Scan(&op, &st.Records, &st.Undone); err != nil {
+			if err := rows.Scan(&op, &st.Records, &st.Undone, &st.TooOld); err != nil {
 				rows.Close()
 				return nil, s.s.wrap(ctx, err, "operation states")
 			}

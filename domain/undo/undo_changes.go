@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/domain/internal/kernel"
@@ -44,8 +45,15 @@ func (s *UndoService) OperationStates(ctx context.Context, ids []string) (map[st
 	if err != nil {
 		return nil, err
 	}
-	states, err := s.Store.Changes().OperationStates(ctx, uid, ids)
+	states, err := s.Store.Changes().OperationStates(ctx, uid, ids, s.reviewCutoff())
 	return states, kernel.Fail(err)
+}
+
+// reviewCutoff is the start of the window in which reviews can be taken
+// back: as long as change records are kept (contracts.ChangeTTL); the
+// review logs keep their operation ids for good.
+func (s *UndoService) reviewCutoff() time.Time {
+	return s.Now().Add(-contracts.ChangeTTL)
 }
 
 // UndoChanges implements ports.UndoService: the pending records picked by
@@ -70,7 +78,7 @@ func (s *UndoService) UndoChanges(ctx context.Context, args contracts.UndoChange
 	}
 	// Reviews can be taken back for as long as change records are kept.
 	rf := f
-	if cutoff := s.Now().Add(-contracts.ChangeTTL); rf.Since.Before(cutoff) {
+	if cutoff := s.reviewCutoff(); rf.Since.Before(cutoff) {
 		rf.Since = cutoff
 	}
 	revs, err := s.Store.Reviews().OperationReviews(ctx, p.UserID, rf, before, contracts.MaxUndoItems+1)

@@ -112,13 +112,13 @@ func testChanges(t *testing.T, f *fixture) {
 	must(t, err)
 	sameIDs(t, changeIDs(got), []string{rb.ID}, "the other user's record stays pending")
 
-	states, err := c.OperationStates(f.ctx, a, []string{"op-1", "op-2", "op-3", "op-none"})
+	states, err := c.OperationStates(f.ctx, a, []string{"op-1", "op-2", "op-3", "op-none"}, f.now)
 	must(t, err)
 	want := map[string]ports.OperationState{"op-1": {Records: 2, Undone: 2}, "op-2": {Records: 1, Undone: 1}, "op-3": {Records: 1}}
 	if !reflect.DeepEqual(states, want) {
 		t.Errorf("OperationStates = %+v, want %+v", states, want)
 	}
-	states, err = c.OperationStates(f.ctx, b, []string{"op-1", "op-3"})
+	states, err = c.OperationStates(f.ctx, b, []string{"op-1", "op-3"}, f.now)
 	must(t, err)
 	if !reflect.DeepEqual(states, map[string]ports.OperationState{"op-1": {Records: 1}}) {
 		t.Errorf("the other user's OperationStates = %+v, want op-1 with its one record", states)
@@ -140,7 +140,7 @@ func testChanges(t *testing.T, f *fixture) {
 		bulk[i] = f.change(a, "op-5", "key-1", contracts.ChangeCardUpdate, f.id("crd"), t0.Add(time.Hour))
 	}
 	must(t, c.AppendChanges(f.ctx, a, bulk))
-	states, err = c.OperationStates(f.ctx, a, []string{"op-5"})
+	states, err = c.OperationStates(f.ctx, a, []string{"op-5"}, f.now)
 	must(t, err)
 	if states["op-5"].Records != len(bulk) {
 		t.Errorf("a bulk append of %d records kept %d", len(bulk), states["op-5"].Records)

@@ -98,10 +98,17 @@ func testReviewOperations(t *testing.T, f *fixture) {
 	if len(hist) != 0 {
 		t.Errorf("CardReviews of the undone review's card = %+v, want none", hist)
 	}
-	states, err := f.s.Changes().OperationStates(f.ctx, a, []string{"op-r1", "op-r2", "op-none"})
+	states, err := f.s.Changes().OperationStates(f.ctx, a, []string{"op-r1", "op-r2", "op-none"}, at)
 	must(t, err)
 	if states["op-r1"] != (ports.OperationState{Records: 1, Undone: 1}) || states["op-r2"] != (ports.OperationState{Records: 1}) || len(states) != 2 {
 		t.Errorf("OperationStates with reviews = %+v, want op-r1 1 undone of 1, op-r2 1 pending", states)
+	}
+	// A live review logged before reviewsSince is too old; an undone one
+	// is not counted so.
+	states, err = f.s.Changes().OperationStates(f.ctx, a, []string{"op-r1", "op-r2"}, at.Add(time.Hour))
+	must(t, err)
+	if states["op-r1"] != (ports.OperationState{Records: 1, Undone: 1}) || states["op-r2"] != (ports.OperationState{Records: 1, TooOld: 1}) {
+		t.Errorf("OperationStates since an hour after the reviews = %+v, want op-r1 1 undone of 1, op-r2 1 pending and too old", states)
 	}
 
 	must(t, rs.SetReviewKind(f.ctx, a, r1.ID, ports.ReviewKindUndone, ports.ReviewKindReview))

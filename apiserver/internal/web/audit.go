@@ -36,8 +36,10 @@ type auditRow struct {
 	// time when more than one.
 	Times int
 	First time.Time
-	// Undo is "undoable" when the operation has change records not undone
-	// yet, "undone" when an undo applied them all, "" otherwise.
+	// Undo is "undoable" when the operation has change records or reviews
+	// not undone yet, "too old" when what is left are reviews older than
+	// undo_changes takes back, "undone" when an undo applied them all, ""
+	// otherwise.
 	Undo string
 }
 
@@ -95,6 +97,9 @@ type auditPage struct {
 	// UndoFrom previews undoing what the credential filtered on did since
 	// the From day, when both are chosen.
 	UndoFrom string
+	// UndoDays is how many days back reviews and change records can be
+	// undone (contracts.ChangeDays).
+	UndoDays int
 }
 
 // deckTools are the tools whose affected ids are decks.
@@ -104,7 +109,7 @@ func (p *AccountPages) auditTrail(w http.ResponseWriter, r *http.Request, v View
 	v.Title, v.Nav = "Audit trail", "audit"
 	q := r.URL.Query()
 	f := contracts.AuditFilter{Tool: q.Get("tool"), CredentialID: q.Get("credential")}
-	ap := auditPage{From: q.Get("from"), To: q.Get("to")}
+	ap := auditPage{From: q.Get("from"), To: q.Get("to"), UndoDays: contracts.ChangeDays}
 	if ap.From != "" {
 		d, err := time.Parse(time.DateOnly, ap.From)
 		if err != nil {

@@ -25,13 +25,16 @@ func (p *AccountPages) undoStates(r *http.Request, events []contracts.AuditEvent
 	return p.svc.Undo.OperationStates(r.Context(), ops)
 }
 
-// undoState names a row's Undo state.
+// undoState names a row's Undo state: "undoable", "undone", "too old"
+// (what is left are reviews older than undo_changes takes back) or "".
 func undoState(st ports.OperationState) string {
 	switch {
 	case st.Records == 0:
 		return ""
-	case st.Undone < st.Records:
+	case st.Undone < st.Records && st.Records-st.Undone > st.TooOld:
 		return "undoable"
+	case st.Undone < st.Records:
+		return "too old"
 	default:
 		return "undone"
 	}
