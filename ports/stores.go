@@ -328,6 +328,10 @@ type CardStore interface {
 	// deck's unsuspended new cards not buried at now), in no particular
 	// order: a random new-card order draws from all of them.
 	FreshCardIDs(ctx context.Context, userID, deckID string, now time.Time) ([]string, error)
+	// FreshCardDecks is FreshCardIDs over several decks in one read: each
+	// card's deck by card id (an empty map when there are none). Errors
+	// only on storage failure.
+	FreshCardDecks(ctx context.Context, userID string, deckIDs []string, now time.Time) (map[string]string, error)
 	// FreshCardsIn is FreshCards over several decks in one read: up to
 	// perDeck new cards of each of deckIDs, oldest first within a deck
 	// (ties by id), the decks' cards in no particular order.

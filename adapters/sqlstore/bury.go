@@ -37,6 +37,34 @@ WHERE c.user_id = $1 AND c.deck_id = $2 AND c.suspended = FALSE AND c.phase = 'n
 	return ids, err
 }
 
+// FreshCardDecks returns the deck of each unsuspended new card of
+// deckIDs not buried at now, by card id.
+func (s cardStore) FreshCardDecks(ctx context.Context, userID string, deckIDs []string, now time.Time) (map[string]string, error) {
+	out := map[string]string{}
+	if len(deckIDs) == 0 {
+		return out, nil
+	}
+	var a args
+	user, at := a.add(userID), a.add(ms(now))
+	rows, err := s.q.QueryContext(ctx, `SELECT c.id, c.deck_id FROM cards c
+WHERE c.user_id = `+user+` AND c.deck_id IN (`+list(&a, deckIDs)+`) AND c.suspended = FALSE AND c.phase = 'new' AND `+unburied(at), a...)
+	if err != nil {
+		return nil, s.s.wrap(ctx, err, "new card decks")
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id, deck string
+		if err := rows.Scan(&id, &deck); err != nil {
+			return nil, s.s.wrap(ctx, err, "new card decks")
+		}
+		out[id] = deck
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.s.wrap(ctx, err, "new card decks")
+	}
+	return out, nil
+}
+
 // FreshCardsIn returns up to perDeck unsuspended new cards of each of
 // deckIDs not buried at now, oldest first within a deck (ties by id).
 func (s cardStore) FreshCardsIn(ctx context.Context, userID string, deckIDs []string, now time.Time, perDeck int) ([]ports.CardRow, error) {

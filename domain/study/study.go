@@ -280,21 +280,25 @@ func dayQueue(ctx context.Context, tx ports.Stores, uid string, tree deckTree, a
 	var fresh []ports.CardRow
 	var drawn *randomNew // the day's random order of every new card
 	rank := tree.rank()
-	for n := min(lim.New, newBudget); n > 0; n *= 2 {
+	var tdraw *treeDraw // the day's random order of every new card of the tree
+	first := min(lim.New, newBudget)
+	for n := first; n > 0; n *= 2 {
 		fetch := n
 		var got []ports.CardRow
+		full := false // whether reading more may serve more
 		switch {
-		case decks != nil:
-			// Deck by deck in the tree's order (in the random order, the
-			// day's order over the first cards of each deck).
-			if got, err = tx.Cards().FreshCardsIn(ctx, uid, decks, now, n); err == nil {
-				if set.NewOrder == contracts.NewOrderRandom {
-					slices.SortStableFunc(got, func(a, b ports.CardRow) int {
-						return cmp.Compare(tieKey(daySeed+"/new", a.ID), tieKey(daySeed+"/new", b.ID))
-					})
-				} else {
-					slices.SortStableFunc(got, func(a, b ports.CardRow) int { return cmp.Compare(rank[a.DeckID], rank[b.DeckID]) })
+		case decks != nil && set.NewOrder == contracts.NewOrderRandom:
+			if tdraw == nil {
+				if tdraw, err = drawTree(ctx, tx, uid, decks, now, daySeed+"/new"); err != nil {
+					return todaysCards{}, err
 				}
+			}
+			got, err = tdraw.pick(ctx, tx, uid, &lim, n, n/first)
+			full = len(got) >= n
+		case decks != nil:
+			// Deck by deck in the tree's order.
+			if got, err = tx.Cards().FreshCardsIn(ctx, uid, decks, now, n); err == nil {
+				slices.SortStableFunc(got, func(a, b ports.CardRow) int { return cmp.Compare(rank[a.DeckID], rank[b.DeckID]) })
 			}
 		case set.NewOrder == contracts.NewOrderRandom:
 			if drawn == nil {
@@ -324,7 +328,10 @@ func dayQueue(ctx context.Context, tx ports.Stores, uid string, tree deckTree, a
 				fresh = append(fresh, c)
 			}
 		}
-		if budget <= 0 || l.New <= 0 || !fullRead(got, fetch, decks, &l, contracts.PhaseNew) || n >= maxQueueRead {
+		if tdraw == nil {
+			full = fullRead(got, fetch, decks, &l, contracts.PhaseNew)
+		}
+		if budget <= 0 || l.New <= 0 || !full || n >= maxQueueRead {
 			break
 		}
 	}

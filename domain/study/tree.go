@@ -1,9 +1,11 @@
 package study
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/domain/internal/kernel"
@@ -251,4 +253,69 @@ func OwnNewCards(decks []contracts.Deck) map[string]int {
 func DeckTree(ctx context.Context, st ports.Stores, uid, deckID string) ([]contracts.Deck, error) {
 	t, err := loadTree(ctx, st, uid, deckID)
 	return t.decks, err
+}
+
+// treeDraw is the random new-card order (random_new.go) over the decks of
+// a tree: the ids of all their new cards in the day's order, and each
+// card's deck, so the decks' limits choose which to read.
+type treeDraw struct {
+	ids  []string
+	deck map[string]string
+}
+
+// drawTree orders the new cards of decks not buried at now by seed (the
+// user and the learner's date), in one read.
+func drawTree(ctx context.Context, tx ports.Stores, uid string, decks []string, now time.Time, seed string) (*treeDraw, error) {
+	byCard, err := tx.Cards().FreshCardDecks(ctx, uid, decks, now)
+	if err != nil {
+		return nil, kernel.Fail(err)
+	}
+	d := &treeDraw{ids: make([]string, 0, len(byCard)), deck: byCard}
+	keys := make(map[string]uint64, len(byCard))
+	for id := range byCard {
+		d.ids = append(d.ids, id)
+		keys[id] = tieKey(seed, id)
+	}
+	slices.SortFunc(d.ids, func(a, b string) int {
+		if c := cmp.Compare(keys[a], keys[b]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	return d, nil
+}
+
+// pick reads, in the order, up to n cards of decks the limits l leave
+// new cards: at most k times what they leave each deck (a deck's own
+// and those up to the studied deck), so a deck that is full does not take
+// the reads, and the cards siblings bury can be made up for (k doubles
+// with n).
+func (d *treeDraw) pick(ctx context.Context, tx ports.Stores, uid string, l *left, n, k int) ([]ports.CardRow, error) {
+	allow := map[string]int{}
+	var ids []string
+	for _, id := range d.ids {
+		if len(ids) >= n {
+			break
+		}
+		deck := d.deck[id]
+		a, ok := allow[deck]
+		if !ok {
+			a = k * l.newRoom(deck)
+		}
+		if a > 0 {
+			ids = append(ids, id)
+		}
+		allow[deck] = a - 1
+	}
+	return (&randomNew{ids: ids}).first(ctx, tx, uid, len(ids))
+}
+
+// newRoom is how many new cards of deckID the limits leave: the studied
+// deck's and each deck's up to it.
+func (l *left) newRoom(deckID string) int {
+	n := l.New
+	for d := deckID; l.below[d] != nil; d = l.up[d] {
+		n = min(n, l.below[d][0])
+	}
+	return max(n, 0)
 }

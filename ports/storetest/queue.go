@@ -294,6 +294,18 @@ func testDeckTree(t *testing.T, f *fixture) {
 	if len(fresh) != 6 || perDeck[p.ID] != 2 || perDeck[c1.ID] != 2 || perDeck[c2.ID] != 2 {
 		t.Errorf("FreshCardsIn, 2 a deck: %v", perDeck)
 	}
+	byCard, err := f.s.Cards().FreshCardDecks(f.ctx, a, []string{c1.ID, c2.ID}, f.now)
+	must(t, err)
+	clear(perDeck)
+	for _, d := range byCard {
+		perDeck[d]++
+	}
+	if len(byCard) != 8 || perDeck[c1.ID] != 4 || perDeck[c2.ID] != 4 {
+		t.Errorf("FreshCardDecks of two decks: %v; want each deck's 4 new cards", perDeck)
+	}
+	if got, err := f.s.Cards().FreshCardDecks(f.ctx, b, []string{c1.ID}, f.now); err != nil || len(got) != 0 {
+		t.Errorf("FreshCardDecks of another user's deck: %v, %v; want none", got, err)
+	}
 	_, review, err := f.s.Cards().StudyCards(f.ctx, a, p.ID, ports.StudyQuery{LearnDueBy: f.now, ReviewDueBy: f.now, ReviewLimit: 3, Order: "due", Now: f.now, DeckIDs: in})
 	must(t, err)
 	clear(perDeck)

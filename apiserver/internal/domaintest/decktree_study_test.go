@@ -311,3 +311,62 @@ func cardIDs(cards []contracts.Card) []string {
 	}
 	return out
 }
+
+// The random new-card order over a deck tree (issue 27 §4 with §6):
+// studying P in random order draws from every new card of the decks
+// below it, in the day's order, within each deck's limits: every day the
+// session serves exactly C1's 2 and C2's 3 (P's 5), the snapshot says so,
+// and over four days C1's cards come from all of its 40, not from the
+// first added. SQLite and Postgres, injected clock.
+func TestDeckTreeRandomNewOrder(t *testing.T) { eachStore(t, testDeckTreeRandomNewOrder) }
+
+func testDeckTreeRandomNewOrder(t *testing.T, store string) {
+	e := newEnv(t, store)
+	ctx := e.user("ada@example.com")
+	mk := func(name string, newPerDay, cards int) contracts.Deck {
+		d, err := e.svc.Decks.CreateDeck(ctx, contracts.CreateDeckArgs{Name: name, NewCardsPerDay: ptr(newPerDay)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cards > 0 {
+			e.add(ctx, d.ID, manyCards(name, cards)...)
+		}
+		return d
+	}
+	p := mk("P", 5, 0)
+	if _, err := e.svc.Decks.UpdateDeck(ctx, contracts.UpdateDeckArgs{DeckID: p.ID, NewOrder: contracts.NewOrderRandom}); err != nil {
+		t.Fatal(err)
+	}
+	mk("P::C1", 2, 40)
+	mk("P::C2", 3, 20)
+	late := 0 // C1's cards served from past its first 10 added
+	for day := range 4 {
+		if snap, err := e.svc.Study.Snapshot(ctx, p.ID); err != nil || snap.NewToday != 5 {
+			t.Errorf("day %d: snapshot %d new, %v; want 5", day, snap.NewToday, err)
+		}
+		s := e.start(ctx, p.ID, nil, nil)
+		n := 0
+		got := map[string]int{}
+		for cur := s.Current; cur != nil; n++ {
+			if n > 50 {
+				t.Fatal("the session never ends")
+			}
+			name, num, _ := strings.Cut(cur.Front, " ")
+			got[name]++
+			var i int
+			if _, err := fmt.Sscan(num, &i); err == nil && name == "P::C1" && i >= 10 {
+				late++
+			}
+			e.clock.Advance(time.Second)
+			cur = e.review(ctx, s.ID, cur.CardID, contracts.RatingEasy).Next
+		}
+		if got["P::C1"] != 2 || got["P::C2"] != 3 || len(got) != 2 {
+			t.Errorf("day %d: the session of P served %v; want C1 2, C2 3", day, got)
+		}
+		e.clock.Advance(24 * time.Hour)
+	}
+	t.Logf("%s: %d of C1's 8 cards served came from past its first 10", store, late)
+	if late == 0 {
+		t.Errorf("in four days no C1 card past its first 10 of 40 was drawn; the random order should draw from all")
+	}
+}
