@@ -1,6 +1,7 @@
 package domain_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"maps"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/takhtabush/takhtabush/adapters/ankipkg"
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/domain"
 	"github.com/takhtabush/takhtabush/domain/exchange"
@@ -167,11 +169,12 @@ func (e *env) studyByDeck(ctx context.Context, s contracts.StudySession) map[str
 // (get_deck, list_decks) hold the decks below it; the plan of every deck
 // counts each new card once; an Anki package's Parent::Child decks are
 // imported as a tree with each deck's limits, and a session of the parent
-// studies the children within them. SQLite and Postgres.
+// studies the children within them (the package written to a real .apkg
+// and read back). SQLite and Postgres.
 func TestDeckTreeCountsAndImport(t *testing.T) { eachStore(t, testDeckTreeCountsAndImport) }
 
 func testDeckTreeCountsAndImport(t *testing.T, store string) {
-	e, _ := newImportEnv(t, store)
+	e, captured := newImportEnv(t, store)
 	ctx := e.user("ada@example.com")
 	set := func(newPerDay int) contracts.DeckSettings {
 		s := contracts.DefaultDeckSettings()
@@ -194,7 +197,17 @@ func testDeckTreeCountsAndImport(t *testing.T, store string) {
 			pkg.Cards = append(pkg.Cards, ports.AnkiCard{Key: key, NoteKey: key, DeckKey: deck, Position: int(key), State: contracts.CardState{Phase: contracts.PhaseNew, Due: t0}})
 		}
 	}
-	if _, err := e.svc.Import.Apply(ctx, sourceOf(pkg), exchange.ImportOptions{}); err != nil {
+	// Through a real .apkg: written as Anki packages are, read back.
+	var apkg bytes.Buffer
+	if err := (ankipkg.Writer{TempDir: t.TempDir()}).WritePackage(ctx, &apkg, pkg); err != nil {
+		t.Fatal(err)
+	}
+	src, err := (ankipkg.Reader{TempDir: t.TempDir()}).OpenPackage(ctx, bytes.NewReader(apkg.Bytes()), int64(apkg.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	if _, err := e.svc.Import.Apply(ctx, src, exchange.ImportOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	page, err := e.svc.Decks.ListDecks(ctx, contracts.ListDecksArgs{Limit: 100})
@@ -224,6 +237,16 @@ func testDeckTreeCountsAndImport(t *testing.T, store string) {
 	}
 	if got := e.studyByDeck(ctx, e.start(ctx, lang.ID, nil, nil)); !maps.Equal(got, want) {
 		t.Errorf("session of the imported Lang served %v; want %v", got, want)
+	}
+	// Exported, Lang takes the decks below it and their limits, not
+	// Langues.
+	out := e.exportPackage(ctx, lang.ID, captured)
+	exported := map[string]int{}
+	for _, d := range out.Decks {
+		exported[d.Name] = d.Settings.NewCardsPerDay
+	}
+	if want := map[string]int{"Lang": 5, "Lang::Verbs": 2, "Lang::Nouns": 3}; !maps.Equal(exported, want) || len(out.Cards) != 9 {
+		t.Errorf("export of Lang: decks %v, %d cards; want %v and 9 cards", exported, len(out.Cards), want)
 	}
 	// Verbs studied directly: its limit of 2 left 1.
 	if got := e.studyByDeck(ctx, e.start(ctx, byName["Lang::Verbs"].ID, nil, nil)); got["Lang::Verbs"] != 1 || len(got) != 1 {
