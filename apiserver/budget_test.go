@@ -24,7 +24,7 @@ var statementBudgets = map[string]budget{
 	contracts.ToolListDecks:          {2, 0}, // the key with the exposure settings; the decks with their maintained counts in one read
 	contracts.ToolGetDeck:            {2, 0},
 	contracts.ToolSearchCards:        {4, 0},
-	contracts.ToolGetStudySnapshot:   {10, 1}, // + the account settings (learner's day)
+	contracts.ToolGetStudySnapshot:   {10, 1}, // + the account settings (learner's day); + whether the deck is a filtered deck (a primary-key read, as start_study_session's: a filtered deck's snapshot is what its session serves, every card it holds): 9 -> 10
 	contracts.ToolGetStats:           {7, 0},  // + the account settings; + the account's data version (answers are remembered per learner's day and version: a repeated call runs 3)
 	contracts.ToolGetStudyPlan:       {13, 1}, // + the account settings; + the account's data version (remembered as get_stats); + every deck's settings and counts (two reads, whatever the number of decks: each deck is simulated under its own preset); + day 0 built by the session's own queue function in one read transaction (issue 27: the settings, the decks, today's counts, and learning, review and new cards of the deck: six reads) so the plan's day 0 is what a session serves
 	contracts.ToolGetRetentionAdvice: {8, 0},  // issue 28 §3: the key; the account's data version and settings (the answer is remembered per learner's day and version, as get_study_plan's); the settings again with the deck's limits, the deck with its preset, its scheduled cards' states, its phase counts, the mean review time of the last 30 days; the simulations run no statement

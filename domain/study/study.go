@@ -360,6 +360,22 @@ func fullRead(got []ports.CardRow, n int, decks []string, l *left, p contracts.P
 // cramQueue lists a cram session's cards.
 func (s *StudyService) cramQueue(ctx context.Context, tx ports.Stores, row ports.StudySessionRow, deck contracts.Deck,
 	args contracts.StartStudySessionArgs, now time.Time) ([]string, error) {
+	cards, err := s.cramCards(ctx, tx, row, deck, args, now)
+	return cardIDs(cards), err
+}
+
+// cardIDs are the cards' ids, in their order.
+func cardIDs(cards []ports.CardRow) []string {
+	ids := make([]string, len(cards))
+	for i, c := range cards {
+		ids[i] = c.ID
+	}
+	return ids
+}
+
+// cramCards are the cards of cramQueue, in its order.
+func (s *StudyService) cramCards(ctx context.Context, tx ports.Stores, row ports.StudySessionRow, deck contracts.Deck,
+	args contracts.StartStudySessionArgs, now time.Time) ([]ports.CardRow, error) {
 	set := deck.Settings.WithDefaults()
 	limit := DefaultCramCards
 	if args.ReviewLimit != nil {
@@ -384,11 +400,7 @@ func (s *StudyService) cramQueue(ctx context.Context, tx ports.Stores, row ports
 		}
 		cards = append(cards, fresh...)
 	}
-	queue := make([]string, len(cards))
-	for i, c := range cards {
-		queue[i] = c.ID
-	}
-	return queue, nil
+	return cards, nil
 }
 
 // mixNew places the new cards among the review cards as the deck's
@@ -779,19 +791,28 @@ func (s *StudyService) Snapshot(ctx context.Context, deckID string) (contracts.S
 // applied): dueNow counts its learning and review cards due by now,
 // overdue those due before today, newToday its new cards; the preview is
 // its first cards, the learning steps due now first, as a session shows
-// them.
+// them. For a filtered deck it reports what that deck's session serves
+// (filteredSnapshot).
 func (s *StudyService) snapshot(ctx context.Context, tx ports.Stores, uid string, tree deckTree, now time.Time) (contracts.StudySnapshot, error) {
-	cards, deck := tx.Cards(), tree.root()
+	deck := tree.root()
 	out := contracts.StudySnapshot{DeckID: deck.ID, Preview: []contracts.StudyCard{}}
 	acct, day, err := kernel.AccountSettings(ctx, tx, uid)
 	if err != nil {
 		return out, err
 	}
+	startOfToday := day.Start(now)
+	// A filtered deck's session serves every card it holds, outside the
+	// daily limits; the snapshot says what that session serves.
+	switch filtered, err := s.filteredSnapshot(ctx, tx, uid, deck, startOfToday, now, &out); {
+	case err != nil:
+		return out, err
+	case filtered:
+		return out, s.snapshotTotals(ctx, tx, uid, tree, now, &out)
+	}
 	q, err := dayQueue(ctx, tx, uid, tree, acct, day, contracts.StartStudySessionArgs{}, now, "snapshot")
 	if err != nil {
 		return out, err
 	}
-	startOfToday := day.Start(now)
 	var dueNow, later []ports.CardRow // learning steps due by now, and after
 	for _, c := range q.learning {
 		if c.State.Due.After(now) {
@@ -812,18 +833,8 @@ func (s *StudyService) snapshot(ctx context.Context, tx ports.Stores, uid string
 	// What the pages call due today: every learning and review card the
 	// session serves, those due later today included (issue 31 §3).
 	out.DueToday = len(q.learning) + len(q.review)
-	phases, err := cards.CountPhasesIn(ctx, uid, tree.ids())
-	if err != nil {
-		return out, kernel.Fail(err)
-	}
-	out.NewAvailable = phases.New
-	// The next due is when the earliest card can be studied, due now or
-	// later: a buried card counts from the end of its burial.
-	switch next, ok, err := cards.NextDueAtIn(ctx, uid, tree.ids(), now); {
-	case err != nil:
-		return out, kernel.Fail(err)
-	case ok:
-		out.NextDue = &next
+	if err := s.snapshotTotals(ctx, tx, uid, tree, now, &out); err != nil {
+		return out, err
 	}
 	// A session shows the learning steps due now, then its queue in
 	// order, then the steps due later.
@@ -836,6 +847,26 @@ func (s *StudyService) snapshot(ctx context.Context, tx ports.Stores, uid string
 		out.Preview = append(out.Preview, sc)
 	}
 	return out, nil
+}
+
+// snapshotTotals fills in out's new cards available and next due over
+// the tree.
+func (s *StudyService) snapshotTotals(ctx context.Context, tx ports.Stores, uid string, tree deckTree, now time.Time, out *contracts.StudySnapshot) error {
+	cards := tx.Cards()
+	phases, err := cards.CountPhasesIn(ctx, uid, tree.ids())
+	if err != nil {
+		return kernel.Fail(err)
+	}
+	out.NewAvailable = phases.New
+	// The next due is when the earliest card can be studied, due now or
+	// later: a buried card counts from the end of its burial.
+	switch next, ok, err := cards.NextDueAtIn(ctx, uid, tree.ids(), now); {
+	case err != nil:
+		return kernel.Fail(err)
+	case ok:
+		out.NextDue = &next
+	}
+	return nil
 }
 
 // formatInterval renders a duration for people: "now", "10m", "3h", "3d",

@@ -218,3 +218,82 @@ func testFilteredDecks(t *testing.T, store string) {
 		t.Errorf("a bad is: word: %q, want it named as the search's", msg)
 	}
 }
+
+// TestFilteredDeckSnapshot, on both databases with the injected clock:
+// the study snapshot of a filtered deck (what get_study_snapshot and the
+// pages show) says what a session of it started then serves: every card
+// it holds, outside the daily limits: 6 review cards due and 3 new,
+// though the home decks and the filtered deck itself allow 1 new card and
+// 2 reviews a day, its preview the session's first cards in order; the
+// same after a rebuild that reschedules.
+func TestFilteredDeckSnapshot(t *testing.T) { eachStore(t, testFilteredDeckSnapshot) }
+
+func testFilteredDeckSnapshot(t *testing.T, store string) {
+	e := newEnv(t, store)
+	ctx := e.user("ada@example.com")
+	home := e.graduated(ctx, "Home", 6, contracts.CreateDeckArgs{})
+	other, err := e.svc.Decks.CreateDeck(ctx, contracts.CreateDeckArgs{Name: "Other words", NewCardsPerDay: ptr(1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.add(ctx, other.ID, card("neu 1", "x"), card("neu 2", "x"), card("neu 3", "x"))
+	e.clock.Advance(3 * 24 * time.Hour) // the graduated cards are due
+	if _, err := e.svc.Decks.UpdateDeck(ctx, contracts.UpdateDeckArgs{DeckID: home.ID, NewCardsPerDay: ptr(1), ReviewsPerDay: ptr(2)}); err != nil {
+		t.Fatal(err)
+	}
+	check := func(what string, f contracts.FilteredDeck, wantDue, wantNew int) {
+		t.Helper()
+		snap, err := e.svc.Study.Snapshot(ctx, f.DeckID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if snap.DueToday != wantDue || snap.DueNow != wantDue || snap.NewToday != wantNew {
+			t.Errorf("%s: snapshot due today %d, due now %d, new %d; want %d, %d, %d", what, snap.DueToday, snap.DueNow, snap.NewToday, wantDue, wantDue, wantNew)
+		}
+		s := e.start(ctx, f.DeckID, nil, nil)
+		if s.Remaining != snap.DueToday+snap.NewToday {
+			t.Errorf("%s: the session has %d cards, the snapshot said %d due and %d new", what, s.Remaining, snap.DueToday, snap.NewToday)
+		}
+		var served []string
+		fresh := 0
+		for cur := s.Current; cur != nil; {
+			if len(served) > 50 {
+				t.Fatalf("%s: the session never ends", what)
+			}
+			served = append(served, cur.CardID)
+			if cur.Phase == contracts.PhaseNew {
+				fresh++
+			}
+			e.clock.Advance(time.Second)
+			cur = e.review(ctx, s.ID, cur.CardID, contracts.RatingEasy).Next
+		}
+		if len(served)-fresh != snap.DueToday || fresh != snap.NewToday {
+			t.Errorf("%s: the session served %d due and %d new cards, the snapshot said %d and %d", what, len(served)-fresh, fresh, snap.DueToday, snap.NewToday)
+		}
+		for i, p := range snap.Preview {
+			if i >= len(served) || served[i] != p.CardID || p.Position != i {
+				t.Errorf("%s: preview %d is %s (position %d), the session served %v", what, i, p.CardID, p.Position, served)
+				break
+			}
+		}
+		if len(snap.Preview) == 0 {
+			t.Errorf("%s: an empty preview for a session of %d cards", what, len(served))
+		}
+	}
+	f, err := e.svc.Filtered.FilteredDeck(ctx, contracts.FilteredDeckArgs{Action: contracts.FilteredCreate, Name: "Cram all", Search: ptr("")})
+	if err != nil || f.Cards != 9 {
+		t.Fatalf("filtered deck %+v, %v; want 9 cards", f, err)
+	}
+	// The filtered deck's own limits do not bound its session either.
+	if _, err := e.svc.Decks.UpdateDeck(ctx, contracts.UpdateDeckArgs{DeckID: f.DeckID, NewCardsPerDay: ptr(1), ReviewsPerDay: ptr(2)}); err != nil {
+		t.Fatal(err)
+	}
+	check("cram", f, 6, 3)
+	f, err = e.svc.Filtered.FilteredDeck(ctx, contracts.FilteredDeckArgs{Action: contracts.FilteredRebuild, DeckID: f.DeckID, Search: ptr(""), Reschedule: ptr(true)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// After the cram nothing moved: the same 9 cards, now rescheduled by
+	// their ratings.
+	check("rescheduling", f, 6, 3)
+}

@@ -178,7 +178,7 @@ func (p *DeckPages) renderDecks(w http.ResponseWriter, r *http.Request, v View, 
 	// Each deck's due and new counts are what a session started now
 	// serves (the study service's snapshot), as on Today and the deck page.
 	for i, d := range page.Items {
-		if page.Items[i].Counts, err = p.todaysCounts(r, d, filtered[d.ID]); err != nil {
+		if page.Items[i].Counts, err = p.todaysCounts(r, d); err != nil {
 			p.site.Fail(w, r, v, err)
 			return
 		}
@@ -233,13 +233,10 @@ func (p *DeckPages) createDeck(w http.ResponseWriter, r *http.Request, v View) {
 // todaysCounts are deck d's counts as the pages show them: DueNow the
 // learning and review cards and New the new cards a session started now
 // serves today (the study service's snapshot, the function sessions
-// build their queue with), the rest as stored. A session of a filtered
-// deck serves every card it holds, outside the daily limits: its due
-// count is its learning and review cards, its new count its new cards.
-func (p *DeckPages) todaysCounts(r *http.Request, d contracts.Deck, filtered bool) (contracts.DeckCounts, error) {
-	if filtered {
-		return filteredCounts(d.Counts), nil
-	}
+// build their queue with; for a filtered deck every card it holds,
+// outside the daily limits, as its session serves them), the rest as
+// stored.
+func (p *DeckPages) todaysCounts(r *http.Request, d contracts.Deck) (contracts.DeckCounts, error) {
 	snap, err := p.svc.Study.Snapshot(r.Context(), d.ID)
 	c := d.Counts
 	c.DueNow, c.New = snap.DueToday, snap.NewToday
@@ -335,7 +332,7 @@ func (p *DeckPages) renderDeck(w http.ResponseWriter, r *http.Request, v View, s
 		p.site.Fail(w, r, v, err)
 		return
 	}
-	if data.Deck.Counts, err = p.todaysCounts(r, d, data.FilteredDeck != nil); err != nil {
+	if data.Deck.Counts, err = p.todaysCounts(r, d); err != nil {
 		p.site.Fail(w, r, v, err)
 		return
 	}

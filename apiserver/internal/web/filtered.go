@@ -263,14 +263,6 @@ func filteredFlash(r *http.Request) string {
 	return ""
 }
 
-// filteredCounts are a filtered deck's counts as the pages show them: a
-// session of it serves every card it holds, outside the daily limits, so
-// DueNow is its learning and review cards and New its new cards.
-func filteredCounts(c contracts.DeckCounts) contracts.DeckCounts {
-	c.DueNow = c.Learning + c.Review
-	return c
-}
-
 // filteredDeckIDs are the ids of the user's filtered decks.
 func filteredDeckIDs(ctx context.Context, svc ports.FilteredDeckService) (map[string]bool, error) {
 	list, err := svc.FilteredDecks(ctx)

@@ -81,18 +81,14 @@ func (p *AccountPages) home(w http.ResponseWriter, r *http.Request, v View) {
 		names[d.Name] = true
 	}
 	for _, d := range decks {
-		hd := homeDeck{Deck: d, Filtered: filtered[d.ID]}
-		if hd.Filtered {
-			c := filteredCounts(d.Counts)
-			hd.DueNow, hd.NewToday = c.DueNow, c.New
-		} else {
-			snap, err := p.svc.Study.Snapshot(r.Context(), d.ID)
-			if err != nil {
-				p.site.Fail(w, r, v, err)
-				return
-			}
-			hd.DueNow, hd.NewToday = snap.DueToday, snap.NewToday
+		// The snapshot counts a filtered deck as its session serves it:
+		// every card it holds, outside the daily limits.
+		snap, err := p.svc.Study.Snapshot(r.Context(), d.ID)
+		if err != nil {
+			p.site.Fail(w, r, v, err)
+			return
 		}
+		hd := homeDeck{Deck: d, Filtered: filtered[d.ID], DueNow: snap.DueToday, NewToday: snap.NewToday}
 		hp.Decks = append(hp.Decks, hd)
 		if !belowAnother(d.Name, names) {
 			hp.DueTotal += hd.DueNow
