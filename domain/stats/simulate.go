@@ -16,7 +16,8 @@ import (
 // desired-retention advisor. It studies a deck's cards day by day as the
 // learner would: every card due that day (learning steps again the same
 // day as they come due), then the new cards the plan adds, within the
-// deck's daily limits. Each review is recalled with the card's recall
+// deck's daily limits; as in sessions, learning steps carried over from
+// an earlier day count against the review limit before review cards. Each review is recalled with the card's recall
 // probability on that day (the FSRS-6 forgetting curve of its stability
 // and the days since its last review); a recalled card is rated hard, good
 // or easy, a forgotten one again (a lapse), new cards' first ratings come
@@ -353,7 +354,31 @@ func simRun(in SimInput, weight float64, rev ports.BoundScheduler, decay float64
 			t = t.Add(simReviewTime)
 			return nil
 		}
-		// Reviews due today, oldest first, within the review limit.
+		// Learning steps carried over from an earlier day (interday steps,
+		// or steps left over) take the review limit first, as sessions
+		// take them (study.CarriedOver); those it leaves wait for the next
+		// day. Steps set today are outside every limit.
+		var todays []int32
+		for {
+			i, ok := steps.pop(cards)
+			if !ok {
+				break
+			}
+			todays = append(todays, i)
+		}
+		full := false
+		for _, i := range todays {
+			if study.CarriedOver(cards[i], in.Day, t) {
+				w := weightOf(i)
+				if full = full || w > reviewsLeft+1e-9; full {
+					later = append(later, i)
+					continue
+				}
+				reviewsLeft -= w
+			}
+			steps.push(cards, i)
+		}
+		// Reviews due today, oldest first, within what the review limit leaves.
 		due := append(carry, buckets[d]...)
 		buckets[d] = nil
 		carry = nil

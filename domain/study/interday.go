@@ -26,6 +26,13 @@ func carriedOver(st contracts.CardState, day contracts.LearnerDay, now time.Time
 	return st.LastReview == nil || st.LastReview.Before(day.Start(now))
 }
 
+// CarriedOver is carriedOver for the workload simulation (domain/stats),
+// so the plan's later days count interday learning with the sessions'
+// rule.
+func CarriedOver(st contracts.CardState, day contracts.LearnerDay, now time.Time) bool {
+	return carriedOver(st, day, now)
+}
+
 // limitPhase is the phase whose daily limit a rating of st counts
 // against: new, review (review cards and carried-over learning steps),
 // or st's own phase for a step set today (no limit).
