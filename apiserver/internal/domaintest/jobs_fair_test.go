@@ -27,13 +27,18 @@ const hogKind = "test_hog"
 func TestJobsFairBetweenAccounts(t *testing.T) { eachStore(t, testJobsFairBetweenAccounts) }
 
 func testJobsFairBetweenAccounts(t *testing.T, store string) {
-	e, _ := newImportEnv(t, store)
-	e.svc.Jobs.Register(hogKind, contracts.ScopeDecksWrite, func(ctx context.Context, _ *domain.JobRun) (any, error) {
-		<-ctx.Done()
-		return nil, ctx.Err()
-	})
-	hog := e.user("hog@example.com")
-	bob := e.user("bob@example.com")
+	// fresh makes a new store with the slow kind and the two accounts.
+	var e *env
+	var hog, bob context.Context
+	fresh := func() {
+		e, _ = newImportEnv(t, store)
+		e.svc.Jobs.Register(hogKind, contracts.ScopeDecksWrite, func(ctx context.Context, _ *domain.JobRun) (any, error) {
+			<-ctx.Done()
+			return nil, ctx.Err()
+		})
+		hog, bob = e.user("hog@example.com"), e.user("bob@example.com")
+	}
+	fresh()
 	var tsv strings.Builder
 	for i := range 4000 {
 		tsv.WriteString("front " + strconv.Itoa(i) + "\tback " + strconv.Itoa(i) + "\n")
@@ -109,29 +114,39 @@ func testJobsFairBetweenAccounts(t *testing.T, store string) {
 	}
 
 	// Each time the better of two runs: a shared machine's noise only
-	// slows a run down, while an unfair queue slows down every run.
-	stop := run(background.DefaultJobRunners)
-	importTime(bob, time.Minute) // warms caches and prepared statements
-	usual := min(importTime(bob, time.Minute), importTime(bob, time.Minute))
-	queueHog()
-	contended := importTime(bob, time.Minute)
-	queueMore()
-	contended = min(contended, importTime(bob, time.Minute))
-	stop()
-	t.Logf("%s: bob's import alone %v, behind the other account's queue %v (%.2fx)", store, usual, contended, float64(contended)/float64(usual))
+	// slows a run down, while an unfair queue slows down every run. When
+	// the bound is missed the whole measure is taken again on a fresh
+	// store, up to three times: other tests' bursts of CPU (CI runs
+	// packages side by side on two cores) come and go, an unfair queue
+	// misses it every time.
+	measure := func() (usual, contended time.Duration) {
+		stop := run(background.DefaultJobRunners)
+		defer stop()
+		importTime(bob, time.Minute) // warms caches and prepared statements
+		usual = min(importTime(bob, time.Minute), importTime(bob, time.Minute))
+		queueHog()
+		contended = importTime(bob, time.Minute)
+		queueMore()
+		contended = min(contended, importTime(bob, time.Minute))
+		return usual, contended
+	}
+	var usual, contended time.Duration
+	for attempt := 1; ; attempt++ {
+		usual, contended = measure()
+		t.Logf("%s, measure %d: bob's import alone %v, behind the other account's queue %v (%.2fx)", store, attempt, usual, contended, float64(contended)/float64(usual))
+		if contended <= usual*3/2 || attempt == 3 {
+			break
+		}
+		fresh()
+	}
 	if contended > usual*3/2 {
-		t.Errorf("behind another account's slow job and %d queued imports, bob's import took %v, its usual time %v: more than +50%%", 6, contended, usual)
+		t.Errorf("behind another account's slow job and %d queued imports, bob's import took %v, its usual time %v: more than +50%% in three measures", 6, contended, usual)
 	}
 
 	// One runner: the slow job (still running: its lease outlives the
 	// stopped runner) holds it, and bob's import waits past the bound.
-	e2, _ := newImportEnv(t, store)
-	e2.svc.Jobs.Register(hogKind, contracts.ScopeDecksWrite, func(ctx context.Context, _ *domain.JobRun) (any, error) {
-		<-ctx.Done()
-		return nil, ctx.Err()
-	})
-	e, hog, bob = e2, e2.user("hog@example.com"), e2.user("bob@example.com")
-	stop = run(1)
+	fresh()
+	stop := run(1)
 	defer stop()
 	queueHog()
 	if held := importTime(bob, 3*usual); held < 3*usual {
