@@ -9,6 +9,7 @@ import (
 
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/domain/background"
+	"github.com/takhtabush/takhtabush/domain/fsrs"
 )
 
 // TestUndoOptimisedWeights: an optimiser run records the preset's
@@ -20,7 +21,7 @@ import (
 func TestUndoOptimisedWeights(t *testing.T) { eachStore(t, testUndoOptimisedWeights) }
 
 func testUndoOptimisedWeights(t *testing.T, store string) {
-	e := newEnv(t, store)
+	e := newEnvIDs(t, store, fsrs.New(), &countedIDs{}) // the held-out cards are the same every run
 	ctx := e.user("ada@example.com")
 	d := e.deck(ctx, "Learner")
 	cards := ids(e.add(ctx, d.ID, manyCards("learner", 200)...))
