@@ -258,18 +258,9 @@ func dayQueue(ctx context.Context, tx ports.Stores, uid string, tree deckTree, a
 			}
 		}
 		learning = kept
-		review = review[:0:0]
-		for _, c := range got {
-			if budget <= 0 || l.Review <= 0 {
-				break
-			}
-			if l.room(c.DeckID, contracts.PhaseReview) && g.admit(c) {
-				l.take(c.DeckID, contracts.PhaseReview)
-				budget--
-				review = append(review, c)
-			}
-		}
-		if budget <= 0 || l.Review <= 0 || !fullRead(got, n, decks, &l, contracts.PhaseReview) || n >= maxQueueRead {
+		var spent bool
+		review, spent = admitCards(got, budget, &l, g, contracts.PhaseReview)
+		if spent || !fullRead(got, n, decks, &l, contracts.PhaseReview) || n >= maxQueueRead {
 			gate, lim = g, l
 			break
 		}
@@ -316,26 +307,41 @@ func dayQueue(ctx context.Context, tx ports.Stores, uid string, tree deckTree, a
 		if err := gate.load(ctx, tx, uid, got); err != nil {
 			return todaysCards{}, err
 		}
-		g, l, budget := gate.clone(), lim.clone(), newBudget
-		fresh = fresh[:0:0]
-		for _, c := range got {
-			if budget <= 0 || l.New <= 0 {
-				break
-			}
-			if l.room(c.DeckID, contracts.PhaseNew) && g.admit(c) {
-				l.take(c.DeckID, contracts.PhaseNew)
-				budget--
-				fresh = append(fresh, c)
-			}
-		}
+		g, l := gate.clone(), lim.clone()
+		var spent bool
+		fresh, spent = admitCards(got, newBudget, &l, g, contracts.PhaseNew)
 		if tdraw == nil {
 			full = fullRead(got, fetch, decks, &l, contracts.PhaseNew)
 		}
-		if budget <= 0 || l.New <= 0 || !full || n >= maxQueueRead {
+		if spent || !full || n >= maxQueueRead {
 			break
 		}
 	}
 	return todaysCards{learning: learning, review: review, fresh: fresh}, nil
+}
+
+// admitCards takes, in their order, the cards of got that the budget,
+// the limits l in phase p (new or review) and the sibling gate g leave
+// room for, using their slots in l and g. spent reports whether the
+// budget or the studied deck's limit in phase p is then used up.
+func admitCards(got []ports.CardRow, budget int, l *left, g *siblingGate, p contracts.Phase) (taken []ports.CardRow, spent bool) {
+	phaseLeft := func() int {
+		if p == contracts.PhaseNew {
+			return l.New
+		}
+		return l.Review
+	}
+	for _, c := range got {
+		if budget <= 0 || phaseLeft() <= 0 {
+			break
+		}
+		if l.room(c.DeckID, p) && g.admit(c) {
+			l.take(c.DeckID, p)
+			budget--
+			taken = append(taken, c)
+		}
+	}
+	return taken, budget <= 0 || phaseLeft() <= 0
 }
 
 // fullRead reports whether a read of up to n cards (of each of decks,
