@@ -13,85 +13,6 @@ import (
 	"github.com/takhtabush/takhtabush/contracts"
 )
 
-// deckCards reads every card of a deck through search_cards, by id.
-func deckCards(t *testing.T, cs *mcp.ClientSession, deckID string) map[string]contracts.Card {
-	t.Helper()
-	out := map[string]contracts.Card{}
-	cursor := ""
-	for {
-		args := map[string]any{"deckId": deckID, "limit": contracts.MaxSearchResults}
-		if cursor != "" {
-			args["cursor"] = cursor
-		}
-		var page contracts.CardPage
-		call(t, cs, contracts.ToolSearchCards, args, &page)
-		for _, c := range page.Items {
-			out[c.ID] = c
-		}
-		if page.NextCursor == "" {
-			return out
-		}
-		cursor = page.NextCursor
-	}
-}
-
-// agentDeck makes a deck of n cards through MCP and returns it with the
-// cards' ids in order.
-func agentDeck(t *testing.T, cs *mcp.ClientSession, name string, n int) (contracts.Deck, []string) {
-	t.Helper()
-	var deck contracts.Deck
-	call(t, cs, contracts.ToolCreateDeck, map[string]any{"name": name}, &deck)
-	cards := make([]map[string]any, n)
-	for i := range cards {
-		cards[i] = map[string]any{"front": fmt.Sprintf("front %d", i), "back": fmt.Sprintf("back %d", i), "tags": []string{"orig"}}
-	}
-	var added contracts.BulkResult
-	call(t, cs, contracts.ToolAddCards, map[string]any{"deckId": deck.ID, "cards": cards}, &added)
-	ids := make([]string, n)
-	for i, it := range added.Items {
-		if it.Status != contracts.OutcomeCreated {
-			t.Fatalf("card %d: %+v", i, it)
-		}
-		ids[i] = it.ID
-	}
-	return deck, ids
-}
-
-// lastOperation returns the operation id of the newest audit row of tool.
-func lastOperation(t *testing.T, e *env, tool string) string {
-	t.Helper()
-	events, err := e.app.AuditTrail(context.Background(), testUser, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, ev := range events {
-		if ev.Tool == tool && ev.Outcome == contracts.AuditOK {
-			if ev.OperationID == "" {
-				t.Fatalf("the %s audit row has no operation id", tool)
-			}
-			return ev.OperationID
-		}
-	}
-	t.Fatalf("no %s audit row", tool)
-	return ""
-}
-
-// auditRows counts the audit rows of tool.
-func auditRows(t *testing.T, e *env, tool string) int {
-	t.Helper()
-	events, err := e.app.AuditTrail(context.Background(), testUser, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := 0
-	for _, ev := range events {
-		if ev.Tool == tool {
-			n++
-		}
-	}
-	return n
-}
-
 // TestUndoChangesThroughMCP, with the official Go SDK client on both
 // databases: an agent's update_cards over 300 cards is previewed (dryRun:
 // nothing changes, the preview shows 20 changes), applied, then undone by
@@ -101,9 +22,7 @@ func auditRows(t *testing.T, e *env, tool string) int {
 // finds what is left.
 func TestUndoChangesThroughMCP(t *testing.T) {
 	forEachDB(t, func(t *testing.T, db string) {
-		e := newEnv(t, db, nil)
-		key, _ := e.trustedKey(t, contracts.AllScopes...)
-		cs := connect(t, e.base+"/mcp", bearer(key), "")
+		e, cs, _ := agentEnv(t, db)
 		deck, ids := agentDeck(t, cs, "Years of cards", 300)
 		before := deckCards(t, cs, deck.ID)
 
@@ -203,9 +122,7 @@ func TestUndoChangesThroughMCP(t *testing.T) {
 func TestBrowserUndoFromAuditPage(t *testing.T) {
 	chromium(t)
 	forEachDB(t, func(t *testing.T, db string) {
-		e := newEnv(t, db, nil)
-		key, keyID := e.trustedKey(t, contracts.AllScopes...)
-		cs := connect(t, e.base+"/mcp", bearer(key), "")
+		e, cs, keyID := agentEnv(t, db)
 		deck, ids := agentDeck(t, cs, "Years of cards", 300)
 		before := deckCards(t, cs, deck.ID)
 		updates := make([]map[string]any, len(ids))
@@ -215,32 +132,17 @@ func TestBrowserUndoFromAuditPage(t *testing.T) {
 		call(t, cs, contracts.ToolUpdateCards, map[string]any{"updates": updates}, nil)
 		op := lastOperation(t, e, contracts.ToolUpdateCards)
 
-		b := newBrowser(t, e)
-		b.signIn(testUser)
-		b.open("/audit")
-		undoButton := `form[action="/audit/undo"]:has(input[value="` + op + `"]) button`
-		if !b.exists(undoButton) {
-			t.Fatalf("no Undo on the update_cards row; the page says:\n%s", b.text())
-		}
+		b := auditBrowser(t, e)
+		undoButton := b.undoButton(op, "the update_cards row")
 		b.look("audit-undo")
-		b.submit(undoButton)
-		if text := b.textOf(".flash"); !strings.Contains(text, "Undone: 300 items.") {
-			t.Fatalf("after Undo the page says %q", text)
-		}
-		if b.exists(undoButton) {
-			t.Errorf("the undone row still offers Undo")
-		}
+		b.pressUndo(undoButton, "300 items")
 		after := deckCards(t, cs, deck.ID)
 		for i, id := range ids {
 			if got, want := after[id], before[id]; got.Back != want.Back || got.Suspended != want.Suspended {
 				t.Fatalf("card %d after the page's undo: %q suspended=%v, want %q %v", i, got.Back, got.Suspended, want.Back, want.Suspended)
 			}
 		}
-		undoOp := lastOperation(t, e, contracts.ToolUndoChanges)
-		redoButton := `form[action="/audit/undo"]:has(input[value="` + undoOp + `"]) button`
-		if !b.exists(redoButton) {
-			t.Fatalf("the undo's own row offers no Undo; the page says:\n%s", b.text())
-		}
+		redoButton := b.undoButton(lastOperation(t, e, contracts.ToolUndoChanges), "the undo's own row")
 		b.look("audit-undone")
 		b.submit(redoButton)
 		redone := deckCards(t, cs, deck.ID)
@@ -289,9 +191,7 @@ func TestBrowserUndoFromAuditPage(t *testing.T) {
 // audit row) and is undone the same way, the deck back with its cards.
 func TestUndoDeletions(t *testing.T) {
 	forEachDB(t, func(t *testing.T, db string) {
-		e := newEnv(t, db, nil)
-		key, _ := e.trustedKey(t, contracts.AllScopes...)
-		cs := connect(t, e.base+"/mcp", bearer(key), "")
+		e, cs, _ := agentEnv(t, db)
 		deck, ids := agentDeck(t, cs, "Doomed", 60)
 		victims := append(ids[:50:50], ids[0], "0190d5a0-0000-7000-8000-000000000000")
 

@@ -1,7 +1,6 @@
 package apiserver_test
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -25,37 +24,15 @@ import (
 // taken back, as change records are purged by then.
 func TestUndoReviewsThroughMCP(t *testing.T) {
 	forEachDB(t, func(t *testing.T, db string) {
-		e := newEnv(t, db, nil)
-		key, _ := e.trustedKey(t, contracts.AllScopes...)
-		cs := connect(t, e.base+"/mcp", bearer(key), "")
+		e, cs, _ := agentEnv(t, db)
 		deck, ids := agentDeck(t, cs, "Reviews to undo", 6)
 		call(t, cs, contracts.ToolUpdateDeck, map[string]any{"deckId": deck.ID, "newCardsPerDay": 3}, nil)
 
-		stats := func() string {
-			t.Helper()
-			var s contracts.Stats
-			call(t, cs, contracts.ToolGetStats, map[string]any{"deckId": deck.ID}, &s)
-			s.GeneratedAt = time.Time{}
-			b, err := json.Marshal(s)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return string(b)
-		}
 		newToday := func() int {
 			t.Helper()
 			var snap contracts.StudySnapshot
 			call(t, cs, contracts.ToolGetStudySnapshot, map[string]any{"deckId": deck.ID}, &snap)
 			return snap.NewToday
-		}
-		schedules := func() map[string]string {
-			t.Helper()
-			out := map[string]string{}
-			for id, c := range deckCards(t, cs, deck.ID) {
-				b, _ := json.Marshal(c.State)
-				out[id] = string(b)
-			}
-			return out
 		}
 		sameSchedules := func(what string, got, want map[string]string) {
 			t.Helper()
@@ -77,7 +54,7 @@ func TestUndoReviewsThroughMCP(t *testing.T) {
 			return r, lastOperation(t, e, contracts.ToolSubmitReview)
 		}
 
-		statsBefore, schedBefore := stats(), schedules()
+		statsBefore, schedBefore := deckStats(t, cs, deck.ID), deckSchedules(t, cs, deck.ID)
 		if n := newToday(); n != 3 {
 			t.Fatalf("newToday before any review = %d, want the deck's limit 3", n)
 		}
@@ -88,7 +65,7 @@ func TestUndoReviewsThroughMCP(t *testing.T) {
 		if r1.CardID == r2.CardID {
 			t.Fatalf("the session served %s twice in a row", r1.CardID)
 		}
-		statsAfter, schedAfter := stats(), schedules()
+		statsAfter, schedAfter := deckStats(t, cs, deck.ID), deckSchedules(t, cs, deck.ID)
 		if statsAfter == statsBefore {
 			t.Fatalf("get_stats did not change with two reviews: %s", statsAfter)
 		}
@@ -105,10 +82,10 @@ func TestUndoReviewsThroughMCP(t *testing.T) {
 		if it := undo.Items; it[0].Kind != contracts.ChangeReview || it[0].ID != r2.CardID || it[1].ID != r1.CardID {
 			t.Errorf("undo items %+v, want the reviews of %s then %s (newest first)", it, r2.CardID, r1.CardID)
 		}
-		if got := stats(); got != statsBefore {
+		if got := deckStats(t, cs, deck.ID); got != statsBefore {
 			t.Errorf("get_stats after the undo:\n%s\nwant as before the reviews:\n%s", got, statsBefore)
 		}
-		sameSchedules("after the undo", schedules(), schedBefore)
+		sameSchedules("after the undo", deckSchedules(t, cs, deck.ID), schedBefore)
 		if n := newToday(); n != 1 {
 			t.Errorf("newToday after the undo = %d, want still 1: an undo gives back no daily-limit slot", n)
 		}
@@ -132,32 +109,32 @@ func TestUndoReviewsThroughMCP(t *testing.T) {
 		if redo.Undone != 2 || redo.Skipped != 0 {
 			t.Fatalf("undo of the undo: %+v", redo)
 		}
-		if got := stats(); got != statsAfter {
+		if got := deckStats(t, cs, deck.ID); got != statsAfter {
 			t.Errorf("get_stats after the redo:\n%s\nwant as after the reviews:\n%s", got, statsAfter)
 		}
-		sameSchedules("after the redo", schedules(), schedAfter)
+		sameSchedules("after the redo", deckSchedules(t, cs, deck.ID), schedAfter)
 		var reundo contracts.UndoChangesResult
 		call(t, cs, contracts.ToolUndoChanges, map[string]any{"operationIds": []string{redo.OperationID}}, &reundo)
 		if reundo.Undone != 2 {
 			t.Fatalf("undo of the redo: %+v", reundo)
 		}
-		if got := stats(); got != statsBefore {
+		if got := deckStats(t, cs, deck.ID); got != statsBefore {
 			t.Errorf("get_stats after undoing the redo:\n%s\nwant as before the reviews:\n%s", got, statsBefore)
 		}
-		sameSchedules("after undoing the redo", schedules(), schedBefore)
+		sameSchedules("after undoing the redo", deckSchedules(t, cs, deck.ID), schedBefore)
 
 		// A review whose card was edited after it is skipped, with a reason.
 		var s2 contracts.StudySession
 		call(t, cs, contracts.ToolStartStudySession, map[string]any{"deckId": deck.ID}, &s2)
 		r3, op3 := review(s2.Current, s2.ID, contracts.RatingAgain)
 		call(t, cs, contracts.ToolUpdateCards, map[string]any{"updates": []map[string]any{{"id": r3.CardID, "back": "edited after the review"}}}, nil)
-		edited := schedules()[r3.CardID]
+		edited := deckSchedules(t, cs, deck.ID)[r3.CardID]
 		var skipped contracts.UndoChangesResult
 		call(t, cs, contracts.ToolUndoChanges, map[string]any{"operationIds": []string{op3}}, &skipped)
 		if skipped.Undone != 0 || skipped.Skipped != 1 || !strings.Contains(skipped.Items[0].Reason, "changed after this review") {
 			t.Fatalf("undo of a review edited since: %+v, want it skipped with a reason", skipped)
 		}
-		if got := schedules()[r3.CardID]; got != edited {
+		if got := deckSchedules(t, cs, deck.ID)[r3.CardID]; got != edited {
 			t.Errorf("the skipped review's card changed: %s, want %s", got, edited)
 		}
 
@@ -180,7 +157,7 @@ func TestUndoReviewsThroughMCP(t *testing.T) {
 			all.Items[1].Kind != contracts.ChangeCardUpdate || all.Items[1].ID != ids[5] {
 			t.Fatalf("undo of everything since %s: %+v, want the review of %s then the card.update of %s", since, all, r4.CardID, ids[5])
 		}
-		if got := schedules()[r3.CardID]; got != edited {
+		if got := deckSchedules(t, cs, deck.ID)[r3.CardID]; got != edited {
 			t.Errorf("card %s after undoing its second review: %s, want %s", r3.CardID, got, edited)
 		}
 
@@ -238,63 +215,35 @@ func TestUndoReviewsThroughMCP(t *testing.T) {
 func TestBrowserUndoReviewFromAuditPage(t *testing.T) {
 	chromium(t)
 	forEachDB(t, func(t *testing.T, db string) {
-		e := newEnv(t, db, nil)
-		key, _ := e.trustedKey(t, contracts.AllScopes...)
-		cs := connect(t, e.base+"/mcp", bearer(key), "")
+		e, cs, _ := agentEnv(t, db)
 		deck, _ := agentDeck(t, cs, "Reviewed by an agent", 3)
-		stats := func() string {
-			t.Helper()
-			var s contracts.Stats
-			call(t, cs, contracts.ToolGetStats, map[string]any{"deckId": deck.ID}, &s)
-			s.GeneratedAt = time.Time{}
-			b, _ := json.Marshal(s)
-			return string(b)
-		}
-		schedule := func(id string) string {
-			t.Helper()
-			b, _ := json.Marshal(deckCards(t, cs, deck.ID)[id].State)
-			return string(b)
-		}
-		statsBefore := stats()
+		statsBefore := deckStats(t, cs, deck.ID)
 		var sess contracts.StudySession
 		call(t, cs, contracts.ToolStartStudySession, map[string]any{"deckId": deck.ID}, &sess)
-		cardID, schedBefore := sess.Current.CardID, schedule(sess.Current.CardID)
+		cardID, schedBefore := sess.Current.CardID, deckSchedules(t, cs, deck.ID)[sess.Current.CardID]
 		e.clock.Advance(time.Minute)
 		call(t, cs, contracts.ToolSubmitReview, map[string]any{"sessionId": sess.ID, "cardId": cardID,
 			"position": sess.Current.Position, "rating": "good", "durationMs": 3000}, nil)
 		op := lastOperation(t, e, contracts.ToolSubmitReview)
-		statsAfter, schedAfter := stats(), schedule(cardID)
+		statsAfter, schedAfter := deckStats(t, cs, deck.ID), deckSchedules(t, cs, deck.ID)[cardID]
 		if statsAfter == statsBefore {
 			t.Fatal("get_stats did not change with the review")
 		}
 
-		b := newBrowser(t, e)
-		b.signIn(testUser)
-		b.open("/audit")
-		undoButton := `form[action="/audit/undo"]:has(input[value="` + op + `"]) button`
-		if !b.exists(undoButton) {
-			t.Fatalf("no Undo on the submit_review row; the page says:\n%s", b.text())
-		}
-		b.submit(undoButton)
-		if text := b.textOf(".flash"); !strings.Contains(text, "Undone: 1 item.") {
-			t.Fatalf("after Undo the page says %q", text)
-		}
-		if b.exists(undoButton) {
-			t.Errorf("the undone review's row still offers Undo")
-		}
+		b := auditBrowser(t, e)
+		b.pressUndo(b.undoButton(op, "the submit_review row"), "1 item")
 		b.look("audit-undo-review")
-		if got := stats(); got != statsBefore {
+		if got := deckStats(t, cs, deck.ID); got != statsBefore {
 			t.Errorf("get_stats after the page's undo:\n%s\nwant as before the review:\n%s", got, statsBefore)
 		}
-		if got := schedule(cardID); got != schedBefore {
+		if got := deckSchedules(t, cs, deck.ID)[cardID]; got != schedBefore {
 			t.Errorf("card schedule after the page's undo: %s, want %s", got, schedBefore)
 		}
-		undoOp := lastOperation(t, e, contracts.ToolUndoChanges)
-		b.submit(`form[action="/audit/undo"]:has(input[value="` + undoOp + `"]) button`)
-		if got := stats(); got != statsAfter {
+		b.submit(b.undoButton(lastOperation(t, e, contracts.ToolUndoChanges), "the undo's own row"))
+		if got := deckStats(t, cs, deck.ID); got != statsAfter {
 			t.Errorf("get_stats after undoing the undo:\n%s\nwant as after the review:\n%s", got, statsAfter)
 		}
-		if got := schedule(cardID); got != schedAfter {
+		if got := deckSchedules(t, cs, deck.ID)[cardID]; got != schedAfter {
 			t.Errorf("card schedule after undoing the undo: %s, want %s", got, schedAfter)
 		}
 		b.checkClean("audit undo review")
