@@ -4,12 +4,9 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/takhtabush/takhtabush/contracts"
-	"github.com/takhtabush/takhtabush/domain"
-	"github.com/takhtabush/takhtabush/domain/fsrs"
 )
 
 // Two sessions on one deck at once never study more than the daily cap
@@ -45,17 +42,7 @@ func testConcurrentSessionsKeepTheDailyCap(t *testing.T, store string) {
 	// conflict; it returns the refusal.
 	race := func(ctx context.Context, deckID string, sessions ...contracts.StudySession) error {
 		t.Helper()
-		var wg sync.WaitGroup
-		errs := make([]error, len(sessions))
-		ready := make(chan struct{})
-		for i, s := range sessions {
-			wg.Go(func() {
-				<-ready
-				_, errs[i] = e.svc.Study.SubmitReview(ctx, contracts.SubmitReviewArgs{SessionID: s.ID, CardID: s.Current.CardID, Rating: contracts.RatingGood})
-			})
-		}
-		close(ready)
-		wg.Wait()
+		errs := e.rateAtOnce(ctx, sessions...)
 		ok, refused := 0, error(nil)
 		for _, err := range errs {
 			switch {
@@ -97,22 +84,11 @@ func testConcurrentSessionsKeepTheDailyCap(t *testing.T, store string) {
 	if s1.Current == nil {
 		t.Fatal("the first session shows no new card")
 	}
-	if _, err := e.svc.Study.BuryCards(bob, contracts.BuryCardsArgs{CardIDs: []string{s1.Current.CardID}}); err != nil {
-		t.Fatal(err)
-	}
-	s2 = e.start(bob, d.ID, nil, nil)
+	s2 = e.startAround(bob, d.ID, []string{s1.Current.CardID})
 	if s2.Current == nil || s2.Current.CardID == s1.Current.CardID {
 		t.Fatalf("with %s buried the second session shows %+v; want another new card", s1.Current.CardID, s2.Current)
 	}
-	if u, err := e.svc.Study.Unbury(bob, contracts.UnburyArgs{DeckID: d.ID}); err != nil || u.Unburied != 1 {
-		t.Fatalf("unbury: %+v, %v; want 1", u, err)
-	}
-	for i, s := range []contracts.StudySession{s1, s2} {
-		g, err := e.svc.Study.GetSession(bob, s.ID)
-		if err != nil || g.Current == nil || g.Current.CardID != s.Current.CardID {
-			t.Fatalf("session %d now shows %+v (%v); want %s", i+1, g.Current, err, s.Current.CardID)
-		}
-	}
+	e.stillShown(bob, s1, s2)
 	refused := race(bob, d.ID, s1, s2)
 	if refused != nil && !strings.Contains(refused.Error(), "limit of new cards for this deck") {
 		t.Errorf("the refusal %q does not name the deck's daily limit", refused)
@@ -129,9 +105,7 @@ func TestConcurrentDecksKeepTheAccountCap(t *testing.T) {
 }
 
 func testConcurrentDecksKeepTheAccountCap(t *testing.T, store string) {
-	e := newEnv(t, store)
-	e.svc = domain.NewServices(e.store, e.blobs, e.clock, domain.RandomIDs{}, fsrs.New(),
-		domain.Config{BaseURL: baseURL + "/", Limits: domain.Limits{DailyWrites: -1, MaxCards: -1}})
+	e := newRaceEnv(t, store)
 	const decks, rounds = 4, 6
 	for round := range rounds {
 		ctx := e.user(fmt.Sprintf("round%d@example.com", round))
@@ -146,17 +120,7 @@ func testConcurrentDecksKeepTheAccountCap(t *testing.T, store string) {
 				t.Fatalf("round %d: deck %d shows no new card under an account cap of 1 with none studied", round, i)
 			}
 		}
-		var wg sync.WaitGroup
-		errs := make([]error, decks)
-		ready := make(chan struct{})
-		for i, s := range sessions {
-			wg.Go(func() {
-				<-ready
-				_, errs[i] = e.svc.Study.SubmitReview(ctx, contracts.SubmitReviewArgs{SessionID: s.ID, CardID: s.Current.CardID, Rating: contracts.RatingGood})
-			})
-		}
-		close(ready)
-		wg.Wait()
+		errs := e.rateAtOnce(ctx, sessions...)
 		ok := 0
 		for _, err := range errs {
 			switch {

@@ -6,15 +6,12 @@ import (
 	"fmt"
 	"maps"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/takhtabush/takhtabush/adapters/ankipkg"
 	"github.com/takhtabush/takhtabush/contracts"
-	"github.com/takhtabush/takhtabush/domain"
 	"github.com/takhtabush/takhtabush/domain/exchange"
-	"github.com/takhtabush/takhtabush/domain/fsrs"
 	"github.com/takhtabush/takhtabush/ports"
 )
 
@@ -265,9 +262,7 @@ func TestDeckTreeConcurrentSessionsKeepTheParentsLimit(t *testing.T) {
 }
 
 func testDeckTreeConcurrentSessionsKeepTheParentsLimit(t *testing.T, store string) {
-	e := newEnv(t, store)
-	e.svc = domain.NewServices(e.store, e.blobs, e.clock, domain.RandomIDs{}, fsrs.New(),
-		domain.Config{BaseURL: baseURL + "/", Limits: domain.Limits{DailyWrites: -1, MaxCards: -1}})
+	e := newRaceEnv(t, store)
 	for round := range 5 {
 		ctx := e.user(fmt.Sprintf("round%d@example.com", round))
 		mk := func(name string, newPerDay int) contracts.Deck {
@@ -287,27 +282,12 @@ func testDeckTreeConcurrentSessionsKeepTheParentsLimit(t *testing.T, store strin
 		if err != nil || s1.Current == nil || !strings.HasPrefix(s1.Current.Front, "C1 ") {
 			t.Fatalf("round %d: the first session shows %+v (%v); want C1's first card", round, s1.Current, err)
 		}
-		if _, err := e.svc.Study.BuryCards(ctx, contracts.BuryCardsArgs{CardIDs: cardIDs(in1.Items)}); err != nil {
-			t.Fatal(err)
-		}
-		s2 := e.start(ctx, p.ID, nil, nil)
+		s2 := e.startAround(ctx, p.ID, cardIDs(in1.Items))
 		if s2.Current == nil || !strings.HasPrefix(s2.Current.Front, "C2 ") {
 			t.Fatalf("round %d: with C1 buried the second session shows %+v; want C2's first card", round, s2.Current)
 		}
-		if _, err := e.svc.Study.Unbury(ctx, contracts.UnburyArgs{}); err != nil {
-			t.Fatal(err)
-		}
-		var wg sync.WaitGroup
-		errs := make([]error, 2)
-		ready := make(chan struct{})
-		for i, s := range []contracts.StudySession{s1, s2} {
-			wg.Go(func() {
-				<-ready
-				_, errs[i] = e.svc.Study.SubmitReview(ctx, contracts.SubmitReviewArgs{SessionID: s.ID, CardID: s.Current.CardID, Rating: contracts.RatingGood})
-			})
-		}
-		close(ready)
-		wg.Wait()
+		e.stillShown(ctx, s1, s2)
+		errs := e.rateAtOnce(ctx, s1, s2)
 		ok := 0
 		for _, err := range errs {
 			switch {

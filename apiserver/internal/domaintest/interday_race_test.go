@@ -3,7 +3,6 @@ package domain_test
 import (
 	"context"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -88,13 +87,7 @@ func testInterdayStepsKeepTheReviewCapAcrossSessions(t *testing.T, store string)
 				others = append(others, id)
 			}
 		}
-		if _, err := e.svc.Study.BuryCards(x.ctx, contracts.BuryCardsArgs{CardIDs: others}); err != nil {
-			t.Fatal(err)
-		}
-		s := e.start(x.ctx, x.deck, nil, nil)
-		if u, err := e.svc.Study.Unbury(x.ctx, contracts.UnburyArgs{DeckID: x.deck}); err != nil || u.Unburied != len(others) {
-			t.Fatalf("unbury: %+v, %v", u, err)
-		}
+		s := e.startAround(x.ctx, x.deck, others)
 		if g, err := e.svc.Study.GetSession(x.ctx, s.ID); err != nil || g.Current == nil || g.Current.CardID != cardID || g.Remaining != 1 {
 			t.Fatalf("the session shows %+v of %d (%v); want only %s", g.Current, g.Remaining, err, cardID)
 		}
@@ -137,30 +130,10 @@ func testInterdayStepsKeepTheReviewCapAcrossSessions(t *testing.T, store string)
 			t.Errorf("%s: a session after the limit shows %+v, %d left; want nothing", name, s.Current, s.Remaining)
 		}
 	}
-	// shown checks that each session still shows the card it showed.
-	shown := func(x *interdayRace, sessions ...contracts.StudySession) {
-		t.Helper()
-		for i, s := range sessions {
-			if g, err := e.svc.Study.GetSession(x.ctx, s.ID); err != nil || g.Current == nil || g.Current.CardID != s.Current.CardID {
-				t.Fatalf("session %d now shows %+v (%v); want %s", i+1, g.Current, err, s.Current.CardID)
-			}
-		}
-	}
 	race := func(x *interdayRace, sessions ...contracts.StudySession) []error {
 		t.Helper()
-		shown(x, sessions...)
-		errs := make([]error, len(sessions))
-		var wg sync.WaitGroup
-		ready := make(chan struct{})
-		for i, s := range sessions {
-			wg.Go(func() {
-				<-ready
-				errs[i] = rate(x, s)
-			})
-		}
-		close(ready)
-		wg.Wait()
-		return errs
+		e.stillShown(x.ctx, sessions...)
+		return e.rateAtOnce(x.ctx, sessions...)
 	}
 
 	// (1) Two interday steps at once.
@@ -174,7 +147,7 @@ func testInterdayStepsKeepTheReviewCapAcrossSessions(t *testing.T, store string)
 	// (3) The review card first, then the step another session shows.
 	x = races[2]
 	s1, s2 = showing(x, x.l1), showing(x, x.r)
-	shown(x, s1, s2)
+	e.stillShown(x.ctx, s1, s2)
 	first := rate(x, s2)
 	if first != nil {
 		t.Fatalf("the review card, rated first: %v", first)
