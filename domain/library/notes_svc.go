@@ -281,7 +281,7 @@ func (s *NoteService) UpdateNotes(ctx context.Context, args contracts.UpdateNote
 				out.Status, out.Reason = contracts.OutcomeNotFound, "no note with this id"
 				continue
 			}
-			next, err := s.updateNote(ctx, tx, uid, row, u, now, out, &ch)
+			next, err := s.updateNote(ctx, tx, uid, row, u, now, out, &ch, nil)
 			if err != nil {
 				return err
 			}
@@ -303,26 +303,31 @@ func (s *NoteService) UpdateNotes(ctx context.Context, args contracts.UpdateNote
 
 // ApplyNotePatch applies one note patch in tx, as update_notes does for
 // each of its items, recording the change in ch; undo_changes puts a
-// note back through it. The outcome says whether it applied; the error
-// fails the caller's transaction.
-func (s *NoteService) ApplyNotePatch(ctx context.Context, tx ports.Stores, uid string, u contracts.NotePatch, ch *kernel.Changes) (contracts.ItemOutcome, error) {
-	out := contracts.ItemOutcome{ID: u.ID}
+// note back through it. The outcome says whether it applied; rewritten
+// holds the note's cards it rewrote (their text or tags), each with the
+// version it had (it moved one on); the error fails the caller's
+// transaction.
+func (s *NoteService) ApplyNotePatch(ctx context.Context, tx ports.Stores, uid string, u contracts.NotePatch, ch *kernel.Changes) (out contracts.ItemOutcome, rewritten map[string]int64, err error) {
+	out = contracts.ItemOutcome{ID: u.ID}
 	rows, err := tx.Notes().GetNotes(ctx, uid, []string{u.ID})
 	if err != nil {
-		return out, kernel.Fail(err)
+		return out, nil, kernel.Fail(err)
 	}
 	if len(rows) == 0 {
 		out.Status, out.Reason = contracts.OutcomeNotFound, "no note with this id"
-		return out, nil
+		return out, nil, nil
 	}
-	_, err = s.updateNote(ctx, tx, uid, rows[0], u, s.Now(), &out, ch)
-	return out, err
+	rewritten = map[string]int64{}
+	_, err = s.updateNote(ctx, tx, uid, rows[0], u, s.Now(), &out, ch, rewritten)
+	return out, rewritten, err
 }
 
 // updateNote applies one patch, filling out and adding a note.update
-// record to ch (the previous values of the fields and tags it changed);
-// an error fails the whole call.
-func (s *NoteService) updateNote(ctx context.Context, tx ports.Stores, uid string, row ports.NoteRow, u contracts.NotePatch, now time.Time, out *contracts.ItemOutcome, ch *kernel.Changes) (ports.NoteRow, error) {
+// record to ch (the previous values of the fields and tags it changed)
+// and, to rewritten when not nil, the cards it rewrote with their
+// versions before; an error fails the whole call.
+func (s *NoteService) updateNote(ctx context.Context, tx ports.Stores, uid string, row ports.NoteRow, u contracts.NotePatch, now time.Time,
+	out *contracts.ItemOutcome, ch *kernel.Changes, rewritten map[string]int64) (ports.NoteRow, error) {
 	invalid := func(err error) (ports.NoteRow, error) {
 		out.Status, out.Reason = contracts.OutcomeInvalid, err.Error()
 		return row, nil
@@ -423,6 +428,9 @@ func (s *NoteService) updateNote(ctx context.Context, tx ports.Stores, uid strin
 				return row, contracts.Errorf(contracts.KindConflict, "note %s changed while it was being updated; retry the call", row.ID)
 			}
 			return row, kernel.Fail(err)
+		}
+		if rewritten != nil {
+			rewritten[c.ID] = c.Version
 		}
 	}
 	if err := tx.Cards().InsertCards(ctx, uid, fresh); err != nil {

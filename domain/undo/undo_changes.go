@@ -488,7 +488,7 @@ func (s *UndoService) undoNote(ctx context.Context, tx ports.Stores, uid string,
 		return "", kernel.Fail(err)
 	}
 	patch.ID = r.ItemID
-	out, err := s.Notes.ApplyNotePatch(ctx, tx, uid, patch, ch)
+	out, rewritten, err := s.Notes.ApplyNotePatch(ctx, tx, uid, patch, ch)
 	if err != nil {
 		return "", err
 	}
@@ -496,5 +496,13 @@ func (s *UndoService) undoNote(ctx context.Context, tx ports.Stores, uid string,
 		return fmt.Sprintf("note %s cannot be put back: %s", r.ItemID, out.Reason), nil
 	}
 	chain[r.ItemID] = versionAlias{now: rows[0].Version + 1, as: r.Version - 1}
+	// A card the note's change rewrote took a step of its own then, and
+	// undoing it takes another: the card stands for its version before
+	// that step, so an older record of it (an edit, a review) still
+	// matches. When the card changed after the note's step, the version
+	// it stands for is still newer than any older record's.
+	for id, was := range rewritten {
+		chain[id] = versionAlias{now: was + 1, as: versionSeen(chain, id, was) - 1}
+	}
 	return "", nil
 }
