@@ -453,7 +453,9 @@ type ReviewLog struct {
 	CredentialID string
 	// CardVersion is the card's version right after the review, kept with
 	// OperationID (0 otherwise): undoing the review checks the card is
-	// still at it, so it never overwrites a later review or edit.
+	// still at it, so it never overwrites a later review or edit. A leech
+	// marking the review made takes later versions, in change records of
+	// the same operation (logs written before issue 26 §2.2 counted it in).
 	CardVersion int64
 }
 
@@ -682,10 +684,10 @@ type StudySessionStore interface {
 	// missing or another user's.
 	ItemReview(ctx context.Context, userID, sessionID string, position int) (ReviewLog, error)
 	// SessionReviews returns the ratings given in a session, each with the
-	// item it completed and its review log (PrevState included), in the
-	// order they were given (completion time, then position). Items
-	// completed without a review (skipped), or whose review undo_changes
-	// took back, are left out. Not found for a
+	// item it completed and its review log (PrevState and OperationID
+	// included), in the order they were given (completion time, then
+	// position). Items completed without a review (skipped), or whose
+	// review undo_changes took back, are left out. Not found for a
 	// missing or another user's session.
 	SessionReviews(ctx context.Context, userID, sessionID string) ([]SessionReview, error)
 	// ReopenItem makes a reviewed item pending again and removes the

@@ -42,12 +42,14 @@ func parseState(v sql.NullString) (*contracts.CardState, error) {
 }
 
 // SessionReviews returns the ratings given in a session with the items they
-// completed, in the order given; those undo_changes took back are gone. Not found for a missing or another user's
-// session.
+// completed, in the order given (each log with its operation: the study
+// page's undo takes back the leech marking recorded under it); those
+// undo_changes took back are gone. Not found for a missing or another
+// user's session.
 func (s sessionStore) SessionReviews(ctx context.Context, userID, sessionID string) ([]ports.SessionReview, error) {
 	rows, err := s.q.QueryContext(ctx, `SELECT i.position, r.id, r.card_id, r.deck_id, r.rating, r.prev_phase, r.phase, r.due,
 r.stability, r.difficulty, r.scheduled_days, r.reps, r.lapses, r.step, r.last_review, r.reviewed_at, r.duration_ms,
-r.kind, r.prev_interval, r.prev_state
+r.kind, r.prev_interval, r.prev_state, r.operation_id
 FROM study_session_items i JOIN review_logs r
   ON r.user_id = i.user_id AND r.session_id = i.session_id AND r.card_id = i.card_id AND r.reviewed_at = i.reviewed_at
 WHERE i.user_id = $1 AND i.session_id = $2 AND i.reviewed_at IS NOT NULL AND r.kind NOT IN (`+undoneKinds+`)
@@ -64,10 +66,10 @@ ORDER BY i.reviewed_at, i.position, r.id`, userID, sessionID)
 		var rating, prev, phase, kind string
 		var due, reviewed int64
 		var last, duration, prevIvl sql.NullInt64
-		var prevState sql.NullString
+		var prevState, op sql.NullString
 		if err := rows.Scan(&sr.Position, &r.ID, &r.CardID, &r.DeckID, &rating, &prev, &phase, &due, &r.State.Stability,
 			&r.State.Difficulty, &r.State.ScheduledDays, &r.State.Reps, &r.State.Lapses, &r.State.Step, &last, &reviewed,
-			&duration, &kind, &prevIvl, &prevState); err != nil {
+			&duration, &kind, &prevIvl, &prevState, &op); err != nil {
 			return nil, s.s.wrap(ctx, err, "session reviews")
 		}
 		if seen[sr.Position] {
@@ -76,7 +78,7 @@ ORDER BY i.reviewed_at, i.position, r.id`, userID, sessionID)
 		seen[sr.Position] = true
 		r.Rating, r.PrevPhase, r.State.Phase = contracts.Rating(rating), contracts.Phase(prev), contracts.Phase(phase)
 		r.State.Due, r.State.LastReview, r.ReviewedAt = fromMs(due), fromNullMs(last), fromMs(reviewed)
-		r.DurationMs, r.Kind, r.PrevInterval = int(duration.Int64), kind, int(prevIvl.Int64)
+		r.DurationMs, r.Kind, r.PrevInterval, r.OperationID = int(duration.Int64), kind, int(prevIvl.Int64), op.String
 		if r.PrevState, err = parseState(prevState); err != nil {
 			return nil, s.s.wrap(ctx, err, "session reviews")
 		}

@@ -160,21 +160,20 @@ func (s *StudyService) review(ctx context.Context, tx ports.Stores, uid string, 
 			return contracts.ReviewResult{}, kernel.Fail(err)
 		}
 	}
-	version := card.Version // the card's version after the review
+	// The card's version after the review's own step: a leech marking's
+	// steps after it are its change records'.
+	version := card.Version
 	if !cram {
 		version++
 	}
 	leech, suspended := false, card.Suspended
+	var marked kernel.Changes // what a leech marking changed
 	if !cram && next.Lapses > card.State.Lapses {
 		opts := deck.Settings.StudyOptions.WithDefaults()
 		if leech = contracts.IsLeech(next.Lapses, opts.LeechThreshold); leech {
 			suspend := opts.LeechAction == contracts.LeechActionSuspend
-			touched, err := markLeech(ctx, tx, uid, card.ID, card.NoteID, suspend, now)
-			if err != nil {
+			if err := markLeech(ctx, tx, uid, card.ID, card.NoteID, suspend, now, &marked); err != nil {
 				return contracts.ReviewResult{}, err
-			}
-			if touched {
-				version++
 			}
 			suspended = suspended || suspend
 		}
@@ -185,8 +184,9 @@ func (s *StudyService) review(ctx context.Context, tx ports.Stores, uid string, 
 		Kind: kind, Day: kernel.DayNumber(day, now), PrevInterval: card.State.ScheduledDays, PrevState: &card.State,
 	}
 	// The call's operation, so undo_changes can take the review back (in
-	// the same INSERT: a review writes no change record).
-	if op, ok := contracts.OperationIDFrom(ctx); ok {
+	// the same INSERT: a review writes no change record of its own).
+	op, undoable := contracts.OperationIDFrom(ctx)
+	if undoable {
 		log.OperationID, log.CardVersion = op, version
 		if p, err := kernel.Actor(ctx); err == nil {
 			log.CredentialID = p.CredentialID
@@ -194,6 +194,16 @@ func (s *StudyService) review(ctx context.Context, tx ports.Stores, uid string, 
 	}
 	if err := tx.Reviews().AppendReview(ctx, log); err != nil {
 		return contracts.ReviewResult{}, kernel.Fail(err)
+	}
+	// A leech marking's records, under the same operation, so undoing it
+	// takes back the marking with the review (one statement, only when a
+	// review made a leech). Their ids are minted now, after the log's, so
+	// an undo (newest first) puts the marking back before the schedule,
+	// as the versions go.
+	if undoable {
+		if err := marked.Write(ctx, tx, s.Deps); err != nil {
+			return contracts.ReviewResult{}, err
+		}
 	}
 	// A learning or relearning step comes back in this session when its
 	// time comes (the queue shows it as soon as it is due); in cram, a

@@ -50,7 +50,8 @@ func (s *StudyService) Studied(ctx context.Context, sessionID string) ([]contrac
 
 // UndoLastReview takes back the session's last rating in one transaction:
 // the card gets the schedule it had before (unless the rating was a cram
-// one, which changed none), the review log goes (so daily limits and
+// one, which changed none), the leech marking the rating made is taken
+// back (unmarkLeech), the review log goes (so daily limits and
 // statistics no longer count it), the queue item is pending again and a
 // learning step the rating re-queued leaves the queue. It refuses, with
 // conflict, when the card's schedule is no longer the one the rating gave
@@ -85,6 +86,9 @@ func (s *StudyService) UndoLastReview(ctx context.Context, sessionID string) (co
 		card := rows[0]
 		if !SameSchedule(card.State, log.State) {
 			return contracts.Errorf(contracts.KindConflict, "card %s changed after this rating (reviewed elsewhere or rescheduled); the rating cannot be undone", card.ID)
+		}
+		if err := s.unmarkLeech(ctx, tx, uid, log, &card); err != nil {
+			return err
 		}
 		if log.Kind != ports.ReviewKindCram {
 			switch err := tx.Cards().UpdateState(ctx, uid, card.ID, card.Version, *log.PrevState, s.Now()); {

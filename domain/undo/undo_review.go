@@ -25,6 +25,14 @@ import (
 // reopened. The undo writes a review.undo record; undoing that applies
 // the review again (the log's schedule, its kind back), recorded as a
 // review record, which can be undone in turn.
+//
+// A review that made its card a leech also wrote, under its operation,
+// the change records of the marking (study's markLeech: a note.update of
+// the note's tags, a card.update of the suspension), newer than its log,
+// and its log's CardVersion is the card's version before the marking: an
+// undo takes the marking back first (undoNote's version chain carries
+// the card through the note's step), then the review; its undo applies
+// the review, then the marking, again.
 
 // reviewRef is the Prev of review.undo and review records: the review log.
 type reviewRef struct {

@@ -41,6 +41,9 @@ func testSessionReviewsAndUndo(t *testing.T, f *fixture) {
 		r := f.reviewLog(a, c, sess.ID, rating, at, 900)
 		prev := c.State
 		r.PrevState, r.Kind, r.PrevInterval = &prev, ports.ReviewKindReview, c.State.ScheduledDays
+		if rating == contracts.RatingAgain {
+			r.OperationID, r.CardVersion = "op-again", c.Version+1
+		}
 		must(t, f.s.Reviews().AppendReview(f.ctx, r))
 		return r
 	}
@@ -58,6 +61,7 @@ func testSessionReviewsAndUndo(t *testing.T, f *fixture) {
 	}
 	g := got[1].Log
 	if g.CardID != cs[2].ID || g.Rating != contracts.RatingAgain || g.Kind != ports.ReviewKindReview || g.DurationMs != 900 ||
+		g.OperationID != "op-again" || got[0].Log.OperationID != "" ||
 		!g.ReviewedAt.Equal(ms(at2)) || g.State.Phase != second.State.Phase || !g.State.Due.Equal(ms(second.State.Due)) {
 		t.Errorf("SessionReviews log = %+v, want %+v", g, second)
 	}
