@@ -274,6 +274,17 @@ type deckData struct {
 // OrderLabel names a filtered deck's order in words.
 func (deckData) OrderLabel(order string) string { return orderLabel(order) }
 
+// RebuildOptions are the rebuild form's limit, order and reschedule
+// fields (template "filtered-options") with the filtered deck's values,
+// holding form when it was refused.
+func (d deckData) RebuildOptions(form Form) filteredOptions {
+	o := filteredOptions{Form: form, Orders: d.Orders}
+	if f := d.FilteredDeck; f != nil {
+		o.Limit, o.Order, o.Reschedule = f.Limit, f.Order, f.Reschedule
+	}
+	return o
+}
+
 // OwnTypes reports whether the user has note types of their own.
 func (d deckData) OwnTypes() bool {
 	return slices.ContainsFunc(d.Types, func(t contracts.NoteTypeInfo) bool { return t.ID != "" })

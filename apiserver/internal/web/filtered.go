@@ -81,6 +81,25 @@ type customPage struct {
 	DeckTerm string
 }
 
+// Options are the form's limit, order and reschedule fields (template
+// "filtered-options"), explained, holding form when it was refused.
+func (c customPage) Options(form Form) filteredOptions {
+	return filteredOptions{Form: form, Limit: c.Limit, Order: c.Order, Reschedule: c.Reschedule, Orders: c.Orders, Explain: true}
+}
+
+// filteredOptions are the limit, order and reschedule fields a filtered
+// deck's forms share (template "filtered-options" in layout.html): the
+// values stored or suggested, the form as refused, the orders offered,
+// and whether the form says what rescheduling means.
+type filteredOptions struct {
+	Form       Form
+	Limit      int
+	Order      string
+	Reschedule bool
+	Orders     []orderChoice
+	Explain    bool
+}
+
 // deckTerm is the search word that names deck name: deck:"name", or
 // with underscores for its spaces when it holds a double quote.
 func deckTerm(name string) string {
