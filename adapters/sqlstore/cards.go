@@ -320,7 +320,9 @@ func (s cardStore) GetCards(ctx context.Context, userID string, ids []string) ([
 // UpdateCard stores deck, front, back, tags, suspension, flag, hash and
 // UpdatedAt when the stored version equals c.Version, and bumps it. A
 // card moved to another deck takes its review log with it and is at home
-// there (a filtered deck's card moved elsewhere leaves it for good). Not found when
+// there (a filtered deck's card moved elsewhere leaves it for good); a
+// card a filtered deck holds, edited in place, keeps its home and its
+// review log stays there. Not found when
 // the card or the target deck is absent; conflict when the version moved
 // or the hash exists in the target deck.
 func (s cardStore) UpdateCard(ctx context.Context, userID string, c ports.CardRow) error {
@@ -342,7 +344,10 @@ updated_at = $9, flag = $11, version = version + 1 WHERE user_id = $1 AND id = $
 		if n == 0 {
 			return h.versionMiss(ctx, userID, c.ID)
 		}
-		_, err = h.exec(ctx, `UPDATE review_logs SET deck_id = $3 WHERE user_id = $1 AND card_id = $2 AND deck_id <> $3`,
+		// Reviews belong to the card's home: an edit of a card a filtered
+		// deck holds (its home kept) moves none.
+		_, err = h.exec(ctx, `UPDATE review_logs SET deck_id = $3 WHERE user_id = $1 AND card_id = $2 AND deck_id <> $3
+AND NOT EXISTS (SELECT 1 FROM cards WHERE user_id = $1 AND id = $2 AND home_deck_id IS NOT NULL)`,
 			userID, c.ID, c.DeckID)
 		return h.s.wrap(ctx, err, "move reviews")
 	})

@@ -158,13 +158,21 @@ func testFiltered(t *testing.T, f *fixture) {
 	// A card moved out of a filtered deck by an edit is at home where it goes.
 	fd2 := f.deck(a, "Filtered two")
 	must(t, f.s.Filtered().SaveFiltered(f.ctx, a, ports.FilteredDeckRow{DeckID: fd2.ID, Search: "", Limit: 5, Order: "due", BuiltAt: now}))
-	_, err = f.s.Filtered().Gather(f.ctx, a, fd2.ID, []string{fresh.ID, due.ID}, at)
+	_, err = f.s.Filtered().Gather(f.ctx, a, fd2.ID, []string{fresh.ID, due.ID, later.ID}, at)
 	must(t, err)
 	c = f.get(a, fresh.ID)
 	c.Front = "fresh, edited"
 	must(t, f.s.Cards().UpdateCard(f.ctx, a, c))
 	if c := f.get(a, fresh.ID); c.DeckID != fd2.ID || c.HomeDeckID != home.ID {
 		t.Errorf("an edit in place lost the card's home: deck %s home %q", c.DeckID, c.HomeDeckID)
+	}
+	// Its review log stays with the home deck (a review in a filtered
+	// deck is the home deck's): an edit in place moves none.
+	c = f.get(a, later.ID)
+	c.Tags = []string{"edited"}
+	must(t, f.s.Cards().UpdateCard(f.ctx, a, c))
+	if logs, err := f.s.Reviews().CardReviews(f.ctx, a, later.ID, 10); err != nil || len(logs) != 1 || logs[0].DeckID != home.ID {
+		t.Errorf("the review of a card edited in a filtered deck: %+v, %v; want one, in the home deck %s", logs, err, home.ID)
 	}
 	c = f.get(a, due.ID)
 	c.DeckID = home.ID
