@@ -1,6 +1,7 @@
 package study
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"hash/fnv"
@@ -150,7 +151,7 @@ func (s *StudyService) reschedule(ctx context.Context, tx ports.Stores, uid stri
 	}
 	ch.Add(contracts.ChangeCardSchedule, card.ID, card.Version+1, map[string]any{"state": card.State}, map[string]any{"state": next})
 	log := ports.ReviewLog{
-		ID: s.IDs.NewID(), UserID: uid, CardID: card.ID, DeckID: card.DeckID, Rating: RatingManual, PrevPhase: card.State.Phase,
+		ID: s.IDs.NewID(), UserID: uid, CardID: card.ID, DeckID: cmp.Or(card.HomeDeckID, card.DeckID), Rating: RatingManual, PrevPhase: card.State.Phase,
 		State: next, ReviewedAt: now, Kind: ports.ReviewKindManual, Day: kernel.DayNumber(day, now), PrevInterval: card.State.ScheduledDays,
 	}
 	if err := tx.Reviews().AppendReview(ctx, log); err != nil {

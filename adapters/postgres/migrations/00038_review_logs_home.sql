@@ -1,8 +1,9 @@
 -- Reviews belong to their card's home deck: a review in a filtered deck is
 -- logged under the card's home, and a card moved to another deck takes
 -- its reviews with it. An edit of a card a filtered deck held (its tags,
--- its text, a leech marking) moved its reviews to the filtered deck
--- (fixed in the store's UpdateCard); this puts such reviews back under
+-- its text, a leech marking) moved its reviews to the filtered deck, and
+-- reschedule_cards logged its entry for a held card under the filtered deck
+-- (fixed in the store's UpdateCard and in reschedule_cards); this puts such reviews back under
 -- their card's home (its deck, or the home it keeps while a filtered deck
 -- holds it). No review is logged under a filtered deck otherwise, so the
 -- Down has nothing to undo.
