@@ -1,8 +1,10 @@
 package library
 
 import (
+	"encoding/json"
 	"reflect"
 	"slices"
+	"time"
 
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/ports"
@@ -41,6 +43,60 @@ func deckChange(old, now contracts.Deck, args contracts.UpdateDeckArgs) (prev, a
 	field(args.EasyDays != nil, "easyDays", easyDays(o.EasyDays), easyDays(n.EasyDays))
 	field(args.RescheduleOnChange != nil, "rescheduleOnChange", o.RescheduleOnChange, n.RescheduleOnChange)
 	return prev, after
+}
+
+// DeckPrev is a deck.update record's Prev as undo_changes reads it: the
+// update_deck arguments that put the deck back, and beside them what the
+// undo checks and needs (deckUndoFacts writes them).
+type DeckPrev struct {
+	contracts.UpdateDeckArgs
+	// PresetVersion is set when the change set preset fields: the version
+	// (update time in milliseconds) of the preset the undo writes them
+	// back to, the deck's preset after the change, or the one it moved
+	// off. The undo is skipped when that preset changed since (through a
+	// deck sharing it, or an optimiser run), which the deck's own version
+	// does not show.
+	PresetVersion int64 `json:"presetVersion,omitempty"`
+	// DroppedPreset is the preset the deck moved off when no other deck
+	// used it, so it was deleted: the undo makes it again, id, name and
+	// settings.
+	DroppedPreset *contracts.Preset `json:"droppedPreset,omitempty"`
+}
+
+// deckKeys are the deck.update fields a deck holds itself; every other
+// one is its preset's.
+var deckKeys = []string{"presetId", "name", "description", "newCardsPerDay", "reviewsPerDay", "reviewOrder", "newOrder"}
+
+// deckUndoFacts adds DeckPrev's facts to a deck.update's prev: left is the
+// preset the deck moved off (nil when it kept its own), dropped the same
+// when it was deleted, now the update's time (its preset's too).
+func deckUndoFacts(prev map[string]any, left, dropped *contracts.Preset, now time.Time) {
+	for k := range prev {
+		if slices.Contains(deckKeys, k) {
+			continue
+		}
+		prev["presetVersion"] = now.UnixMilli()
+		if left != nil {
+			prev["presetVersion"] = left.UpdatedAt.UnixMilli()
+		}
+		break
+	}
+	if dropped != nil {
+		p := *dropped
+		p.Decks = 0
+		prev["droppedPreset"] = p
+	}
+}
+
+// SetsWeights reports whether a deck.update's Prev (or preview's Before)
+// sets weights: its own key, not a dropped preset's settings.
+func SetsWeights(prev json.RawMessage) bool {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(prev, &m) != nil {
+		return false
+	}
+	_, ok := m["weights"]
+	return ok
 }
 
 // easyDays are a preset's easy days as update_deck sets them: all ones

@@ -1,7 +1,6 @@
 package library
 
 import (
-	"bytes"
 	"context"
 	"math"
 	"slices"
@@ -170,7 +169,7 @@ func (s *DeckService) UpdateDeck(ctx context.Context, args contracts.UpdateDeckA
 // that changed its preset's weights.
 func WeightsChanged(changes []contracts.ChangePreview) bool {
 	for _, c := range changes {
-		if c.Kind == contracts.ChangeDeckUpdate && bytes.Contains(c.Before, []byte(`"weights"`)) {
+		if c.Kind == contracts.ChangeDeckUpdate && SetsWeights(c.Before) {
 			return true
 		}
 	}
@@ -215,7 +214,11 @@ func (s *DeckService) UpdateDeckIn(ctx context.Context, tx ports.Stores, uid str
 		if err := applyPreset(&d.Settings, args); err != nil {
 			return err
 		}
-		if err := storePreset(ctx, tx, s.Deps, uid, args, &d); err != nil {
+		if err := storePreset(ctx, tx, s.Deps, uid, args, &d, now); err != nil {
+			return err
+		}
+		left, err := leftPreset(ctx, tx, uid, was, d.Settings.PresetID)
+		if err != nil {
 			return err
 		}
 		d.UpdatedAt = now
@@ -231,12 +234,14 @@ func (s *DeckService) UpdateDeckIn(ctx context.Context, tx ports.Stores, uid str
 				return kernel.Fail(err)
 			}
 		}
-		if err := dropUnusedPreset(ctx, tx, uid, was, d.Settings.PresetID); err != nil {
+		dropped, err := dropUnusedPreset(ctx, tx, uid, left, d.Settings.PresetID)
+		if err != nil {
 			return err
 		}
 		out = d
 		out.Settings = out.Settings.WithDefaults()
 		if prev, after := deckChange(old, out, args); len(prev) > 0 {
+			deckUndoFacts(prev, left, dropped, now)
 			ch.Add(contracts.ChangeDeckUpdate, d.ID, now.UnixMilli(), prev, after)
 		}
 		return nil

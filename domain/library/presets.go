@@ -2,6 +2,7 @@ package library
 
 import (
 	"context"
+	"time"
 
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/domain/internal/kernel"
@@ -37,7 +38,11 @@ func PresetDefaults(p contracts.PresetSettings) contracts.PresetSettings {
 // NewPreset stores a preset holding the preset fields of set, named name,
 // and points set at it.
 func NewPreset(ctx context.Context, tx ports.Stores, d *kernel.Deps, uid, name string, set *contracts.DeckSettings) error {
-	now := d.Now()
+	return newPresetAt(ctx, tx, d, uid, name, set, d.Now())
+}
+
+// newPresetAt is NewPreset made at now.
+func newPresetAt(ctx context.Context, tx ports.Stores, d *kernel.Deps, uid, name string, set *contracts.DeckSettings, now time.Time) error {
 	p := contracts.Preset{ID: d.IDs.NewID(), Name: name, Settings: set.PresetOf(), CreatedAt: now, UpdatedAt: now}
 	if err := tx.Presets().CreatePreset(ctx, uid, p); err != nil {
 		return kernel.Fail(err)
@@ -91,10 +96,11 @@ func choosePreset(ctx context.Context, tx ports.Stores, uid, presetID string, se
 
 // storePreset keeps the preset fields after an update: in the preset the
 // deck uses (for every deck sharing it) when the call changed them, or in
-// a new preset when the deck has none.
-func storePreset(ctx context.Context, tx ports.Stores, d *kernel.Deps, uid string, args contracts.UpdateDeckArgs, deck *contracts.Deck) error {
+// a new preset when the deck has none; either at now, the deck's update
+// time, so a deck.update record's preset version is the preset's.
+func storePreset(ctx context.Context, tx ports.Stores, d *kernel.Deps, uid string, args contracts.UpdateDeckArgs, deck *contracts.Deck, now time.Time) error {
 	if deck.Settings.PresetID == "" {
-		return NewPreset(ctx, tx, d, uid, deck.Name, &deck.Settings)
+		return newPresetAt(ctx, tx, d, uid, deck.Name, &deck.Settings, now)
 	}
 	if !changesPreset(args) {
 		return nil
@@ -103,16 +109,34 @@ func storePreset(ctx context.Context, tx ports.Stores, d *kernel.Deps, uid strin
 	if err != nil {
 		return kernel.Fail(err)
 	}
-	p.Settings, p.UpdatedAt = deck.Settings.PresetOf(), d.Now()
+	p.Settings, p.UpdatedAt = deck.Settings.PresetOf(), now
 	return kernel.Fail(tx.Presets().UpdatePreset(ctx, uid, p))
 }
 
 // dropUnusedPreset deletes a preset the deck no longer uses when no other
-// deck does.
-func dropUnusedPreset(ctx context.Context, tx ports.Stores, uid, was, now string) error {
-	if was == "" || was == now {
-		return nil
+// deck does, and returns it when it did (nil otherwise): the deck.update
+// record keeps it, so undo_changes can bring the deck's settings back.
+func dropUnusedPreset(ctx context.Context, tx ports.Stores, uid string, was *contracts.Preset, now string) (*contracts.Preset, error) {
+	if was == nil || was.ID == now {
+		return nil, nil
 	}
-	_, err := tx.Presets().DeleteUnusedPreset(ctx, uid, was)
-	return kernel.Fail(err)
+	gone, err := tx.Presets().DeleteUnusedPreset(ctx, uid, was.ID)
+	if err != nil || !gone {
+		return nil, kernel.Fail(err)
+	}
+	return was, nil
+}
+
+// leftPreset reads the preset a deck moved off (from was to now), before
+// dropUnusedPreset may delete it; nil when the deck kept its preset. One
+// read, on a change of preset only.
+func leftPreset(ctx context.Context, tx ports.Stores, uid, was, now string) (*contracts.Preset, error) {
+	if was == "" || was == now {
+		return nil, nil
+	}
+	p, err := tx.Presets().GetPreset(ctx, uid, was)
+	if err != nil {
+		return nil, kernel.Fail(err)
+	}
+	return &p, nil
 }

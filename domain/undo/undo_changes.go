@@ -1,7 +1,6 @@
 package undo
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -185,7 +184,7 @@ func (s *UndoService) reweighted(ctx context.Context, tx ports.Stores, uid strin
 	switch {
 	case r.Kind == contracts.ChangePresetUpdate:
 		return r.ItemID
-	case r.Kind == contracts.ChangeDeckUpdate && bytes.Contains(r.Prev, []byte(`"weights"`)):
+	case r.Kind == contracts.ChangeDeckUpdate && library.SetsWeights(r.Prev):
 		if d, err := tx.Decks().DeckWithoutCounts(ctx, uid, r.ItemID); err == nil {
 			return d.Settings.PresetID
 		}
@@ -360,18 +359,25 @@ func (s *UndoService) undoDeckUpdate(ctx context.Context, tx ports.Stores, uid s
 	if changedSince(chain, r.ItemID, cur, r.Version) {
 		return fmt.Sprintf("deck %s was changed after this change; read it (list_decks) and update it yourself if needed", r.ItemID), nil
 	}
-	var args contracts.UpdateDeckArgs
-	if err := json.Unmarshal(r.Prev, &args); err != nil {
+	var prev library.DeckPrev
+	if err := json.Unmarshal(r.Prev, &prev); err != nil {
 		return "", kernel.Fail(err)
 	}
-	args.DeckID = r.ItemID
-	if _, err := s.Decks.UpdateDeckIn(ctx, tx, uid, args, ch); err != nil {
-		if contracts.IsKind(err, contracts.KindInvalid) || contracts.IsKind(err, contracts.KindConflict) {
-			return fmt.Sprintf("deck %s cannot be put back: %s", r.ItemID, contracts.MessageOf(err)), nil
-		}
-		return "", err
+	made, reason, err := s.presetBack(ctx, tx, uid, d, prev, chain)
+	if reason != "" || err != nil {
+		return reason, err
 	}
-	chain[r.ItemID] = versionAlias{now: s.Now().UnixMilli()}
+	args := prev.UpdateDeckArgs
+	args.DeckID = r.ItemID
+	out, err := s.Decks.UpdateDeckIn(ctx, tx, uid, args, ch)
+	if err != nil {
+		return s.deckNotBack(ctx, tx, uid, r.ItemID, made, err)
+	}
+	// Versions as stored: the clock reads later differ.
+	chain[r.ItemID] = versionAlias{now: out.UpdatedAt.UnixMilli()}
+	if prev.PresetVersion != 0 {
+		chain[out.Settings.PresetID] = versionAlias{now: out.UpdatedAt.UnixMilli()}
+	}
 	return "", nil
 }
 
@@ -454,13 +460,14 @@ func (s *UndoService) undoSettings(ctx context.Context, tx ports.Stores, uid str
 	if err := json.Unmarshal(r.Prev, &args); err != nil {
 		return "", kernel.Fail(err)
 	}
-	if _, err := s.Settings.UpdateSettingsIn(ctx, tx, uid, args, ch); err != nil {
+	out, err := s.Settings.UpdateSettingsIn(ctx, tx, uid, args, ch)
+	if err != nil {
 		if contracts.IsKind(err, contracts.KindInvalid) {
 			return "the account's settings cannot be put back: " + contracts.MessageOf(err), nil
 		}
 		return "", err
 	}
-	chain[r.ItemID] = versionAlias{now: s.Now().UnixMilli()}
+	chain[r.ItemID] = versionAlias{now: out.UpdatedAt.UnixMilli()} // as stored
 	return "", nil
 }
 

@@ -25,13 +25,24 @@ import (
 // The service tests run the domain end to end on the real SQLite store
 // with a clock the test controls.
 
-// clock is a settable ports.Clock.
+// clock is a settable ports.Clock; with a tick it moves on by the tick at
+// every read, as a real clock does between reads.
 type clock struct {
-	mu sync.Mutex
-	t  time.Time
+	mu   sync.Mutex
+	t    time.Time
+	tick time.Duration
 }
 
-func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t := c.t
+	c.t = c.t.Add(c.tick)
+	return t
+}
+
+// Tick makes every later read move the clock on by d (0: it stands).
+func (c *clock) Tick(d time.Duration) { c.mu.Lock(); c.tick = d; c.mu.Unlock() }
 
 func (c *clock) Set(t time.Time) { c.mu.Lock(); c.t = t; c.mu.Unlock() }
 
