@@ -72,6 +72,12 @@ type ChangeFilter struct {
 	Since        time.Time
 	Until        time.Time // Since <= at < Until where set
 	Pending      bool      // only records not undone yet
+	// ExceptUndos leaves out the records undo operations wrote: an
+	// operation that took back records (their UndoneBy) or reviews (its
+	// review.undo records). An undo by credential and time takes back what
+	// the agent did, not an earlier undo's own work, so a retried call
+	// does not redo what the first one undid.
+	ExceptUndos bool
 }
 
 // MaxPreviewChanges is how many changes a dry run shows (before → after).

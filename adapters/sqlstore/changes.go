@@ -137,6 +137,11 @@ func (s changeStore) ListChanges(ctx context.Context, userID string, f contracts
 	if f.Pending {
 		q += ` AND undone_by = ''`
 	}
+	if f.ExceptUndos {
+		u, undo := a.add(userID), a.add(string(contracts.ChangeReviewUndo))
+		q += ` AND kind <> ` + undo + ` AND operation_id NOT IN (SELECT undone_by FROM change_records WHERE user_id = ` + u +
+			` AND undone_by <> '' UNION SELECT operation_id FROM change_records WHERE user_id = ` + u + ` AND kind = ` + undo + `)`
+	}
 	q += newestFirst(&a, f.CredentialID, f.Since, f.Until, beforeID, limit)
 	rows, err := s.q.QueryContext(ctx, q, a...)
 	if err != nil {

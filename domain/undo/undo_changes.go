@@ -218,6 +218,7 @@ func (s *UndoService) filter(ctx context.Context, p contracts.Principal, args co
 			}
 		}
 		f.CredentialID = args.CredentialID
+		f.ExceptUndos = true // what the agent did, not an earlier undo's work
 		if f.CredentialID == "" {
 			f.CredentialID = p.CredentialID
 		}
