@@ -98,12 +98,58 @@ func (s *UndoService) UndoChanges(ctx context.Context, args contracts.UndoChange
 	if !args.DryRun {
 		res.OperationID = op
 	}
+	reweighted, err := s.undoAll(ctx, p, all, op, args.DryRun, &res)
+	if err != nil {
+		return contracts.UndoChangesResult{}, err
+	}
+	for _, it := range res.Items {
+		if it.Status == contracts.UndoUndone {
+			res.Undone++
+		} else {
+			res.Skipped++
+		}
+	}
+	if res.Undone == 0 {
+		res.OperationID = "" // nothing to redo
+	}
+	if !args.DryRun {
+		// Weights put back reach the preset's cards, as new weights do.
+		for _, presetID := range reweighted {
+			if _, err := s.Jobs.Submit(ctx, contracts.JobKindRecomputeMemory, library.RecomputeInput{PresetID: presetID}); err != nil {
+				return res, err
+			}
+		}
+	}
+	return res, nil
+}
+
+// undoAll undoes the entries, undoChunk to a transaction, and adds their
+// items to res; it returns the presets whose weights it put back. A dry
+// run goes through all the chunks in one transaction rolled back at the
+// end (at most contracts.MaxUndoItems entries), so a later chunk sees what
+// an earlier one undid, as in the real call.
+func (s *UndoService) undoAll(ctx context.Context, p contracts.Principal, all []entry, op string, dry bool, res *contracts.UndoChangesResult) ([]string, error) {
+	if !dry {
+		return s.undoChunks(ctx, p, all, op, res, func(fn func(tx ports.Stores) error) error { return s.Store.InTx(ctx, fn) })
+	}
+	return nil, kernel.InTxOrDry(ctx, s.Store, true, func(tx ports.Stores) error {
+		res.Items = res.Items[:0]
+		_, err := s.undoChunks(ctx, p, all, op, res, func(fn func(tx ports.Stores) error) error { return fn(tx) })
+		return err
+	})
+}
+
+// undoChunks undoes the entries newest first, undoChunk to a call of
+// inTx, and adds their items to res; it returns the presets whose weights
+// it put back.
+func (s *UndoService) undoChunks(ctx context.Context, p contracts.Principal, all []entry, op string, res *contracts.UndoChangesResult,
+	inTx func(fn func(tx ports.Stores) error) error) ([]string, error) {
 	chain := map[string]versionAlias{}
-	var reweighted []string // presets whose weights the undo put back
+	var reweighted []string
 	for start := 0; start < len(all); start += undoChunk {
 		chunk := all[start:min(start+undoChunk, len(all))]
 		var items []contracts.UndoItem
-		err := kernel.InTxOrDry(ctx, s.Store, args.DryRun, func(tx ports.Stores) error {
+		err := inTx(func(tx ports.Stores) error {
 			items = items[:0]
 			var ch kernel.Changes
 			var done []string
@@ -144,29 +190,11 @@ func (s *UndoService) UndoChanges(ctx context.Context, args contracts.UndoChange
 			return ch.Write(ctx, tx, s.Deps)
 		})
 		if err != nil {
-			return contracts.UndoChangesResult{}, err
+			return nil, err
 		}
 		res.Items = append(res.Items, items...)
 	}
-	for _, it := range res.Items {
-		if it.Status == contracts.UndoUndone {
-			res.Undone++
-		} else {
-			res.Skipped++
-		}
-	}
-	if res.Undone == 0 {
-		res.OperationID = "" // nothing to redo
-	}
-	if !args.DryRun {
-		// Weights put back reach the preset's cards, as new weights do.
-		for _, presetID := range reweighted {
-			if _, err := s.Jobs.Submit(ctx, contracts.JobKindRecomputeMemory, library.RecomputeInput{PresetID: presetID}); err != nil {
-				return res, err
-			}
-		}
-	}
-	return res, nil
+	return reweighted, nil
 }
 
 // outcome is an item's line in the result: undone, or skipped for reason.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -17,8 +18,9 @@ import (
 // reviews (each its own operation), later edits and undos, an undo of a
 // random pick of operations (agents' calls, earlier undos: a redo, by
 // operation ids or by everything since a time, with or without
-// study:write) reports in its dry run exactly the items and counts the
-// real undo then has on the same state, and the dry run changes nothing
+// study:write), past one transaction's 100 records (now and then a bulk
+// edit of 100 cards of another deck and one studied card), reports in
+// its dry run exactly the items and counts the real undo then has on the same state, and the dry run changes nothing
 // (cards, schedules, the review log).
 func TestDryRunMatchesRealCallUndo(t *testing.T) { eachStore(t, testDryRunMatchesRealCallUndo) }
 
@@ -40,10 +42,19 @@ func testDryRunMatchesRealCallUndo(t *testing.T, store string) {
 	for _, it := range e.add(ctx, d.ID, cards...).Items {
 		ids = append(ids, it.ID)
 	}
+	other := e.deck(ctx, "Bulk")
+	bulkCards := make([]contracts.NewCard, 100)
+	for i := range bulkCards {
+		bulkCards[i] = card(fmt.Sprintf("bulk %d", i), "bulk")
+	}
+	var bulk []string
+	for _, it := range e.add(ctx, other.ID, bulkCards...).Items {
+		bulk = append(bulk, it.ID)
+	}
 	uid := p.UserID
 	state := func() string {
 		t.Helper()
-		rows, err := e.store.Cards().GetCards(ctx, uid, ids)
+		rows, err := e.store.Cards().GetCards(ctx, uid, append(slices.Clone(ids), bulk...))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -57,6 +68,7 @@ func testDryRunMatchesRealCallUndo(t *testing.T, store string) {
 
 	rng := rand.New(rand.NewPCG(2626, uint64(len(store))))
 	var ops []string      // every operation so far, undos included
+	var undos []string    // the undos' operations: undoing one redoes
 	var marks []time.Time // times to undo everything since
 	var session string    // the study session reviews go to
 	var next *contracts.StudyCard
@@ -84,6 +96,13 @@ func testDryRunMatchesRealCallUndo(t *testing.T, store string) {
 				if rng.IntN(3) == 0 {
 					patches[i].Tags = ptr([]string{fmt.Sprintf("r%d", round)})
 				}
+			}
+			if rng.IntN(6) == 0 { // a bulk edit: an undo of it spans chunks
+				patches = patches[:1]
+				for i, id := range bulk {
+					patches = append(patches, contracts.CardPatch{ID: id, Back: ptr(fmt.Sprintf("bulk r%d-%d", round, i))})
+				}
+				patches[0], patches[100] = patches[100], patches[0] // the studied card last
 			}
 			if _, err := e.svc.Cards.UpdateCards(octx, contracts.UpdateCardsArgs{Updates: patches}); err != nil {
 				t.Fatalf("round %d: update_cards: %v", round, err)
@@ -122,10 +141,14 @@ func testDryRunMatchesRealCallUndo(t *testing.T, store string) {
 				for range 1 + rng.IntN(3) {
 					args.OperationIDs = append(args.OperationIDs, ops[rng.IntN(len(ops))])
 				}
+				if len(undos) > 0 && rng.IntN(3) == 0 { // a redo of the last undo
+					args.OperationIDs = []string{undos[len(undos)-1]}
+				}
 			} else {
 				continue
 			}
-			uctx, _ := newOp()
+			uctx, uop := newOp()
+			undos = append(undos, uop)
 			if rng.IntN(5) == 0 {
 				uctx = contracts.WithOperationID(noStudy, ops[len(ops)-1])
 			}
