@@ -46,7 +46,7 @@ func (s *CardService) UpdateCards(ctx context.Context, args contracts.UpdateCard
 		if err != nil {
 			return err
 		}
-		decks := map[string]bool{}
+		decks := map[string]string{}
 		var ch kernel.Changes
 		for i, p := range args.Updates {
 			out, err := s.applyPatch(ctx, tx, uid, p, cards, decks, now, &ch)
@@ -100,7 +100,7 @@ func loadCards(ctx context.Context, st ports.Stores, uid string, ids []string) (
 
 // applyPatch applies one patch and keeps cards current. The error is for a
 // failure of the whole batch; item failures are outcomes.
-func (s *CardService) applyPatch(ctx context.Context, tx ports.Stores, uid string, p contracts.CardPatch, cards map[string]ports.CardRow, decks map[string]bool, now time.Time, ch *kernel.Changes) (contracts.ItemOutcome, error) {
+func (s *CardService) applyPatch(ctx context.Context, tx ports.Stores, uid string, p contracts.CardPatch, cards map[string]ports.CardRow, decks map[string]string, now time.Time, ch *kernel.Changes) (contracts.ItemOutcome, error) {
 	invalid := func(format string, args ...any) (contracts.ItemOutcome, error) {
 		return contracts.ItemOutcome{Status: contracts.OutcomeInvalid, Reason: fmt.Sprintf(format, args...)}, nil
 	}
@@ -153,12 +153,13 @@ func (s *CardService) applyPatch(ctx context.Context, tx ports.Stores, uid strin
 		next.Flag = *p.Flag
 	}
 	if p.DeckID != nil && *p.DeckID != row.DeckID {
-		exists, err := deckExists(ctx, tx, uid, *p.DeckID, decks, now)
-		if err != nil {
+		switch target, err := targetDeck(ctx, tx, uid, *p.DeckID, decks); {
+		case err != nil:
 			return contracts.ItemOutcome{}, err
-		}
-		if !exists {
+		case target == deckMissing:
 			return contracts.ItemOutcome{Status: contracts.OutcomeNotFound, Reason: fmt.Sprintf("target deck %s not found", kernel.QuoteID(*p.DeckID))}, nil
+		case target == deckFiltered:
+			return invalid("deck %s is a filtered deck: cards cannot be moved into one, as in Anki (it gathers cards by its search, each keeping its home deck: filtered_deck)", *p.DeckID)
 		}
 		next.DeckID = *p.DeckID
 	}
@@ -201,7 +202,7 @@ func (s *CardService) ApplyPatch(ctx context.Context, tx ports.Stores, uid strin
 	if err != nil {
 		return contracts.ItemOutcome{}, err
 	}
-	return s.applyPatch(ctx, tx, uid, p, cards, map[string]bool{}, s.Now(), ch)
+	return s.applyPatch(ctx, tx, uid, p, cards, map[string]string{}, s.Now(), ch)
 }
 
 // cardDiff returns the fields an update changed, as a card patch names
@@ -228,6 +229,9 @@ func cardDiff(row, next ports.CardRow) (prev, after map[string]any) {
 	}
 	if row.DeckID != next.DeckID {
 		set("deckId", row.DeckID, next.DeckID)
+		if row.HomeDeckID != "" { // moved out of a filtered deck: an undo puts it back home
+			prev["deckId"] = row.HomeDeckID
+		}
 	}
 	return prev, after
 }
@@ -240,18 +244,34 @@ func nonNil(tags []string) []string {
 	return tags
 }
 
-func deckExists(ctx context.Context, tx ports.Stores, uid, deckID string, cache map[string]bool, now time.Time) (bool, error) {
-	if ok, seen := cache[deckID]; seen {
-		return ok, nil
+// What a deck is to update_cards as a target (targetDeck).
+const (
+	deckMissing  = "missing"  // not the user's, or in the trash
+	deckFiltered = "filtered" // a filtered deck: no card is moved into one
+)
+
+// targetDeck says what deckID is as a deck to move cards to: "" (one of
+// the user's decks), deckMissing or deckFiltered, cached per call.
+func targetDeck(ctx context.Context, tx ports.Stores, uid, deckID string, cache map[string]string) (string, error) {
+	if what, seen := cache[deckID]; seen {
+		return what, nil
 	}
 	_, err := LoadDeck(ctx, tx, uid, deckID)
 	switch {
 	case contracts.IsKind(err, contracts.KindNotFound):
-		cache[deckID] = false
+		cache[deckID] = deckMissing
 	case err != nil:
-		return false, err
+		return "", err
 	default:
-		cache[deckID] = true
+		_, err := tx.Filtered().Filtered(ctx, uid, deckID)
+		switch {
+		case err == nil:
+			cache[deckID] = deckFiltered
+		case contracts.IsKind(err, contracts.KindNotFound):
+			cache[deckID] = ""
+		default:
+			return "", kernel.Fail(err)
+		}
 	}
 	return cache[deckID], nil
 }

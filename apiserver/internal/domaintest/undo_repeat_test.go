@@ -3,6 +3,7 @@ package domain_test
 import (
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -109,5 +110,62 @@ func testUndoDryRunPastOneChunk(t *testing.T, store string) {
 	}
 	if dry.Undone != real.Undone || dry.Skipped != real.Skipped || !reflect.DeepEqual(dry.Items, real.Items) {
 		t.Errorf("dry run %d undone, %d skipped; real call %d, %d", dry.Undone, dry.Skipped, real.Undone, real.Skipped)
+	}
+}
+
+// TestUndoMoveOutOfFiltered: update_cards refuses a filtered deck as the
+// deck to move a card to (Anki moves no card into one), and undoing a
+// move of a card a filtered deck held puts it back at its home, never in
+// the filtered deck without a home (which emptying or deleting the
+// filtered deck would then trash).
+func TestUndoMoveOutOfFiltered(t *testing.T) { eachStore(t, testUndoMoveOutOfFiltered) }
+
+func testUndoMoveOutOfFiltered(t *testing.T, store string) {
+	e := newEnv(t, store)
+	ctx := e.user("ada@example.com")
+	p, _ := contracts.PrincipalFrom(ctx)
+	home, other := e.deck(ctx, "Home"), e.deck(ctx, "Other")
+	id := e.add(ctx, home.ID, card("Haus", "house")).Items[0].ID
+	f, err := e.svc.Filtered.FilteredDeck(ctx, contracts.FilteredDeckArgs{Action: contracts.FilteredCreate, Name: "F", Search: ptr("deck:Home")})
+	if err != nil || f.Gathered != 1 {
+		t.Fatalf("filtered deck: %+v, %v", f, err)
+	}
+	where := func() (deck, homeDeck string) {
+		t.Helper()
+		rows, err := e.store.Cards().GetCards(ctx, p.UserID, []string{id})
+		if err != nil || len(rows) != 1 {
+			t.Fatalf("card: %v %v", rows, err)
+		}
+		return rows[0].DeckID, rows[0].HomeDeckID
+	}
+	if d, h := where(); d != f.DeckID || h != home.ID {
+		t.Fatalf("gathered card: deck %s home %s", d, h)
+	}
+	// Moving a card into a filtered deck is refused.
+	plain := e.add(ctx, other.ID, card("Baum", "tree")).Items[0].ID
+	res, err := e.svc.Cards.UpdateCards(ctx, contracts.UpdateCardsArgs{Updates: []contracts.CardPatch{{ID: plain, DeckID: ptr(f.DeckID)}}})
+	if err != nil || res.Items[0].Status != contracts.OutcomeInvalid || !strings.Contains(res.Items[0].Reason, "filtered deck") {
+		t.Fatalf("move into the filtered deck: %+v, %v", res, err)
+	}
+	// Moving the gathered card to another deck, then undoing the move.
+	if _, err := e.svc.Cards.UpdateCards(contracts.WithOperationID(ctx, "op-move"),
+		contracts.UpdateCardsArgs{Updates: []contracts.CardPatch{{ID: id, DeckID: ptr(other.ID)}}}); err != nil {
+		t.Fatal(err)
+	}
+	if d, h := where(); d != other.ID || h != "" {
+		t.Fatalf("moved card: deck %s home %q", d, h)
+	}
+	u, err := e.svc.Undo.UndoChanges(ctx, contracts.UndoChangesArgs{OperationIDs: []string{"op-move"}})
+	if err != nil || u.Undone != 1 {
+		t.Fatalf("undo of the move: %+v, %v", u, err)
+	}
+	if d, h := where(); d != home.ID || h != "" {
+		t.Fatalf("after the undo of the move: deck %s home %q, want %s at home", d, h, home.ID)
+	}
+	if _, err := e.svc.Filtered.FilteredDeck(ctx, contracts.FilteredDeckArgs{Action: contracts.FilteredEmpty, DeckID: f.DeckID}); err != nil {
+		t.Fatal(err)
+	}
+	if d, _ := where(); d != home.ID {
+		t.Fatalf("after emptying the filtered deck: deck %s, want %s", d, home.ID)
 	}
 }
