@@ -15,6 +15,7 @@ const (
 	AuditImportDone    = "import_done"    // an import_package job ended (its report, or why it failed)
 	AuditAnswerCall    = "answer_call"    // the person approved or declined an agent's call waiting for their yes
 	AuditTrust         = "trust"          // an API key or connected app marked trusted (no confirmation) or not
+	AuditOptimized     = "optimized"      // an optimize_parameters job applied fitted weights to a preset
 )
 
 // AuditEventInfo describes an audit event that is not a tool call.
@@ -41,6 +42,7 @@ func AuditEvents() []AuditEventInfo {
 		{AuditImportDone, "package.import_done", "Import finished", false},
 		{AuditAnswerCall, "agent.answer", "Agent call answered", true},
 		{AuditTrust, "credential.trust", "Key or app trust changed", true},
+		{AuditOptimized, "preset.optimized", "Weights optimised", false},
 	}
 }
 

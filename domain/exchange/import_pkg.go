@@ -234,7 +234,8 @@ func (s *ImportService) dropMedia(ctx context.Context, row ports.MediaRow) {
 	})
 }
 
-// auditDone records the end of an import: the counts, or the error kind.
+// auditDone records the end of an import: the counts, or the error kind,
+// under the job's id as its operation id, which its change records share.
 func (s *ImportService) auditDone(ctx context.Context, p contracts.Principal, jobID string, in importInput, rep contracts.ImportReport, err error) {
 	info, _ := contracts.AuditEventByName(contracts.AuditImportDone)
 	summary, _ := json.Marshal(struct {
@@ -245,6 +246,7 @@ func (s *ImportService) auditDone(ctx context.Context, p contracts.Principal, jo
 		ID: s.IDs.NewID(), UserID: p.UserID, CredentialKind: p.CredentialKind, CredentialID: p.CredentialID,
 		Tool: contracts.AuditImportDone, Action: info.Action, InputSummary: kernel.BoundSummary(summary, contracts.MaxAuditSummaryBytes),
 		AffectedIDs: []string{jobID}, Outcome: contracts.AuditOK, At: s.Now(),
+		OperationID: jobID, // the job's change records' (the audit page's Undo)
 	}
 	if err != nil {
 		e.Outcome, e.ErrorKind = contracts.AuditError, contracts.KindOf(err)

@@ -119,7 +119,7 @@ func (o optimizeJob) run(ctx context.Context, run *kernel.JobRun) (any, error) {
 // apply sets the preset's weights to fitted, unless they are no longer
 // was (changed meanwhile), and records the previous weights (a
 // preset.update change record under the job's id: undo_changes puts them
-// back); it reports whether it did.
+// back) and an audit row under the same id; it reports whether it did.
 func (o optimizeJob) apply(ctx context.Context, uid, presetID string, was, fitted []float64) (bool, error) {
 	applied := false
 	err := o.Store.InTx(ctx, func(tx ports.Stores) error {
@@ -142,7 +142,17 @@ func (o optimizeJob) apply(ctx context.Context, uid, presetID string, was, fitte
 			return err
 		}
 		applied = true
-		return ch.Write(ctx, tx, o.Deps)
+		if err := ch.Write(ctx, tx, o.Deps); err != nil {
+			return err
+		}
+		// The audit row of the change, under the job's id as the change
+		// record is (the audit page's Undo puts the weights back).
+		actor, err := kernel.Actor(ctx)
+		if err != nil {
+			return err
+		}
+		return kernel.RecordOperation(ctx, tx, o.IDs, now, actor, contracts.AuditOptimized,
+			map[string]any{"presetId": presetID, "weights": fitted}, presetID)
 	})
 	return applied && err == nil, err
 }

@@ -351,7 +351,8 @@ func testImportPackageJob(t *testing.T, store string) {
 	}
 	uid := mustUser(t, ctx)
 	events, err := e.store.Audit().ListAudit(ctx, uid, contracts.AuditFilter{Tool: contracts.AuditImportDone}, "", 10)
-	if err != nil || len(events) != 1 || events[0].Outcome != contracts.AuditOK || !slices.Contains(events[0].AffectedIDs, job.ID) {
+	if err != nil || len(events) != 1 || events[0].Outcome != contracts.AuditOK || !slices.Contains(events[0].AffectedIDs, job.ID) ||
+		events[0].OperationID != job.ID { // the job's records' operation id: the audit page's Undo
 		t.Errorf("audit of the import's end: %+v %v", events, err)
 	}
 

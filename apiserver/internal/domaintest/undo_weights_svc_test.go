@@ -45,6 +45,15 @@ func testUndoOptimisedWeights(t *testing.T, store string) {
 	if w, at := weights(); !slices.Equal(w, rep.Weights) || at == nil {
 		t.Fatalf("after the job: %v at %v", w, at)
 	}
+	// The job's audit row carries its id as operation id, which its
+	// record shares: the audit page offers Undo on it.
+	events, err := e.store.Audit().ListAudit(ctx, mustUser(t, ctx), contracts.AuditFilter{Tool: contracts.AuditOptimized}, "", 10)
+	if err != nil || len(events) != 1 || events[0].OperationID != job.ID || !slices.Contains(events[0].AffectedIDs, rep.PresetID) {
+		t.Fatalf("the optimiser's audit rows: %+v %v", events, err)
+	}
+	if st, err := e.svc.Undo.OperationStates(ctx, []string{job.ID}); err != nil || st[job.ID].Records != 1 || st[job.ID].Undone != 0 {
+		t.Fatalf("the job's operation state: %+v %v", st, err)
+	}
 
 	e.clock.Advance(time.Minute)
 	undo, err := e.svc.Undo.UndoChanges(ctx, contracts.UndoChangesArgs{OperationIDs: []string{job.ID}})

@@ -20,6 +20,20 @@ import (
 // and are not recorded in the account's trail.
 func RecordEvent(ctx context.Context, st ports.Stores, ids ports.IDSource, at time.Time, p contracts.Principal,
 	name string, input any, affected ...string) error {
+	return recordEvent(ctx, st, ids, at, p, "", name, input, affected)
+}
+
+// RecordOperation is RecordEvent for an event that is an operation of its
+// own (a job's end): its row carries the operation id in ctx, which the
+// operation's change records share, so the audit page offers its Undo.
+func RecordOperation(ctx context.Context, st ports.Stores, ids ports.IDSource, at time.Time, p contracts.Principal,
+	name string, input any, affected ...string) error {
+	op, _ := contracts.OperationIDFrom(ctx)
+	return recordEvent(ctx, st, ids, at, p, op, name, input, affected)
+}
+
+func recordEvent(ctx context.Context, st ports.Stores, ids ports.IDSource, at time.Time, p contracts.Principal,
+	op, name string, input any, affected []string) error {
 	if p.CredentialKind == contracts.CredentialLocal {
 		return nil
 	}
@@ -37,7 +51,7 @@ func RecordEvent(ctx context.Context, st ports.Stores, ids ports.IDSource, at ti
 	e := contracts.AuditEvent{
 		ID: ids.NewID(), UserID: p.UserID, CredentialKind: p.CredentialKind, CredentialID: p.CredentialID,
 		Tool: name, Action: info.Action, InputSummary: BoundSummary(raw, contracts.MaxAuditSummaryBytes),
-		AffectedIDs: affected, Outcome: contracts.AuditOK, At: at,
+		AffectedIDs: affected, Outcome: contracts.AuditOK, At: at, OperationID: op,
 	}
 	return Fail(st.Audit().AppendAudit(ctx, e))
 }
