@@ -43,11 +43,16 @@ func TestUndoChangesThroughMCP(t *testing.T) {
 		}
 
 		var applied contracts.BulkResult
-		call(t, cs, contracts.ToolUpdateCards, map[string]any{"updates": updates}, &applied)
+		res := call(t, cs, contracts.ToolUpdateCards, map[string]any{"updates": updates}, &applied)
 		if applied.Counts["updated"] != 300 || applied.DryRun || len(applied.Changes) != 0 {
 			t.Fatalf("update_cards: %+v", applied.Counts)
 		}
-		op := lastOperation(t, e, contracts.ToolUpdateCards)
+		// The model reads the operation id from the result: the audit
+		// row's and the change records'.
+		op := resultOperation(t, res)
+		if audited := lastOperation(t, e, contracts.ToolUpdateCards); audited != op {
+			t.Fatalf("the result's operationId %s, the audit row's %s", op, audited)
+		}
 		// The person (another call) edits one card after the agent.
 		call(t, cs, contracts.ToolUpdateCards, map[string]any{"updates": []map[string]any{{"id": ids[7], "back": "edited later"}}}, nil)
 
@@ -129,8 +134,7 @@ func TestBrowserUndoFromAuditPage(t *testing.T) {
 		for i, id := range ids {
 			updates[i] = map[string]any{"id": id, "back": fmt.Sprintf("agent's back %d", i), "suspended": true}
 		}
-		call(t, cs, contracts.ToolUpdateCards, map[string]any{"updates": updates}, nil)
-		op := lastOperation(t, e, contracts.ToolUpdateCards)
+		op := resultOperation(t, call(t, cs, contracts.ToolUpdateCards, map[string]any{"updates": updates}, nil))
 
 		b := auditBrowser(t, e)
 		undoButton := b.undoButton(op, "the update_cards row")
@@ -204,7 +208,7 @@ func TestUndoDeletions(t *testing.T) {
 			t.Fatalf("after a dry run the deck has %d cards, want 60", n)
 		}
 		var deleted contracts.BulkResult
-		call(t, cs, contracts.ToolDeleteCards, map[string]any{"cardIds": victims}, &deleted)
+		deletedOp := resultOperation(t, call(t, cs, contracts.ToolDeleteCards, map[string]any{"cardIds": victims}, &deleted))
 		if !equalCounts(deleted.Counts, preview.Counts) {
 			t.Fatalf("delete_cards counts %v, the dry run said %v", deleted.Counts, preview.Counts)
 		}
@@ -212,7 +216,7 @@ func TestUndoDeletions(t *testing.T) {
 			t.Fatalf("after deleting 50 the deck has %d cards", n)
 		}
 		var undo contracts.UndoChangesResult
-		call(t, cs, contracts.ToolUndoChanges, map[string]any{"operationIds": []string{lastOperation(t, e, contracts.ToolDeleteCards)}}, &undo)
+		call(t, cs, contracts.ToolUndoChanges, map[string]any{"operationIds": []string{deletedOp}}, &undo)
 		if undo.Undone != 50 || undo.Skipped != 0 {
 			t.Fatalf("undo of delete_cards: %+v", undo)
 		}
@@ -240,7 +244,7 @@ func TestUndoDeletions(t *testing.T) {
 			t.Fatalf("a delete_deck dry run left %d audit rows", n)
 		}
 		var gone contracts.DeleteResult
-		call(t, cs, contracts.ToolDeleteDeck, map[string]any{"deckId": deck.ID}, &gone)
+		goneOp := resultOperation(t, call(t, cs, contracts.ToolDeleteDeck, map[string]any{"deckId": deck.ID}, &gone))
 		if dryDeck.DryRun = false; gone != dryDeck {
 			t.Fatalf("delete_deck %+v, its dry run said %+v", gone, dryDeck)
 		}
@@ -248,7 +252,7 @@ func TestUndoDeletions(t *testing.T) {
 			t.Fatalf("delete_deck left %d audit rows, want 1", n)
 		}
 		var back contracts.UndoChangesResult
-		call(t, cs, contracts.ToolUndoChanges, map[string]any{"operationIds": []string{lastOperation(t, e, contracts.ToolDeleteDeck)}}, &back)
+		call(t, cs, contracts.ToolUndoChanges, map[string]any{"operationIds": []string{goneOp}}, &back)
 		if back.Undone != 1 {
 			t.Fatalf("undo of delete_deck: %+v", back)
 		}
@@ -371,9 +375,8 @@ func TestUndoDeckUpdate(t *testing.T) {
 		}
 		before := read()
 		e.clock.Advance(time.Minute)
-		call(t, cs, contracts.ToolUpdateDeck, map[string]any{"deckId": deck.ID, "name": "Español", "description": "verbs first",
-			"newCardsPerDay": before.Settings.NewCardsPerDay + 3}, nil)
-		op := lastOperation(t, e, contracts.ToolUpdateDeck)
+		op := resultOperation(t, call(t, cs, contracts.ToolUpdateDeck, map[string]any{"deckId": deck.ID, "name": "Español", "description": "verbs first",
+			"newCardsPerDay": before.Settings.NewCardsPerDay + 3}, nil))
 		changed := read()
 		if changed.Name != "Español" || changed.Settings.NewCardsPerDay != before.Settings.NewCardsPerDay+3 {
 			t.Fatalf("the update left %+v", changed)
@@ -429,8 +432,7 @@ func TestUndoSettingsUpdate(t *testing.T) {
 		}
 		before := read()
 		e.clock.Advance(time.Minute)
-		call(t, cs, contracts.ToolUpdateSettings, map[string]any{"timezone": "Asia/Tokyo", "reviewsPerDay": 150}, nil)
-		op := lastOperation(t, e, contracts.ToolUpdateSettings)
+		op := resultOperation(t, call(t, cs, contracts.ToolUpdateSettings, map[string]any{"timezone": "Asia/Tokyo", "reviewsPerDay": 150}, nil))
 		if got := read(); got.Timezone != "Asia/Tokyo" || got.ReviewsPerDay != 150 {
 			t.Fatalf("the update left %+v", got)
 		}
@@ -497,11 +499,10 @@ func TestUndoNoteUpdate(t *testing.T) {
 		if got := read(); !dry.DryRun || len(dry.Changes) == 0 || got.Fields["Text"] != before.Fields["Text"] || len(got.Cards) != 1 {
 			t.Fatalf("the dry run reported %+v and left the note %+v", dry, got)
 		}
-		call(t, cs, contracts.ToolUpdateNotes, patch, &real)
+		op := resultOperation(t, call(t, cs, contracts.ToolUpdateNotes, patch, &real))
 		if fmt.Sprint(dry.Counts) != fmt.Sprint(real.Counts) || dry.Items[0].Status != real.Items[0].Status || dry.Items[1].Status != real.Items[1].Status {
 			t.Errorf("the dry run said %v %+v, the real call %v %+v", dry.Counts, dry.Items, real.Counts, real.Items)
 		}
-		op := lastOperation(t, e, contracts.ToolUpdateNotes)
 		changed := read()
 		if len(changed.Cards) != 2 || strings.Join(changed.Tags, ",") != "Asia,capitals" {
 			t.Fatalf("the update left %+v", changed)

@@ -90,6 +90,27 @@ func lastOperation(t *testing.T, e *env, tool string) string {
 	return ""
 }
 
+// resultOperation returns the operation id a mutating call's result
+// carries (structuredContent's operationId, repeated in its text), what a
+// model passes to undo_changes.
+func resultOperation(t *testing.T, res *mcp.CallToolResult) string {
+	t.Helper()
+	b, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r struct {
+		OperationID string `json:"operationId"`
+	}
+	if err := json.Unmarshal(b, &r); err != nil || r.OperationID == "" {
+		t.Fatalf("the result carries no operationId: %s", b)
+	}
+	if !strings.Contains(resultText(res), `"operationId":"`+r.OperationID+`"`) {
+		t.Fatalf("the text content does not carry operationId %s: %s", r.OperationID, resultText(res))
+	}
+	return r.OperationID
+}
+
 // auditRows counts the audit rows of tool.
 func auditRows(t *testing.T, e *env, tool string) int {
 	t.Helper()

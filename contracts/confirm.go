@@ -16,7 +16,7 @@ type ConfirmRule string
 const (
 	ConfirmDeckCards       ConfirmRule = "deckCards"       // delete_deck: the cards the deck holds
 	ConfirmDeleteCards     ConfirmRule = "deleteCards"     // delete_cards: the cards it deletes
-	ConfirmUpdateCards     ConfirmRule = "updateCards"     // update_cards: the cards it updates
+	ConfirmUpdateCards     ConfirmRule = "updateCards"     // update_cards: the cards it updates; update_notes: the notes
 	ConfirmRescheduleCards ConfirmRule = "rescheduleCards" // reschedule_cards: the cards it reschedules
 	ConfirmReplaceNotes    ConfirmRule = "replaceNotes"    // import_package: the notes the account has that it changes
 )
@@ -47,7 +47,7 @@ func (t *ConfirmThresholds) UnmarshalJSON(b []byte) error {
 
 // DefaultConfirmThresholds are the thresholds of an account that never
 // chose: deleting a non-empty deck, deleting or rescheduling more than 50
-// cards, updating more than 200, a package import that would change any
+// cards, updating more than 200 cards or notes, a package import that would change any
 // note the account has.
 var DefaultConfirmThresholds = ConfirmThresholds{DeckCards: 1, DeleteCards: 51, UpdateCards: 201, RescheduleCards: 51, ReplaceNotes: 1}
 
@@ -156,6 +156,8 @@ func (p ConfirmPreview) Summary(tool string) string {
 		return "move " + n + " cards to the trash"
 	case ToolUpdateCards:
 		return "change " + n + " cards"
+	case ToolUpdateNotes:
+		return "change " + n + " notes and their cards"
 	case ToolRescheduleCards:
 		return "reschedule " + n + " cards"
 	case ToolImportPackage:

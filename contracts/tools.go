@@ -112,6 +112,12 @@ type ToolDef struct {
 	// person's yes (issue 26 §3), decided from the call's dry run: the
 	// tool takes dryRun and ConfirmArg.
 	Confirm ConfirmRule
+	// ResultOperationID marks a mutating tool whose result object has no
+	// operationId of its own: a call that commits carries its operation
+	// id (what undo_changes takes) in structuredContent as "operationId",
+	// which ResultSchema declares (filled in init; the listed wire form,
+	// computed before, does not, so tools/list stays as it was).
+	ResultOperationID bool
 }
 
 // AppOnly is the _meta of a tool only an MCP Apps widget calls (MCP Apps
@@ -412,10 +418,13 @@ var catalog = []ToolDef{
 				"fields": noteFieldsArg,
 				"tags":   with(array(with(str(""), "minLength", 1, "maxLength", MaxTagLen), "Replaces all tags."), "maxItems", MaxTagsPerCard),
 			}, "id"), "One change per note."), "minItems", 1, "maxItems", MaxNoteBulk),
-			"dryRun": dryRunArg,
+			"dryRun":   dryRunArg,
+			ConfirmArg: confirmArg,
 		}, "updates")),
 		ResultSchema: raw(bulkOut([]string{"existingId", "cardIds"}, "dryRun", "changes")),
 		Annotations:  idempotent, Scopes: []Scope{ScopeDecksWrite}, Mutates: true, AuditAction: "notes.update",
+		// Each note rewrites its cards: the update threshold, as update_cards.
+		Confirm: ConfirmUpdateCards,
 	},
 	{
 		Name: ToolGetNote, Title: "Get note",
@@ -639,7 +648,7 @@ var catalog = []ToolDef{
 	{
 		Name: ToolUndoChanges, Title: "Undo changes",
 		Sets:        []string{ToolsetNotes, ToolsetExchange, ToolsetAdmin},
-		Description: "Undo changes of the last 30 days, newest first: by operationIds, or what a credential (default: yours) did since a time. Reviews too (study:write). Items changed since are skipped with the reason. 1000 a call; nextCursor continues. Undoable by its operationId.",
+		Description: "Undo changes of the last 30 days, newest first: by operationIds (from write results, audit trail), or what a credential (default: yours) did since a time. Reviews too (study:write). Items changed since are skipped with the reason. 1000 a call; nextCursor continues. Undoable by its operationId.",
 		InputSchema: raw(object(schema{
 			"operationIds": with(array(id(""), "Operations to undo."), "minItems", 1, "maxItems", 100),
 			"credentialId": with(str("Whose changes, with since (default: this credential)."), "maxLength", 200),
@@ -700,7 +709,25 @@ func init() {
 		if catalog[i].ListOutput {
 			catalog[i].OutputSchema = wire(catalog[i].ResultSchema)
 		}
+		if catalog[i].Mutates {
+			catalog[i].ResultSchema, catalog[i].ResultOperationID = withOperationID(catalog[i].ResultSchema)
+		}
 	}
+}
+
+// withOperationID adds an optional operationId to a result object schema
+// that has none; it reports whether it did.
+func withOperationID(full json.RawMessage) (json.RawMessage, bool) {
+	var s schema
+	if json.Unmarshal(full, &s) != nil || s["type"] != "object" {
+		return full, false
+	}
+	props, ok := s["properties"].(map[string]any)
+	if _, has := props["operationId"]; !ok || has {
+		return full, false
+	}
+	props["operationId"] = str("The call's operation id: undo_changes' operationIds undo it.")
+	return raw(s), true
 }
 
 // Catalog returns the tool definitions in catalog order. The slice is a

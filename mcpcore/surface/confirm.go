@@ -94,8 +94,16 @@ func (s *Tools) confirmGate(ctx context.Context, def contracts.ToolDef, req *mcp
 		return nil, nil, err
 	}
 	out, err := run(ctx, s.svc, dry)
-	if err != nil || !th.Needs(def.Confirm, contracts.ConfirmCount(out)) {
-		return args, nil, nil // the call itself reports its failure
+	if err != nil {
+		// The call would fail as its dry run did: that error is the
+		// answer (audited as the failed call), and the call does not run
+		// unconfirmed.
+		res := s.errorResult(ctx, def.Name, err)
+		s.audit(ctx, project(ctx, def, req, nil, err), res)
+		return nil, res, nil
+	}
+	if !th.Needs(def.Confirm, contracts.ConfirmCount(out)) {
+		return args, nil, nil
 	}
 	creq.Preview = contracts.PreviewOf(out)
 	if creq.Preview.DeckID != "" {

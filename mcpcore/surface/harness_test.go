@@ -31,12 +31,20 @@ type fixture struct {
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
+	return newFixtureWith(t, surface.Config{})
+}
+
+// newFixtureWith is newFixture with cfg's ids (an operation id for each
+// mutating call).
+func newFixtureWith(t *testing.T, cfg surface.Config) *fixture {
+	t.Helper()
 	ctrl := gomock.NewController(t)
 	svc := mock.NewMockMcpServices(ctrl)
 	logs := &bytes.Buffer{}
 	srv, err := surface.NewServer(svc, surface.Config{
 		BaseURL: "https://tb.example", Version: "test",
 		Logger: slog.New(slog.NewTextHandler(logs, nil)),
+		IDs:    cfg.IDs,
 	})
 	if err != nil {
 		t.Fatal(err)

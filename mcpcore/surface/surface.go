@@ -257,6 +257,8 @@ func (s *Tools) handler(def contracts.ToolDef) mcpcore.ToolHandler {
 			res = s.errorResult(ctx, def.Name, err)
 		} else if res, err = s.result(def, out); err != nil {
 			res = s.errorResult(ctx, def.Name, contracts.Internal(err))
+		} else if written && def.ResultOperationID {
+			withOperationID(ctx, def, out, res)
 		}
 		switch {
 		case written && auditErr != nil:

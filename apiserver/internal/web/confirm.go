@@ -52,7 +52,7 @@ var confirmFields = []struct {
 }{
 	{contracts.ConfirmDeckCards, "Deleting a deck that holds at least", "cards"},
 	{contracts.ConfirmDeleteCards, "Deleting at least", "cards"},
-	{contracts.ConfirmUpdateCards, "Changing at least", "cards"},
+	{contracts.ConfirmUpdateCards, "Changing at least", "cards or notes"},
 	{contracts.ConfirmRescheduleCards, "Rescheduling at least", "cards"},
 	{contracts.ConfirmReplaceNotes, "Importing a package that changes at least", "of your notes"},
 }
