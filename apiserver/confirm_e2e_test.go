@@ -3,6 +3,7 @@ package apiserver_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -338,4 +339,42 @@ func TestConfirmTrustedGrant(t *testing.T) {
 	if del.CardsDeleted != 2 {
 		t.Fatalf("the trusted app's delete_deck: %+v", del)
 	}
+}
+
+// TestConfirmUpdateNotes, with the official Go SDK client on both
+// databases: update_notes of more notes than the update threshold (201
+// by default, as update_cards) returns a confirmation link and changes
+// nothing; 200 notes run at once.
+func TestConfirmUpdateNotes(t *testing.T) {
+	forEachDB(t, func(t *testing.T, db string) {
+		e := newEnv(t, db, nil)
+		key, _ := e.key(t, contracts.AllScopes...)
+		cs := connect(t, e.base+"/mcp", bearer(key), legacyVersion)
+		var deck contracts.Deck
+		call(t, cs, contracts.ToolCreateDeck, map[string]any{"name": "Notes"}, &deck)
+		notes := make([]map[string]any, 201)
+		for i := range notes {
+			notes[i] = map[string]any{"noteType": contracts.NoteTypeBasic, "fields": map[string]string{"Front": fmt.Sprintf("front %d", i), "Back": "back"}}
+		}
+		var added contracts.BulkResult
+		call(t, cs, contracts.ToolAddNotes, map[string]any{"deckId": deck.ID, "notes": notes}, &added)
+		updates := make([]map[string]any, len(added.Items))
+		for i, it := range added.Items {
+			updates[i] = map[string]any{"id": it.ID, "tags": []string{"agent"}}
+		}
+		if len(updates) != 201 || updates[0]["id"] == "" {
+			t.Fatalf("add_notes: %+v", added.Counts)
+		}
+		askedConfirm(t, e, cs, contracts.ToolUpdateNotes, map[string]any{"updates": updates})
+		var note contracts.Note
+		call(t, cs, contracts.ToolGetNote, map[string]any{"noteId": added.Items[0].ID}, &note)
+		if len(note.Tags) != 0 {
+			t.Fatalf("the call that asked for confirmation changed a note: %+v", note.Tags)
+		}
+		var done contracts.BulkResult
+		call(t, cs, contracts.ToolUpdateNotes, map[string]any{"updates": updates[:200]}, &done)
+		if done.Counts["updated"] != 200 {
+			t.Fatalf("update_notes of 200 notes: %+v", done.Counts)
+		}
+	})
 }
