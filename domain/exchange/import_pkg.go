@@ -263,8 +263,8 @@ func reportIf(rep contracts.ImportReport, err error) *contracts.ImportReport {
 }
 
 // importText imports a text export through the text importer, at most
-// contracts.MaxBulkItems cards a transaction (each rolled back in a dry
-// run).
+// contracts.MaxBulkItems cards a transaction (a dry run's all in one,
+// rolled back).
 func (s *ImportService) importText(ctx context.Context, opts ImportOptions, uid, deckID string, body io.Reader) (contracts.ImportReport, error) {
 	if deckID == "" {
 		return contracts.ImportReport{}, contracts.Errorf(contracts.KindInvalid, "a text import needs deckId: the deck its cards go to (rows naming a deck go there)")

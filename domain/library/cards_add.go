@@ -70,6 +70,11 @@ func (s *CardService) add(ctx context.Context, uid, deckID string, items []addIt
 // inserts, so the same outcomes) is rolled back: nothing is written and
 // the result carries the first changes it would make.
 func (s *CardService) addWith(ctx context.Context, uid, deckID string, items []addItem, scope, key, fp string, dry bool, finish func(*contracts.BulkResult)) (contracts.BulkResult, error) {
+	return s.addIn(ctx, s.Store, uid, deckID, items, scope, key, fp, dry, finish)
+}
+
+// addIn is addWith in transactions of st.
+func (s *CardService) addIn(ctx context.Context, st ports.TxRunner, uid, deckID string, items []addItem, scope, key, fp string, dry bool, finish func(*contracts.BulkResult)) (contracts.BulkResult, error) {
 	if len(key) > maxIdemKeyLen {
 		return contracts.BulkResult{}, contracts.Errorf(contracts.KindInvalid, "idempotencyKey is %d characters; the limit is %d", len(key), maxIdemKeyLen)
 	}
@@ -81,7 +86,7 @@ func (s *CardService) addWith(ctx context.Context, uid, deckID string, items []a
 	// after.
 	lazy := scope == idemScopeAdd && key == ""
 	var res contracts.BulkResult
-	err := kernel.InTxOrDry(ctx, s.Store, dry, func(tx ports.Stores) error {
+	err := kernel.InTxOrDry(ctx, st, dry, func(tx ports.Stores) error {
 		now := s.Now()
 		target := contracts.Deck{ID: deckID}
 		var err error
