@@ -175,8 +175,10 @@ func testDryRunMatchesRealCallUndo(t *testing.T, store string) {
 			next = nil // the session's cards may have moved under it
 		}
 	}
+	// The full run's history reaches every kind of item (the seed is
+	// chosen so); -short's 20 rounds check the property on fewer.
 	for _, k := range []string{"card.update undone", "card.update skipped", "review undone", "review skipped", "review.undo undone"} {
-		if seen[k] == 0 {
+		if seen[k] == 0 && !testing.Short() {
 			t.Errorf("no %q item in %d rounds (%v): the history does not cover it", k, rounds, seen)
 		}
 	}
