@@ -1022,6 +1022,9 @@ type JobStore interface {
 	// GetJob returns one of the user's jobs. Not found when absent or
 	// another user's.
 	GetJob(ctx context.Context, userID, jobID string) (JobRow, error)
+	// LatestJob returns the user's newest job of kind whose input is
+	// exactly input. Not found when there is none.
+	LatestJob(ctx context.Context, userID, kind string, input []byte) (JobRow, error)
 	// ClaimJob leases a runnable job to owner until leaseUntil and
 	// returns it with ok set: a queued job, or a running job whose lease
 	// ended before now (its previous runner is gone). Accounts take turns

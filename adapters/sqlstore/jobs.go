@@ -86,6 +86,21 @@ func (s jobStore) GetJob(ctx context.Context, userID, jobID string) (ports.JobRo
 	return j, nil
 }
 
+// LatestJob returns the user's newest job of kind with exactly input
+// (the jobs_user index: an account holds few jobs, ended ones purged).
+// Not found when there is none.
+func (s jobStore) LatestJob(ctx context.Context, userID, kind string, input []byte) (ports.JobRow, error) {
+	j, err := scanJob(s.q.QueryRowContext(ctx, `SELECT `+jobColumns+` FROM jobs WHERE user_id = $1 AND kind = $2 AND input = $3
+ORDER BY created_at DESC, id DESC LIMIT 1`, userID, kind, string(input)))
+	if errNoRows(err) {
+		return ports.JobRow{}, notFound("job")
+	}
+	if err != nil {
+		return ports.JobRow{}, s.s.wrap(ctx, err, "latest job")
+	}
+	return j, nil
+}
+
 // runnable is the condition of a job a runner may claim at $1; runnableJ
 // is it on the alias j.
 const (

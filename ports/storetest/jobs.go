@@ -31,6 +31,16 @@ func testJobs(t *testing.T, f *fixture) {
 	}
 	wantKind(t, func() error { _, err := js.GetJob(f.ctx, b, first); return err }(), contracts.KindNotFound, "GetJob of another user's job")
 
+	// LatestJob finds the user's newest job of a kind with exactly an input.
+	if l, err := js.LatestJob(f.ctx, a, contracts.JobKindImportPackage, []byte(`{"uploadId":"m1"}`)); err != nil || l.ID != second {
+		t.Errorf("LatestJob = %s, %v; want %s", l.ID, err, second)
+	}
+	for _, q := range []struct{ user, kind, input string }{
+		{b, contracts.JobKindImportPackage, `{"uploadId":"m1"}`}, {a, contracts.JobKindImportPreview, `{"uploadId":"m1"}`}, {a, contracts.JobKindImportPackage, `{"uploadId":"m2"}`},
+	} {
+		wantKind(t, func() error { _, err := js.LatestJob(f.ctx, q.user, q.kind, []byte(q.input)); return err }(), contracts.KindNotFound, "LatestJob of "+q.kind+" "+q.input)
+	}
+
 	// Claims take the oldest runnable job first, once each.
 	lease := f.now.Add(30 * time.Second)
 	c1, ok, err := js.ClaimJob(f.ctx, "runner-1", f.now, lease)
