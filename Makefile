@@ -82,6 +82,10 @@ bench-big: ## the read tools on a 100,000-card account, SQLite and Postgres (TAK
 bench-import: ## issue 13 §9: import an .apkg of 20,000 notes, 100,000 review-log rows and 200 MB of media on SQLite, reporting its seconds and peak heap
 	$(GO) test -run '^$$' -bench 'BenchmarkImportPackage$$' -benchtime 1x -timeout 30m ./apiserver/internal/domaintest/
 
+bench-import-preview: ## issue 26 §1: import_package's dry run of a big package into an account holding its notes (PREVIEW_NOTES=20000, PREVIEW_REVIEWS=5×notes, PREVIEW_MEDIA_MB=200), SQLite and Postgres: the planning's seconds, the tool call's and its preview job's
+	TAKHTABUSH_BENCH_PREVIEW_NOTES=$(PREVIEW_NOTES) TAKHTABUSH_BENCH_PREVIEW_REVIEWS=$(PREVIEW_REVIEWS) TAKHTABUSH_BENCH_PREVIEW_MEDIA_MB=$(PREVIEW_MEDIA_MB) \
+		$(GO) test -run '^$$' -bench 'BenchmarkImportPackagePreview$$' -benchtime 1x -timeout 60m ./apiserver/internal/domaintest/
+
 bench-quick: ## a fast smoke run of the MCP comparison
 	$(GO) run ./bench/cmd/mcpbench -quick
 

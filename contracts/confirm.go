@@ -106,10 +106,11 @@ func ConfirmCount(result any) int {
 	return 0
 }
 
-// dryImportReport is the report of an import_package dry run's job.
+// dryImportReport is the report of an import_package dry run's job: a
+// preview job that succeeded.
 func dryImportReport(j Job) (ImportReport, bool) {
 	var rep ImportReport
-	if !j.DryRun || j.Kind != JobKindImportPackage || json.Unmarshal(j.Result, &rep) != nil {
+	if j.Kind != JobKindImportPreview || j.Status != JobSucceeded || json.Unmarshal(j.Result, &rep) != nil {
 		return ImportReport{}, false
 	}
 	return rep, true

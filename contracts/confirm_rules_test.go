@@ -22,7 +22,7 @@ func TestConfirmThresholdsAndImportCount(t *testing.T) {
 		t.Errorf("replaceNotes 0: %+v %v", off, err)
 	}
 	rep, _ := json.Marshal(contracts.ImportReport{NotesCreated: 4, NotesUpdated: 10, NotesUnchanged: 7})
-	dry := contracts.Job{Kind: contracts.JobKindImportPackage, Status: contracts.JobSucceeded, DryRun: true, Result: rep}
+	dry := contracts.Job{Kind: contracts.JobKindImportPreview, Status: contracts.JobSucceeded, DryRun: true, Result: rep}
 	if n := contracts.ConfirmCount(dry); n != 3 || !contracts.DefaultConfirmThresholds.Needs(contracts.ConfirmReplaceNotes, n) {
 		t.Errorf("count %d of a dry run replacing 3 notes", n)
 	}
@@ -30,8 +30,13 @@ func TestConfirmThresholdsAndImportCount(t *testing.T) {
 		t.Errorf("preview %+v", p)
 	}
 	queued := dry
-	queued.DryRun, queued.ID = false, "j1"
+	queued.DryRun, queued.ID, queued.Kind = false, "j1", contracts.JobKindImportPackage
 	if n := contracts.ConfirmCount(queued); n != 0 {
-		t.Errorf("a queued job counts %d", n)
+		t.Errorf("an import job counts %d", n)
+	}
+	running := dry
+	running.ID, running.Status = "j2", contracts.JobRunning
+	if n := contracts.ConfirmCount(running); n != 0 {
+		t.Errorf("a preview still running counts %d", n)
 	}
 }

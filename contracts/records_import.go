@@ -7,8 +7,9 @@ package contracts
 type ImportPackageArgs struct {
 	UploadID string `json:"uploadId"`
 	DeckID   string `json:"deckId,omitempty"`
-	// DryRun reads the package now and answers with the report the import
-	// would have (a finished Job that was never stored), importing nothing.
+	// DryRun previews the import instead: the answer is a job of kind
+	// JobKindImportPreview whose result is the report the import would
+	// have, importing nothing (see ImportService.ImportPackage).
 	DryRun bool `json:"dryRun,omitempty"`
 }
 

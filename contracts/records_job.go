@@ -32,13 +32,18 @@ const (
 	// difficulty) of a preset's cards from their review history after its
 	// weights changed.
 	JobKindRecomputeMemory = "recompute_memory"
+	// JobKindImportPreview is import_package's dry run (issue 26 §1): it
+	// reads the package through the import's own planning and its result
+	// is the ImportReport the import would have; nothing is imported, no
+	// stage, no media stored, the upload kept.
+	JobKindImportPreview = "import_preview"
 )
 
 // Job is a long job (an import, an optimisation) that runs detached from
 // the request that started it. Result holds the kind's report once the
 // job succeeded; Error says why it failed.
 type Job struct {
-	ID              string          `json:"id,omitempty"` // empty only in a dry run's job (DryRun)
+	ID              string          `json:"id,omitempty"`
 	Kind            string          `json:"kind"`
 	Status          JobStatus       `json:"status"`
 	Progress        JobProgress     `json:"progress"`
@@ -49,9 +54,8 @@ type Job struct {
 	UpdatedAt       time.Time       `json:"updatedAt"`
 	StartedAt       *time.Time      `json:"startedAt,omitempty"`
 	FinishedAt      *time.Time      `json:"finishedAt,omitempty"`
-	// DryRun marks the finished job an import_package dry run answers
-	// with: never stored (no ID), its Result the report the import would
-	// have.
+	// DryRun marks a preview's job (JobKindImportPreview), which writes
+	// nothing: its Result is the report the import would have.
 	DryRun bool `json:"dryRun,omitempty"`
 }
 

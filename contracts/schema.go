@@ -132,8 +132,9 @@ var (
 	// budgetOut is a job's budget or its use: seconds, rows, bytes.
 	budgetOut = object(schema{"seconds": intOut, "rows": intOut, "bytes": intOut}, "seconds", "rows", "bytes")
 	jobOut    = object(jobProps(), "id", "kind", "status", "progress", "createdAt", "updatedAt")
-	// importJobOut is import_package's result: the job it queued, or
-	// with dryRun the finished job it would be, never stored (no id).
+	// importJobOut is import_package's result: the job it queued, or with
+	// dryRun a preview's (dryRun: true, kind import_preview): ended within
+	// the call and never stored (no id), or queued to poll.
 	importJobOut = object(with(jobProps(), "dryRun", boolOut), "kind", "status", "progress", "createdAt", "updatedAt")
 	studyCardOut = object(schema{
 		"cardId": strOut, "position": intOut, "front": strOut, "back": strOut, "tags": strListOut, "phase": phaseOut,

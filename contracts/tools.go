@@ -595,7 +595,7 @@ var catalog = []ToolDef{
 	{
 		Name: ToolImportPackage, Title: "Import package",
 		Sets:        []string{ToolsetExchange},
-		Description: "Import an Anki .apkg/.colpkg (application/zip) or CSV/TSV/text file uploaded with request_media_upload. Starts a job; poll get_job for the report. Re-import updates by note GUID. dryRun: the report at once, nothing imported.",
+		Description: "Import an Anki .apkg/.colpkg (application/zip) or CSV/TSV/text file uploaded with request_media_upload. Starts a job; poll get_job for the report. Re-import updates by note GUID. dryRun: the report, or a preview job to poll; nothing imported.",
 		InputSchema: raw(object(schema{
 			"uploadId": id("The mediaId from request_media_upload, after the PUT."),
 			"deckId":   id("Optional deck to import into: the package's root deck becomes it, other decks its subdecks."),

@@ -113,7 +113,7 @@ func (s *JobService) Submit(ctx context.Context, kind string, input any) (contra
 	if contracts.ProgressFrom(ctx) != nil {
 		return s.wait(ctx, p.UserID, row.ID)
 	}
-	return row.Job, nil
+	return shown(row), nil
 }
 
 // visible returns the user's job when the credential carries its scope.
@@ -176,7 +176,7 @@ func (s *JobService) GetJob(ctx context.Context, jobID string) (contracts.Job, e
 	if contracts.ProgressFrom(ctx) != nil && !j.Status.Final() {
 		return s.wait(ctx, p.UserID, jobID)
 	}
-	return j.Job, nil
+	return shown(j), nil
 }
 
 // CancelJob implements ports.JobService.
@@ -186,7 +186,25 @@ func (s *JobService) CancelJob(ctx context.Context, jobID string) (contracts.Job
 		return contracts.Job{}, err
 	}
 	j, err := s.Store.Jobs().RequestCancel(ctx, p.UserID, jobID, s.Now())
-	return j.Job, err
+	return shown(j), err
+}
+
+// Wait implements kernel.Jobs: it reads the acting user's job until it
+// ends or ctx's deadline is near (jobWaitMargin before it; 5 minutes
+// without one), passing its progress on when the request asked for it.
+func (s *JobService) Wait(ctx context.Context, jobID string) (contracts.Job, error) {
+	p, err := kernel.Actor(ctx)
+	if err != nil {
+		return contracts.Job{}, err
+	}
+	return s.wait(ctx, p.UserID, jobID)
+}
+
+// shown is a job as callers see it: a preview's job says it is a dry run.
+func shown(j ports.JobRow) contracts.Job {
+	out := j.Job
+	out.DryRun = out.Kind == contracts.JobKindImportPreview
+	return out
 }
 
 // jobWaitPoll is how often a waiting request reads its job again.
@@ -215,13 +233,13 @@ func (s *JobService) wait(ctx context.Context, uid, jobID string) (contracts.Job
 			report(last)
 		}
 		if j.Status.Final() || time.Now().Add(jobWaitPoll).After(stop) {
-			return j.Job, nil
+			return shown(j), nil
 		}
 		t := time.NewTimer(jobWaitPoll)
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return j.Job, nil
+			return shown(j), nil
 		case <-t.C:
 		}
 	}

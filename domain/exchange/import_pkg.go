@@ -34,6 +34,8 @@ func NewImportService(d *kernel.Deps, media *library.MediaService, cards *librar
 	jobs.Register(contracts.JobKindImportPackage, contracts.ScopeDecksWrite, s.run)
 	jobs.SetBudget(contracts.JobKindImportPackage, ImportBudget)
 	jobs.OnAbandoned(contracts.JobKindImportPackage, s.abandoned)
+	jobs.Register(contracts.JobKindImportPreview, contracts.ScopeDecksWrite, s.runPreview)
+	jobs.SetBudget(contracts.JobKindImportPreview, ImportBudget)
 	return s
 }
 
@@ -75,12 +77,13 @@ type importInput struct {
 // it runs inside the tool call's transaction, which must end before a
 // runner can see the job (get_job waits and reports progress instead).
 //
-// With args.DryRun it queues nothing: it reads the upload now, through
-// the import's own planning (DryRun in ImportOptions: no stage, no media
-// stored, nothing published, the upload kept), and answers with the
-// finished job the import would be, never stored, its result the report
-// the import would have (with the first changes to notes and cards the
-// account has).
+// With args.DryRun it previews the import instead (see preview): the
+// import's own planning (DryRun in ImportOptions: no stage, no media
+// stored, nothing published, the upload kept), within the call for a
+// package that allows it, else as a job of kind
+// contracts.JobKindImportPreview; either way its result is the report
+// the import would have, with the first changes to notes and cards the
+// account has.
 func (s *ImportService) ImportPackage(ctx context.Context, args contracts.ImportPackageArgs) (contracts.Job, error) {
 	uid, err := kernel.UserID(ctx)
 	if err != nil {
@@ -100,25 +103,9 @@ func (s *ImportService) ImportPackage(ctx context.Context, args contracts.Import
 	}
 	in := importInput{UploadID: args.UploadID, DeckID: args.DeckID}
 	if args.DryRun {
-		return s.dryRun(ctx, uid, in)
+		return s.preview(ctx, uid, in)
 	}
 	return s.jobs.Submit(contracts.WithProgress(ctx, nil), contracts.JobKindImportPackage, in)
-}
-
-// dryRun runs an import's dry run and answers with the job it would be.
-func (s *ImportService) dryRun(ctx context.Context, uid string, in importInput) (contracts.Job, error) {
-	start := s.Now()
-	rep, err := s.importUpload(ctx, uid, in, ImportOptions{DeckID: in.DeckID, DryRun: true})
-	if err != nil {
-		return contracts.Job{}, err
-	}
-	body, err := json.Marshal(rep)
-	if err != nil {
-		return contracts.Job{}, kernel.Fail(err)
-	}
-	end := s.Now()
-	return contracts.Job{Kind: contracts.JobKindImportPackage, Status: contracts.JobSucceeded, DryRun: true, Result: body,
-		CreatedAt: start, UpdatedAt: end, StartedAt: &start, FinishedAt: &end}, nil
 }
 
 // upload returns the user's sent upload of a type import_package reads.

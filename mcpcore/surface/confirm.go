@@ -102,6 +102,9 @@ func (s *Tools) confirmGate(ctx context.Context, def contracts.ToolDef, req *mcp
 		s.audit(ctx, project(ctx, def, req, nil, err), res)
 		return nil, res, nil
 	}
+	if j, ok := out.(contracts.Job); ok && j.ID != "" && j.Status != contracts.JobSucceeded {
+		return nil, previewNotDone(def, j), nil // nothing to count yet: the call waits for its preview
+	}
 	if !th.Needs(def.Confirm, contracts.ConfirmCount(out)) {
 		return args, nil, nil
 	}
@@ -119,6 +122,21 @@ func (s *Tools) confirmGate(ctx context.Context, def contracts.ToolDef, req *mcp
 		return nil, s.errorResult(ctx, def.Name, err), nil
 	}
 	return nil, s.confirmLink(def, c), nil
+}
+
+// previewNotDone is the result of a call whose dry run is a job (an
+// import's preview of a big package) that has not succeeded: the call
+// waits for it, so the count is known before anything runs. isError,
+// so that no host takes it for done.
+func previewNotDone(def contracts.ToolDef, j contracts.Job) *mcpcore.CallToolResult {
+	text := "Not run yet: what this call would change is being checked by job " + j.ID + " (a preview; nothing changes), which takes longer than a call. " +
+		"Poll get_job " + j.ID + " until it has ended, then call " + def.Name + " again with the same arguments."
+	if j.Status.Final() {
+		text = "Not run: its preview, job " + j.ID + ", ended " + string(j.Status) + ": " + j.Error + ". Nothing changed; calling " + def.Name + " again previews it anew."
+	}
+	res := mcpcore.ErrorResult(text)
+	res.Meta = map[string]any{metaErrorKind: "preview_pending", "takhtabush/preview": map[string]any{"jobId": j.ID, "status": j.Status}}
+	return res
 }
 
 // elicitConfirm asks the person yes or no through the client.

@@ -161,8 +161,9 @@ func (e *env) importState(ctx context.Context, uid string) string {
 	return s + fmt.Sprintf("media %+v\nnote types %d\nstages %v\n", u, len(types), stages)
 }
 
-// TestImportPackageDryRun: import_package with dryRun reads the upload
-// at once and answers with a finished job that was never stored (no id),
+// TestImportPackageDryRun: import_package with dryRun reads a small
+// upload at once and answers with a finished preview job that was never
+// stored (no id; TestImportPreviewJob has a big one),
 // its result the report the import then has; no job is queued, the
 // upload stays for the real import, no stage or media is left and no
 // audit row or change record is written. A dry run of a text upload
@@ -185,7 +186,7 @@ func testImportPackageDryRun(t *testing.T, store string) {
 	if after := e.importState(ctx, uid); after != before {
 		t.Fatalf("the dry run changed the account:\n%s\nwas\n%s", after, before)
 	}
-	if job.ID != "" || !job.DryRun || job.Status != contracts.JobSucceeded || job.Kind != contracts.JobKindImportPackage {
+	if job.ID != "" || !job.DryRun || job.Status != contracts.JobSucceeded || job.Kind != contracts.JobKindImportPreview {
 		t.Fatalf("dry run job %+v", job)
 	}
 	var dry contracts.ImportReport

@@ -28,6 +28,9 @@ type Jobs interface {
 	// Submit queues a job of a registered kind for the acting user (see
 	// JobService.Submit for the errors: invalid kind, missing scope).
 	Submit(ctx context.Context, kind string, input any) (contracts.Job, error)
+	// Wait reads the acting user's job until it ends or ctx's deadline is
+	// near, and returns it as it is then.
+	Wait(ctx context.Context, jobID string) (contracts.Job, error)
 	// Register makes kind runnable by h, seen and canceled with scope.
 	Register(kind string, scope contracts.Scope, h JobHandler)
 	// SetBudget gives kind's jobs budget b instead of DefaultJobBudget.

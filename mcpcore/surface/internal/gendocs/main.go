@@ -95,6 +95,11 @@ func render(tools []contracts.ToolDef, sizes []surface.ListSizes) []byte {
 				"the call waits for the person's yes: an elicitation form for a client that declared elicitation, else an isError result with a link to the web app; "+
 				"the retry carries the link's id in `%s`\n", t.Confirm, th, contracts.ConfirmArg)
 		}
+		if t.Confirm != "" && t.JobKind == contracts.JobKindImportPackage {
+			p("- Preview: a dry run that needs longer than %s runs as a job of kind `%s` (the call answers with it; `get_job` gives the report); "+
+				"until it has succeeded the call itself answers isError, `_meta` errorKind `preview_pending` with the job's id: poll `get_job`, then call again with the same arguments\n",
+				"a third of the call (at most 10 s)", contracts.JobKindImportPreview)
+		}
 		if ui, ok := t.Meta["ui"].(map[string]any); ok {
 			p("- MCP Apps widget: `%v`\n", ui["resourceUri"])
 		}
