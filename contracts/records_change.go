@@ -36,6 +36,12 @@ const (
 	// ChangeReviewUndo is a review undo_changes took back (item: the
 	// card; prev: {"reviewId": …}); undoing it applies the review again.
 	ChangeReviewUndo ChangeKind = "review.undo"
+	// ChangeCardBury is a change of a card's burial (bury_cards, unbury,
+	// a sibling buried as a review's session serves it): prev
+	// {"buriedUntil": time or null}; its Version is the burial the change
+	// left, in milliseconds (0 for none), since burying keeps the card's
+	// version.
+	ChangeCardBury ChangeKind = "card.bury"
 )
 
 // ChangeRecord is what one mutation changed on one item, kept so that the

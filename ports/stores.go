@@ -348,6 +348,14 @@ type CardStore interface {
 	// (so the domain can tell a card unburied today). Returns how many it
 	// unburied (0 for another user's deck). Any error is the store's.
 	Unbury(ctx context.Context, userID, deckID string, now time.Time) (int, error)
+	// BuriedCards returns, by card id, the burial of the user's cards
+	// buried at now, in one deck or every deck when deckID is "": the
+	// cards Unbury would unbury, read first so the change can be undone.
+	BuriedCards(ctx context.Context, userID, deckID string, now time.Time) (map[string]time.Time, error)
+	// SetBurial sets a card's burial to to (nil: none) when it is was
+	// (nil: none), and reports whether it did: false when the card is
+	// absent, another user's, or its burial changed. An undo's write.
+	SetBurial(ctx context.Context, userID, cardID string, was, to *time.Time) (bool, error)
 	// CountPhases counts a deck's cards (every deck when deckID is "") by
 	// phase; suspended cards are counted only as suspended.
 	CountPhases(ctx context.Context, userID, deckID string) (contracts.PhaseCounts, error)

@@ -179,3 +179,46 @@ FROM cards c WHERE c.user_id = `+user+` AND `+decks+` AND `+queued, a...).Scan(&
 	}
 	return fromMs(at.Int64), true, nil
 }
+
+// BuriedCards returns the burial of the user's cards buried at now (of
+// one deck when deckID is set), by card id.
+func (s cardStore) BuriedCards(ctx context.Context, userID, deckID string, now time.Time) (map[string]time.Time, error) {
+	var a args
+	at := a.add(ms(now))
+	q := `SELECT id, buried_until FROM cards WHERE user_id = ` + a.add(userID) + ` AND buried_until > ` + at
+	if deckID != "" {
+		q += ` AND deck_id = ` + a.add(deckID)
+	}
+	rows, err := s.q.QueryContext(ctx, q, a...)
+	if err != nil {
+		return nil, s.s.wrap(ctx, err, "buried cards")
+	}
+	defer rows.Close()
+	out := map[string]time.Time{}
+	for rows.Next() {
+		var id string
+		var until int64
+		if err := rows.Scan(&id, &until); err != nil {
+			return nil, s.s.wrap(ctx, err, "buried cards")
+		}
+		out[id] = fromMs(until)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.s.wrap(ctx, err, "buried cards")
+	}
+	return out, nil
+}
+
+// SetBurial sets a card's burial to to when it is was (nil: none).
+func (s cardStore) SetBurial(ctx context.Context, userID, cardID string, was, to *time.Time) (bool, error) {
+	var a args
+	q := `UPDATE cards SET buried_until = ` + a.add(msPtr(to)) + ` WHERE user_id = ` + a.add(userID) + ` AND id = ` + a.add(cardID) + ` AND `
+	if was == nil {
+		q += `buried_until IS NULL`
+	} else {
+		q += `buried_until = ` + a.add(ms(*was))
+	}
+	res, err := s.exec(ctx, q, a...)
+	n, err := s.affected(ctx, res, err, "set card burial")
+	return n == 1, err
+}

@@ -3,7 +3,9 @@ package study
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
+	"time"
 
 	"github.com/takhtabush/takhtabush/contracts"
 	"github.com/takhtabush/takhtabush/domain/internal/kernel"
@@ -31,9 +33,24 @@ func (s *StudyService) BuryCards(ctx context.Context, args contracts.BuryCardsAr
 			return err
 		}
 		want := slices.DeleteFunc(slices.Clone(args.CardIDs), func(id string) bool { return !kernel.PlausibleID(id) })
-		buried, err := tx.Cards().BuryCards(ctx, uid, want, day.Next(now))
+		// Their burials before, for the change records (one read).
+		rows, err := tx.Cards().GetCards(ctx, uid, want)
 		if err != nil {
 			return kernel.Fail(err)
+		}
+		until := day.Next(now)
+		buried, err := tx.Cards().BuryCards(ctx, uid, want, until)
+		if err != nil {
+			return kernel.Fail(err)
+		}
+		var ch kernel.Changes
+		for _, c := range rows {
+			if slices.Contains(buried, c.ID) && (c.BuriedUntil == nil || c.BuriedUntil.Before(until)) {
+				AddBurial(&ch, c.ID, c.BuriedUntil, &until)
+			}
+		}
+		if err := ch.Write(ctx, tx, s.Deps); err != nil {
+			return err
 		}
 		res = contracts.BulkResult{Items: make([]contracts.ItemOutcome, len(args.CardIDs)), Counts: map[string]int{}}
 		first := map[string]int{}
@@ -70,9 +87,39 @@ func (s *StudyService) Unbury(ctx context.Context, args contracts.UnburyArgs) (c
 				return err
 			}
 		}
-		n, err := tx.Cards().Unbury(ctx, uid, args.DeckID, s.Now())
+		now := s.Now()
+		// The burials it ends, for the change records (one read).
+		was, err := tx.Cards().BuriedCards(ctx, uid, args.DeckID, now)
+		if err != nil {
+			return kernel.Fail(err)
+		}
+		n, err := tx.Cards().Unbury(ctx, uid, args.DeckID, now)
+		if err != nil {
+			return kernel.Fail(err)
+		}
 		res.Unburied = n
-		return kernel.Fail(err)
+		var ch kernel.Changes
+		for _, id := range slices.Sorted(maps.Keys(was)) {
+			until := was[id]
+			AddBurial(&ch, id, &until, &now)
+		}
+		return ch.Write(ctx, tx, s.Deps)
 	})
 	return res, err
+}
+
+// AddBurial records in ch that a card's burial went from was to now (nil:
+// none): a card.bury record whose Version is the burial left, so that
+// undoing it is skipped once the burial changed again.
+func AddBurial(ch *kernel.Changes, cardID string, was, now *time.Time) {
+	ch.Add(contracts.ChangeCardBury, cardID, BurialVersion(now), map[string]any{"buriedUntil": was}, map[string]any{"buriedUntil": now})
+}
+
+// BurialVersion is a burial as a change record's version: its time in
+// milliseconds, 0 for none.
+func BurialVersion(until *time.Time) int64 {
+	if until == nil {
+		return 0
+	}
+	return until.UnixMilli()
 }

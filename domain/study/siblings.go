@@ -164,7 +164,10 @@ func noteIDs(lists ...[]ports.CardRow) []string {
 // buryIfSibling buries card, about to be served in a normal session,
 // until the next learner's day when its options bury its kind and
 // another card of its note was studied today; it reports whether it did.
-func buryIfSibling(ctx context.Context, st ports.Stores, uid string, card ports.CardRow, set contracts.DeckSettings,
+// Under an operation (a review serving its next card, a session's
+// start) the burial is recorded with it: undoing the operation, as
+// undo_changes does a review's, unburies the card.
+func buryIfSibling(ctx context.Context, st ports.Stores, d *kernel.Deps, uid string, card ports.CardRow, set contracts.DeckSettings,
 	day contracts.LearnerDay, now time.Time) (bool, error) {
 	g := newSiblingGate(set, day, now)
 	if card.NoteID == "" || !g.buries(card) || g.unburiedToday(card) {
@@ -173,8 +176,14 @@ func buryIfSibling(ctx context.Context, st ports.Stores, uid string, card ports.
 	if err := g.load(ctx, st, uid, []ports.CardRow{card}); err != nil || !g.sibling(card) {
 		return false, err
 	}
-	if _, err := st.Cards().BuryCards(ctx, uid, []string{card.ID}, day.Next(now)); err != nil {
+	until := day.Next(now)
+	if _, err := st.Cards().BuryCards(ctx, uid, []string{card.ID}, until); err != nil {
 		return false, kernel.Fail(err)
+	}
+	if _, ok := contracts.OperationIDFrom(ctx); ok {
+		var ch kernel.Changes // card.BuriedUntil is none or past: it was served
+		AddBurial(&ch, card.ID, card.BuriedUntil, &until)
+		return true, ch.Write(ctx, st, d)
 	}
 	return true, nil
 }

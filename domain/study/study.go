@@ -711,7 +711,7 @@ func (s *StudyService) current(ctx context.Context, st ports.Stores, row ports.S
 				if err := k.loadDeck(ctx, st, row); err != nil {
 					return nil, nil, err
 				}
-				buried, err := buryIfSibling(ctx, st, row.UserID, card, k.deck.Settings, day, now)
+				buried, err := buryIfSibling(ctx, st, s.Deps, row.UserID, card, k.deck.Settings, day, now)
 				if err != nil {
 					return nil, nil, err
 				}

@@ -353,6 +353,8 @@ func (s *UndoService) undoOne(ctx context.Context, tx ports.Stores, p contracts.
 		return s.redoReview(ctx, tx, p, r, chain, ch)
 	case contracts.ChangeReview:
 		return s.undoReviewRecord(ctx, tx, p, r, chain, ch)
+	case contracts.ChangeCardBury:
+		return s.undoBurial(ctx, tx, p, r, ch)
 	default:
 		return fmt.Sprintf("undoing a %s change is not supported yet", r.Kind), nil
 	}
