@@ -42,6 +42,15 @@ const (
 	// left, in milliseconds (0 for none), since burying keeps the card's
 	// version.
 	ChangeCardBury ChangeKind = "card.bury"
+	// ChangeCardReturn is a card a filtered deck held sent home (its
+	// empty or rebuild): prev {"deckId": the filtered deck}; undoing it
+	// gathers the card back while it is unchanged.
+	ChangeCardReturn ChangeKind = "card.return"
+	// ChangeFilteredUpdate is a filtered deck's saved search changed by a
+	// rebuild (item: the deck): prev {"search", "limit", "order",
+	// "reschedule", "builtAt"}; its Version is the build time it left, in
+	// milliseconds.
+	ChangeFilteredUpdate ChangeKind = "filtered.update"
 )
 
 // ChangeRecord is what one mutation changed on one item, kept so that the

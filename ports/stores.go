@@ -1115,6 +1115,6 @@ type FilteredStore interface {
 	// their versions and UpdatedAt, and returns the ids it moved.
 	Gather(ctx context.Context, userID, deckID string, ids []string, at time.Time) ([]string, error)
 	// ReturnHome sends every card a filtered deck holds home (versions
-	// bumped), and returns how many.
-	ReturnHome(ctx context.Context, userID, deckID string, at time.Time) (int, error)
+	// bumped), and returns their versions after, by card id.
+	ReturnHome(ctx context.Context, userID, deckID string, at time.Time) (map[string]int64, error)
 }

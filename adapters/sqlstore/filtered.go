@@ -166,12 +166,25 @@ func (s filteredStore) Gather(ctx context.Context, userID, deckID string, ids []
 }
 
 // ReturnHome implements ports.FilteredStore.
-func (s filteredStore) ReturnHome(ctx context.Context, userID, deckID string, at time.Time) (int, error) {
-	res, err := s.exec(ctx, `UPDATE cards SET deck_id = home_deck_id, home_deck_id = NULL, version = version + 1, updated_at = $3
-WHERE user_id = $1 AND deck_id = $2 AND home_deck_id IS NOT NULL`, userID, deckID, ms(at))
+func (s filteredStore) ReturnHome(ctx context.Context, userID, deckID string, at time.Time) (map[string]int64, error) {
+	const msg = "a card's home deck has a card with the same front and back now; edit or delete one of them, then empty again"
+	rows, err := s.q.QueryContext(ctx, `UPDATE cards SET deck_id = home_deck_id, home_deck_id = NULL, version = version + 1, updated_at = $3
+WHERE user_id = $1 AND deck_id = $2 AND home_deck_id IS NOT NULL RETURNING id, version`, userID, deckID, ms(at))
 	if err != nil {
-		return 0, s.fail(ctx, err, "return cards home", failMsgs{unique: "a card's home deck has a card with the same front and back now; edit or delete one of them, then empty again"})
+		return nil, s.fail(ctx, err, "return cards home", failMsgs{unique: msg})
 	}
-	n, err := s.affected(ctx, res, nil, "return cards home")
-	return int(n), err
+	defer rows.Close()
+	out := map[string]int64{}
+	for rows.Next() {
+		var id string
+		var v int64
+		if err := rows.Scan(&id, &v); err != nil {
+			return nil, s.fail(ctx, err, "return cards home", failMsgs{unique: msg})
+		}
+		out[id] = v
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.fail(ctx, err, "return cards home", failMsgs{unique: msg})
+	}
+	return out, nil
 }

@@ -2,6 +2,7 @@ package filtered
 
 import (
 	"context"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"time"
@@ -50,11 +51,19 @@ func (s *Service) FilteredDeck(ctx context.Context, args contracts.FilteredDeckA
 		if err != nil {
 			return kernel.Fail(err)
 		}
-		out = record(deck, row)
-		out.Returned = returned
-		if args.Action == contracts.FilteredEmpty {
-			return nil
+		// Each card sent home is recorded (undone, it is gathered back),
+		// then the search the rebuild replaces, then the cards gathered:
+		// one INSERT for them all.
+		var ch kernel.Changes
+		for _, id := range slices.Sorted(maps.Keys(returned)) {
+			ch.Add(contracts.ChangeCardReturn, id, returned[id], map[string]any{"deckId": deck.ID}, nil)
 		}
+		out = record(deck, row)
+		out.Returned = len(returned)
+		if args.Action == contracts.FilteredEmpty {
+			return ch.Write(ctx, tx, s.Deps)
+		}
+		was := row
 		if row, err = options(row, args); err != nil {
 			return err
 		}
@@ -62,11 +71,15 @@ func (s *Service) FilteredDeck(ctx context.Context, args contracts.FilteredDeckA
 		if err := tx.Filtered().SaveFiltered(ctx, uid, row); err != nil {
 			return kernel.Fail(err)
 		}
+		ch.Add(contracts.ChangeFilteredUpdate, deck.ID, now.UnixMilli(), searchOf(was), searchOf(row))
 		out = record(deck, row)
-		out.Returned = returned
-		out.Gathered, err = s.gather(ctx, tx, uid, row, now)
+		out.Returned = len(returned)
+		out.Gathered, err = s.gather(ctx, tx, uid, row, now, &ch)
 		out.Cards = out.Gathered
-		return err
+		if err != nil {
+			return err
+		}
+		return ch.Write(ctx, tx, s.Deps)
 	})
 	return out, err
 }
@@ -109,10 +122,14 @@ func (s *Service) create(ctx context.Context, uid string, args contracts.Filtere
 			return kernel.Fail(err)
 		}
 		out = record(deck, row)
+		var ch kernel.Changes
 		var err error
-		out.Gathered, err = s.gather(ctx, tx, uid, row, now)
+		out.Gathered, err = s.gather(ctx, tx, uid, row, now, &ch)
 		out.Cards = out.Gathered
-		return err
+		if err != nil {
+			return err
+		}
+		return ch.Write(ctx, tx, s.Deps)
 	})
 	return out, err
 }
@@ -210,10 +227,11 @@ func options(row ports.FilteredDeckRow, args contracts.FilteredDeckArgs) (ports.
 }
 
 // gather moves the cards row's search finds into its deck, each with a
-// change record that sends it home when undone, and returns how many.
+// change record in ch that sends it home when undone, and returns how
+// many.
 // Of cards with the same front and back (from different decks) the
 // first is taken: a deck holds one of each.
-func (s *Service) gather(ctx context.Context, tx ports.Stores, uid string, row ports.FilteredDeckRow, now time.Time) (int, error) {
+func (s *Service) gather(ctx context.Context, tx ports.Stores, uid string, row ports.FilteredDeckRow, now time.Time, ch *kernel.Changes) (int, error) {
 	day, err := kernel.LearnerDay(ctx, tx, uid)
 	if err != nil {
 		return 0, err
@@ -247,12 +265,17 @@ func (s *Service) gather(ctx context.Context, tx ports.Stores, uid string, row p
 	if err != nil {
 		return 0, kernel.Fail(err)
 	}
-	var ch kernel.Changes
 	for _, id := range moved {
 		c := byID[id]
 		ch.Add(contracts.ChangeCardUpdate, id, c.Version+1, map[string]any{"deckId": c.DeckID}, map[string]any{"deckId": row.DeckID})
 	}
-	return len(moved), ch.Write(ctx, tx, s.Deps)
+	return len(moved), nil
+}
+
+// searchOf is a filtered deck's saved search as a filtered.update
+// record holds it.
+func searchOf(r ports.FilteredDeckRow) map[string]any {
+	return map[string]any{"search": r.Search, "limit": r.Limit, "order": r.Order, "reschedule": r.Reschedule, "builtAt": r.BuiltAt}
 }
 
 // record is the filtered deck's record with no cards counted.

@@ -303,6 +303,9 @@ func (s *UndoService) undoOne(ctx context.Context, tx ports.Stores, p contracts.
 			return "", kernel.Fail(err)
 		}
 		patch.ID = r.ItemID
+		if sendsHome(rows[0], patch) { // a filtered deck's gathering
+			return s.undoGather(ctx, tx, p.UserID, rows[0], patch, r, chain, ch)
+		}
 		out, err := s.Cards.ApplyPatch(ctx, tx, p.UserID, patch, ch)
 		if err != nil {
 			return "", err
@@ -355,6 +358,10 @@ func (s *UndoService) undoOne(ctx context.Context, tx ports.Stores, p contracts.
 		return s.undoReviewRecord(ctx, tx, p, r, chain, ch)
 	case contracts.ChangeCardBury:
 		return s.undoBurial(ctx, tx, p, r, ch)
+	case contracts.ChangeCardReturn:
+		return s.undoReturn(ctx, tx, p.UserID, r, chain, ch)
+	case contracts.ChangeFilteredUpdate:
+		return s.undoFilteredUpdate(ctx, tx, p.UserID, r, chain, ch)
 	default:
 		return fmt.Sprintf("undoing a %s change is not supported yet", r.Kind), nil
 	}

@@ -124,12 +124,15 @@ func testFiltered(t *testing.T, f *fixture) {
 	if got := cand(ports.FilteredQuery{}); !slices.Equal(got, []string{later.ID}) {
 		t.Errorf("candidates while a filtered deck holds cards = %v, want only %s", got, later.ID)
 	}
-	n, err := f.s.Filtered().ReturnHome(f.ctx, a, fd.ID, at)
+	back, err := f.s.Filtered().ReturnHome(f.ctx, a, fd.ID, at)
 	must(t, err)
-	if n != 3 {
-		t.Errorf("ReturnHome = %d, want 3", n)
+	if len(back) != 3 {
+		t.Errorf("ReturnHome = %v, want 3 cards", back)
 	}
 	for _, want := range []ports.CardRow{due, away, fresh} {
+		if c := f.get(a, want.ID); c.Version != back[want.ID] {
+			t.Errorf("ReturnHome gave card %s version %d, it is at %d", want.ID, back[want.ID], c.Version)
+		}
 		if c := f.get(a, want.ID); c.DeckID != want.DeckID || c.HomeDeckID != "" || !sameSchedule(c.State, want.State) {
 			t.Errorf("card %s after ReturnHome: deck %s home %q; want %s at home, state kept", want.ID, c.DeckID, c.HomeDeckID, want.DeckID)
 		}
