@@ -28,9 +28,10 @@ var statementBudgets = map[string]budget{
 	contracts.ToolGetStats:           {7, 0},  // + the account settings; + the account's data version (answers are remembered per learner's day and version: a repeated call runs 3)
 	contracts.ToolGetStudyPlan:       {13, 1}, // + the account settings; + the account's data version (remembered as get_stats); + every deck's settings and counts (two reads, whatever the number of decks: each deck is simulated under its own preset); + day 0 built by the session's own queue function in one read transaction (issue 27: the settings, the decks, today's counts, and learning, review and new cards of the deck: six reads) so the plan's day 0 is what a session serves
 	contracts.ToolGetRetentionAdvice: {8, 0},  // issue 28 §3: the key; the account's data version and settings (the answer is remembered per learner's day and version, as get_study_plan's); the settings again with the deck's limits, the deck with its preset, its scheduled cards' states, its phase counts, the mean review time of the last 30 days; the simulations run no statement
-	contracts.ToolCreateDeck:         {6, 1},  // the audit row under a savepoint of the mutation's transaction (one commit; the service's own work joins it without one); + the deck's own preset (and its savepoint); + the deck cap (issue 10 §2)
+	contracts.ToolCreateDeck:         {7, 1},  // the audit row under a savepoint of the mutation's transaction (one commit; the service's own work joins it without one); + the deck's own preset (and its savepoint); + the deck cap (issue 10 §2); + the deck.add change record (issue 26 §2.1: undo moves the new deck to the trash): 6 -> 7
 	contracts.ToolUpdateDeck:         {8, 1},
 	contracts.ToolAddCards:           {8, 1},  // + the change records of the cards added (issue 26 §2.4); the insert with its check of the deck (read first only for an idempotency key) (duplicates skipped by the insert, looked up only when there are some); + the daily write counter and card cap (one upsert, issue 10 §2), + the account's day on its first counted write in 5 minutes (cached per instance)
+	contracts.ToolAddNotes:           {12, 1}, // the deck; the duplicates' hashes; the daily write counter and card cap (one upsert); the notes' insert (under a savepoint) and the cards' insert with its check of the deck; + the change records of the cards added, one statement (issue 26 §2.1: undo moves them to the trash): 11 -> 12
 	contracts.ToolUpdateCards:        {10, 1}, // + its change records, one statement (issue 26 §2.4)
 	contracts.ToolImportCards:        {8, 1},  // + the change records of the cards added (issue 26 §2.4); + the card and deck caps (one statement; imports are not in the daily quota)
 	contracts.ToolStartStudySession:  {16, 1}, // + settings, today's counts, the learning query; + whether the deck is a filtered deck (issue 28 §4: its session takes all its cards), a primary-key read
@@ -105,6 +106,9 @@ func TestStatementBudgets(t *testing.T) {
 		run(contracts.ToolSubmitReview, map[string]any{"sessionId": sess.ID, "cardId": sess.Current.CardID,
 			"position": sess.Current.Position, "rating": "good", "durationMs": 3000}, nil)
 		run(contracts.ToolRenderStudySession, map[string]any{"deckId": deck.ID}, nil)
+		// after the study calls: a deck with notes makes a session read their siblings
+		run(contracts.ToolAddNotes, map[string]any{"deckId": deck.ID, "notes": []map[string]any{
+			{"noteType": "Cloze", "fields": map[string]any{"Text": "{{c1::Ankara}} is the capital of {{c2::Turkey}}"}}}}, nil)
 		run(contracts.ToolRequestMediaUpload, map[string]any{"contentType": "image/png", "bytes": 2048, "filename": "a.png"}, nil)
 		run(contracts.ToolDeleteCards, map[string]any{"cardIds": []string{added.Items[1].ID}}, nil)
 		run(contracts.ToolListTrash, map[string]any{}, nil)

@@ -324,7 +324,8 @@ func TestUndoReschedule(t *testing.T) {
 // TestUndoAdditions, with the official Go SDK client on both databases:
 // undoing everything the agent did since it started (its own credential)
 // takes back an edit and then the additions, newest first: the cards it
-// added go to the trash, where restore_items would find them.
+// added go to the trash, then the deck it created (empty by then), where
+// restore_items would find them.
 func TestUndoAdditions(t *testing.T) {
 	forEachDB(t, func(t *testing.T, db string) {
 		e := newEnv(t, db, nil)
@@ -335,16 +336,20 @@ func TestUndoAdditions(t *testing.T) {
 		call(t, cs, contracts.ToolUpdateCards, map[string]any{"updates": []map[string]any{{"id": ids[2], "back": "edited"}}}, nil)
 		var undo contracts.UndoChangesResult
 		call(t, cs, contracts.ToolUndoChanges, map[string]any{"since": since}, &undo)
-		if undo.Undone != 6 || undo.Skipped != 0 || undo.Items[0].Kind != contracts.ChangeCardUpdate || undo.Items[5].Kind != contracts.ChangeCardAdd {
+		if undo.Undone != 7 || undo.Skipped != 0 || undo.Items[0].Kind != contracts.ChangeCardUpdate || undo.Items[5].Kind != contracts.ChangeCardAdd ||
+			undo.Items[6].Kind != contracts.ChangeDeckAdd || undo.Items[6].ID != deck.ID {
 			t.Fatalf("undo since the start: %+v", undo)
-		}
-		if n := len(deckCards(t, cs, deck.ID)); n != 0 {
-			t.Errorf("after undoing the additions the deck has %d cards", n)
 		}
 		var trash contracts.TrashPage
 		call(t, cs, contracts.ToolListTrash, map[string]any{}, &trash)
-		if len(trash.Items) != 5 {
-			t.Errorf("the trash holds %d items, want the 5 cards", len(trash.Items))
+		decks := 0
+		for _, it := range trash.Items {
+			if it.Kind == "deck" && it.ID == deck.ID {
+				decks++
+			}
+		}
+		if len(trash.Items) != 6 || decks != 1 {
+			t.Errorf("the trash holds %+v, want the 5 cards and their deck", trash.Items)
 		}
 	})
 }

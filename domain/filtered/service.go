@@ -122,7 +122,10 @@ func (s *Service) create(ctx context.Context, uid string, args contracts.Filtere
 			return kernel.Fail(err)
 		}
 		out = record(deck, row)
+		// The deck's addition is recorded before the cards it gathers, so
+		// an undo (newest first) sends them home before it trashes the deck.
 		var ch kernel.Changes
+		ch.Add(contracts.ChangeDeckAdd, deck.ID, deck.UpdatedAt.UnixMilli(), nil, nil)
 		var err error
 		out.Gathered, err = s.gather(ctx, tx, uid, row, now, &ch)
 		out.Cards = out.Gathered

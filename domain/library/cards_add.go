@@ -110,7 +110,9 @@ func (s *CardService) addIn(ctx context.Context, st ports.TxRunner, uid, deckID 
 			if err != nil {
 				return err
 			}
-			created, err := s.resolveDecks(ctx, tx, uid, target, items, now)
+			// Additions record their ids: undoing them moves them to the trash.
+			var ch kernel.Changes
+			created, err := s.resolveDecks(ctx, tx, uid, target, items, now, &ch)
 			if err != nil {
 				return err
 			}
@@ -131,8 +133,6 @@ func (s *CardService) addIn(ctx context.Context, st ports.TxRunner, uid, deckID 
 			if finish != nil {
 				finish(&res)
 			}
-			// Additions record their ids: undoing them moves them to the trash.
-			var ch kernel.Changes
 			for i, it := range res.Items {
 				if it.Status == contracts.OutcomeCreated {
 					var after map[string]any

@@ -147,8 +147,10 @@ func noteTypeFor(r cardtext.Record) notes.Type {
 // resolveDecks sets each item's deck from the deck its row names: the
 // target deck when the name is the target's, else the user's deck of that
 // name (compared case-insensitively, as Anki does), created with default
-// settings when missing. It returns the names of the decks it created.
-func (s *CardService) resolveDecks(ctx context.Context, tx ports.Stores, uid string, target contracts.Deck, items []addItem, now time.Time) ([]string, error) {
+// settings when missing. It returns the names of the decks it created,
+// whose additions it records in ch (before the cards', so an undo, newest
+// first, takes the cards out of a deck before the deck).
+func (s *CardService) resolveDecks(ctx context.Context, tx ports.Stores, uid string, target contracts.Deck, items []addItem, now time.Time, ch *kernel.Changes) ([]string, error) {
 	names := map[string]string{} // folded name → deck id
 	need := false
 	for _, it := range items {
@@ -201,6 +203,7 @@ func (s *CardService) resolveDecks(ctx context.Context, tx ports.Stores, uid str
 			if err := tx.Decks().CreateDeck(ctx, uid, d); err != nil {
 				return nil, kernel.Fail(err)
 			}
+			ch.Add(contracts.ChangeDeckAdd, d.ID, d.UpdatedAt.UnixMilli(), nil, map[string]any{"name": name})
 			id = d.ID
 			names[strings.ToLower(name)] = id
 			created = append(created, name)

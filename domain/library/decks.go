@@ -56,7 +56,10 @@ func (s *DeckService) CreateDeck(ctx context.Context, args contracts.CreateDeckA
 		if err := NewPreset(ctx, tx, s.Deps, uid, name, &d.Settings); err != nil {
 			return err
 		}
-		return tx.Decks().CreateDeck(ctx, uid, d)
+		if err := tx.Decks().CreateDeck(ctx, uid, d); err != nil {
+			return err
+		}
+		return RecordDeckAdd(ctx, tx, s.Deps, d)
 	})
 	if contracts.IsKind(err, contracts.KindConflict) {
 		return contracts.Deck{}, nameTaken(ctx, s.Store, uid, name)
@@ -66,6 +69,15 @@ func (s *DeckService) CreateDeck(ctx context.Context, args contracts.CreateDeckA
 	}
 	d.Settings = d.Settings.WithDefaults()
 	return d, nil
+}
+
+// RecordDeckAdd writes the deck.add record of a deck just created (its
+// version: its update time in milliseconds): undo_changes moves the deck
+// to the trash while it is as created and has no cards.
+func RecordDeckAdd(ctx context.Context, tx ports.Stores, d *kernel.Deps, deck contracts.Deck) error {
+	var ch kernel.Changes
+	ch.Add(contracts.ChangeDeckAdd, deck.ID, deck.UpdatedAt.UnixMilli(), nil, nil)
+	return ch.Write(ctx, tx, d)
 }
 
 // nameTaken is the conflict of a deck name already in use; it names the

@@ -236,7 +236,14 @@ func (s *NoteService) addNotes(ctx context.Context, tx ports.Stores, uid string,
 	for _, it := range res.Items {
 		res.Counts[string(it.Status)]++
 	}
-	return res, nil
+	// Additions record their ids, one card.add per card: undoing them
+	// moves the cards to the trash, which is what deleting a note is (its
+	// cards go; the note keeps nothing to study).
+	var ch kernel.Changes
+	for _, c := range cardRows {
+		ch.Add(contracts.ChangeCardAdd, c.ID, c.Version, nil, nil)
+	}
+	return res, ch.Write(ctx, tx, s.Deps)
 }
 
 // UpdateNotes changes notes' fields and tags and re-makes their cards in

@@ -337,6 +337,9 @@ func (s *UndoService) undoOne(ctx context.Context, tx ports.Stores, p contracts.
 		ch.Add(contracts.ChangeCardDelete, r.ItemID, 0, nil, nil)
 		return "", nil
 	case contracts.ChangeDeckAdd:
+		if reason, err := s.deckAsAdded(ctx, tx, p.UserID, r, chain); reason != "" || err != nil {
+			return reason, err
+		}
 		if _, err := tx.Decks().TrashDeck(ctx, p.UserID, r.ItemID, s.Now()); contracts.IsKind(err, contracts.KindNotFound) {
 			return fmt.Sprintf("deck %s no longer exists", r.ItemID), nil
 		} else if err != nil {

@@ -163,7 +163,8 @@ func testFilteredDecks(t *testing.T, store string) {
 		}
 	}
 
-	// Undoing a gathering sends the cards home; the search language.
+	// Undoing a creation sends the cards home, then the deck (empty, as
+	// created) to the trash (issue 26 §2.2); the search language.
 	op := "op-filtered-1"
 	g, err := e.svc.Filtered.FilteredDeck(contracts.WithOperationID(ctx, op), contracts.FilteredDeckArgs{Action: contracts.FilteredCreate, Name: "New words",
 		Search: ptr("deck:Other_words is:new neu"), Order: contracts.FilteredOrderRandom, Limit: ptr(2)})
@@ -171,11 +172,14 @@ func testFilteredDecks(t *testing.T, store string) {
 		t.Fatalf("a random two of the new words: %+v, %v", g, err)
 	}
 	res, err := e.svc.Undo.UndoChanges(ctx, contracts.UndoChangesArgs{OperationIDs: []string{op}})
-	if err != nil || res.Undone != 2 {
-		t.Fatalf("undo of the gathering: %+v, %v", res, err)
+	if err != nil || res.Undone != 3 || res.Items[2].Kind != contracts.ChangeDeckAdd {
+		t.Fatalf("undo of the creation: %+v, %v; want its 2 cards home, then the deck trashed", res, err)
 	}
-	atHome("after undoing the gathering")
-	g = filtered(contracts.FilteredDeckArgs{Action: contracts.FilteredRebuild, DeckID: g.DeckID, Search: ptr("rated:1 tag:nothing")})
+	atHome("after undoing the creation")
+	if _, err := e.svc.Filtered.Filtered(ctx, g.DeckID); !contracts.IsKind(err, contracts.KindNotFound) {
+		t.Errorf("the filtered deck after undoing its creation: %v, want not found", err)
+	}
+	g = filtered(contracts.FilteredDeckArgs{Action: contracts.FilteredCreate, Name: "New words", Search: ptr("rated:1 tag:nothing")})
 	if g.Gathered != 0 {
 		t.Errorf("rated:1 tag:nothing gathered %d, want 0", g.Gathered)
 	}
