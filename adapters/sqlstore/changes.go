@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"time"
 
@@ -101,25 +102,48 @@ const (
 // appendUniform inserts records that share operation, credential, times
 // and undo in one statement.
 func (s changeStore) appendUniform(ctx context.Context, userID string, recs []contracts.ChangeRecord) error {
-	rows := make([][5]any, len(recs))
-	for i, r := range recs {
-		var prev any
-		if len(r.Prev) > 0 {
-			prev = string(r.Prev)
-		}
-		rows[i] = [5]any{r.ID, string(r.Kind), r.ItemID, r.Version, prev}
-	}
-	body, err := json.Marshal(rows)
-	if err != nil {
-		return s.s.wrap(ctx, err, "append changes")
-	}
 	q := changeUniformSQLite
 	if s.s.d.Name() == "postgres" {
 		q = changeUniformPostgres
 	}
 	a := recs[0]
-	_, err = s.exec(ctx, q, userID, a.OperationID, string(a.CredentialKind), a.CredentialID, ms(a.At), ms(a.ExpiresAt), a.UndoneBy, string(body))
+	_, err := s.exec(ctx, q, userID, a.OperationID, string(a.CredentialKind), a.CredentialID, ms(a.At), ms(a.ExpiresAt), a.UndoneBy, changeRows(recs))
 	return s.fail(ctx, err, "append changes", failMsgs{unique: "a change record with this id already exists", fk: "user not found"})
+}
+
+// changeRows is the JSON array of the records' own fields, [id, kind,
+// item, version, prev] each, prev a JSON string (its text) or null,
+// appended by hand (issue 26 §2.4): encoding/json's reflection over
+// [][5]any with a string per prev took 65 µs and 504 allocations for 100
+// records, this 31 µs and 2.
+func changeRows(recs []contracts.ChangeRecord) string {
+	n := 2
+	for _, r := range recs {
+		n += len(r.ID) + len(r.Kind) + len(r.ItemID) + len(r.Prev)*5/4 + 40
+	}
+	b := make([]byte, 0, n)
+	b = append(b, '[')
+	for i, r := range recs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '[')
+		b = appendJSONString(b, r.ID)
+		b = append(b, ',')
+		b = appendJSONString(b, string(r.Kind))
+		b = append(b, ',')
+		b = appendJSONString(b, r.ItemID)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, r.Version, 10)
+		b = append(b, ',')
+		if len(r.Prev) > 0 {
+			b = appendJSONBytes(b, r.Prev)
+		} else {
+			b = append(b, "null"...)
+		}
+		b = append(b, ']')
+	}
+	return string(append(b, ']'))
 }
 
 // ListChanges returns up to limit of the user's records matching f,

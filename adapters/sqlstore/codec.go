@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 )
 
 // ms converts a time to unix milliseconds.
@@ -42,6 +43,54 @@ func jsonText(v any) (string, error) {
 		return "", err
 	}
 	return strings.TrimSuffix(b.String(), "\n"), nil
+}
+
+// appendJSONString appends v as a JSON string: quote, backslash and
+// control characters escaped, the rest as is (encoding/json's HTML
+// escapes are not needed to read it back). Invalid UTF-8 is encoded as
+// encoding/json does (U+FFFD for each bad byte).
+func appendJSONString(b []byte, v string) []byte {
+	if !utf8.ValidString(v) {
+		q, _ := json.Marshal(v) // a string always encodes
+		return append(b, q...)
+	}
+	return appendJSONEscaped(b, v)
+}
+
+// appendJSONBytes is appendJSONString of string(v), without copying v.
+func appendJSONBytes(b []byte, v []byte) []byte {
+	if !utf8.Valid(v) {
+		q, _ := json.Marshal(string(v))
+		return append(b, q...)
+	}
+	return appendJSONEscaped(b, v)
+}
+
+// appendJSONEscaped appends valid UTF-8 text v as a JSON string.
+func appendJSONEscaped[T string | []byte](b []byte, v T) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if c >= 0x20 && c != '"' && c != '\\' {
+			continue
+		}
+		b = append(b, v[start:i]...)
+		switch c {
+		case '"', '\\':
+			b = append(b, '\\', c)
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\t':
+			b = append(b, '\\', 't')
+		default:
+			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+		}
+		start = i + 1
+	}
+	b = append(b, v[start:]...)
+	return append(b, '"')
 }
 
 // stringsJSON encodes a string list; nil encodes as [].

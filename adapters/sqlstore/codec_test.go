@@ -1,6 +1,7 @@
 package sqlstore
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -66,5 +67,31 @@ func TestBatches(t *testing.T) {
 	}
 	if len(shapes) > 18 {
 		t.Fatalf("%d statement shapes, want at most 18", len(shapes))
+	}
+}
+
+// TestAppendJSONString: what appendJSONString and appendJSONBytes write
+// reads back as the string encoding/json would have written.
+func TestAppendJSONString(t *testing.T) {
+	for _, v := range []string{"", "plain", `{"back":"a \"b\" c","tags":["x"]}`, `back\slash`, "tab\tnew\nline\r\x00\x1f\x7f",
+		"<&> \u2028 \u2029 日本語 é", "bad \xff\xfe utf-8"} {
+		b := appendJSONString([]byte("x"), v)
+		if b[0] != 'x' {
+			t.Fatalf("appendJSONString(%q) dropped the prefix: %s", v, b)
+		}
+		if bb := appendJSONBytes([]byte("x"), []byte(v)); string(bb) != string(b) {
+			t.Errorf("appendJSONBytes(%q) = %s, appendJSONString %s", v, bb, b)
+		}
+		var got, want string
+		if err := json.Unmarshal(b[1:], &got); err != nil {
+			t.Fatalf("appendJSONString(%q) = %s: %v", v, b[1:], err)
+		}
+		m, _ := json.Marshal(v)
+		if err := json.Unmarshal(m, &want); err != nil {
+			t.Fatal(err)
+		}
+		if got != want {
+			t.Errorf("appendJSONString(%q) reads back %q, encoding/json %q", v, got, want)
+		}
 	}
 }

@@ -145,6 +145,24 @@ func testChanges(t *testing.T, f *fixture) {
 	if states["op-5"].Records != len(bulk) {
 		t.Errorf("a bulk append of %d records kept %d", len(bulk), states["op-5"].Records)
 	}
+
+	// One mutation's records (one statement) read back byte for byte,
+	// whatever their items and previous values hold.
+	odd := []contracts.ChangeRecord{
+		f.change(a, "op-6", "key-1", contracts.ChangeCardUpdate, "crd \"6\" \\ é\t\x01", t0),
+		f.change(a, "op-6", "key-1", contracts.ChangeNoteUpdate, "日本", t0),
+	}
+	odd[0].Prev = json.RawMessage(`{"back":"a \"q\" \\ \u003c é\n 日本","tags":["x","<&>"],"n":-1.5e+21}`)
+	odd[1].Prev, odd[1].Version = nil, 0
+	must(t, c.AppendChanges(f.ctx, a, odd))
+	got, err = c.ListChanges(f.ctx, a, contracts.ChangeFilter{OperationIDs: []string{"op-6"}}, "", 10)
+	must(t, err)
+	sameIDs(t, changeIDs(got), []string{odd[1].ID, odd[0].ID}, "ListChanges of one mutation's odd records")
+	for i, want := range []contracts.ChangeRecord{odd[1], odd[0]} {
+		if i < len(got) && !reflect.DeepEqual(normChange(got[i]), normChange(want)) {
+			t.Errorf("odd record %d:\n got %+v\nwant %+v", i, normChange(got[i]), normChange(want))
+		}
+	}
 }
 
 // normChange normalises a change record for comparison.
