@@ -217,9 +217,16 @@ func (f *dbFloor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case contracts.ToolListDecks:
 		out, err = f.listDecks(ctx, p)
 	case contracts.ToolSubmitReview:
-		out, err = f.submitReview(ctx, p, req.ID, call.Arguments)
+		// A write's answer leads with its operation id, as the service's.
+		op := f.ids.NewID()
+		var r contracts.ReviewResult
+		r, err = f.submitReview(ctx, p, op, req.ID, call.Arguments)
+		out = reviewAnswer{op, r}
 	case contracts.ToolAddCards:
-		out, err = f.addCards(ctx, p, req.ID, call.Arguments)
+		op := f.ids.NewID()
+		var r contracts.BulkResult
+		r, err = f.addCards(ctx, p, op, req.ID, call.Arguments)
+		out = bulkAnswer{op, r}
 	default:
 		writeFloor(w, http.StatusOK, floorResponse{ID: req.ID, Error: &floorError{-32602, "unknown tool " + call.Name}})
 		return
@@ -230,6 +237,19 @@ func (f *dbFloor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	writeToolResult(w, req.ID, out)
 }
+
+// reviewAnswer and bulkAnswer are a write's answer: its operation id
+// (shared by its audit row and its records), then the result.
+type (
+	reviewAnswer struct {
+		OperationID string `json:"operationId"`
+		contracts.ReviewResult
+	}
+	bulkAnswer struct {
+		OperationID string `json:"operationId"`
+		contracts.BulkResult
+	}
+)
 
 // resultBufs recycles the buffers answers are written in.
 var resultBufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
@@ -409,7 +429,7 @@ func (f *dbFloor) writeTx(ctx context.Context, fn func(tx *sql.Tx) error) error 
 
 // audit inserts the call's audit row in the mutation's transaction, under
 // a savepoint.
-func (f *dbFloor) audit(ctx context.Context, tx *sql.Tx, p principal, tool string, reqID json.RawMessage, summary json.RawMessage, affected []string) error {
+func (f *dbFloor) audit(ctx context.Context, tx *sql.Tx, p principal, op, tool string, reqID json.RawMessage, summary json.RawMessage, affected []string) error {
 	ids, err := json.Marshal(affected)
 	if err != nil {
 		return err
@@ -418,7 +438,7 @@ func (f *dbFloor) audit(ctx context.Context, tx *sql.Tx, p principal, tool strin
 		return err
 	}
 	_, err = f.in(ctx, tx, sqlInsertAudit).ExecContext(ctx, f.ids.NewID(), p.userID, string(contracts.CredentialAPIKey), p.keyID, tool,
-		floorDefs[tool].AuditAction, string(boundedSummary(summary)), string(ids), string(contracts.AuditOK), "", string(reqID), time.Now().UnixMilli())
+		floorDefs[tool].AuditAction, string(boundedSummary(summary)), string(ids), string(contracts.AuditOK), "", string(reqID), time.Now().UnixMilli(), op)
 	return err
 }
 

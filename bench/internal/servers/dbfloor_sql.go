@@ -106,8 +106,8 @@ WHERE user_id = $11 AND id = $12 AND version = $13`
 // (what undo_review restores).
 const sqlInsertReview = `INSERT INTO review_logs (id, user_id, card_id, deck_id, session_id, rating, prev_phase,
 phase, due, stability, difficulty, scheduled_days, reps, lapses, step, last_review, reviewed_at, duration_ms,
-kind, day, prev_interval, prev_state)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, 'review', $19, $20, $21)`
+kind, day, prev_interval, prev_state, operation_id, credential_id, card_version)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, 'review', $19, $20, $21, $22, $23, $24)`
 
 // sqlRequeue queues a card again at the end of the session when its
 // learning step is due within the session (not in the benchmark: an easy
@@ -138,7 +138,7 @@ const sqlAuditSavepoint = `SAVEPOINT audit`
 
 // sqlInsertAudit writes the call's audit row, in the mutation's transaction.
 const sqlInsertAudit = `INSERT INTO mcp_audit_events (id, user_id, credential_kind, credential_id, tool, action, input_summary,
-affected_ids, outcome, error_kind, request_id, at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`
+affected_ids, outcome, error_kind, request_id, at, operation_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`
 
 // insertCardsHead and insertCardsTail frame add_cards' one multi-row
 // insert: the deck's ownership is the (user_id, deck_id) foreign key, the

@@ -97,7 +97,7 @@ func (f *dbFloor) deckSettings(deck string, presetID, preset sql.NullString) (co
 // the daily quota, (lock the deck and count today's reviews against its
 // daily limits), mark the item, update the card, append the log,
 // (requeue), read the progress, write the audit row.
-func (f *dbFloor) submitReview(ctx context.Context, p principal, reqID, raw json.RawMessage) (contracts.ReviewResult, error) {
+func (f *dbFloor) submitReview(ctx context.Context, p principal, op string, reqID, raw json.RawMessage) (contracts.ReviewResult, error) {
 	if err := p.may(contracts.ToolSubmitReview); err != nil {
 		return contracts.ReviewResult{}, err
 	}
@@ -202,7 +202,7 @@ func (f *dbFloor) submitReview(ctx context.Context, p principal, reqID, raw json
 		if _, err := f.in(ctx, tx, sqlInsertReview).ExecContext(ctx, f.ids.NewID(), p.userID, args.CardID, deckID, args.SessionID,
 			string(args.Rating), phase, string(next.Phase), next.Due.UnixMilli(), next.Stability, next.Difficulty,
 			next.ScheduledDays, next.Reps, next.Lapses, next.Step, lastMs, now.UnixMilli(), args.DurationMs,
-			int(day.Date(now).Unix()/86400), st.ScheduledDays, string(prev)); err != nil {
+			int(day.Date(now).Unix()/86400), st.ScheduledDays, string(prev), op, p.keyID, version+1); err != nil {
 			return err
 		}
 		if next.Due.Before(now.Add(study.RequeueWindow)) && next.Due.UnixMilli() < expires && !suspended {
@@ -228,7 +228,7 @@ func (f *dbFloor) submitReview(ctx context.Context, p principal, reqID, raw json
 		}
 		out.State, out.NextDue, out.Done = next, next.Due, out.Remaining == 0
 		out.IntervalHuman = study.HumanInterval(next, now)
-		return f.audit(ctx, tx, p, contracts.ToolSubmitReview, reqID, raw, []string{args.SessionID, args.CardID})
+		return f.audit(ctx, tx, p, op, contracts.ToolSubmitReview, reqID, raw, []string{args.SessionID, args.CardID})
 	})
 	return out, err
 }
@@ -238,7 +238,7 @@ func (f *dbFloor) submitReview(ctx context.Context, p principal, reqID, raw json
 // once), a read of the colliding cards only when some were duplicates,
 // and the audit row. The learner's day the quota counts in comes from
 // a per-process cache of the account's settings, as in the service.
-func (f *dbFloor) addCards(ctx context.Context, p principal, reqID, raw json.RawMessage) (contracts.BulkResult, error) {
+func (f *dbFloor) addCards(ctx context.Context, p principal, op string, reqID, raw json.RawMessage) (contracts.BulkResult, error) {
 	if err := p.may(contracts.ToolAddCards); err != nil {
 		return contracts.BulkResult{}, err
 	}
@@ -321,7 +321,7 @@ func (f *dbFloor) addCards(ctx context.Context, p principal, reqID, raw json.Raw
 		for _, it := range res.Items {
 			res.Counts[string(it.Status)]++
 		}
-		return f.audit(ctx, tx, p, contracts.ToolAddCards, reqID, raw, affected)
+		return f.audit(ctx, tx, p, op, contracts.ToolAddCards, reqID, raw, affected)
 	})
 	return res, err
 }
