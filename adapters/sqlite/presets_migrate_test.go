@@ -2,11 +2,8 @@ package sqlite
 
 import (
 	"context"
-	"path/filepath"
 	"slices"
 	"testing"
-
-	"github.com/pressly/goose/v3"
 )
 
 // TestPresetsMigration checks that migration 00011 gives every existing
@@ -14,18 +11,7 @@ import (
 // weights.
 func TestPresetsMigration(t *testing.T) {
 	ctx := context.Background()
-	s, err := Open(ctx, filepath.Join(t.TempDir(), "p.db"), WithoutMigrate())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	p, err := goose.NewProvider(goose.DialectSQLite3, s.DB(), Migrations(), goose.WithDisableGlobalRegistry(true))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := p.UpTo(ctx, 10); err != nil {
-		t.Fatal(err)
-	}
+	s := openAt(t, 10)
 	for _, q := range []string{
 		`INSERT INTO users (id, email, created_at) VALUES ('u1', 'u1@example.com', 0)`,
 		`INSERT INTO decks (id, user_id, name, settings, created_at, updated_at) VALUES ('d1', 'u1', 'Kanji',

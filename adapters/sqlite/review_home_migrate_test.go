@@ -2,10 +2,7 @@ package sqlite
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
-
-	"github.com/pressly/goose/v3"
 )
 
 // TestReviewHomeMigration checks that migration 00038 puts the reviews an
@@ -14,18 +11,7 @@ import (
 // back home), and leaves every other review where it is.
 func TestReviewHomeMigration(t *testing.T) {
 	ctx := context.Background()
-	s, err := Open(ctx, filepath.Join(t.TempDir(), "h.db"), WithoutMigrate())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	p, err := goose.NewProvider(goose.DialectSQLite3, s.DB(), Migrations(), goose.WithDisableGlobalRegistry(true))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := p.UpTo(ctx, 37); err != nil {
-		t.Fatal(err)
-	}
+	s := openAt(t, 37)
 	card := func(id, deck, home string) string {
 		return `INSERT INTO cards (id, user_id, deck_id, home_deck_id, front, back, phase, due, hash, version, created_at, updated_at)
 		 VALUES ('` + id + `', 'u1', '` + deck + `', ` + home + `, '` + id + `', 'b', 'review', 0, '` + id + `', 1, 0, 0)`

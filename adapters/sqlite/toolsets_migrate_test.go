@@ -2,12 +2,10 @@ package sqlite
 
 import (
 	"context"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
 
-	"github.com/pressly/goose/v3"
 	"github.com/takhtabush/takhtabush/contracts"
 )
 
@@ -17,18 +15,7 @@ import (
 // it has no choice (the lean default).
 func TestToolsetsMigration(t *testing.T) {
 	ctx := context.Background()
-	s, err := Open(ctx, filepath.Join(t.TempDir(), "t.db"), WithoutMigrate())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	p, err := goose.NewProvider(goose.DialectSQLite3, s.DB(), Migrations(), goose.WithDisableGlobalRegistry(true))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := p.UpTo(ctx, 31); err != nil {
-		t.Fatal(err)
-	}
+	s := openAt(t, 31)
 	for _, q := range []string{
 		`INSERT INTO users (id, email, created_at) VALUES ('u1', 'u1@example.com', 0), ('u2', 'u2@example.com', 0)`,
 		`INSERT INTO exposure_settings (user_id, read_only, disabled_tools, updated_at) VALUES ('u1', 1, '["get_stats"]', 1700000000000)`,
